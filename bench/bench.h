@@ -1,0 +1,46 @@
+/* Benchmark harness shared by every family (DESIGN.md principle 7).
+ * One JSON record per measurement, one schema for all families:
+ * {"family","impl","op","param","size","platform","metric","median","min","max","runs"}.
+ * Cycles are rdtsc ticks on x86-64 (reference cycles at the TSC rate; the VM has no PMU),
+ * cntvct ticks scaled to ns on AArch64, and clock_gettime ns elsewhere. */
+#ifndef NURI_BENCH_H
+#define NURI_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct nuri_bench {
+    FILE *out;            /* JSON lines go here */
+    int quick;            /* 1: fewer runs and sizes (tests, smoke runs) */
+    unsigned runs;        /* measurements per record (median taken over these) */
+    const char *platform; /* e.g. "x86_64" */
+    const char *filter;   /* only implementations whose name contains this (NULL = all) */
+} nuri_bench;
+
+typedef void (*nuri_bench_fn)(void *arg);
+
+uint64_t nuri_bench_cycles(void);
+/* Calls fn(arg) `iters` times per run, b->runs runs; stats = {median, min, max} cycles per call. */
+void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3]);
+/* Picks iters so one run takes at least ~min_cycles, then measures. */
+void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
+/* Emits one record. stats are per-call cycles; metric "cpb" divides by size, "cycles" keeps them,
+ * "ops_per_s"/"values_per_s" converts with the measured TSC rate (size = items per call). */
+void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,
+                       const char *param, double size, const char *metric, const double stats[3]);
+/* Ticks per second of nuri_bench_cycles (measured once against CLOCK_MONOTONIC). */
+double nuri_bench_tick_rate(void);
+/* 1 if impl name passes b->filter. */
+int nuri_bench_selected(const nuri_bench *b, const char *impl);
+
+/* Family entry points (bench/bench_<family>.c): each writes its records, returns 0 or -1. */
+typedef int (*nuri_bench_family_fn)(const nuri_bench *b);
+
+/* Runs one family ("pipo", ...) or all (NULL / "all"); writes JSON lines to fd.
+ * Returns 0, or -1 for an unknown family. Exported for the Python CLI (`nuri bench`). */
+int nuri_bench_run(const char *family, int fd, int quick, const char *filter);
+/* Comma-separated list of the families compiled into the harness. */
+const char *nuri_bench_families(void);
+
+#endif

@@ -1,0 +1,80 @@
+/* PIPO registry, key schedule and the batch block entry points. */
+#include "pipo_impl.h"
+
+/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
+#if defined(NURI_HAVE_PIPO_AVX512)
+static const nuri_pipo_impl impl_avx512 = {
+    {"avx512", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
+     "64 blocks per pass, byte-sliced in zmm registers; R-layer with gf2p8affineqb, S-layer with vpternlogq"},
+    nuri_pipo_avx512_encrypt, nuri_pipo_avx512_decrypt, 64};
+#endif
+#if defined(NURI_HAVE_PIPO_AVX2)
+static const nuri_pipo_impl impl_avx2 = {
+    {"avx2", NURI_CPU_AVX2, 1, "32 blocks per pass, byte-sliced in ymm registers"},
+    nuri_pipo_avx2_encrypt, nuri_pipo_avx2_decrypt, 32};
+#endif
+static const nuri_pipo_impl impl_bs64 = {
+    {"bitslice64", 0, 1, "portable C, 8 blocks per pass, one state byte of 8 blocks per 64-bit word"},
+    nuri_pipo_bs64_encrypt, nuri_pipo_bs64_decrypt, 8};
+static const nuri_pipo_impl impl_ref = {
+    {"ref", 0, 1, "one block at a time, the designers' byte-oriented form (34-op bitsliced S-layer)"},
+    nuri_pipo_ref_encrypt, nuri_pipo_ref_decrypt, 1};
+
+static const nuri_pipo_impl *const impls[] = {
+#if defined(NURI_HAVE_PIPO_AVX512)
+    &impl_avx512,
+#endif
+#if defined(NURI_HAVE_PIPO_AVX2)
+    &impl_avx2,
+#endif
+    &impl_bs64,
+    &impl_ref,
+};
+#define N_IMPLS (sizeof impls / sizeof impls[0])
+
+size_t nuri_pipo_block_bytes(void) { return NURI_PIPO_BLOCK_BYTES; }
+size_t nuri_pipo_ctx_bytes(void) { return sizeof(nuri_pipo_ctx); }
+size_t nuri_pipo_impl_count(void) { return N_IMPLS; }
+const nuri_impl_info *nuri_pipo_impl_info(size_t i) { return i < N_IMPLS ? &impls[i]->info : NULL; }
+int nuri_pipo_impl_supported(size_t i) { return i < N_IMPLS && nuri_cpu_has(impls[i]->info.cpu_features); }
+
+static int pick(const char *forced)
+{
+    const nuri_impl_info *infos[N_IMPLS];
+    for (size_t i = 0; i < N_IMPLS; i++) infos[i] = &impls[i]->info;
+    return nuri_dispatch("pipo", infos, N_IMPLS, forced);
+}
+
+const char *nuri_pipo_default_impl(void)
+{
+    int i = pick(NULL);
+    return i < 0 ? NULL : impls[i]->info.name;
+}
+
+int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl_name)
+{
+    memset(k, 0, sizeof *k);
+    if (key_len != NURI_PIPO128_KEY_BYTES && key_len != NURI_PIPO256_KEY_BYTES) return NURI_ELENGTH;
+    int i = pick(impl_name);
+    if (i < 0) return i;
+    /* RK_i = K_(i mod w) with the round constant i XORed into byte X[0] (spec §1). */
+    size_t words = key_len / 8;
+    k->rounds = key_len == 16 ? NURI_PIPO128_ROUNDS : NURI_PIPO256_ROUNDS;
+    for (unsigned r = 0; r <= k->rounds; r++) k->rk[r] = nuri_load64_le(key + 8 * (r % words)) ^ (uint64_t)r;
+    k->impl = impls[i];
+    return NURI_OK;
+}
+
+void nuri_pipo_key_wipe(nuri_pipo_key *k) { nuri_wipe(k, sizeof *k); }
+
+const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k) { return k->impl ? k->impl->info.name : NULL; }
+
+void nuri_pipo_encrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    if (nblocks) k->impl->encrypt(k->rk, k->rounds, out, in, nblocks);
+}
+
+void nuri_pipo_decrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    if (nblocks) k->impl->decrypt(k->rk, k->rounds, out, in, nblocks);
+}

@@ -1,0 +1,32 @@
+/* The PIPO backend interface: a kernel encrypts/decrypts n independent blocks under
+ * precomputed round keys. Mode logic (modes.c) is written once on top of it. */
+#ifndef NURI_PIPO_IMPL_H
+#define NURI_PIPO_IMPL_H
+
+#include "nuri/pipo.h"
+#include "nuri_internal.h"
+
+typedef void (*nuri_pipo_blocks_fn)(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in,
+                                    size_t nblocks);
+
+typedef struct nuri_pipo_impl {
+    nuri_impl_info info;
+    nuri_pipo_blocks_fn encrypt;
+    nuri_pipo_blocks_fn decrypt;
+    size_t parallel_blocks; /* blocks per pass; the mode layer batches in multiples of it */
+} nuri_pipo_impl;
+
+/* Rotation amounts of the R-layer (row j rotated left by R[j]), from the spec. */
+#define NURI_PIPO_ROT {0, 7, 4, 3, 6, 5, 1, 2}
+
+/* Kernels (each in its own folder). */
+void nuri_pipo_ref_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_ref_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_bs64_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_bs64_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_avx2_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_avx2_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_avx512_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_avx512_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+
+#endif

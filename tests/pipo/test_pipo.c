@@ -1,0 +1,399 @@
+/* PIPO tests: known answers (embedded, and the full files from ../shared when given), S-box
+ * tables, per-round traces, then differential tests across every implementation this CPU can
+ * run, mode compositions checked against ECB, CTR wrap/carries, streaming vs one-shot, and
+ * every error path. Usage: test_pipo [shared/vectors/pipo dir] */
+#include <stdlib.h>
+
+#include "nuri/pipo.h"
+#include "pipo_vectors.h"
+#include "test_util.h"
+
+#define MAXLEN 100000
+
+static size_t n_impls;
+static const char *impl_names[16];
+
+static void load_impls(void)
+{
+    for (size_t i = 0; i < nuri_pipo_impl_count(); i++)
+        if (nuri_pipo_impl_supported(i)) impl_names[n_impls++] = nuri_pipo_impl_info(i)->name;
+    printf("implementations:");
+    for (size_t i = 0; i < n_impls; i++) printf(" %s", impl_names[i]);
+    printf("\n");
+}
+
+static void key_for(nuri_pipo_key *k, const uint8_t *key, size_t len, const char *impl)
+{
+    int rc = nuri_pipo_key_init(k, key, len, impl);
+    if (rc != NURI_OK) {
+        fprintf(stderr, "key_init(%s) failed: %s\n", impl, nuri_strerror(rc));
+        exit(2);
+    }
+}
+
+static void ecb_vector(const char *impl, const char *khex, const char *phex, const char *chex)
+{
+    uint8_t key[32], pt[8], ct[8], out[8 * 70], big[8 * 70];
+    long kl = tu_unhex(key, sizeof key, khex);
+    tu_unhex(pt, 8, phex);
+    tu_unhex(ct, 8, chex);
+    nuri_pipo_key k;
+    key_for(&k, key, (size_t)kl, impl);
+    nuri_pipo_encrypt_blocks(&k, out, pt, 1);
+    CHECK_MEM(out, ct, 8, "%s: ECB encrypt key %s", impl, khex);
+    nuri_pipo_decrypt_blocks(&k, out, ct, 1);
+    CHECK_MEM(out, pt, 8, "%s: ECB decrypt key %s", impl, khex);
+    /* the same block at every position of a 70-block batch (exercises full passes and tails) */
+    for (int i = 0; i < 70; i++) memcpy(big + 8 * i, pt, 8);
+    nuri_pipo_encrypt_blocks(&k, out, big, 70);
+    int ok = 1;
+    for (int i = 0; i < 70; i++) ok &= memcmp(out + 8 * i, ct, 8) == 0;
+    CHECK(ok, "%s: batched ECB key %s", impl, khex);
+    nuri_pipo_key_wipe(&k);
+}
+
+static void test_embedded_vectors(void)
+{
+    for (size_t i = 0; i < n_impls; i++) {
+        for (size_t v = 0; v < sizeof pipo64_128_ecb / sizeof pipo64_128_ecb[0]; v++)
+            ecb_vector(impl_names[i], pipo64_128_ecb[v].key, pipo64_128_ecb[v].pt, pipo64_128_ecb[v].ct);
+        for (size_t v = 0; v < sizeof pipo64_256_ecb / sizeof pipo64_256_ecb[0]; v++)
+            ecb_vector(impl_names[i], pipo64_256_ecb[v].key, pipo64_256_ecb[v].pt, pipo64_256_ecb[v].ct);
+    }
+}
+
+static void test_shared_files(const char *dir)
+{
+    static const char *files[] = {"pipo64_128_ecb.txt", "pipo64_256_ecb.txt"};
+    for (int f = 0; f < 2; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        tu_kv kv;
+        if (tu_kv_open(&kv, path) != 0) {
+            CHECK(0, "cannot open %s", path);
+            continue;
+        }
+        int count = 0;
+        while (tu_kv_next(&kv)) {
+            const char *k = tu_kv_get(&kv, "KEY"), *p = tu_kv_get(&kv, "PT"), *c = tu_kv_get(&kv, "CT");
+            if (!k || !p || !c) continue;
+            for (size_t i = 0; i < n_impls; i++) ecb_vector(impl_names[i], k, p, c);
+            count++;
+        }
+        CHECK(count == 9, "%s: expected 9 records, got %d", path, count);
+        tu_kv_close(&kv);
+    }
+}
+
+/* Round-reduced runs give the state after round r's key addition (RK_i depends only on i). */
+static void test_traces(void)
+{
+    const char *const *tr[2] = {pipo128_trace, pipo256_trace};
+    const char *keys[2] = {pipo128_trace_key, pipo256_trace_key};
+    unsigned rounds[2] = {13, 17};
+    for (size_t i = 0; i < n_impls; i++) {
+        for (int t = 0; t < 2; t++) {
+            uint8_t key[32], pt[8], want[8], got[8];
+            long kl = tu_unhex(key, 32, keys[t]);
+            tu_unhex(pt, 8, pipo64_128_ecb[0].pt);
+            nuri_pipo_key k;
+            key_for(&k, key, (size_t)kl, impl_names[i]);
+            for (unsigned r = 0; r <= rounds[t]; r++) {
+                nuri_pipo_key kr = k;
+                kr.rounds = r;
+                tu_unhex(want, 8, tr[t][r]);
+                nuri_pipo_encrypt_blocks(&kr, got, pt, 1);
+                CHECK_MEM(got, want, 8, "%s: trace %d round %u", impl_names[i], t, r);
+                nuri_pipo_decrypt_blocks(&kr, got, want, 1);
+                CHECK_MEM(got, pt, 8, "%s: trace %d round %u inverse", impl_names[i], t, r);
+            }
+        }
+    }
+}
+
+/* One round with zero keys = R-layer(S-layer(x)); check S on all 256 column values. */
+static void test_sbox_tables(void)
+{
+    static const unsigned rot[8] = {0, 7, 4, 3, 6, 5, 1, 2};
+    uint8_t zero[16] = {0}, in[32 * 8], out[32 * 8], want[32 * 8];
+    memset(in, 0, sizeof in);
+    for (int v = 0; v < 256; v++) { /* value v goes in column v%8 of block v/8 */
+        int b = v / 8, c = v % 8;
+        for (int j = 0; j < 8; j++) in[8 * b + j] |= (uint8_t)(((v >> j) & 1) << c);
+    }
+    /* expected: per column apply S, then rotate rows */
+    for (int b = 0; b < 32; b++) {
+        uint8_t s[8] = {0};
+        for (int c = 0; c < 8; c++) {
+            int x = 0;
+            for (int j = 0; j < 8; j++) x |= ((in[8 * b + j] >> c) & 1) << j;
+            int y = pipo_sbox[x];
+            for (int j = 0; j < 8; j++) s[j] |= (uint8_t)(((y >> j) & 1) << c);
+        }
+        for (int j = 0; j < 8; j++)
+            want[8 * b + j] = (uint8_t)((s[j] << rot[j]) | (s[j] >> ((8 - rot[j]) & 7)));
+    }
+    for (int i = 0; i < 256; i++) CHECK(pipo_inv_sbox[pipo_sbox[i]] == i, "S_inv table inverts S at %d", i);
+    for (size_t i = 0; i < n_impls; i++) {
+        nuri_pipo_key k;
+        key_for(&k, zero, 16, impl_names[i]);
+        k.rk[0] = k.rk[1] = 0;
+        k.rounds = 1;
+        nuri_pipo_encrypt_blocks(&k, out, in, 32);
+        CHECK_MEM(out, want, sizeof out, "%s: S-layer+R-layer matches the S-box table", impl_names[i]);
+        nuri_pipo_decrypt_blocks(&k, out, want, 32);
+        CHECK_MEM(out, in, sizeof out, "%s: inverse S-layer matches the table", impl_names[i]);
+    }
+}
+
+static const size_t lengths[] = {0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 127, 128, 255, 256, 511, 512, 513,
+                                 1000, 1024, 4096, 8191, 16384, 65536, 100000};
+#define NLEN (sizeof lengths / sizeof lengths[0])
+
+/* CBC and CTR composed by hand from single-block ECB with ref: an independent model of the modes. */
+static void model_cbc_encrypt(const nuri_pipo_key *k, const uint8_t iv[8], uint8_t *out, const uint8_t *in, size_t n)
+{
+    uint8_t c[8];
+    memcpy(c, iv, 8);
+    for (size_t b = 0; b < n / 8; b++) {
+        for (int j = 0; j < 8; j++) c[j] ^= in[8 * b + j];
+        nuri_pipo_encrypt_blocks(k, c, c, 1);
+        memcpy(out + 8 * b, c, 8);
+    }
+}
+static void model_ctr(const nuri_pipo_key *k, const uint8_t iv[8], uint8_t *out, const uint8_t *in, size_t n)
+{
+    uint8_t ctr[8], ks[8];
+    memcpy(ctr, iv, 8);
+    for (size_t i = 0; i < n; i++) {
+        if (i % 8 == 0) {
+            nuri_pipo_encrypt_blocks(k, ks, ctr, 1);
+            for (int j = 7; j >= 0; j--) if (++ctr[j]) break; /* big-endian increment, wraps */
+        }
+        out[i] = in[i] ^ ks[i % 8];
+    }
+}
+
+static uint8_t *msg, *ref_out, *out, *back;
+
+static void test_modes_differential(void)
+{
+    for (size_t li = 0; li < NLEN; li++) {
+        size_t len = lengths[li];
+        for (int ks = 16; ks <= 32; ks += 16) {
+            uint8_t key[32], iv[8];
+            tu_randbytes(key, sizeof key);
+            tu_randbytes(iv, 8);
+            tu_randbytes(msg, len);
+            nuri_pipo_key kref;
+            key_for(&kref, key, (size_t)ks, "ref");
+            for (int mode = 0; mode < 3; mode++) {
+                for (int pad = 0; pad < 2; pad++) {
+                    if (mode == NURI_PIPO_CTR && pad) continue;
+                    int whole = len % 8 == 0;
+                    const uint8_t *ivp = mode == NURI_PIPO_ECB ? NULL : iv;
+                    size_t ivl = mode == NURI_PIPO_ECB ? 0 : 8;
+                    /* model result (no padding, whole blocks / CTR) */
+                    size_t mlen = len;
+                    if (mode == NURI_PIPO_ECB && !pad && whole) nuri_pipo_encrypt_blocks(&kref, ref_out, msg, len / 8);
+                    if (mode == NURI_PIPO_CBC && !pad && whole) model_cbc_encrypt(&kref, iv, ref_out, msg, len);
+                    if (mode == NURI_PIPO_CTR) model_ctr(&kref, iv, ref_out, msg, len);
+                    int have_model = pad == 0 && (whole || mode == NURI_PIPO_CTR);
+                    uint8_t first[8 * 2];
+                    size_t first_len = 0;
+                    for (size_t i = 0; i < n_impls; i++) {
+                        nuri_pipo_key k;
+                        key_for(&k, key, (size_t)ks, impl_names[i]);
+                        size_t ol = 0, bl = 0;
+                        int rc = nuri_pipo_encrypt(&k, mode, ivp, ivl, pad, out, len + 8, &ol, msg, len);
+                        if (!pad && !whole && mode != NURI_PIPO_CTR) {
+                            CHECK(rc == NURI_ELENGTH, "%s mode %d len %zu: partial block must be ELENGTH", impl_names[i], mode, len);
+                            continue;
+                        }
+                        CHECK(rc == NURI_OK, "%s mode %d pad %d len %zu: encrypt rc %d", impl_names[i], mode, pad, len, rc);
+                        if (have_model) {
+                            CHECK(ol == mlen && memcmp(out, ref_out, len) == 0, "%s mode %d len %zu: matches the model",
+                                  impl_names[i], mode, len);
+                        } else if (i == 0) {
+                            memcpy(ref_out, out, ol);
+                            first_len = ol;
+                        } else {
+                            CHECK(ol == first_len && memcmp(out, ref_out, ol) == 0,
+                                  "%s mode %d pad %d len %zu: equals %s", impl_names[i], mode, pad, len, impl_names[0]);
+                        }
+                        if (pad) CHECK(ol == (len / 8 + 1) * 8, "padded length for %zu is %zu", len, ol);
+                        rc = nuri_pipo_decrypt(&k, mode, ivp, ivl, pad, back, ol + 8, &bl, out, ol);
+                        CHECK(rc == NURI_OK && bl == len && memcmp(back, msg, len) == 0,
+                              "%s mode %d pad %d len %zu: decrypt(encrypt(x)) == x (rc %d)", impl_names[i], mode, pad, len, rc);
+                        nuri_pipo_key_wipe(&k);
+                    }
+                    (void)first;
+                }
+            }
+        }
+    }
+}
+
+static void test_ctr_wrap(void)
+{
+    /* counters just below 2^64 and below byte carries */
+    static const char *ivs[] = {"FFFFFFFFFFFFFFF0", "00000000000000F8", "0000000000FFFFFE", "FFFFFFFFFFFFFFFF",
+                                "7FFFFFFFFFFFFFFF"};
+    uint8_t key[16], iv[8];
+    tu_randbytes(key, 16);
+    tu_randbytes(msg, 4096);
+    for (size_t v = 0; v < sizeof ivs / sizeof ivs[0]; v++) {
+        tu_unhex(iv, 8, ivs[v]);
+        nuri_pipo_key kref;
+        key_for(&kref, key, 16, "ref");
+        model_ctr(&kref, iv, ref_out, msg, 4096);
+        /* the model wraps: after FF..FF comes 00..00 */
+        for (size_t i = 0; i < n_impls; i++) {
+            nuri_pipo_key k;
+            key_for(&k, key, 16, impl_names[i]);
+            size_t ol;
+            int rc = nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_NONE, out, 4096, &ol, msg, 4096);
+            CHECK(rc == 0 && memcmp(out, ref_out, 4096) == 0, "%s: CTR across carry from %s", impl_names[i], ivs[v]);
+        }
+    }
+    /* explicit wrap check: the block after counter FF..FF uses counter 00..00 */
+    uint8_t zero[8] = {0}, ks0[8];
+    nuri_pipo_key k;
+    key_for(&k, key, 16, "ref");
+    nuri_pipo_encrypt_blocks(&k, ks0, zero, 1);
+    memset(iv, 0xFF, 8);
+    memset(msg, 0, 16);
+    size_t ol;
+    int rc = nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_NONE, out, 16, &ol, msg, 16);
+    CHECK(rc == 0 && memcmp(out + 8, ks0, 8) == 0, "CTR: counter wraps mod 2^64 to zero");
+}
+
+static void test_streaming(void)
+{
+    for (int trial = 0; trial < 60; trial++) {
+        size_t len = (size_t)(tu_rand64() % 5000);
+        int mode = (int)(tu_rand64() % 3), pad = mode == NURI_PIPO_CTR ? 0 : (int)(tu_rand64() % 2);
+        if (!pad && mode != NURI_PIPO_CTR) len -= len % 8;
+        uint8_t key[32], iv[8];
+        tu_randbytes(key, 32);
+        tu_randbytes(iv, 8);
+        tu_randbytes(msg, len);
+        for (size_t i = 0; i < n_impls; i++) {
+            nuri_pipo_key k;
+            key_for(&k, key, (trial & 1) ? 32 : 16, impl_names[i]);
+            const uint8_t *ivp = mode == NURI_PIPO_ECB ? NULL : iv;
+            size_t ivl = mode == NURI_PIPO_ECB ? 0 : 8, ol, sl = 0;
+            int rc = nuri_pipo_encrypt(&k, mode, ivp, ivl, pad, ref_out, len + 8, &ol, msg, len);
+            CHECK(rc == 0, "one-shot encrypt");
+            for (int dir = 1; dir >= 0; dir--) {
+                const uint8_t *src = dir ? msg : ref_out;
+                size_t srclen = dir ? len : ol;
+                nuri_pipo_ctx ctx;
+                rc = nuri_pipo_init(&ctx, &k, mode, dir, ivp, ivl, pad);
+                CHECK(rc == 0, "init");
+                size_t pos = 0;
+                sl = 0;
+                while (pos < srclen) {
+                    size_t c = (size_t)(tu_rand64() % 70);
+                    if (c > srclen - pos) c = srclen - pos;
+                    size_t w;
+                    rc = nuri_pipo_update(&ctx, out + sl, c + 8, &w, src + pos, c);
+                    CHECK(rc == 0 && w <= c + 8, "update");
+                    pos += c;
+                    sl += w;
+                }
+                size_t w;
+                rc = nuri_pipo_final(&ctx, out + sl, 8, &w);
+                CHECK(rc == 0, "final rc %d", rc);
+                sl += w;
+                if (dir) CHECK(sl == ol && memcmp(out, ref_out, ol) == 0, "%s: streaming encrypt == one-shot (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
+                else CHECK(sl == len && memcmp(out, msg, len) == 0, "%s: streaming decrypt == plaintext (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
+            }
+        }
+    }
+}
+
+static void test_errors(void)
+{
+    uint8_t key[32] = {1}, iv[8] = {2}, buf[64], o[64];
+    size_t ol = 99;
+    nuri_pipo_key k;
+    CHECK(nuri_pipo_key_init(&k, key, 15, NULL) == NURI_ELENGTH, "15-byte key rejected");
+    CHECK(nuri_pipo_key_init(&k, key, 24, NULL) == NURI_ELENGTH, "24-byte key rejected");
+    CHECK(nuri_pipo_key_init(&k, key, 16, "nosuch") == NURI_ENOTFOUND, "unknown implementation name");
+    CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == NURI_OK, "default dispatch works");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CBC, iv, 7, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "7-byte IV");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CBC, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "missing IV");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, iv, 8, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "IV given for ECB");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 8) == NURI_EINVAL, "padding with CTR");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 8, &ol, buf, 8) == NURI_EBUFFER && ol == 0, "small output buffer");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 12) == NURI_ELENGTH, "ECB partial block");
+    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, buf, 0) == NURI_ELENGTH, "padded decrypt of empty input");
+    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_CBC, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 13) == NURI_ELENGTH, "padded decrypt of partial block");
+    /* bad padding: every last-byte value that is not a valid pad */
+    int bad_ok = 1;
+    for (int p = 0; p < 256; p++) {
+        uint8_t blk[8] = {7, 7, 7, 7, 7, 7, 7, (uint8_t)p}, ct[8];
+        int valid = p >= 1 && p <= 8;
+        for (int i = 8 - (valid ? p : 0); i < 8; i++) valid &= blk[i] == p;
+        nuri_pipo_encrypt_blocks(&k, ct, blk, 1);
+        memset(o, 0xAA, sizeof o);
+        int rc = nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8);
+        if (valid) bad_ok &= rc == 0 && ol == (size_t)(8 - p);
+        else bad_ok &= rc == NURI_EPADDING && ol == 0 && o[0] == 0 && o[7] == 0;
+    }
+    CHECK(bad_ok, "PKCS#7: exactly the valid pads accepted; errors zero the output");
+    {
+        uint8_t blk[8] = {8, 8, 8, 8, 8, 8, 8, 8}, ct[8];
+        nuri_pipo_encrypt_blocks(&k, ct, blk, 1);
+        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == 0 && ol == 0, "full pad block");
+        blk[0] = 9;
+        nuri_pipo_encrypt_blocks(&k, ct, blk, 1);
+        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == NURI_EPADDING, "pad 8 with a wrong byte");
+    }
+    nuri_pipo_ctx ctx;
+    CHECK(nuri_pipo_init(&ctx, &k, NURI_PIPO_ECB, 1, NULL, 0, NURI_PAD_NONE) == 0, "init");
+    CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == 0, "final");
+    CHECK(nuri_pipo_update(&ctx, o, 64, &ol, buf, 8) == NURI_ESTATE, "update after final");
+}
+
+static void test_dispatch_env(void)
+{
+    uint8_t key[16] = {0};
+    nuri_pipo_key k;
+    for (size_t i = 0; i < n_impls; i++) {
+        char env[64];
+        snprintf(env, sizeof env, "fea:x,pipo:%s", impl_names[i]);
+        setenv("NURI_IMPL", env, 1);
+        CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == 0 && strcmp(nuri_pipo_key_impl_name(&k), impl_names[i]) == 0,
+              "NURI_IMPL=%s selects it", env);
+    }
+    setenv("NURI_IMPL", "pipo:nosuch", 1);
+    CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == NURI_ENOTFOUND, "NURI_IMPL with an unknown name is an error");
+    unsetenv("NURI_IMPL");
+    CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == 0 && strcmp(nuri_pipo_key_impl_name(&k), impl_names[0]) == 0,
+          "default dispatch picks the first (fastest) supported constant-time implementation");
+    /* masking every CPU feature leaves only portable code */
+    setenv("NURI_CPU_MASK", "ffffffff", 1);
+    CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == 0 && strcmp(nuri_pipo_key_impl_name(&k), "bitslice64") == 0,
+          "without CPU features dispatch falls back to bitslice64");
+    unsetenv("NURI_CPU_MASK");
+}
+
+int main(int argc, char **argv)
+{
+    tu_seed_from_env();
+    load_impls();
+    msg = malloc(MAXLEN + 16); ref_out = malloc(MAXLEN + 16); out = malloc(MAXLEN + 16); back = malloc(MAXLEN + 16);
+    test_embedded_vectors();
+    if (argc > 1) test_shared_files(argv[1]);
+    test_traces();
+    test_sbox_tables();
+    test_modes_differential();
+    test_ctr_wrap();
+    test_streaming();
+    test_errors();
+    test_dispatch_env();
+    free(msg); free(ref_out); free(out); free(back);
+    return tu_finish("test_pipo");
+}

@@ -1,0 +1,6 @@
+set(_pipo_args "")
+if(EXISTS ${NURI_SHARED_DIR}/vectors/pipo/pipo64_128_ecb.txt)
+  set(_pipo_args ${NURI_SHARED_DIR}/vectors/pipo)
+endif()
+nuri_add_test(test_pipo SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pipo.c ARGS ${_pipo_args})
+target_include_directories(test_pipo PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_SOURCE_DIR}/src/pipo)
