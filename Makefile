@@ -1,0 +1,64 @@
+# The front door. Quick start: `make demo` (the main job) and `make check` (all tests).
+# Each installs what it needs (scripts/bootstrap.sh: apt-get for missing tools, a .venv for Python).
+JOBS ?= 2
+VENV := .venv
+PY := $(VENV)/bin/python
+NURI := $(VENV)/bin/nuri
+CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
+
+.PHONY: all demo check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap.sh host
+
+bootstrap-cross:
+	@scripts/bootstrap.sh all
+
+# Release build of the library, tests and benchmark harness.
+build: bootstrap
+	cmake -S . -B build/release $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	ninja -C build/release -j$(JOBS)
+
+# The Python package (C core + cffi bindings + the nuri CLI) installed into .venv.
+python: bootstrap
+	$(VENV)/bin/pip install -q --no-build-isolation .
+
+# ---- tests ----
+check: bootstrap-cross check-c check-ct check-python check-docs check-cross
+	@echo "make check: all test suites passed"
+
+# C tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+check-c: bootstrap
+	cmake -S . -B build/asan $(CMAKE_COMMON) -DNURI_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	ninja -C build/asan -j$(JOBS)
+	cd build/asan && ctest --output-on-failure -j$(JOBS)
+
+# Constant-time checks: valgrind with secrets marked undefined (tests/ct/).
+check-ct: bootstrap
+	cmake -S . -B build/ct $(CMAKE_COMMON) -DNURI_CT_VALGRIND=ON -DNURI_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	ninja -C build/ct -j$(JOBS)
+	cd build/ct && ctest --output-on-failure -j$(JOBS) -R '^ct_'
+
+check-python: python
+	$(VENV)/bin/pytest -q tests/python
+
+check-docs: python
+	cd build && ../$(PY) ../scripts/run_doctests.py
+
+check-cross: bootstrap-cross
+	@if [ -x scripts/check-cross.sh ]; then scripts/check-cross.sh; else echo "check-cross: no cross targets yet"; fi
+
+# ---- the main job and benchmarks ----
+demo: python
+	$(NURI) selftest
+	@if $(NURI) report --help >/dev/null 2>&1; then $(NURI) report; else $(NURI) bench --quick; fi
+
+bench: python
+	@mkdir -p build
+	$(NURI) bench --json | tee build/bench.json
+	@echo "records written to build/bench.json"
+
+clean:
+	rm -rf build dist *.egg-info

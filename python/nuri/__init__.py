@@ -1,0 +1,26 @@
+"""nuri: fast, verified PIPO, FEA, SPARKLE (Schwaemm, Esch) and ML-KEM.
+
+Submodules are imported on first use: ``nuri.pipo``, ``nuri.fea``, ``nuri.aead``,
+``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``."""
+import importlib
+
+from .exceptions import InvalidTag, NuriError
+
+__version__ = "0.1.0"
+__all__ = ["InvalidTag", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
+
+_SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cli"}
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'nuri' has no attribute {name!r}")
+
+
+def cpu_features():
+    """The CPU features nuri detected (after NURI_CPU_MASK), e.g. ['avx2', 'avx512f', 'gfni']."""
+    from ._native import ffi, lib
+
+    buf = ffi.new("char[256]")
+    return ffi.string(lib.nuri_cpu_feature_names(lib.nuri_cpu_features(), buf, 256)).decode().split()

@@ -1,0 +1,37 @@
+"""Small helpers shared by the family modules: argument checks and status codes."""
+from ._native import ffi, lib
+from .exceptions import InvalidTag, NuriError
+
+NURI_EAUTH = -5
+
+
+def as_bytes(value, name):
+    """bytes-like -> bytes; anything else is a TypeError naming the argument."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"{name} must be bytes, not {type(value).__name__}")
+
+
+def check_len(value, name, allowed):
+    value = as_bytes(value, name)
+    if len(value) not in allowed:
+        want = " or ".join(str(n) for n in sorted(allowed))
+        raise ValueError(f"{name} must be {want} bytes long, got {len(value)}")
+    return value
+
+
+def check(rc, what):
+    """Raises for a negative status: ValueError for bad input, InvalidTag for EAUTH."""
+    if rc == 0:
+        return
+    msg = ffi.string(lib.nuri_strerror(rc)).decode()
+    if rc == NURI_EAUTH:
+        raise InvalidTag(f"{what}: {msg}")
+    if rc in (-1, -2, -3, -4, -7, -8, -9, -10):
+        raise ValueError(f"{what}: {msg}")
+    raise NuriError(f"{what}: {msg} ({rc})")
+
+
+def impl_names(count, info, supported):
+    """Names of the registered implementations usable on this CPU."""
+    return [ffi.string(info(i).name).decode() for i in range(count()) if supported(i)]

@@ -1,0 +1,48 @@
+"""nuri bench [family] [--json]: the benchmark harness as a table or JSON records."""
+import json
+import sys
+
+from .main import UsageError
+
+
+def register(sub):
+    p = sub.add_parser("bench", help="benchmark every implementation (table or --json records)",
+                       description="Runs the benchmark harness: medians of rdtsc cycles (x86-64 ticks at the TSC "
+                                   "rate), per implementation, with peers measured in the same run.")
+    p.add_argument("family", nargs="?", default="all", help="pipo, fea, sparkle, mlkem or all (default)")
+    p.add_argument("--json", action="store_true", help="print one JSON record per line")
+    p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
+    p.add_argument("--impl", help="only implementations whose name contains this")
+    p.add_argument("--no-peers", action="store_true", help="skip peer programs (bench/peers)")
+    p.set_defaults(func=run)
+
+
+def _fmt(v):
+    if v >= 1e6:
+        return f"{v:,.0f}"
+    if v >= 100:
+        return f"{v:.0f}"
+    return f"{v:.3g}"
+
+
+def run(args):
+    from .. import bench
+
+    try:
+        records = bench.run(args.family, args.quick, args.impl, peers=not args.no_peers)
+    except ValueError as e:
+        raise UsageError(str(e))
+    if args.json:
+        for r in records:
+            print(json.dumps(r))
+        return 0
+    cols = ["family", "impl", "op", "param", "size", "metric", "median", "min", "max"]
+    rows = [[str(r["family"]), r["impl"], r["op"], r["param"], str(int(r["size"])), r["metric"],
+             _fmt(r["median"]), _fmt(r["min"]), _fmt(r["max"])] for r in records]
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
+    print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
+    for row in rows:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths)))
+    if records:
+        print(f"\n{len(records)} records on {records[0]['platform']}; cycles are rdtsc ticks on x86-64.", file=sys.stderr)
+    return 0
