@@ -1,0 +1,42 @@
+/* The SPARKLE backend interface. Every implementation permutes a state of 2*nb 32-bit words in
+ * the order x0,y0,x1,y1,... (nb = 4, 6 or 8 branches) by any number of steps >= 1. The Schwaemm
+ * duplex (schwaemm.c), the Esch sponge (esch.c) and the batch API (batch.c) are written once on
+ * top of it. */
+#ifndef NURI_SPARKLE_IMPL_H
+#define NURI_SPARKLE_IMPL_H
+
+#include "nuri/sparkle.h"
+#include "nuri_internal.h"
+
+typedef void (*nuri_sparkle_perm_fn)(uint32_t *state, unsigned nb, unsigned steps);
+
+typedef struct nuri_sparkle_impl {
+    nuri_impl_info info;
+    nuri_sparkle_perm_fn permute;
+    /* count independent states, contiguous (2*nb words each), all by the same step count.
+     * NULL = loop over permute. */
+    void (*permute_many)(uint32_t *states, size_t count, unsigned nb, unsigned steps);
+} nuri_sparkle_impl;
+
+/* Round constants c0..c7 (also the Alzette constants of branches 0..7). */
+#define NURI_SPARKLE_RCON                                                                          \
+    {0xB7E15162u, 0xBF715880u, 0x38B4DA56u, 0x324E7738u, 0xBB1185EBu, 0x4F7C7B57u, 0xCFBFA1C8u, 0xC2B3293Du}
+
+/* Kernels (each in its own folder). */
+void nuri_sparkle_ref_permute(uint32_t *state, unsigned nb, unsigned steps);
+void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps);
+void nuri_sparkle_avx2_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
+void nuri_sparkle_avx512_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
+/* AArch64 (src/sparkle/a64/, src/sparkle/neon/), built when NURI_HAVE_SPARKLE_A64 / _NEON. */
+void nuri_sparkle_a64_permute(uint32_t *state, unsigned nb, unsigned steps);
+void nuri_sparkle_neon_permute(uint32_t *state, unsigned nb, unsigned steps);
+
+/* Looks up an implementation: NULL name = dispatch (honours NURI_IMPL=sparkle:<name>).
+ * Returns 0 and sets *out, or a negative NURI_E*. */
+int nuri_sparkle_select(const char *name, const nuri_sparkle_impl **out);
+
+/* Permutes count contiguous states with impl (permute_many when present). */
+void nuri_sparkle_impl_permute_many(const nuri_sparkle_impl *impl, uint32_t *states, size_t count, unsigned nb,
+                                    unsigned steps);
+
+#endif

@@ -1,0 +1,6 @@
+set(_sparkle_args "")
+if(EXISTS ${NURI_SHARED_DIR}/vectors/sparkle/LWC_HASH_KAT_256.txt)
+  set(_sparkle_args ${NURI_SHARED_DIR}/vectors/sparkle)
+endif()
+nuri_add_test(test_sparkle SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparkle.c ARGS ${_sparkle_args})
+target_include_directories(test_sparkle PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_SOURCE_DIR}/src/sparkle)
