@@ -20,7 +20,6 @@
 #include "../pipo_impl.h"
 
 #define LANES 64
-#define BCAST(b) (0x0101010101010101ULL * (uint8_t)(b))
 
 typedef __m512i v512;
 
@@ -40,29 +39,30 @@ typedef __m512i v512;
      ROTM_ROW(5, r) | ROTM_ROW(6, r) | ROTM_ROW(7, r))
 #define ROTL(x, r) _mm512_gf2p8affine_epi64_epi8(x, _mm512_set1_epi64((long long)ROTM(r)), 0)
 
-static inline uint8_t rotr8(uint8_t x, unsigned r) { return (uint8_t)((x >> r) | (x << ((8 - r) & 7))); }
-
-/* Key words per round. Round 0: plain broadcast bytes. Rounds i >= 1 (encryption), in the form
- * the fused round below consumes them:
+/* Key words per round, one zmm per round (qword j = round-key byte X[j] broadcast to 8 bytes).
+ * Computed with a few vector instructions per round because the kernel runs this on every
+ * call (the CTR mode calls it per 128-block chunk).
+ * Round 0 and all decryption rounds: plain broadcast bytes. Encryption rounds i >= 1, in the
+ * form the fused round below consumes them:
  *   rows 1, 2, 7: XORed before the rotation -> byte rotated right by r; rows 1 and 2 also
  *                 absorb the complement of the S-layer output (y1 and y2 come out inverted);
  *   row 6:        XORed after the rotation, complemented (y6 comes out inverted);
  *   rows 0, 3, 4, 5: plain. */
-static void enc_keys(uint64_t *kb, const uint64_t *rk, unsigned rounds)
+#define ID_M 0x0102040810204080ULL /* identity matrix (= ROTM(0)) */
+static void make_keys(uint64_t *kb, const uint64_t *rk, unsigned rounds, int enc)
 {
-    for (int j = 0; j < 8; j++) kb[j] = BCAST(rk[0] >> (8 * j));
-    for (unsigned i = 1; i <= rounds; i++) {
-        uint64_t *K = kb + 8 * i;
-        uint8_t k[8];
-        for (int j = 0; j < 8; j++) k[j] = (uint8_t)(rk[i] >> (8 * j));
-        K[0] = BCAST(k[0]);
-        K[1] = BCAST(rotr8((uint8_t)~k[1], 7));
-        K[2] = BCAST(rotr8((uint8_t)~k[2], 4));
-        K[3] = BCAST(k[3]);
-        K[4] = BCAST(k[4]);
-        K[5] = BCAST(k[5]);
-        K[6] = BCAST((uint8_t)~k[6]);
-        K[7] = BCAST(rotr8(k[7], 2));
+    /* qword j of the result = byte j of the round key, broadcast */
+    const v512 spread = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL, 0x0505050505050505LL,
+                                         0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
+                                         0x0101010101010101LL, 0);
+    /* per row: rotate right by r (= rotate left by 8 - r) for rows 1, 2, 7; complement 1, 2, 6 */
+    const v512 mat = _mm512_set_epi64((long long)ROTM(6), (long long)ID_M, (long long)ID_M, (long long)ID_M,
+                                      (long long)ID_M, (long long)ROTM(4), (long long)ROTM(1), (long long)ID_M);
+    const v512 inv = _mm512_set_epi64(0, -1, 0, 0, 0, -1, -1, 0);
+    for (unsigned i = 0; i <= rounds; i++) {
+        v512 k = _mm512_shuffle_epi8(_mm512_set1_epi64((long long)rk[i]), spread);
+        if (enc && i > 0) k = _mm512_gf2p8affine_epi64_epi8(XOR(k, inv), mat, 0);
+        _mm512_storeu_si512((void *)(kb + 8 * i), k);
     }
 }
 
@@ -249,7 +249,7 @@ static void run(pass_fn f128, pass_fn f64, const uint64_t *kb, unsigned rounds, 
 void nuri_pipo_avx512_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
     uint64_t kb[8 * (NURI_PIPO_MAX_ROUNDS + 1)];
-    enc_keys(kb, rk, rounds);
+    make_keys(kb, rk, rounds, 1);
     run(enc128, enc64, kb, rounds, out, in, n);
     nuri_wipe(kb, sizeof kb);
 }
@@ -257,8 +257,7 @@ void nuri_pipo_avx512_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out,
 void nuri_pipo_avx512_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
     uint64_t kb[8 * (NURI_PIPO_MAX_ROUNDS + 1)];
-    for (unsigned i = 0; i <= rounds; i++)
-        for (int j = 0; j < 8; j++) kb[8 * i + j] = BCAST(rk[i] >> (8 * j));
+    make_keys(kb, rk, rounds, 0);
     run(dec128, dec64, kb, rounds, out, in, n);
     nuri_wipe(kb, sizeof kb);
 }
