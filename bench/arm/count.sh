@@ -7,7 +7,7 @@
 # insnrange TCG plugin restricted to the .text of that implementation's own object file
 # (from the map), so the count is exactly the instructions executed inside the permutation
 # call (dispatch, prologue, steps, stores), with no loop or harness overhead.
-# Without the plugin (scripts/qemu-plugins.sh failed) it falls back to
+# Without the plugin (scripts/qemu-plugins.sh failed), or with NURI_COUNT_MODE=singlestep, it uses
 # `qemu-aarch64 -singlestep -d exec,nochain -dfilter lo..hi` and counts Trace lines (N=10).
 # Output: one JSON record per measurement on stdout (harness schema, metric "instructions",
 # median = instructions per permutation, runs 1), then a ratio summary on stderr.
@@ -32,8 +32,8 @@ PLUGIN=$ROOT/build/qemu-plugins/libinsnrange.so
 if [ ! -f "$PLUGIN" ]; then
     "$ROOT/scripts/qemu-plugins.sh" >"$O/plugins.log" 2>&1 || echo "count.sh: plugin build failed, using -singlestep" >&2
 fi
-MODE=plugin
-if [ ! -f "$PLUGIN" ]; then MODE=singlestep; N=10; fi
+MODE=${NURI_COUNT_MODE:-plugin}   # NURI_COUNT_MODE=singlestep forces the plugin-free count
+if [ ! -f "$PLUGIN" ] || [ "$MODE" = singlestep ]; then MODE=singlestep; N=10; fi
 
 # .text range of one object file of libnuri.a, from the linker map: "lo hi" (hex).
 text_range() {
