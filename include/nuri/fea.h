@@ -1,0 +1,117 @@
+/* FEA-1 and FEA-2 format-preserving encryption (TTAK.KO-12.0275), as the KISA reference code
+ * implements it (see docs/fea.md and ../shared/spec/fea.md).
+ *
+ * Values are n-bit integers, 8 <= n <= 128; the left Feistel half is the top ceil(n/2) bits.
+ * Tweaks are integers: FEA-1 takes 0 <= T < 2^(128-n), split T = T_L || T_R with
+ * |T_L| = 64 - floor(n/2) and |T_R| = 64 - ceil(n/2); FEA-2 takes 0 <= T < 2^128, T_L = high
+ * 64 bits, T_R = low 64 bits. Out-of-range tweaks and values are errors (NURI_EINVAL /
+ * NURI_EDOMAIN), never truncated.
+ *
+ * Formatted data (radix r, L symbols): the symbols form x < r^L, n = bit length of r^L, and the
+ * result is re-encrypted while >= r^L (cycle-walking). The number of re-encryptions is public
+ * (it depends on the ciphertext), as in every cycle-walking FPE. Domains smaller than 2^8 are
+ * refused; domains smaller than 10^6 need NURI_FEA_ALLOW_SMALL_DOMAIN, because practical attacks
+ * on small FEA domains are published (Beyne, ePrint 2021/815; Dunkelman et al., ePrint 2020/1311)
+ * and NIST requires 10^6 for FF1. */
+#ifndef NURI_FEA_H
+#define NURI_FEA_H
+
+#include "nuri/nuri.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NURI_FEA_MIN_BITS 8
+#define NURI_FEA_MAX_BITS 128
+#define NURI_FEA_MAX_ROUNDS 24
+#define NURI_FEA_MIN_DIGITS 3
+#define NURI_FEA_MAX_DIGITS 38
+#define NURI_FEA_MAX_RADIX 65536
+#define NURI_FEA_MIN_SAFE_DOMAIN 1000000
+/* flags for nuri_fea_fmt_init */
+#define NURI_FEA_ALLOW_SMALL_DOMAIN 1
+
+/* A 128-bit integer as two words (values with n > 64, and tweaks). */
+typedef struct nuri_fea_u128 {
+    uint64_t hi, lo;
+} nuri_fea_u128;
+
+struct nuri_fea_impl;
+
+/* Expanded key for one (key, variant, n): round keys computed once. Fixed size, no allocation. */
+typedef struct nuri_fea_key {
+    uint64_t rk[NURI_FEA_MAX_ROUNDS][2]; /* (RKa, RKb) of each round */
+    unsigned n, n1, n2;                  /* block bits, left half ceil(n/2), right half floor(n/2) */
+    unsigned rounds, variant, key_bits;
+    const struct nuri_fea_impl *impl;
+} nuri_fea_key;
+
+size_t nuri_fea_key_bytes(void);
+/* variant 1 (FEA-1) or 2 (FEA-2); key_len 16, 24 or 32; 8 <= nbits <= 128.
+ * impl_name NULL = dispatch (honours NURI_IMPL=fea:<name>). */
+NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant,
+                                      unsigned nbits, const char *impl_name);
+void nuri_fea_key_wipe(nuri_fea_key *k);
+const char *nuri_fea_key_impl_name(const nuri_fea_key *k);
+/* Number of tweak bits the key accepts: 128 - n (FEA-1) or 128 (FEA-2). */
+unsigned nuri_fea_tweak_bits(const nuri_fea_key *k);
+
+/* Batch API. count values; tweaks: NULL (T = 0 for all), or an array of ntweaks entries with
+ * ntweaks == 1 (one tweak for all) or ntweaks == count (one per value). in and out may alias
+ * exactly. Errors (outputs zeroed): NURI_EINVAL (tweak out of range, bad ntweaks, n > 64 for the
+ * u64 forms), NURI_EDOMAIN (a value >= 2^n). */
+NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
+                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
+                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+/* Same for any n (values as {hi, lo}). */
+NURI_MUST_CHECK int nuri_fea_encrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+                                          size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_MUST_CHECK int nuri_fea_decrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+                                          size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+
+/* Registry. */
+size_t nuri_fea_impl_count(void);
+const nuri_impl_info *nuri_fea_impl_info(size_t i);
+int nuri_fea_impl_supported(size_t i);
+const char *nuri_fea_default_impl(void);
+
+/* ---- Formatted data: L symbols of radix r (decimal: r = 10) ---- */
+typedef struct nuri_fea_fmt {
+    nuri_fea_key key;
+    nuri_fea_u128 domain; /* r^L */
+    unsigned radix, len;
+} nuri_fea_fmt;
+
+size_t nuri_fea_fmt_bytes(void);
+/* Bit length of radix^len (the n FEA runs on), or 0 if radix^len >= 2^128 or an argument is out of range. */
+unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len);
+/* 2 <= radix <= 65536, len >= 1, 2^8 <= radix^len < 2^128 (NURI_EDOMAIN otherwise); radix^len < 10^6
+ * needs flags & NURI_FEA_ALLOW_SMALL_DOMAIN (NURI_EDOMAIN otherwise). */
+NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant,
+                                      unsigned radix, unsigned len, unsigned flags, const char *impl_name);
+void nuri_fea_fmt_wipe(nuri_fea_fmt *f);
+
+/* count records of len symbol indices each (0 <= symbol < radix), packed. NURI_EDOMAIN if a
+ * symbol is >= radix. Tweaks as in the batch API (for the key's n = nuri_fea_fmt_nbits). */
+NURI_MUST_CHECK int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_MUST_CHECK int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+/* Decimal strings (radix-10 formats only): count records of len ASCII digits each, packed, no
+ * terminators. NURI_EDOMAIN if a character is not a digit. */
+NURI_MUST_CHECK int nuri_fea_fmt_encrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+                                                const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_MUST_CHECK int nuri_fea_fmt_decrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+                                                const nuri_fea_u128 *tweaks, size_t ntweaks);
+/* Integer form: values 0 <= x < radix^len, cycle-walked (the primitive under the two above). */
+NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+                                              size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+                                              size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

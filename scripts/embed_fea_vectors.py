@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Generates the FEA data headers from ../shared/vectors/fea (facts only: S-box, M, round constants,
+vectors), so the project's tests and kernels stand alone in a clone without ../shared:
+
+  tests/fea/fea_vectors.h       every binary vector of fea{1,2}_{128,192,256}.txt
+  src/fea/fea_tables.h          S-box, M coefficients, round constants, 8 T-tables (S-layer + M)
+  src/fea/gfni/fea_gfni_consts.h GF2P8AFFINE(INV)QB matrices for the S-box (spec section 4) with
+                                M folded in, and the byte shuffles of M's decomposition
+
+The GFNI algebra is checked here (all 256 S-box values, and SD on random words) before writing.
+Usage: scripts/embed_fea_vectors.py [path/to/shared/vectors/fea]"""
+import pathlib
+import random
+import re
+import sys
+
+src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vectors/fea")
+root = pathlib.Path(__file__).resolve().parent.parent
+
+# ---------------------------------------------------------------- tables (from fea_tables.txt)
+tables = (src / "fea_tables.txt").read_text()
+SBOX = []
+for line in tables.splitlines():
+    m = re.match(r"^([0-9a-f]): ((?:[0-9a-f]{2} ?){16})$", line.strip())
+    if m:
+        SBOX += [int(v, 16) for v in m.group(2).split()]
+assert len(SBOX) == 256 and sorted(SBOX) == list(range(256))
+C = [int(v, 16) for v in re.search(r"c = ((?:[0-9a-f]{2} ?){8})", tables).group(1).split()]
+RC = {}
+for m in re.finditer(r"^FEA-(\d)/(\d+) \(\d+\): ([0-9A-F ]+)$", tables, re.M):
+    RC[(int(m.group(1)), int(m.group(2)))] = [int(v, 16) for v in m.group(3).split()]
+assert len(RC) == 6
+
+
+def gmul(a, b, poly):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        if a & 0x100:
+            a ^= poly
+        b >>= 1
+    return r
+
+
+def sd(x):
+    """SD layer as the spec prose: byte 0 = most significant."""
+    s = [SBOX[(x >> (56 - 8 * j)) & 0xFF] for j in range(8)]
+    y = 0
+    for i in range(8):
+        v = 0
+        for j in range(8):
+            v ^= gmul(C[(i + j) % 8], s[j], 0x171)
+        y = (y << 8) | v
+    return y
+
+
+# ---------------------------------------------------------------- GFNI semantics (Intel SDM)
+def affine_byte(x, mat, b):
+    r = 0
+    for i in range(8):
+        row = (mat >> (8 * (7 - i))) & 0xFF
+        r |= (bin(row & x).count("1") & 1) << i
+    return r ^ b
+
+
+def aes_inv(x):
+    if x == 0:
+        return 0
+    for y in range(1, 256):
+        if gmul(x, y, 0x11B) == 1:
+            return y
+
+
+def mat_of(f):
+    """GFNI qword of a linear byte map f (row for output bit i is byte 7-i)."""
+    q = 0
+    for i in range(8):
+        row = 0
+        for j in range(8):
+            if (f(1 << j) >> i) & 1:
+                row |= 1 << j
+        q |= row << (8 * (7 - i))
+    return q
+
+
+BMAT, APMAT = 0xFFAACC88F0A0C080, 0xDD9DBC820BCEA756
+for x in range(256):
+    assert affine_byte(aes_inv(affine_byte(x, BMAT, 0)), APMAT, 0x62) == SBOX[x]
+
+
+def Bmap(v):
+    return affine_byte(v, BMAT, 0)
+
+
+def Alin(v):  # the linear part of the output affine map (no constant)
+    return affine_byte(v, APMAT, 0)
+
+
+def mulc(c):
+    return lambda v: gmul(c, v, 0x171)
+
+
+# SD = XOR over d of P_d(c_d * S(x)); P_d: output byte i (MSB-first) takes input byte (d - i) mod 8.
+# M1[d]: x_B -> B(c_d * A' inv(x_B)) (keeps the next SD's input in the B basis); M2[d]: no B.
+M1 = [mat_of(lambda v, c=c: Bmap(gmul(c, Alin(v), 0x171))) for c in C]
+M2 = [mat_of(lambda v, c=c: gmul(c, Alin(v), 0x171)) for c in C]
+K1 = 0
+K2 = 0
+for c in C:
+    K1 ^= Bmap(gmul(c, 0x62, 0x171))
+    K2 ^= gmul(c, 0x62, 0x171)
+# vpshufb index per d (little-endian byte p = MSB-first byte 7-p), for both qwords of a 128-bit lane
+SHUF = []
+for d in range(8):
+    idx = []
+    for o in (0, 8):
+        for p in range(8):
+            i = 7 - p
+            j = (d - i) % 8
+            idx.append(o + 7 - j)
+    SHUF.append(idx)
+
+
+def gfni_sd(x, first):
+    mats, k = (M1, K1) if first else (M2, K2)
+    xb = bytes((x >> (8 * p)) & 0xFF for p in range(8))  # little-endian bytes
+    t = [Bmap(v) for v in xb]
+    y = [k] * 8
+    for d in range(8):
+        u = [affine_byte(aes_inv(v), mats[d], 0) for v in t]
+        for p in range(8):
+            y[p] ^= u[SHUF[d][p]]
+    return sum(v << (8 * p) for p, v in enumerate(y))
+
+
+rnd = random.Random(1)
+for _ in range(200):
+    x = rnd.getrandbits(64)
+    assert gfni_sd(x, False) == sd(x)
+    yb = gfni_sd(x, True)
+    assert yb == sum(Bmap((sd(x) >> (8 * p)) & 0xFF) << (8 * p) for p in range(8))
+
+# ---------------------------------------------------------------- T-tables
+T = []
+for j in range(8):
+    row = []
+    for v in range(256):
+        s = SBOX[v]
+        w = 0
+        for i in range(8):
+            w = (w << 8) | gmul(C[(i + j) % 8], s, 0x171)
+        row.append(w)
+    T.append(row)
+for _ in range(50):
+    x = rnd.getrandbits(64)
+    y = 0
+    for j in range(8):
+        y ^= T[j][(x >> (56 - 8 * j)) & 0xFF]
+    assert y == sd(x)
+
+hdr = ["/* Generated by scripts/embed_fea_vectors.py from shared/vectors/fea/fea_tables.txt (facts of the",
+       " * standard: S-box, M coefficients, round constants) and the T-tables derived from them. */",
+       "#ifndef NURI_FEA_TABLES_H", "#define NURI_FEA_TABLES_H", "", "#include <stdint.h>", "",
+       "static const uint8_t fea_sbox[256] = {"]
+for i in range(0, 256, 16):
+    hdr.append("    " + ", ".join(f"0x{v:02x}" for v in SBOX[i:i + 16]) + ",")
+hdr.append("};")
+hdr.append("/* M[i][j] = fea_mc[(i + j) % 8] in GF(2^8) mod x^8+x^6+x^5+x^4+1 (byte 0 = most significant) */")
+hdr.append("static const uint8_t fea_mc[8] = {" + ", ".join(f"0x{v:02x}" for v in C) + "};")
+hdr.append("/* round constants; index [variant-1][key size 128/192/256 -> 0/1/2] */")
+hdr.append("static const uint64_t fea_rc[2][3][12] = {")
+for v in (1, 2):
+    hdr.append("    {")
+    for kb in (128, 192, 256):
+        hdr.append("        {" + ", ".join(f"0x{r:016x}ULL" for r in RC[(v, kb)]) + "},")
+    hdr.append("    },")
+hdr.append("};")
+hdr.append("#endif")
+(root / "src/fea/fea_tables.h").write_text("\n".join(hdr) + "\n")
+
+tt = ["/* Generated by scripts/embed_fea_vectors.py: T_j[v] = M column j times S(v), as a 64-bit word",
+      " * (byte 0 = most significant), so SD(x) = XOR_j T_j[byte j of x]. Used by the `table` kernel. */",
+      "#ifndef NURI_FEA_TTABLES_H", "#define NURI_FEA_TTABLES_H", "", "#include <stdint.h>", "",
+      "static const uint64_t fea_T[8][256] = {"]
+for j in range(8):
+    tt.append("    {")
+    for i in range(0, 256, 4):
+        tt.append("        " + ", ".join(f"0x{w:016x}ULL" for w in T[j][i:i + 4]) + ",")
+    tt.append("    },")
+tt += ["};", "#endif"]
+(root / "src/fea/table/fea_ttables.h").write_text("\n".join(tt) + "\n")
+
+g = ["/* Generated by scripts/embed_fea_vectors.py (checked there against the S-box and SD).",
+     " * S(x) = GF2P8AFFINEINVQB(GF2P8AFFINEQB(x, FEA_GFNI_B, 0), A', 0x62) (spec section 4).",
+     " * SD(x) = K ^ XOR_d shuffle_d(GF2P8AFFINEINVQB(B(x), M_d, 0)) where M_d = c_d * A' (M2) or",
+     " * B * c_d * A' (M1, output kept in the B basis for the next SD), K the folded constants. */",
+     "#ifndef NURI_FEA_GFNI_CONSTS_H", "#define NURI_FEA_GFNI_CONSTS_H", "", "#include <stdint.h>", "",
+     f"#define FEA_GFNI_B 0x{BMAT:016x}ULL",
+     f"#define FEA_GFNI_K1 0x{K1:02x}",
+     f"#define FEA_GFNI_K2 0x{K2:02x}",
+     "static const uint64_t fea_gfni_m1[8] = {" + ", ".join(f"0x{m:016x}ULL" for m in M1) + "};",
+     "static const uint64_t fea_gfni_m2[8] = {" + ", ".join(f"0x{m:016x}ULL" for m in M2) + "};",
+     "static const uint8_t fea_gfni_shuf[8][16] = {"]
+for idx in SHUF:
+    g.append("    {" + ", ".join(str(v) for v in idx) + "},")
+g += ["};", "#endif"]
+(root / "src/fea/gfni/fea_gfni_consts.h").write_text("\n".join(g) + "\n")
+
+# ---------------------------------------------------------------- vectors
+def records(path):
+    rec = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            if rec and not line:
+                yield rec
+                rec = {}
+            continue
+        k, _, v = line.partition("=")
+        rec[k.strip()] = v.strip()
+    if rec:
+        yield rec
+
+
+v = ["/* Generated by scripts/embed_fea_vectors.py from shared/vectors/fea (see its README: derived from",
+     " * the KISA reference code, not official KATs). Values are big-endian hex integers. */",
+     "#ifndef FEA_VECTORS_H", "#define FEA_VECTORS_H", "",
+     "typedef struct { int variant, key_bits, n; const char *key, *tweak, *tw0, *tw1, *pt, *ct; } fea_vector;", "",
+     "static const fea_vector fea_vectors[] = {"]
+count = 0
+for var in (1, 2):
+    for kb in (128, 192, 256):
+        for r in records(src / f"fea{var}_{kb}.txt"):
+            if "KEY" not in r:
+                continue
+            v.append(f'    {{{var}, {kb}, {r["n"]}, "{r["KEY"]}", "{r["TWEAK"]}", "{r["TW0"]}", "{r["TW1"]}", '
+                     f'"{r["PT"]}", "{r["CT"]}"}},')
+            count += 1
+v += ["};", "", "#endif"]
+(root / "tests/fea/fea_vectors.h").write_text("\n".join(v) + "\n")
+print(f"wrote {count} vectors, tables, T-tables, GFNI constants")

@@ -1,0 +1,44 @@
+/* The FEA backend interface (DESIGN.md principle 1). The Feistel network, the tweak schedule,
+ * the key schedule and the formatted-data layer are written once (feistel.c, impls.c, format.c);
+ * a kernel only supplies the round function on a batch of 64-bit words and one SD layer:
+ *
+ *   f(rk, x, count):  x[i] = F(x[i]) = SD(SD(x[i] ^ rk[0]) ^ rk[1]) for i < count
+ *   sd(x):            one S-layer followed by M (used by the key schedule)
+ *
+ * Words follow the spec: byte 0 of the SD layer is the most significant byte. */
+#ifndef NURI_FEA_IMPL_H
+#define NURI_FEA_IMPL_H
+
+#include "nuri/fea.h"
+#include "nuri_internal.h"
+
+typedef void (*nuri_fea_f_fn)(const uint64_t rk[2], uint64_t *x, size_t count);
+typedef uint64_t (*nuri_fea_sd_fn)(uint64_t x);
+
+typedef struct nuri_fea_impl {
+    nuri_impl_info info;
+    nuri_fea_f_fn f;
+    nuri_fea_sd_fn sd;
+} nuri_fea_impl;
+
+/* Values per Feistel pass (the kernel's f is called on at most this many words). */
+#define NURI_FEA_CHUNK 256
+
+void nuri_fea_ref_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_ref_sd(uint64_t x);
+void nuri_fea_table_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_table_sd(uint64_t x);
+void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_ct64_sd(uint64_t x);
+void nuri_fea_gfni_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_gfni_sd(uint64_t x);
+
+/* Feistel core over split halves (feistel.c): a = left (n1 bits), b = right (n2 bits), m <= CHUNK.
+ * tl/tr: the round-tweak words, per value (tw_stride 1) or one for all (tw_stride 0). */
+void nuri_fea_feistel(const nuri_fea_key *k, int decrypt, uint64_t *a, uint64_t *b, const uint64_t *tl,
+                      const uint64_t *tr, size_t tw_stride, size_t m);
+
+/* NURI_OK if (tweaks, ntweaks) is valid for count values under k (see fea.h), else NURI_EINVAL. */
+int nuri_fea_check_tweaks(const nuri_fea_key *k, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+
+#endif

@@ -1,0 +1,260 @@
+/* Formatted data over the FEA batch API (written once for every kernel): L symbols of radix r
+ * <-> the integer x < r^L, FEA on n = bitlen(r^L) bits, cycle-walking (re-encrypt while the
+ * result is >= r^L), as the KISA library does for decimal (radix 10) and radix modes.
+ * Batches walk together: the values still outside the domain are gathered and re-encrypted as a
+ * smaller batch. The number of walks is a function of the ciphertext (public), as in any
+ * cycle-walking FPE; everything else is branch-free on the values. */
+#include "fea_impl.h"
+
+#define BLK NURI_FEA_CHUNK
+
+size_t nuri_fea_fmt_bytes(void) { return sizeof(nuri_fea_fmt); }
+
+/* x = x * r + d (r <= 65536, d < r); returns the carry out of bit 127 (0 when no overflow). */
+static uint64_t muladd(nuri_fea_u128 *x, uint64_t r, uint64_t d)
+{
+    uint64_t l0 = (x->lo & 0xFFFFFFFFu) * r + d;
+    uint64_t l1 = (x->lo >> 32) * r + (l0 >> 32);
+    uint64_t h0 = (x->hi & 0xFFFFFFFFu) * r + (l1 >> 32);
+    uint64_t h1 = (x->hi >> 32) * r + (h0 >> 32);
+    x->lo = (l0 & 0xFFFFFFFFu) | (l1 << 32);
+    x->hi = (h0 & 0xFFFFFFFFu) | (h1 << 32);
+    return h1 >> 32;
+}
+
+/* Divides x by r (2 <= r <= 65536) and returns the remainder. Constant time: 16-bit limbs,
+ * quotient digits by multiplication with floor(2^32 / r) and one masked correction. */
+static unsigned divmod(nuri_fea_u128 *x, uint64_t r, uint64_t recip)
+{
+    uint64_t rem = 0, limbs[2] = {x->hi, x->lo}, q[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        for (int s = 48; s >= 0; s -= 16) {
+            uint64_t cur = (rem << 16) | ((limbs[w] >> s) & 0xFFFF); /* < r * 2^16 <= 2^32 */
+            uint64_t qe = (cur * recip) >> 32;                     /* q or q - 1 */
+            uint64_t rr = cur - qe * r;
+            uint64_t ge = 0 - (uint64_t)(((rr - r) >> 63) ^ 1); /* all-ones if rr >= r */
+            qe += ge & 1;
+            rr -= ge & r;
+            q[w] |= qe << s;
+            rem = rr;
+        }
+    }
+    x->hi = q[0];
+    x->lo = q[1];
+    return (unsigned)rem;
+}
+
+static unsigned bitlen(nuri_fea_u128 v)
+{
+    unsigned n = 0;
+    uint64_t w = v.hi ? v.hi : v.lo;
+    while (w) { n++; w >>= 1; }
+    return v.hi ? n + 64 : n;
+}
+
+static int domain_of(unsigned radix, unsigned len, nuri_fea_u128 *d)
+{
+    d->hi = 0;
+    d->lo = 1;
+    if (radix < 2 || radix > NURI_FEA_MAX_RADIX || len < 1 || len > 128) return -1;
+    for (unsigned i = 0; i < len; i++)
+        if (muladd(d, radix, 0) != 0) return -1;
+    return 0;
+}
+
+unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len)
+{
+    nuri_fea_u128 d;
+    if (domain_of(radix, len, &d) != 0) return 0;
+    return bitlen(d);
+}
+
+int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant, unsigned radix,
+                      unsigned len, unsigned flags, const char *impl_name)
+{
+    memset(f, 0, sizeof *f);
+    nuri_fea_u128 d;
+    if (domain_of(radix, len, &d) != 0) return NURI_EDOMAIN;                  /* r^L >= 2^128 */
+    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;                         /* too few values */
+    if (d.hi == 0 && d.lo < NURI_FEA_MIN_SAFE_DOMAIN && !(flags & NURI_FEA_ALLOW_SMALL_DOMAIN))
+        return NURI_EDOMAIN;                                                  /* needs the opt-in */
+    int rc = nuri_fea_key_init(&f->key, key, key_len, variant, bitlen(d), impl_name);
+    if (rc != NURI_OK) {
+        memset(f, 0, sizeof *f);
+        return rc;
+    }
+    f->domain = d;
+    f->radix = radix;
+    f->len = len;
+    return NURI_OK;
+}
+
+void nuri_fea_fmt_wipe(nuri_fea_fmt *f) { nuri_wipe(f, sizeof *f); }
+
+static int ge(nuri_fea_u128 a, nuri_fea_u128 b) { return a.hi > b.hi || (a.hi == b.hi && a.lo >= b.lo); }
+
+/* One FEA pass over m <= BLK values (already validated). */
+static void pass(const nuri_fea_key *k, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw, size_t ntw)
+{
+    int rc;
+    if (k->n <= 64) {
+        uint64_t t[BLK];
+        for (size_t j = 0; j < m; j++) t[j] = v[j].lo;
+        rc = dec ? nuri_fea_decrypt_u64(k, t, t, m, tw, ntw) : nuri_fea_encrypt_u64(k, t, t, m, tw, ntw);
+        for (size_t j = 0; j < m; j++) v[j].lo = t[j];
+        nuri_wipe(t, m * sizeof t[0]);
+    } else {
+        rc = dec ? nuri_fea_decrypt_u128(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u128(k, v, v, m, tw, ntw);
+    }
+    (void)rc; /* inputs were validated by the caller */
+}
+
+/* Cycle-walks m <= BLK values in place; tweaks already offset to this block. */
+static void walk_block(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw,
+                       size_t ntw, int per_value)
+{
+    nuri_fea_u128 tmp[BLK], ttmp[BLK];
+    uint16_t idx[BLK];
+    pass(&f->key, dec, v, m, tw, per_value ? m : ntw);
+    for (;;) {
+        size_t np = 0;
+        for (size_t j = 0; j < m; j++)
+            if (ge(v[j], f->domain)) idx[np++] = (uint16_t)j;
+        if (!np) break;
+        for (size_t j = 0; j < np; j++) {
+            tmp[j] = v[idx[j]];
+            if (per_value) ttmp[j] = tw[idx[j]];
+        }
+        pass(&f->key, dec, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw);
+        for (size_t j = 0; j < np; j++) v[idx[j]] = tmp[j];
+    }
+    nuri_wipe(tmp, sizeof tmp);
+}
+
+static int check_common(const nuri_fea_fmt *f, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    if (!f->key.impl || f->radix < 2) return NURI_EINVAL;
+    return nuri_fea_check_tweaks(&f->key, count, tweaks, ntweaks);
+}
+
+static int fmt_crypt_u128(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
+                          const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    int rc = check_common(f, count, tweaks, ntweaks);
+    if (rc == NURI_OK)
+        for (size_t i = 0; i < count; i++)
+            if (ge(in[i], f->domain)) rc = NURI_EDOMAIN;
+    if (rc != NURI_OK) {
+        if (count) memset(out, 0, count * sizeof *out);
+        return rc;
+    }
+    const int per_value = tweaks && ntweaks == count && count > 1;
+    if (out != in && count) memmove(out, in, count * sizeof *out);
+    for (size_t off = 0; off < count; off += BLK) {
+        size_t m = count - off < BLK ? count - off : BLK;
+        walk_block(f, dec, out + off, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
+    }
+    return NURI_OK;
+}
+
+int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
+                              const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_u128(f, 0, out, in, count, tweaks, ntweaks);
+}
+
+int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
+                              const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_u128(f, 1, out, in, count, tweaks, ntweaks);
+}
+
+/* Symbols and digits: parse a block into integers, walk, format back. */
+static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void *inp, size_t count,
+                         const nuri_fea_u128 *tweaks, size_t ntweaks, int ascii)
+{
+    const size_t L = f->len;
+    int rc = check_common(f, count, tweaks, ntweaks);
+    if (rc == NURI_OK && ascii && f->radix != 10) rc = NURI_EINVAL;
+    if (rc == NURI_OK) { /* validate every symbol before writing anything */
+        unsigned bad = 0;
+        if (ascii) {
+            const unsigned char *s = inp;
+            for (size_t i = 0; i < count * L; i++) bad |= (unsigned)(s[i] - '0') > 9u;
+        } else {
+            const uint16_t *s = inp;
+            for (size_t i = 0; i < count * L; i++) bad |= s[i] >= f->radix;
+        }
+        if (bad) rc = NURI_EDOMAIN;
+    }
+    if (rc != NURI_OK) {
+        if (count) memset(outp, 0, count * L * (ascii ? 1 : sizeof(uint16_t)));
+        return rc;
+    }
+    const int per_value = tweaks && ntweaks == count && count > 1;
+    const uint64_t r = f->radix, recip = (UINT64_C(1) << 32) / r;
+    const int small = f->key.n <= 64 && r == 10; /* the common decimal case: one 64-bit word */
+    nuri_fea_u128 v[BLK];
+    for (size_t off = 0; off < count; off += BLK) {
+        size_t m = count - off < BLK ? count - off : BLK;
+        for (size_t j = 0; j < m; j++) {
+            nuri_fea_u128 x = {0, 0};
+            if (ascii) {
+                const char *s = (const char *)inp + (off + j) * L;
+                if (small) {
+                    uint64_t w = 0;
+                    for (size_t i = 0; i < L; i++) w = w * 10 + (uint64_t)(s[i] - '0');
+                    x.lo = w;
+                } else {
+                    for (size_t i = 0; i < L; i++) (void)muladd(&x, 10, (uint64_t)(s[i] - '0'));
+                }
+            } else {
+                const uint16_t *s = (const uint16_t *)inp + (off + j) * L;
+                for (size_t i = 0; i < L; i++) (void)muladd(&x, r, s[i]);
+            }
+            v[j] = x;
+        }
+        walk_block(f, dec, v, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
+        for (size_t j = 0; j < m; j++) {
+            nuri_fea_u128 x = v[j];
+            if (ascii) {
+                char *s = (char *)outp + (off + j) * L;
+                if (small) {
+                    uint64_t w = x.lo;
+                    for (size_t i = L; i-- > 0;) { s[i] = (char)('0' + w % 10); w /= 10; }
+                } else {
+                    for (size_t i = L; i-- > 0;) s[i] = (char)('0' + divmod(&x, 10, recip));
+                }
+            } else {
+                uint16_t *s = (uint16_t *)outp + (off + j) * L;
+                for (size_t i = L; i-- > 0;) s[i] = (uint16_t)divmod(&x, r, recip);
+            }
+        }
+    }
+    nuri_wipe(v, sizeof v);
+    return NURI_OK;
+}
+
+int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+                         const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_sym(f, 0, out, in, count, tweaks, ntweaks, 0);
+}
+
+int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+                         const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_sym(f, 1, out, in, count, tweaks, ntweaks, 0);
+}
+
+int nuri_fea_fmt_encrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+                                const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_sym(f, 0, out, in, count, tweaks, ntweaks, 1);
+}
+
+int nuri_fea_fmt_decrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+                                const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_sym(f, 1, out, in, count, tweaks, ntweaks, 1);
+}
