@@ -1,0 +1,107 @@
+/* ML-KEM-512, ML-KEM-768 and ML-KEM-1024 (FIPS 203, August 2024).
+ *
+ * Keys and ciphertexts are the FIPS 203 byte strings: ek = ByteEncode12(t) || rho,
+ * dk = dk_PKE || ek || H(ek) || z. The shared key is 32 bytes.
+ *
+ * Input checks (FIPS 203 §7.2, §7.3): encapsulation rejects an ek of the wrong length or whose
+ * 12-bit coefficients are not all < q = 3329 (modulus check); decapsulation rejects a ciphertext
+ * or dk of the wrong length and a dk whose stored H(ek) does not match its ek (hash check).
+ * A well-formed but wrong ciphertext is NOT an error: decapsulation then returns the implicit
+ * rejection key J(z || c), chosen in constant time.
+ *
+ * Every function returns 0 or a negative NURI_E* code and zeroes its outputs on error:
+ * NURI_ELENGTH (a length), NURI_EINVAL (unknown level, a key failing its check),
+ * NURI_ERANDOM (the OS random generator failed), NURI_ENOTFOUND / NURI_EUNSUPPORTED (impl).
+ * The *_derand forms take the randomness explicitly (keygen: 64 bytes d || z; encaps: 32 bytes m);
+ * they are the FIPS 203 ML-KEM.KeyGen_internal / Encaps_internal, meant for tests and for
+ * callers with their own DRBG. Secret inputs and intermediates are wiped. */
+#ifndef NURI_MLKEM_H
+#define NURI_MLKEM_H
+
+#include "nuri/nuri.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NURI_MLKEM512_EK_BYTES 800
+#define NURI_MLKEM512_DK_BYTES 1632
+#define NURI_MLKEM512_CT_BYTES 768
+#define NURI_MLKEM768_EK_BYTES 1184
+#define NURI_MLKEM768_DK_BYTES 2400
+#define NURI_MLKEM768_CT_BYTES 1088
+#define NURI_MLKEM1024_EK_BYTES 1568
+#define NURI_MLKEM1024_DK_BYTES 3168
+#define NURI_MLKEM1024_CT_BYTES 1568
+#define NURI_MLKEM_SS_BYTES 32          /* shared key */
+#define NURI_MLKEM_KEYGEN_SEED_BYTES 64 /* d || z */
+#define NURI_MLKEM_ENCAPS_SEED_BYTES 32 /* m */
+#define NURI_MLKEM_MAX_EK_BYTES NURI_MLKEM1024_EK_BYTES
+#define NURI_MLKEM_MAX_DK_BYTES NURI_MLKEM1024_DK_BYTES
+#define NURI_MLKEM_MAX_CT_BYTES NURI_MLKEM1024_CT_BYTES
+
+/* Sizes by level (512, 768 or 1024); 0 for any other level. */
+size_t nuri_mlkem_ek_bytes(unsigned level);
+size_t nuri_mlkem_dk_bytes(unsigned level);
+size_t nuri_mlkem_ct_bytes(unsigned level);
+size_t nuri_mlkem_ss_bytes(void);
+
+/* ---- Fixed-size API per parameter set (dispatch picks the implementation; honours NURI_IMPL) ---- */
+NURI_MUST_CHECK int nuri_mlkem512_keygen(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem512_keygen_derand(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES],
+                                                const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem512_encaps(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                         const uint8_t ek[NURI_MLKEM512_EK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem512_encaps_derand(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                const uint8_t ek[NURI_MLKEM512_EK_BYTES],
+                                                const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem512_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM512_CT_BYTES],
+                                         const uint8_t dk[NURI_MLKEM512_DK_BYTES]);
+
+NURI_MUST_CHECK int nuri_mlkem768_keygen(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem768_keygen_derand(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES],
+                                                const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem768_encaps(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                         const uint8_t ek[NURI_MLKEM768_EK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem768_encaps_derand(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                const uint8_t ek[NURI_MLKEM768_EK_BYTES],
+                                                const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem768_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM768_CT_BYTES],
+                                         const uint8_t dk[NURI_MLKEM768_DK_BYTES]);
+
+NURI_MUST_CHECK int nuri_mlkem1024_keygen(uint8_t ek[NURI_MLKEM1024_EK_BYTES], uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem1024_keygen_derand(uint8_t ek[NURI_MLKEM1024_EK_BYTES],
+                                                 uint8_t dk[NURI_MLKEM1024_DK_BYTES],
+                                                 const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem1024_encaps(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                          const uint8_t ek[NURI_MLKEM1024_EK_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                 const uint8_t ek[NURI_MLKEM1024_EK_BYTES],
+                                                 const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
+                                          const uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
+
+/* ---- Length-checked API (for FFI callers): level 512/768/1024, every buffer with its length.
+ * impl = NULL: dispatch (honours NURI_IMPL); otherwise the named implementation.
+ * seed = NULL (seed_len 0) draws the randomness from the OS. ---- */
+NURI_MUST_CHECK int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
+                                      const uint8_t *seed, size_t seed_len, const char *impl);
+NURI_MUST_CHECK int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
+                                      const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len,
+                                      const char *impl);
+NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+                                      const uint8_t *dk, size_t dk_len, const char *impl);
+/* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL otherwise. */
+NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
+NURI_MUST_CHECK int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
+
+/* Registry. */
+size_t nuri_mlkem_impl_count(void);
+const nuri_impl_info *nuri_mlkem_impl_info(size_t i);
+int nuri_mlkem_impl_supported(size_t i);
+const char *nuri_mlkem_default_impl(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,354 @@
+/* Keccak-f[1600], SHA3-256/512 and SHAKE128/256 (FIPS 202), portable C.
+ *
+ * The permutation keeps the 25 lanes in local variables and unrolls two rounds per loop
+ * iteration (A -> E -> A), so the state touches memory only at entry and exit; this is also
+ * why the four-way form can work on an interleaved state with stride 4 at no extra cost.
+ * No data-dependent branches or memory indices anywhere. */
+#include <string.h>
+
+#include "fips202.h"
+#include "nuri_internal.h"
+
+#define ROL(x, n) (((x) << (n)) | ((x) >> (64 - (n))))
+
+static const uint64_t RC[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+
+/* One round: theta (c, d), rho and pi (b = rotated lanes of one output row), chi; iota is
+ * applied by the caller to lane 0. Lane index i = x + 5y. Output row y' takes lane (x, x')
+ * with x = 3(y' - 3x') mod 5 into column x'. */
+#define KECCAK_ROUND_AE \
+    c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20; \
+    c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21; \
+    c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22; \
+    c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23; \
+    c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24; \
+    d0 = c4 ^ ROL(c1, 1); \
+    d1 = c0 ^ ROL(c2, 1); \
+    d2 = c1 ^ ROL(c3, 1); \
+    d3 = c2 ^ ROL(c4, 1); \
+    d4 = c3 ^ ROL(c0, 1); \
+    b0 = a0 ^ d0; \
+    b1 = ROL(a6 ^ d1, 44); \
+    b2 = ROL(a12 ^ d2, 43); \
+    b3 = ROL(a18 ^ d3, 21); \
+    b4 = ROL(a24 ^ d4, 14); \
+    e0 = b0 ^ (~b1 & b2); \
+    e1 = b1 ^ (~b2 & b3); \
+    e2 = b2 ^ (~b3 & b4); \
+    e3 = b3 ^ (~b4 & b0); \
+    e4 = b4 ^ (~b0 & b1); \
+    b0 = ROL(a3 ^ d3, 28); \
+    b1 = ROL(a9 ^ d4, 20); \
+    b2 = ROL(a10 ^ d0, 3); \
+    b3 = ROL(a16 ^ d1, 45); \
+    b4 = ROL(a22 ^ d2, 61); \
+    e5 = b0 ^ (~b1 & b2); \
+    e6 = b1 ^ (~b2 & b3); \
+    e7 = b2 ^ (~b3 & b4); \
+    e8 = b3 ^ (~b4 & b0); \
+    e9 = b4 ^ (~b0 & b1); \
+    b0 = ROL(a1 ^ d1, 1); \
+    b1 = ROL(a7 ^ d2, 6); \
+    b2 = ROL(a13 ^ d3, 25); \
+    b3 = ROL(a19 ^ d4, 8); \
+    b4 = ROL(a20 ^ d0, 18); \
+    e10 = b0 ^ (~b1 & b2); \
+    e11 = b1 ^ (~b2 & b3); \
+    e12 = b2 ^ (~b3 & b4); \
+    e13 = b3 ^ (~b4 & b0); \
+    e14 = b4 ^ (~b0 & b1); \
+    b0 = ROL(a4 ^ d4, 27); \
+    b1 = ROL(a5 ^ d0, 36); \
+    b2 = ROL(a11 ^ d1, 10); \
+    b3 = ROL(a17 ^ d2, 15); \
+    b4 = ROL(a23 ^ d3, 56); \
+    e15 = b0 ^ (~b1 & b2); \
+    e16 = b1 ^ (~b2 & b3); \
+    e17 = b2 ^ (~b3 & b4); \
+    e18 = b3 ^ (~b4 & b0); \
+    e19 = b4 ^ (~b0 & b1); \
+    b0 = ROL(a2 ^ d2, 62); \
+    b1 = ROL(a8 ^ d3, 55); \
+    b2 = ROL(a14 ^ d4, 39); \
+    b3 = ROL(a15 ^ d0, 41); \
+    b4 = ROL(a21 ^ d1, 2); \
+    e20 = b0 ^ (~b1 & b2); \
+    e21 = b1 ^ (~b2 & b3); \
+    e22 = b2 ^ (~b3 & b4); \
+    e23 = b3 ^ (~b4 & b0); \
+    e24 = b4 ^ (~b0 & b1);
+
+#define KECCAK_ROUND_EA \
+    c0 = e0 ^ e5 ^ e10 ^ e15 ^ e20; \
+    c1 = e1 ^ e6 ^ e11 ^ e16 ^ e21; \
+    c2 = e2 ^ e7 ^ e12 ^ e17 ^ e22; \
+    c3 = e3 ^ e8 ^ e13 ^ e18 ^ e23; \
+    c4 = e4 ^ e9 ^ e14 ^ e19 ^ e24; \
+    d0 = c4 ^ ROL(c1, 1); \
+    d1 = c0 ^ ROL(c2, 1); \
+    d2 = c1 ^ ROL(c3, 1); \
+    d3 = c2 ^ ROL(c4, 1); \
+    d4 = c3 ^ ROL(c0, 1); \
+    b0 = e0 ^ d0; \
+    b1 = ROL(e6 ^ d1, 44); \
+    b2 = ROL(e12 ^ d2, 43); \
+    b3 = ROL(e18 ^ d3, 21); \
+    b4 = ROL(e24 ^ d4, 14); \
+    a0 = b0 ^ (~b1 & b2); \
+    a1 = b1 ^ (~b2 & b3); \
+    a2 = b2 ^ (~b3 & b4); \
+    a3 = b3 ^ (~b4 & b0); \
+    a4 = b4 ^ (~b0 & b1); \
+    b0 = ROL(e3 ^ d3, 28); \
+    b1 = ROL(e9 ^ d4, 20); \
+    b2 = ROL(e10 ^ d0, 3); \
+    b3 = ROL(e16 ^ d1, 45); \
+    b4 = ROL(e22 ^ d2, 61); \
+    a5 = b0 ^ (~b1 & b2); \
+    a6 = b1 ^ (~b2 & b3); \
+    a7 = b2 ^ (~b3 & b4); \
+    a8 = b3 ^ (~b4 & b0); \
+    a9 = b4 ^ (~b0 & b1); \
+    b0 = ROL(e1 ^ d1, 1); \
+    b1 = ROL(e7 ^ d2, 6); \
+    b2 = ROL(e13 ^ d3, 25); \
+    b3 = ROL(e19 ^ d4, 8); \
+    b4 = ROL(e20 ^ d0, 18); \
+    a10 = b0 ^ (~b1 & b2); \
+    a11 = b1 ^ (~b2 & b3); \
+    a12 = b2 ^ (~b3 & b4); \
+    a13 = b3 ^ (~b4 & b0); \
+    a14 = b4 ^ (~b0 & b1); \
+    b0 = ROL(e4 ^ d4, 27); \
+    b1 = ROL(e5 ^ d0, 36); \
+    b2 = ROL(e11 ^ d1, 10); \
+    b3 = ROL(e17 ^ d2, 15); \
+    b4 = ROL(e23 ^ d3, 56); \
+    a15 = b0 ^ (~b1 & b2); \
+    a16 = b1 ^ (~b2 & b3); \
+    a17 = b2 ^ (~b3 & b4); \
+    a18 = b3 ^ (~b4 & b0); \
+    a19 = b4 ^ (~b0 & b1); \
+    b0 = ROL(e2 ^ d2, 62); \
+    b1 = ROL(e8 ^ d3, 55); \
+    b2 = ROL(e14 ^ d4, 39); \
+    b3 = ROL(e15 ^ d0, 41); \
+    b4 = ROL(e21 ^ d1, 2); \
+    a20 = b0 ^ (~b1 & b2); \
+    a21 = b1 ^ (~b2 & b3); \
+    a22 = b2 ^ (~b3 & b4); \
+    a23 = b3 ^ (~b4 & b0); \
+    a24 = b4 ^ (~b0 & b1);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NURI_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define NURI_ALWAYS_INLINE inline
+#endif
+
+static NURI_ALWAYS_INLINE void keccak_permute(uint64_t *s, size_t st)
+{
+    uint64_t a0 = s[0 * st], a1 = s[1 * st], a2 = s[2 * st], a3 = s[3 * st], a4 = s[4 * st];
+    uint64_t a5 = s[5 * st], a6 = s[6 * st], a7 = s[7 * st], a8 = s[8 * st], a9 = s[9 * st];
+    uint64_t a10 = s[10 * st], a11 = s[11 * st], a12 = s[12 * st], a13 = s[13 * st], a14 = s[14 * st];
+    uint64_t a15 = s[15 * st], a16 = s[16 * st], a17 = s[17 * st], a18 = s[18 * st], a19 = s[19 * st];
+    uint64_t a20 = s[20 * st], a21 = s[21 * st], a22 = s[22 * st], a23 = s[23 * st], a24 = s[24 * st];
+    uint64_t e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20,
+        e21, e22, e23, e24;
+    uint64_t b0, b1, b2, b3, b4, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
+    for (int r = 0; r < 24; r += 2) {
+        KECCAK_ROUND_AE
+        e0 ^= RC[r];
+        KECCAK_ROUND_EA
+        a0 ^= RC[r + 1];
+    }
+    s[0 * st] = a0; s[1 * st] = a1; s[2 * st] = a2; s[3 * st] = a3; s[4 * st] = a4;
+    s[5 * st] = a5; s[6 * st] = a6; s[7 * st] = a7; s[8 * st] = a8; s[9 * st] = a9;
+    s[10 * st] = a10; s[11 * st] = a11; s[12 * st] = a12; s[13 * st] = a13; s[14 * st] = a14;
+    s[15 * st] = a15; s[16 * st] = a16; s[17 * st] = a17; s[18 * st] = a18; s[19 * st] = a19;
+    s[20 * st] = a20; s[21 * st] = a21; s[22 * st] = a22; s[23 * st] = a23; s[24 * st] = a24;
+}
+
+void nuri_keccakf1600(uint64_t s[25]) { keccak_permute(s, 1); }
+
+void nuri_keccakf1600_x4(uint64_t s[100])
+{
+    for (int j = 0; j < 4; j++) keccak_permute(s + j, 4);
+}
+
+/* XOR len bytes into the state (lanes little-endian) starting at byte offset pos; stride st. */
+static void xor_bytes(uint64_t *s, size_t st, unsigned pos, const uint8_t *in, size_t len)
+{
+    while (len > 0 && (pos & 7)) {
+        s[st * (pos >> 3)] ^= (uint64_t)*in++ << (8 * (pos & 7));
+        pos++;
+        len--;
+    }
+    while (len >= 8) {
+        s[st * (pos >> 3)] ^= nuri_load64_le(in);
+        in += 8;
+        pos += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        s[st * (pos >> 3)] ^= (uint64_t)*in++ << (8 * (pos & 7));
+        pos++;
+        len--;
+    }
+}
+
+static void extract_bytes(uint8_t *out, const uint64_t *s, size_t st, unsigned pos, size_t len)
+{
+    while (len > 0 && (pos & 7)) {
+        *out++ = (uint8_t)(s[st * (pos >> 3)] >> (8 * (pos & 7)));
+        pos++;
+        len--;
+    }
+    while (len >= 8) {
+        nuri_store64_le(out, s[st * (pos >> 3)]);
+        out += 8;
+        pos += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        *out++ = (uint8_t)(s[st * (pos >> 3)] >> (8 * (pos & 7)));
+        pos++;
+        len--;
+    }
+}
+
+/* Absorb a whole message into a zeroed strided state and pad with domain byte `ds`. */
+static void absorb_pad(uint64_t *s, size_t st, unsigned rate, const uint8_t *in, size_t len, uint8_t ds,
+                       int x4)
+{
+    while (len >= rate) {
+        xor_bytes(s, st, 0, in, rate);
+        if (x4) keccak_permute(s, 4); else keccak_permute(s, 1);
+        in += rate;
+        len -= rate;
+    }
+    xor_bytes(s, st, 0, in, len);
+    s[st * (len >> 3)] ^= (uint64_t)ds << (8 * (len & 7));
+    s[st * ((rate - 1) >> 3)] ^= 0x80ULL << (8 * ((rate - 1) & 7));
+}
+
+static void hash_fixed(uint8_t *out, size_t outlen, unsigned rate, uint8_t ds, const uint8_t *in, size_t len)
+{
+    uint64_t s[25];
+    memset(s, 0, sizeof s);
+    absorb_pad(s, 1, rate, in, len, ds, 0);
+    for (;;) {
+        keccak_permute(s, 1);
+        size_t n = outlen < rate ? outlen : rate;
+        extract_bytes(out, s, 1, 0, n);
+        out += n;
+        outlen -= n;
+        if (!outlen) break;
+    }
+    nuri_wipe(s, sizeof s);
+}
+
+void nuri_sha3_256(uint8_t out[32], const uint8_t *in, size_t len) { hash_fixed(out, 32, 136, 0x06, in, len); }
+void nuri_sha3_512(uint8_t out[64], const uint8_t *in, size_t len) { hash_fixed(out, 64, 72, 0x06, in, len); }
+void nuri_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+{
+    if (outlen) hash_fixed(out, outlen, 168, 0x1F, in, inlen);
+}
+void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+{
+    if (outlen) hash_fixed(out, outlen, 136, 0x1F, in, inlen);
+}
+
+/* ---- incremental SHAKE ---- */
+void nuri_shake128_init(nuri_shake_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rate = NURI_SHAKE128_RATE;
+}
+void nuri_shake256_init(nuri_shake_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rate = NURI_SHAKE256_RATE;
+}
+void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len)
+{
+    if (c->squeezing) return;
+    while (len > 0) {
+        size_t n = c->rate - c->pos;
+        if (n > len) n = len;
+        xor_bytes(c->s, 1, c->pos, in, n);
+        c->pos += (unsigned)n;
+        in += n;
+        len -= n;
+        if (c->pos == c->rate) {
+            keccak_permute(c->s, 1);
+            c->pos = 0;
+        }
+    }
+}
+void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len)
+{
+    if (!c->squeezing) {
+        c->s[c->pos >> 3] ^= 0x1FULL << (8 * (c->pos & 7));
+        c->s[(c->rate - 1) >> 3] ^= 0x80ULL << (8 * ((c->rate - 1) & 7));
+        keccak_permute(c->s, 1);
+        c->squeezing = 1;
+        c->pos = 0;
+    }
+    while (len > 0) {
+        if (c->pos == c->rate) {
+            keccak_permute(c->s, 1);
+            c->pos = 0;
+        }
+        size_t n = c->rate - c->pos;
+        if (n > len) n = len;
+        extract_bytes(out, c->s, 1, c->pos, n);
+        c->pos += (unsigned)n;
+        out += n;
+        len -= n;
+    }
+}
+void nuri_shake_wipe(nuri_shake_ctx *c) { nuri_wipe(c, sizeof *c); }
+
+/* ---- block-level SHAKE, single and x4 ---- */
+void nuri_shake_absorb_once(uint64_t s[25], unsigned rate, const uint8_t *in, size_t len)
+{
+    memset(s, 0, 25 * sizeof s[0]);
+    absorb_pad(s, 1, rate, in, len, 0x1F, 0);
+}
+
+void nuri_shake_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned rate)
+{
+    while (nblocks--) {
+        keccak_permute(s, 1);
+        extract_bytes(out, s, 1, 0, rate);
+        out += rate;
+    }
+}
+
+void nuri_shake_x4_absorb_once(nuri_keccakx4 *st, unsigned rate, const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len)
+{
+    const uint8_t *in[4] = {in0, in1, in2, in3};
+    memset(st->s, 0, sizeof st->s);
+    for (int j = 0; j < 4; j++) absorb_pad(st->s + j, 4, rate, in[j], len, 0x1F, 1);
+}
+
+void nuri_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                 nuri_keccakx4 *st, unsigned rate)
+{
+    while (nblocks--) {
+        nuri_keccakf1600_x4(st->s);
+        extract_bytes(out0, st->s + 0, 4, 0, rate);
+        extract_bytes(out1, st->s + 1, 4, 0, rate);
+        extract_bytes(out2, st->s + 2, 4, 0, rate);
+        extract_bytes(out3, st->s + 3, 4, 0, rate);
+        out0 += rate; out1 += rate; out2 += rate; out3 += rate;
+    }
+}

@@ -1,0 +1,33 @@
+/* Internal Keccak interface (FIPS 202): the permutation, block-level SHAKE, and a four-way
+ * batched form. The x4 state is lane-interleaved (lane i of instance j at s[4*i + j]) so a
+ * 256-bit SIMD permutation can load lane i of all four instances with one vector load; the
+ * portable version permutes each instance in place with stride 4 (no copies). */
+#ifndef NURI_FIPS202_H
+#define NURI_FIPS202_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nuri/sha3.h"
+
+void nuri_keccakf1600(uint64_t s[25]);
+
+/* Four independent Keccak-f[1600] states, interleaved. */
+typedef struct nuri_keccakx4 {
+    uint64_t s[100];
+} nuri_keccakx4;
+
+void nuri_keccakf1600_x4(uint64_t s[100]);
+
+/* SHAKE with whole-block squeezing (rate 168 or 136): absorb all input at once, then squeeze
+ * nblocks full blocks. Used for matrix expansion and noise sampling. */
+void nuri_shake_absorb_once(uint64_t s[25], unsigned rate, const uint8_t *in, size_t len);
+void nuri_shake_squeezeblocks(uint8_t *out, size_t nblocks, uint64_t s[25], unsigned rate);
+
+/* The same on four instances with equal-length inputs. */
+void nuri_shake_x4_absorb_once(nuri_keccakx4 *st, unsigned rate, const uint8_t *in0, const uint8_t *in1,
+                               const uint8_t *in2, const uint8_t *in3, size_t len);
+void nuri_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                 nuri_keccakx4 *st, unsigned rate);
+
+#endif

@@ -1,0 +1,168 @@
+/* ML-KEM registry and public entry points: length checks, randomness, key checks, then the
+ * FIPS 203 internals of kem.c over the chosen backend. Outputs are zeroed on every error. */
+#include "mlkem_impl.h"
+
+/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
+static const nuri_mlkem_backend *const impls[] = {
+    /*OPT*/
+    &nuri_mlkem_backend_ref,
+};
+#define N_IMPLS (sizeof impls / sizeof impls[0])
+
+size_t nuri_mlkem_impl_count(void) { return N_IMPLS; }
+const nuri_impl_info *nuri_mlkem_impl_info(size_t i) { return i < N_IMPLS ? &impls[i]->info : NULL; }
+int nuri_mlkem_impl_supported(size_t i) { return i < N_IMPLS && nuri_cpu_has(impls[i]->info.cpu_features); }
+
+static int pick(const char *forced, const nuri_mlkem_backend **be)
+{
+    const nuri_impl_info *infos[N_IMPLS];
+    for (size_t i = 0; i < N_IMPLS; i++) infos[i] = &impls[i]->info;
+    int i = nuri_dispatch("mlkem", infos, N_IMPLS, forced);
+    if (i < 0) return i;
+    *be = impls[i];
+    return NURI_OK;
+}
+
+const char *nuri_mlkem_default_impl(void)
+{
+    const nuri_mlkem_backend *be;
+    return pick(NULL, &be) == NURI_OK ? be->info.name : NULL;
+}
+
+size_t nuri_mlkem_ek_bytes(unsigned level)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    return p ? p->ek_bytes : 0;
+}
+size_t nuri_mlkem_dk_bytes(unsigned level)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    return p ? p->dk_bytes : 0;
+}
+size_t nuri_mlkem_ct_bytes(unsigned level)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    return p ? p->ct_bytes : 0;
+}
+size_t nuri_mlkem_ss_bytes(void) { return NURI_MLKEM_SS_BYTES; }
+
+static void zero(uint8_t *p, size_t n)
+{
+    if (p && n) nuri_wipe(p, n);
+}
+
+int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    if (!p) return NURI_EINVAL;
+    if (!ek || ek_len != p->ek_bytes) return NURI_ELENGTH;
+    return nuri_mlkem_check_ek_internal(p, ek);
+}
+
+int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    if (!p) return NURI_EINVAL;
+    if (!dk || dk_len != p->dk_bytes) return NURI_ELENGTH;
+    return nuri_mlkem_check_dk_internal(p, dk);
+}
+
+int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len, const uint8_t *seed,
+                      size_t seed_len, const char *impl)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    const nuri_mlkem_backend *be = NULL;
+    uint8_t rnd[NURI_MLKEM_KEYGEN_SEED_BYTES];
+    int rc = NURI_OK;
+    if (!p) rc = NURI_EINVAL;
+    else if (!ek || !dk || ek_len != p->ek_bytes || dk_len != p->dk_bytes) rc = NURI_ELENGTH;
+    else if (seed ? seed_len != sizeof rnd : seed_len != 0) rc = NURI_ELENGTH;
+    else rc = pick(impl, &be);
+    if (rc == NURI_OK) {
+        if (seed) memcpy(rnd, seed, sizeof rnd);
+        else rc = nuri_randombytes(rnd, sizeof rnd);
+    }
+    if (rc == NURI_OK) nuri_mlkem_keygen_internal(be, p, ek, dk, rnd, rnd + 32);
+    else {
+        zero(ek, ek_len);
+        zero(dk, dk_len);
+    }
+    nuri_wipe(rnd, sizeof rnd);
+    return rc;
+}
+
+int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len, const uint8_t *ek,
+                      size_t ek_len, const uint8_t *m, size_t m_len, const char *impl)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    const nuri_mlkem_backend *be = NULL;
+    uint8_t rnd[NURI_MLKEM_ENCAPS_SEED_BYTES];
+    int rc = NURI_OK;
+    if (!p) rc = NURI_EINVAL;
+    else if (!ct || !ss || !ek || ct_len != p->ct_bytes || ss_len != NURI_MLKEM_SS_BYTES || ek_len != p->ek_bytes)
+        rc = NURI_ELENGTH;
+    else if (m ? m_len != sizeof rnd : m_len != 0) rc = NURI_ELENGTH;
+    else if ((rc = nuri_mlkem_check_ek_internal(p, ek)) == NURI_OK) rc = pick(impl, &be);
+    if (rc == NURI_OK) {
+        if (m) memcpy(rnd, m, sizeof rnd);
+        else rc = nuri_randombytes(rnd, sizeof rnd);
+    }
+    if (rc == NURI_OK) nuri_mlkem_encaps_internal(be, p, ct, ss, ek, rnd);
+    else {
+        zero(ct, ct_len);
+        zero(ss, ss_len);
+    }
+    nuri_wipe(rnd, sizeof rnd);
+    return rc;
+}
+
+int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+                      const uint8_t *dk, size_t dk_len, const char *impl)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    const nuri_mlkem_backend *be = NULL;
+    int rc = NURI_OK;
+    if (!p) rc = NURI_EINVAL;
+    else if (!ss || !ct || !dk || ss_len != NURI_MLKEM_SS_BYTES || ct_len != p->ct_bytes || dk_len != p->dk_bytes)
+        rc = NURI_ELENGTH;
+    else if ((rc = nuri_mlkem_check_dk_internal(p, dk)) == NURI_OK) rc = pick(impl, &be);
+    if (rc == NURI_OK) nuri_mlkem_decaps_internal(be, p, ss, ct, dk);
+    else zero(ss, ss_len);
+    return rc;
+}
+
+/* ---- fixed-size forms ---- */
+#define FIXED(L)                                                                                                  \
+    int nuri_mlkem##L##_keygen(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES])        \
+    {                                                                                                             \
+        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, NULL, 0, NULL);   \
+    }                                                                                                             \
+    int nuri_mlkem##L##_keygen_derand(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES], \
+                                      const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES])                           \
+    {                                                                                                             \
+        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, seed,             \
+                                 NURI_MLKEM_KEYGEN_SEED_BYTES, NULL);                                             \
+    }                                                                                                             \
+    int nuri_mlkem##L##_encaps(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],             \
+                               const uint8_t ek[NURI_MLKEM##L##_EK_BYTES])                                        \
+    {                                                                                                             \
+        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                    \
+                                 NURI_MLKEM##L##_EK_BYTES, NULL, 0, NULL);                                        \
+    }                                                                                                             \
+    int nuri_mlkem##L##_encaps_derand(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],      \
+                                      const uint8_t ek[NURI_MLKEM##L##_EK_BYTES],                                 \
+                                      const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES])                              \
+    {                                                                                                             \
+        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                    \
+                                 NURI_MLKEM##L##_EK_BYTES, m, NURI_MLKEM_ENCAPS_SEED_BYTES, NULL);                \
+    }                                                                                                             \
+    int nuri_mlkem##L##_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM##L##_CT_BYTES],       \
+                               const uint8_t dk[NURI_MLKEM##L##_DK_BYTES])                                        \
+    {                                                                                                             \
+        return nuri_mlkem_decaps(L, ss, NURI_MLKEM_SS_BYTES, ct, NURI_MLKEM##L##_CT_BYTES, dk,                    \
+                                 NURI_MLKEM##L##_DK_BYTES, NULL);                                                 \
+    }
+
+FIXED(512)
+FIXED(768)
+FIXED(1024)

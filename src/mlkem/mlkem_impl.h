@@ -1,0 +1,89 @@
+/* The ML-KEM backend interface. The FIPS 203 logic (kem.c) is written once over these kernels;
+ * an implementation (ref/, opt/, later avx2/ ...) fills one nuri_mlkem_backend.
+ *
+ * Conventions (every backend must keep them; tests/mlkem checks each backend against ref):
+ *  - a polynomial is 256 int16_t coefficients, aligned to 32 bytes;
+ *  - R = 2^16 (Montgomery), q = 3329; "|x| < q" means any representative in (-q, q);
+ *  - NTT domain is FIPS 203's bit-reversed order, pairs (2i, 2i+1) multiplied mod X^2 - gamma_i. */
+#ifndef NURI_MLKEM_IMPL_H
+#define NURI_MLKEM_IMPL_H
+
+#include "fips202.h"
+#include "nuri/mlkem.h"
+#include "nuri_internal.h"
+
+#define MLKEM_N 256
+#define MLKEM_Q 3329
+#define MLKEM_KMAX 4
+#define MLKEM_POLYBYTES 384
+#define MLKEM_SYMBYTES 32
+
+typedef struct mlk_poly {
+    _Alignas(32) int16_t c[MLKEM_N];
+} mlk_poly;
+
+/* b[2i+1] * gamma_i for the base multiplication, computed once per reused operand. */
+typedef struct mlk_mulcache {
+    _Alignas(32) int16_t c[MLKEM_N / 2];
+} mlk_mulcache;
+
+typedef struct nuri_mlkem_backend {
+    nuri_impl_info info;
+    /* Forward NTT. In: |x| <= q. Out: NTT domain, |x| < q. */
+    void (*ntt)(mlk_poly *r);
+    /* R * NTT^-1 (undoes the R^-1 left by basemul_acc). In: |x| < q. Out: |x| < q. */
+    void (*invntt)(mlk_poly *r);
+    /* cache[i] = b[2i+1] * gamma_i mod q, |.| < q. In: |b| < q. */
+    void (*mulcache)(mlk_mulcache *cache, const mlk_poly *b);
+    /* r = R^-1 * sum_{i<k} a[i] o b[i] (NTT domain). In: a in [0, q), |b| < q, bc[i] = mulcache(b[i]).
+     * Out: |r| < q. */
+    void (*basemul_acc)(mlk_poly *r, const mlk_poly *a, const mlk_poly *b, const mlk_mulcache *bc, unsigned k);
+    /* r = r * R mod q. In: any int16. Out: |r| < q. */
+    void (*tomont)(mlk_poly *r);
+    /* Canonical representative. In: any int16. Out: [0, q). */
+    void (*reduce)(mlk_poly *r);
+    /* ByteEncode12 of a poly in [0, q) (384 bytes). */
+    void (*tobytes)(uint8_t r[MLKEM_POLYBYTES], const mlk_poly *a);
+    /* ByteDecode12 with FIPS 203's reduction mod q. Out: [0, q). */
+    void (*frombytes)(mlk_poly *r, const uint8_t a[MLKEM_POLYBYTES]);
+    /* ByteEncode_d(Compress_d(a)), d in {1, 4, 5, 10, 11}, writes 32*d bytes. In: [0, q). */
+    void (*compress)(uint8_t *r, const mlk_poly *a, unsigned d);
+    /* Decompress_d(ByteDecode_d(a)), reads 32*d bytes. Out: [0, q). */
+    void (*decompress)(mlk_poly *r, const uint8_t *a, unsigned d);
+    /* r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce0 + i)) for i < n (n <= 2*MLKEM_KMAX + 1). */
+    void (*sample_cbd)(mlk_poly *r, unsigned n, const uint8_t seed[MLKEM_SYMBYTES], uint8_t nonce0, unsigned eta);
+    /* k x k matrix, row-major: a[i*k + j] = SampleNTT(rho || j || i), or rho || i || j when transposed.
+     * Out: [0, q). rho is public. */
+    void (*gen_matrix)(mlk_poly *a, const uint8_t rho[MLKEM_SYMBYTES], unsigned k, int transposed);
+} nuri_mlkem_backend;
+
+extern const nuri_mlkem_backend nuri_mlkem_backend_ref;
+extern const nuri_mlkem_backend nuri_mlkem_backend_opt;
+
+/* Shared portable pieces (defined in ref/, reused by opt/). */
+unsigned nuri_mlkem_rej_uniform(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);
+void nuri_mlkem_cbd(mlk_poly *r, const uint8_t *buf, unsigned eta);
+void nuri_mlkem_ref_tobytes(uint8_t r[MLKEM_POLYBYTES], const mlk_poly *a);
+void nuri_mlkem_ref_frombytes(mlk_poly *r, const uint8_t a[MLKEM_POLYBYTES]);
+void nuri_mlkem_ref_compress(uint8_t *r, const mlk_poly *a, unsigned d);
+void nuri_mlkem_ref_decompress(mlk_poly *r, const uint8_t *a, unsigned d);
+
+/* Parameter sets. */
+typedef struct mlk_params {
+    unsigned level, k, eta1, eta2, du, dv;
+    size_t ek_bytes, dk_bytes, ct_bytes;
+} mlk_params;
+
+const mlk_params *nuri_mlkem_params(unsigned level);
+
+/* The FIPS 203 algorithms (kem.c). Lengths are already checked by the caller. */
+int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek);
+int nuri_mlkem_check_dk_internal(const mlk_params *p, const uint8_t *dk);
+void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ek, uint8_t *dk,
+                                const uint8_t d[32], const uint8_t z[32]);
+void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
+                                const uint8_t *ek, const uint8_t m[32]);
+void nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
+                                const uint8_t *ct, const uint8_t *dk);
+
+#endif

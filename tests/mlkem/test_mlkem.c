@@ -1,0 +1,786 @@
+/* ML-KEM tests: the ACVP subset (keyGen, encapsulation, decapsulation incl. implicit rejection,
+ * both key checks) for every implementation; the NIST-style KAT regenerated with the AES-256
+ * CTR-DRBG and compared by SHA-256 with the liboqs digests; our own input-check tests (modulus
+ * check for every value 3329..4095, wrong H(ek), every length error, implicit rejection on a
+ * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; kernel-level differential
+ * tests of every backend against ref and against schoolbook arithmetic.
+ * Usage: test_mlkem [shared/vectors/mlkem dir] (then the count = 0 .rsp entries are compared too) */
+#include <stdlib.h>
+
+#include "fips202.h"
+#include "mlkem_impl.h"
+#include "mlkem_vectors.h"
+#include "nuri/mlkem.h"
+#include "nuri/sha3.h"
+#include "test_util.h"
+
+#if defined(NURI_TEST_OPENSSL)
+#include <openssl/evp.h>
+#endif
+
+static size_t n_impls;
+static const char *impl_names[16];
+static const unsigned LEVELS[3] = {512, 768, 1024};
+
+static void load_impls(void)
+{
+    for (size_t i = 0; i < nuri_mlkem_impl_count(); i++)
+        if (nuri_mlkem_impl_supported(i)) impl_names[n_impls++] = nuri_mlkem_impl_info(i)->name;
+    printf("implementations:");
+    for (size_t i = 0; i < n_impls; i++) printf(" %s", impl_names[i]);
+    printf(" (default %s)\n", nuri_mlkem_default_impl());
+}
+
+static uint8_t *unhex_alloc(const char *hex, size_t *len)
+{
+    size_t n = strlen(hex) / 2;
+    uint8_t *p = malloc(n ? n : 1);
+    long r = tu_unhex(p, n, hex);
+    if (r < 0) {
+        fprintf(stderr, "bad hex\n");
+        exit(2);
+    }
+    *len = (size_t)r;
+    return p;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= p[i];
+    return acc == 0;
+}
+
+/* ---------------- SHA-3 ---------------- */
+static void test_sha3(void)
+{
+    static const struct { const char *msg; const char *h256, *h512; } kat[] = {
+        {"", "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a",
+         "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26"},
+        {"abc", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
+         "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"},
+    };
+    uint8_t out[64], want[64];
+    for (size_t i = 0; i < 2; i++) {
+        nuri_sha3_256(out, (const uint8_t *)kat[i].msg, strlen(kat[i].msg));
+        tu_unhex(want, 32, kat[i].h256);
+        CHECK_MEM(out, want, 32, "SHA3-256 '%s'", kat[i].msg);
+        nuri_sha3_512(out, (const uint8_t *)kat[i].msg, strlen(kat[i].msg));
+        tu_unhex(want, 64, kat[i].h512);
+        CHECK_MEM(out, want, 64, "SHA3-512 '%s'", kat[i].msg);
+    }
+    nuri_shake128(out, 32, NULL, 0);
+    tu_unhex(want, 32, "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
+    CHECK_MEM(out, want, 32, "SHAKE128('')");
+    nuri_shake256(out, 64, NULL, 0);
+    tu_unhex(want, 64, "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762fd75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be");
+    CHECK_MEM(out, want, 64, "SHAKE256('')");
+
+    /* incremental (odd chunkings) == one-shot; block API and x4 == one-shot */
+    uint8_t msg[700], a[600], b[600], c[4][3 * 168];
+    tu_randbytes(msg, sizeof msg);
+    for (size_t len = 0; len < sizeof msg; len += 37) {
+        for (int v = 0; v < 2; v++) {
+            unsigned rate = v ? 136 : 168;
+            if (v) nuri_shake256(a, sizeof a, msg, len); else nuri_shake128(a, sizeof a, msg, len);
+            nuri_shake_ctx x;
+            if (v) nuri_shake256_init(&x); else nuri_shake128_init(&x);
+            for (size_t p = 0, step = 1; p < len; p += step, step = step * 3 % 17 + 1)
+                nuri_shake_absorb(&x, msg + p, p + step <= len ? step : len - p);
+            for (size_t p = 0, step = 5; p < sizeof b; p += step, step = step * 7 % 151 + 1)
+                nuri_shake_squeeze(&x, b + p, p + step <= sizeof b ? step : sizeof b - p);
+            CHECK_MEM(a, b, sizeof b, "incremental SHAKE%d len %zu", v ? 256 : 128, len);
+            uint64_t s[25];
+            nuri_shake_absorb_once(s, rate, msg, len);
+            nuri_shake_squeezeblocks(b, 3, s, rate);
+            CHECK_MEM(a, b, 3 * rate, "block SHAKE%d len %zu", v ? 256 : 128, len);
+            nuri_keccakx4 st;
+            nuri_shake_x4_absorb_once(&st, rate, msg, msg, msg, msg, len);
+            nuri_shake_x4_squeezeblocks(c[0], c[1], c[2], c[3], 3, &st, rate);
+            for (int j = 0; j < 4; j++) CHECK_MEM(a, c[j], 3 * rate, "x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
+        }
+    }
+#if defined(NURI_TEST_OPENSSL)
+    /* differential against OpenSSL on random lengths */
+    for (int it = 0; it < 200; it++) {
+        size_t len = tu_rand64() % sizeof msg, olen = 1 + tu_rand64() % 300;
+        tu_randbytes(msg, len);
+        const EVP_MD *mds[4] = {EVP_sha3_256(), EVP_sha3_512(), EVP_shake128(), EVP_shake256()};
+        for (int m = 0; m < 4; m++) {
+            EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+            unsigned int ol = 0;
+            EVP_DigestInit_ex(ctx, mds[m], NULL);
+            EVP_DigestUpdate(ctx, msg, len);
+            if (m < 2) EVP_DigestFinal_ex(ctx, b, &ol);
+            else EVP_DigestFinalXOF(ctx, b, olen);
+            EVP_MD_CTX_free(ctx);
+            switch (m) {
+            case 0: nuri_sha3_256(a, msg, len); ol = 32; break;
+            case 1: nuri_sha3_512(a, msg, len); ol = 64; break;
+            case 2: nuri_shake128(a, olen, msg, len); ol = (unsigned)olen; break;
+            default: nuri_shake256(a, olen, msg, len); ol = (unsigned)olen; break;
+            }
+            CHECK_MEM(a, b, ol, "SHA-3 variant %d vs OpenSSL, len %zu", m, len);
+        }
+    }
+#endif
+}
+
+/* ---------------- kernels ---------------- */
+static int16_t modq(int32_t x) { return (int16_t)(((x % MLKEM_Q) + MLKEM_Q) % MLKEM_Q); }
+
+static void schoolbook(int16_t *r, const int16_t *a, const int16_t *b)
+{
+    int32_t t[512] = {0};
+    for (int i = 0; i < 256; i++)
+        for (int j = 0; j < 256; j++) t[i + j] = (t[i + j] + (int32_t)a[i] * b[j]) % MLKEM_Q;
+    for (int i = 0; i < 256; i++) r[i] = modq(t[i] - t[i + 256]);
+}
+
+static void rand_poly(mlk_poly *p, int lo, int hi)
+{
+    for (int i = 0; i < 256; i++) p->c[i] = (int16_t)(lo + (int)(tu_rand64() % (uint64_t)(hi - lo + 1)));
+}
+
+static int poly_eq_modq(const mlk_poly *a, const mlk_poly *b)
+{
+    for (int i = 0; i < 256; i++)
+        if (modq(a->c[i]) != modq(b->c[i])) return 0;
+    return 1;
+}
+
+static int in_range(const mlk_poly *a, int lo, int hi)
+{
+    for (int i = 0; i < 256; i++)
+        if (a->c[i] < lo || a->c[i] > hi) return 0;
+    return 1;
+}
+
+static const nuri_mlkem_backend *backend_by_name(const char *name)
+{
+    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref /*OPT*/};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i] && strcmp(all[i]->info.name, name) == 0) return all[i];
+    return NULL;
+}
+
+static void test_compress_exhaustive(void)
+{
+    static const unsigned ds[] = {1, 4, 5, 10, 11};
+    for (size_t di = 0; di < 5; di++) {
+        unsigned d = ds[di];
+        int bad = 0;
+        for (int base = 0; base < MLKEM_Q; base += 256) {
+            mlk_poly a, back;
+            uint8_t buf[32 * 11];
+            for (int i = 0; i < 256; i++) a.c[i] = (int16_t)((base + i) % MLKEM_Q);
+            nuri_mlkem_ref_compress(buf, &a, d);
+            nuri_mlkem_ref_decompress(&back, buf, d);
+            for (int i = 0; i < 256; i++) {
+                /* independent model with division: round(2^d x / q) mod 2^d, and round(q y / 2^d) */
+                uint32_t x = (uint32_t)a.c[i];
+                uint32_t y = (uint32_t)(((x << (d + 1)) + MLKEM_Q) / (2 * MLKEM_Q)) & ((1u << d) - 1);
+                uint32_t got = 0;
+                for (unsigned bit = 0; bit < d; bit++) {
+                    unsigned pos = (unsigned)i * d + bit;
+                    got |= (uint32_t)((buf[pos / 8] >> (pos % 8)) & 1) << bit;
+                }
+                int32_t dec = (int32_t)((2 * (uint64_t)y * MLKEM_Q + (1u << d)) / (2u << d));
+                bad += got != y || back.c[i] != dec;
+            }
+        }
+        CHECK(bad == 0, "Compress/Decompress d=%u exhaustive: %d mismatches", d, bad);
+    }
+}
+
+static void test_kernels(void)
+{
+    const nuri_mlkem_backend *ref = &nuri_mlkem_backend_ref;
+    /* NTT-based product == schoolbook product in Z_q[X]/(X^256+1), for ref */
+    for (int it = 0; it < 4; it++) {
+        mlk_poly a, b, an, bn, r, want;
+        mlk_mulcache bc;
+        rand_poly(&a, 0, MLKEM_Q - 1);
+        rand_poly(&b, -MLKEM_Q + 1, MLKEM_Q - 1);
+        schoolbook(want.c, a.c, b.c);
+        an = a;
+        bn = b;
+        ref->ntt(&an);
+        ref->ntt(&bn);
+        ref->reduce(&an);
+        ref->mulcache(&bc, &bn);
+        ref->basemul_acc(&r, &an, &bn, &bc, 1);
+        ref->invntt(&r);
+        CHECK(poly_eq_modq(&r, &want), "ref: NTT product == schoolbook (it %d)", it);
+    }
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const nuri_mlkem_backend *be = backend_by_name(impl_names[ii]);
+        if (!be) {
+            CHECK(0, "no backend %s", impl_names[ii]);
+            continue;
+        }
+        int ok_ntt = 1, ok_inv = 1, ok_bm = 1, ok_red = 1, ok_mont = 1, ok_pack = 1, ok_cbd = 1, ok_mat = 1;
+        for (int it = 0; it < 50; it++) {
+            mlk_poly a, b, x, y, av[4], bv[4];
+            mlk_mulcache c1[4], c2[4];
+            rand_poly(&a, -MLKEM_Q, MLKEM_Q);
+            x = a; y = a;
+            ref->ntt(&x); be->ntt(&y);
+            ok_ntt &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
+            rand_poly(&a, -MLKEM_Q + 1, MLKEM_Q - 1);
+            x = a; y = a;
+            ref->invntt(&x); be->invntt(&y);
+            ok_inv &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
+            /* invntt(ntt(a)) == a * R (and * R^-1 from basemul: check via the unit) */
+            rand_poly(&a, -32768, 32767);
+            x = a; y = a;
+            ref->reduce(&x); be->reduce(&y);
+            ok_red &= poly_eq_modq(&x, &a) && in_range(&y, 0, MLKEM_Q - 1) && poly_eq_modq(&y, &a);
+            x = a; y = a;
+            ref->tomont(&x); be->tomont(&y);
+            ok_mont &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
+            for (unsigned k = 1; k <= 4; k++) {
+                for (unsigned l = 0; l < k; l++) {
+                    rand_poly(&av[l], 0, MLKEM_Q - 1);
+                    rand_poly(&bv[l], -MLKEM_Q + 1, MLKEM_Q - 1);
+                    ref->mulcache(&c1[l], &bv[l]);
+                    be->mulcache(&c2[l], &bv[l]);
+                }
+                ref->basemul_acc(&x, av, bv, c1, k);
+                be->basemul_acc(&y, av, bv, c2, k);
+                ok_bm &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
+            }
+            uint8_t buf1[384], buf2[384];
+            rand_poly(&a, 0, MLKEM_Q - 1);
+            ref->tobytes(buf1, &a); be->tobytes(buf2, &a);
+            ok_pack &= memcmp(buf1, buf2, 384) == 0;
+            tu_randbytes(buf1, 384);
+            ref->frombytes(&x, buf1); be->frombytes(&y, buf1);
+            ok_pack &= memcmp(&x, &y, sizeof x) == 0 && in_range(&y, 0, MLKEM_Q - 1);
+            static const unsigned ds[] = {1, 4, 5, 10, 11};
+            for (int di = 0; di < 5; di++) {
+                be->compress(buf2, &a, ds[di]);
+                ref->compress(buf1, &a, ds[di]);
+                ok_pack &= memcmp(buf1, buf2, 32 * ds[di]) == 0;
+                ref->decompress(&x, buf1, ds[di]); be->decompress(&y, buf1, ds[di]);
+                ok_pack &= memcmp(&x, &y, sizeof x) == 0;
+            }
+            uint8_t seed[32];
+            tu_randbytes(seed, 32);
+            for (unsigned eta = 2; eta <= 3; eta++) {
+                mlk_poly p1[9], p2[9];
+                unsigned n = 1 + (unsigned)(tu_rand64() % 9);
+                uint8_t nonce = (uint8_t)tu_rand64();
+                ref->sample_cbd(p1, n, seed, nonce, eta);
+                be->sample_cbd(p2, n, seed, nonce, eta);
+                ok_cbd &= memcmp(p1, p2, n * sizeof p1[0]) == 0;
+            }
+            if (it < 6) {
+                mlk_poly m1[16], m2[16];
+                unsigned k = 2 + (unsigned)(it % 3);
+                ref->gen_matrix(m1, seed, k, it & 1);
+                be->gen_matrix(m2, seed, k, it & 1);
+                ok_mat &= memcmp(m1, m2, k * k * sizeof m1[0]) == 0;
+            }
+            (void)b;
+        }
+        CHECK(ok_ntt, "%s: ntt matches ref, |x| < q", be->info.name);
+        CHECK(ok_inv, "%s: invntt matches ref, |x| < q", be->info.name);
+        CHECK(ok_bm, "%s: basemul_acc matches ref for k = 1..4", be->info.name);
+        CHECK(ok_red, "%s: reduce gives [0, q)", be->info.name);
+        CHECK(ok_mont, "%s: tomont matches ref", be->info.name);
+        CHECK(ok_pack, "%s: tobytes/frombytes/compress/decompress match ref", be->info.name);
+        CHECK(ok_cbd, "%s: sample_cbd matches ref", be->info.name);
+        CHECK(ok_mat, "%s: gen_matrix matches ref", be->info.name);
+    }
+}
+
+/* ---------------- ACVP ---------------- */
+static void test_acvp(void)
+{
+    size_t n;
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const char *impl = impl_names[ii];
+        for (size_t v = 0; v < sizeof mlkem_acvp_keygen / sizeof mlkem_acvp_keygen[0]; v++) {
+            const mlkem_keygen_vec *t = &mlkem_acvp_keygen[v];
+            uint8_t seed[64], ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES];
+            size_t ekl = nuri_mlkem_ek_bytes(t->level), dkl = nuri_mlkem_dk_bytes(t->level);
+            tu_unhex(seed, 32, t->d);
+            tu_unhex(seed + 32, 32, t->z);
+            uint8_t *wek = unhex_alloc(t->ek, &n), *wdk = unhex_alloc(t->dk, &n);
+            int rc = nuri_mlkem_keygen(t->level, ek, ekl, dk, dkl, seed, 64, impl);
+            CHECK(rc == 0 && memcmp(ek, wek, ekl) == 0 && memcmp(dk, wdk, dkl) == 0, "%s: ACVP keyGen tcId %u",
+                  impl, t->tcid);
+            free(wek);
+            free(wdk);
+        }
+        for (size_t v = 0; v < sizeof mlkem_acvp_encaps / sizeof mlkem_acvp_encaps[0]; v++) {
+            const mlkem_encaps_vec *t = &mlkem_acvp_encaps[v];
+            size_t ekl, ml, cl, kl;
+            uint8_t *ek = unhex_alloc(t->ek, &ekl), *m = unhex_alloc(t->m, &ml), *wc = unhex_alloc(t->c, &cl),
+                    *wk = unhex_alloc(t->k, &kl);
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32];
+            int rc = nuri_mlkem_encaps(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
+            CHECK(rc == 0 && memcmp(ct, wc, cl) == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP encapsulation tcId %u",
+                  impl, t->tcid);
+            free(ek); free(m); free(wc); free(wk);
+        }
+        int rejections = 0;
+        for (size_t v = 0; v < sizeof mlkem_acvp_decaps / sizeof mlkem_acvp_decaps[0]; v++) {
+            const mlkem_decaps_vec *t = &mlkem_acvp_decaps[v];
+            size_t dkl, cl, kl;
+            uint8_t *dk = unhex_alloc(t->dk, &dkl), *c = unhex_alloc(t->c, &cl), *wk = unhex_alloc(t->k, &kl);
+            uint8_t ss[32], j[32];
+            int rc = nuri_mlkem_decaps(t->level, ss, 32, c, cl, dk, dkl, impl);
+            CHECK(rc == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP decapsulation tcId %u", impl, t->tcid);
+            /* the implicit-rejection cases return J(z || c), computed here independently */
+            nuri_shake_ctx x;
+            nuri_shake256_init(&x);
+            nuri_shake_absorb(&x, dk + dkl - 32, 32);
+            nuri_shake_absorb(&x, c, cl);
+            nuri_shake_squeeze(&x, j, 32);
+            CHECK((memcmp(ss, j, 32) == 0) == t->implicit_rejection, "%s: tcId %u implicit rejection = %d", impl,
+                  t->tcid, t->implicit_rejection);
+            rejections += t->implicit_rejection;
+            free(dk); free(c); free(wk);
+        }
+        CHECK(rejections >= 3, "ACVP subset has implicit-rejection cases (%d)", rejections);
+    }
+    int fails = 0;
+    for (size_t v = 0; v < sizeof mlkem_acvp_ekcheck / sizeof mlkem_acvp_ekcheck[0]; v++) {
+        const mlkem_keycheck_vec *t = &mlkem_acvp_ekcheck[v];
+        size_t l;
+        uint8_t *k = unhex_alloc(t->key, &l);
+        int rc = nuri_mlkem_check_ek(t->level, k, l);
+        CHECK((rc == 0) == t->passed, "ACVP encapsulationKeyCheck tcId %u: rc %d, expected %s", t->tcid, rc,
+              t->passed ? "pass" : "fail");
+        /* and encaps itself refuses it */
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {1};
+            int rc2 = nuri_mlkem_encaps(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
+            CHECK((rc2 == 0) == t->passed, "%s: encaps on ACVP ek tcId %u", impl_names[ii], t->tcid);
+        }
+        fails += !t->passed;
+        free(k);
+    }
+    for (size_t v = 0; v < sizeof mlkem_acvp_dkcheck / sizeof mlkem_acvp_dkcheck[0]; v++) {
+        const mlkem_keycheck_vec *t = &mlkem_acvp_dkcheck[v];
+        size_t l;
+        uint8_t *k = unhex_alloc(t->key, &l);
+        int rc = nuri_mlkem_check_dk(t->level, k, l);
+        CHECK((rc == 0) == t->passed, "ACVP decapsulationKeyCheck tcId %u: rc %d, expected %s", t->tcid, rc,
+              t->passed ? "pass" : "fail");
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES] = {0}, ss[32];
+            int rc2 = nuri_mlkem_decaps(t->level, ss, 32, ct, nuri_mlkem_ct_bytes(t->level), k, l, impl_names[ii]);
+            CHECK((rc2 == 0) == t->passed, "%s: decaps on ACVP dk tcId %u", impl_names[ii], t->tcid);
+        }
+        fails += !t->passed;
+        free(k);
+    }
+    CHECK(fails > 0, "ACVP key-check subset has failing cases");
+}
+
+/* ---------------- NIST-style KAT (AES-256 CTR-DRBG, test code only) ---------------- */
+#if defined(NURI_TEST_OPENSSL)
+typedef struct { uint8_t key[32], v[16]; } drbg;
+
+static void aes256_ecb(const uint8_t key[32], const uint8_t in[16], uint8_t out[16])
+{
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    int ol = 0;
+    EVP_EncryptInit_ex(c, EVP_aes_256_ecb(), NULL, key, NULL);
+    EVP_CIPHER_CTX_set_padding(c, 0);
+    EVP_EncryptUpdate(c, out, &ol, in, 16);
+    EVP_CIPHER_CTX_free(c);
+}
+static void v_inc(uint8_t v[16])
+{
+    for (int j = 15; j >= 0; j--)
+        if (++v[j]) break;
+}
+static void drbg_update(drbg *d, const uint8_t *provided)
+{
+    uint8_t t[48];
+    for (int i = 0; i < 3; i++) {
+        v_inc(d->v);
+        aes256_ecb(d->key, d->v, t + 16 * i);
+    }
+    if (provided)
+        for (int i = 0; i < 48; i++) t[i] ^= provided[i];
+    memcpy(d->key, t, 32);
+    memcpy(d->v, t + 32, 16);
+}
+static void drbg_init(drbg *d, const uint8_t entropy[48])
+{
+    memset(d, 0, sizeof *d);
+    drbg_update(d, entropy);
+}
+static void drbg_bytes(drbg *d, uint8_t *out, size_t n)
+{
+    uint8_t blk[16];
+    while (n > 0) {
+        v_inc(d->v);
+        aes256_ecb(d->key, d->v, blk);
+        size_t m = n < 16 ? n : 16;
+        memcpy(out, blk, m);
+        out += m;
+        n -= m;
+    }
+    drbg_update(d, NULL);
+}
+
+typedef struct { char *p; size_t len, cap; } sbuf;
+static void sb_add(sbuf *s, const char *name, const uint8_t *b, size_t n)
+{
+    size_t need = s->len + strlen(name) + 2 * n + 8;
+    if (need > s->cap) {
+        s->cap = need * 2;
+        s->p = realloc(s->p, s->cap);
+    }
+    s->len += (size_t)sprintf(s->p + s->len, "%s = ", name);
+    tu_hex(s->p + s->len, b, n);
+    s->len += 2 * n;
+    s->p[s->len++] = '\n';
+    s->p[s->len] = 0;
+}
+static void sha256_hex(char out[65], const char *p, size_t n)
+{
+    uint8_t h[32];
+    unsigned int l = 0;
+    EVP_Digest(p, n, h, &l, EVP_sha256(), NULL);
+    for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", h[i]);
+}
+
+static void test_kat(const char *shared_dir)
+{
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        for (int li = 0; li < 3; li++) {
+            unsigned level = LEVELS[li];
+            size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+            uint8_t entropy[48], seeds[100][48];
+            drbg master, d;
+            for (int i = 0; i < 48; i++) entropy[i] = (uint8_t)i;
+            drbg_init(&master, entropy);
+            for (int i = 0; i < 100; i++) drbg_bytes(&master, seeds[i], 48);
+            sbuf all = {0}, single = {0};
+            int ok = 1;
+            for (int i = 0; i < 100; i++) {
+                uint8_t coins[64], m[32], ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES],
+                    ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
+                drbg_init(&d, seeds[i]);
+                drbg_bytes(&d, coins, 64);
+                ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, coins, 64, impl_names[ii]) == 0;
+                drbg_bytes(&d, m, 32);
+                ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+                ok &= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok &= memcmp(ss, ss2, 32) == 0;
+                sbuf *s = &all;
+                char cnt[32];
+                snprintf(cnt, sizeof cnt, "count = %d\n", i);
+                for (int pass = 0; pass < (i == 0 ? 2 : 1); pass++, s = &single) {
+                    size_t need = s->len + strlen(cnt) + 1;
+                    if (need > s->cap) { s->cap = need * 2 + 4096; s->p = realloc(s->p, s->cap); }
+                    s->len += (size_t)sprintf(s->p + s->len, "%s", cnt);
+                    sb_add(s, "seed", seeds[i], 48);
+                    sb_add(s, "pk", ek, ekl);
+                    sb_add(s, "sk", dk, dkl);
+                    sb_add(s, "ct", ct, ctl);
+                    sb_add(s, "ss", ss, 32);
+                }
+                all.p[all.len++] = '\n'; /* blank line after each entry (sb_add leaves room) */
+                all.p[all.len] = 0;
+            }
+            CHECK(ok, "%s: ML-KEM-%u KAT: 100 keygen/encaps/decaps round trips", impl_names[ii], level);
+            char h[65];
+            /* liboqs "all": the 100 entries without the final trailing newline */
+            sha256_hex(h, all.p, all.len - 1);
+            CHECK(strcmp(h, mlkem_kat_digests[li].all) == 0, "%s: ML-KEM-%u KAT all digest %s, want %s",
+                  impl_names[ii], level, h, mlkem_kat_digests[li].all);
+            printf("%s ML-KEM-%u KAT all    sha256 %s\n", impl_names[ii], level, h);
+            sha256_hex(h, single.p, single.len);
+            printf("%s ML-KEM-%u KAT single sha256 %s\n", impl_names[ii], level, h);
+            CHECK(strcmp(h, mlkem_kat_digests[li].single) == 0, "%s: ML-KEM-%u KAT single digest %s, want %s",
+                  impl_names[ii], level, h, mlkem_kat_digests[li].single);
+            if (shared_dir && ii == 0) { /* the count = 0 .rsp entry from ../shared, field by field */
+                char path[1024];
+                snprintf(path, sizeof path, "%s/PQCkemKAT_ML-KEM-%u_count0.rsp", shared_dir, level);
+                tu_kv kv;
+                if (tu_kv_open(&kv, path) != 0) CHECK(0, "cannot open %s", path);
+                else {
+                    int got = 0;
+                    while (tu_kv_next(&kv)) {
+                        static const char *f[] = {"count", "seed", "pk", "sk", "ct", "ss"};
+                        sbuf e = {0};
+                        for (int fi = 0; fi < 6; fi++) {
+                            const char *val = tu_kv_get(&kv, f[fi]);
+                            if (!val) val = "";
+                            size_t need = e.len + strlen(val) + 16;
+                            if (need > e.cap) { e.cap = need * 2; e.p = realloc(e.p, e.cap); }
+                            e.len += (size_t)sprintf(e.p + e.len, "%s = %s\n", f[fi], val);
+                        }
+                        CHECK(e.len == single.len && memcmp(e.p, single.p, e.len) == 0, "%s matches", path);
+                        free(e.p);
+                        got++;
+                    }
+                    CHECK(got == 1, "%s: one record", path);
+                    tu_kv_close(&kv);
+                }
+            }
+            free(all.p);
+            free(single.p);
+        }
+    }
+}
+#endif
+
+/* ---------------- our own input-check and error-path tests ---------------- */
+static void keypair(unsigned level, uint8_t *ek, uint8_t *dk)
+{
+    uint8_t seed[64];
+    tu_randbytes(seed, 64);
+    if (nuri_mlkem_keygen(level, ek, nuri_mlkem_ek_bytes(level), dk, nuri_mlkem_dk_bytes(level), seed, 64, NULL)) {
+        fprintf(stderr, "keygen failed\n");
+        exit(2);
+    }
+}
+
+static void set_coeff(uint8_t *ek, unsigned idx, unsigned val)
+{
+    uint8_t *p = ek + 3 * (idx / 2);
+    if (idx % 2 == 0) {
+        p[0] = (uint8_t)val;
+        p[1] = (uint8_t)((p[1] & 0xF0) | (val >> 8));
+    } else {
+        p[1] = (uint8_t)((p[1] & 0x0F) | ((val & 15) << 4));
+        p[2] = (uint8_t)(val >> 4);
+    }
+}
+
+static void test_modulus_check(void)
+{
+    for (int li = 0; li < 3; li++) {
+        unsigned level = LEVELS[li], k = level / 256;
+        size_t ekl = nuri_mlkem_ek_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+        uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], bad[NURI_MLKEM_MAX_EK_BYTES];
+        keypair(level, ek, dk);
+        int rejected = 0, zeroed = 0, total = 0, boundary_ok = 1;
+        for (unsigned val = 3329; val <= 4095; val++) {
+            /* walk the coefficient position over every polynomial, both nibble alignments, first and last */
+            unsigned idx = (val * 97u) % (256 * k);
+            if (val == 3329) idx = 0;
+            if (val == 4095) idx = 256 * k - 1;
+            memcpy(bad, ek, ekl);
+            set_coeff(bad, idx, val);
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
+            memset(ct, 0xAA, sizeof ct);
+            memset(ss, 0xAA, sizeof ss);
+            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
+            rejected += rc == NURI_EINVAL && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EINVAL;
+            zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
+            total++;
+        }
+        /* the largest valid value, 3328, at the same positions, is accepted */
+        for (unsigned idx = 0; idx < 256 * k; idx += 37) {
+            memcpy(bad, ek, ekl);
+            set_coeff(bad, idx, 3328);
+            boundary_ok &= nuri_mlkem_check_ek(level, bad, ekl) == 0;
+        }
+        CHECK(rejected == total && total == 767, "ML-KEM-%u: modulus check rejects %d of %d values 3329..4095",
+              level, rejected, total);
+        CHECK(zeroed == total, "ML-KEM-%u: outputs zeroed on rejected ek", level);
+        CHECK(boundary_ok, "ML-KEM-%u: coefficient 3328 accepted", level);
+    }
+}
+
+static void test_hash_check_and_rejection(void)
+{
+    for (int li = 0; li < 3; li++) {
+        unsigned level = LEVELS[li], k = level / 256;
+        size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+        uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], bad[NURI_MLKEM_MAX_DK_BYTES];
+        uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32], j[32];
+        keypair(level, ek, dk);
+        CHECK(nuri_mlkem_check_dk(level, dk, dkl) == 0, "ML-KEM-%u: fresh dk passes the hash check", level);
+        /* wrong H(ek): each byte of the hash field, one bit flipped */
+        int ok = 1;
+        for (size_t i = 0; i < 32; i++) {
+            memcpy(bad, dk, dkl);
+            bad[768 * k + 32 + i] ^= (uint8_t)(1u << (i % 8));
+            memset(ss, 0xAA, 32);
+            ok &= nuri_mlkem_check_dk(level, bad, dkl) == NURI_EINVAL;
+            ok &= nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EINVAL && all_zero(ss, 32);
+        }
+        CHECK(ok, "ML-KEM-%u: dk with a wrong H(ek) rejected by check and decaps, ss zeroed", level);
+        /* an ek inside dk that no longer matches its hash */
+        memcpy(bad, dk, dkl);
+        bad[384 * k + 5] ^= 1;
+        CHECK(nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EINVAL,
+              "ML-KEM-%u: dk with a modified ek rejected", level);
+
+        /* implicit rejection on a last-byte change, for every implementation */
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            uint8_t m[32];
+            tu_randbytes(m, 32);
+            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]);
+            rc |= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            CHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s ML-KEM-%u: round trip", impl_names[ii], level);
+            for (int bit = 0; bit < 8; bit++) {
+                ct[ctl - 1] ^= (uint8_t)(1u << bit);
+                rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                nuri_shake_ctx x;
+                nuri_shake256_init(&x);
+                nuri_shake_absorb(&x, dk + dkl - 32, 32);
+                nuri_shake_absorb(&x, ct, ctl);
+                nuri_shake_squeeze(&x, j, 32);
+                CHECK(rc == 0 && memcmp(ss2, j, 32) == 0 && memcmp(ss2, ss, 32) != 0,
+                      "%s ML-KEM-%u: last ct byte ^ %02x gives J(z || c), rc %d", impl_names[ii], level, 1u << bit, rc);
+                ct[ctl - 1] ^= (uint8_t)(1u << bit);
+            }
+            /* first byte too */
+            ct[0] ^= 0x80;
+            rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            CHECK(rc == 0 && memcmp(ss2, ss, 32) != 0, "%s ML-KEM-%u: first ct byte changed -> rejection key",
+                  impl_names[ii], level);
+        }
+    }
+}
+
+static void test_length_errors(void)
+{
+    for (int li = 0; li < 3; li++) {
+        unsigned level = LEVELS[li];
+        size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+        static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES + 8], dk[NURI_MLKEM_MAX_DK_BYTES + 8],
+            ct[NURI_MLKEM_MAX_CT_BYTES + 8], ss[40], seed[72], m[40];
+        keypair(level, ek, dk);
+        tu_randbytes(seed, sizeof seed);
+        tu_randbytes(m, sizeof m);
+        int ok = 1;
+#define EXPECT(call, code, ...)                                                                    \
+    do {                                                                                           \
+        memset(ct, 0xAA, sizeof ct);                                                               \
+        memset(ss, 0xAA, sizeof ss);                                                               \
+        int rc_ = (call);                                                                          \
+        CHECK(rc_ == (code), "ML-KEM-%u: " __VA_ARGS__);                                           \
+        (void)ok;                                                                                  \
+    } while (0)
+        static const long deltas[] = {-1, 1, -32};
+        uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 8], dk2[NURI_MLKEM_MAX_DK_BYTES + 8];
+        for (int di = 0; di < 3; di++) {
+            long dl = deltas[di];
+            /* keygen: ek, dk, seed lengths */
+            memset(ek2, 0xAA, sizeof ek2);
+            memset(dk2, 0xAA, sizeof dk2);
+            CHECK(nuri_mlkem_keygen(level, ek2, ekl + dl, dk2, dkl, seed, 64, NULL) == NURI_ELENGTH &&
+                      all_zero(ek2, ekl + dl) && all_zero(dk2, dkl),
+                  "ML-KEM-%u: keygen ek_len %+ld -> ELENGTH, outputs zeroed", level, dl);
+            memset(dk2, 0xAA, sizeof dk2);
+            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl + dl, seed, 64, NULL) == NURI_ELENGTH && all_zero(dk2, dkl + dl),
+                  "ML-KEM-%u: keygen dk_len %+ld", level, dl);
+            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl, seed, 64 + dl, NULL) == NURI_ELENGTH, "ML-KEM-%u: seed_len %+ld",
+                  level, dl);
+            /* encaps: ct, ss, ek, m */
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl + dl, ss, 32, ek, ekl, m, 32, NULL), NURI_ELENGTH, "encaps ct_len %+ld", level, dl);
+            CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on error", level);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32 + dl, ek, ekl, m, 32, NULL), NURI_ELENGTH, "encaps ss_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl + dl, m, 32, NULL), NURI_ELENGTH, "encaps ek_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_check_ek(level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32 + dl, NULL), NURI_ELENGTH, "encaps m_len %+ld", level, dl);
+            /* decaps: ss, ct, dk */
+            EXPECT(nuri_mlkem_decaps(level, ss, 32 + dl, ct, ctl, dk, dkl, NULL), NURI_ELENGTH, "decaps ss_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl + dl, dk, dkl, NULL), NURI_ELENGTH, "decaps ct_len %+ld", level, dl);
+            CHECK(all_zero(ss, 32), "ML-KEM-%u: decaps output zeroed on error", level);
+            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl + dl, NULL), NURI_ELENGTH, "decaps dk_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_check_dk(level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level, dl);
+        }
+        /* the other level's sizes */
+        unsigned other = LEVELS[(li + 1) % 3];
+        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, nuri_mlkem_ek_bytes(other), m, 32, NULL), NURI_ELENGTH,
+               "ek of another level", level);
+        EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, nuri_mlkem_ct_bytes(other), dk, dkl, NULL), NURI_ELENGTH,
+               "ct of another level", level);
+        /* NULL pointers */
+        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, NULL, ekl, m, 32, NULL), NURI_ELENGTH, "NULL ek", level);
+        EXPECT(nuri_mlkem_decaps(level, ss, 32, NULL, ctl, dk, dkl, NULL), NURI_ELENGTH, "NULL ct", level);
+        EXPECT(nuri_mlkem_keygen(level, NULL, ekl, dk2, dkl, seed, 64, NULL), NURI_ELENGTH, "NULL ek out", level);
+        /* unknown implementation, bad level */
+        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "nope"), NURI_ENOTFOUND, "unknown impl", level);
+        CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for an unknown impl", level);
+        EXPECT(nuri_mlkem_encaps(level + 1, ct, ctl, ss, 32, ek, ekl, m, 32, NULL), NURI_EINVAL, "bad level", level);
+        EXPECT(nuri_mlkem_keygen(0, ek2, ekl, dk2, dkl, seed, 64, NULL), NURI_EINVAL, "keygen level 0", level);
+        CHECK(nuri_mlkem_ek_bytes(level + 1) == 0 && nuri_mlkem_dk_bytes(7) == 0 && nuri_mlkem_ct_bytes(0) == 0,
+              "size getters return 0 for unknown levels");
+    }
+    CHECK(nuri_mlkem_ss_bytes() == 32, "ss bytes");
+}
+
+/* Randomized round trips through the OS RNG, fixed-size API == generic API, impls agree. */
+static void test_api_and_differential(void)
+{
+    uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
+    uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES], ct2[NURI_MLKEM_MAX_CT_BYTES], ss3[32];
+    uint8_t seed[64], m[32];
+    CHECK(nuri_mlkem512_keygen(ek, dk) == 0 && nuri_mlkem512_encaps(ct, ss, ek) == 0 && nuri_mlkem512_decaps(ss2, ct, dk) == 0 &&
+              memcmp(ss, ss2, 32) == 0, "ML-KEM-512 random round trip (OS RNG)");
+    CHECK(nuri_mlkem768_keygen(ek, dk) == 0 && nuri_mlkem768_encaps(ct, ss, ek) == 0 && nuri_mlkem768_decaps(ss2, ct, dk) == 0 &&
+              memcmp(ss, ss2, 32) == 0, "ML-KEM-768 random round trip (OS RNG)");
+    CHECK(nuri_mlkem1024_keygen(ek, dk) == 0 && nuri_mlkem1024_encaps(ct, ss, ek) == 0 && nuri_mlkem1024_decaps(ss2, ct, dk) == 0 &&
+              memcmp(ss, ss2, 32) == 0, "ML-KEM-1024 random round trip (OS RNG)");
+    tu_randbytes(seed, 64);
+    tu_randbytes(m, 32);
+    CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 &&
+              nuri_mlkem_keygen(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 && memcmp(ek, ek2, 1184) == 0 &&
+              memcmp(dk, dk2, 2400) == 0, "fixed-size keygen_derand == generic ref");
+    CHECK(nuri_mlkem768_encaps_derand(ct, ss, ek, m) == 0 &&
+              nuri_mlkem_encaps(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
+              memcmp(ss, ss2, 32) == 0, "fixed-size encaps_derand == generic ref");
+    CHECK(nuri_mlkem512_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem512_encaps_derand(ct, ss, ek, m) == 0 &&
+              nuri_mlkem512_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0, "ML-KEM-512 derand round trip");
+    CHECK(nuri_mlkem1024_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem1024_encaps_derand(ct, ss, ek, m) == 0 &&
+              nuri_mlkem1024_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0, "ML-KEM-1024 derand round trip");
+    int ok = 1;
+    for (int it = 0; it < 60; it++) {
+        unsigned level = LEVELS[it % 3];
+        size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+        tu_randbytes(seed, 64);
+        tu_randbytes(m, 32);
+        ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        /* a random (almost surely invalid) ciphertext too */
+        tu_randbytes(ct2, ctl);
+        ok &= nuri_mlkem_decaps(level, ss3, 32, ct2, ctl, dk, dkl, "ref") == 0;
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            uint8_t e2[NURI_MLKEM_MAX_EK_BYTES], d2[NURI_MLKEM_MAX_DK_BYTES], c2[NURI_MLKEM_MAX_CT_BYTES], s2[32];
+            ok &= nuri_mlkem_keygen(level, e2, ekl, d2, dkl, seed, 64, impl_names[ii]) == 0;
+            ok &= memcmp(e2, ek, ekl) == 0 && memcmp(d2, dk, dkl) == 0;
+            ok &= nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+            ok &= memcmp(c2, ct, ctl) == 0 && memcmp(s2, ss, 32) == 0;
+            ok &= nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss, 32) == 0;
+            ok &= nuri_mlkem_decaps(level, s2, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss3, 32) == 0;
+        }
+    }
+    CHECK(ok, "every implementation agrees with ref on 60 random key pairs, ciphertexts and invalid ciphertexts");
+}
+
+int main(int argc, char **argv)
+{
+    const char *shared = argc > 1 ? argv[1] : NULL;
+    tu_seed_from_env();
+    load_impls();
+    test_sha3();
+    test_compress_exhaustive();
+    test_kernels();
+    test_acvp();
+#if defined(NURI_TEST_OPENSSL)
+    test_kat(shared);
+#else
+    (void)shared;
+    CHECK(0, "NIST KAT not run: built without OpenSSL (libcrypto is needed for the test DRBG)");
+#endif
+    test_modulus_check();
+    test_hash_check_and_rejection();
+    test_length_errors();
+    test_api_and_differential();
+    return tu_finish("test_mlkem");
+}
