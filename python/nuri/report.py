@@ -1,0 +1,431 @@
+"""``nuri report``: self-test, benchmark every family and implementation (host and emulated targets),
+and write ``report/index.md`` with PNG charts that put each measurement beside the published figure it
+corresponds to (python/nuri/anchors.py), stating units and platforms.
+
+Honesty rules the charts follow:
+- x86-64 figures are rdtsc ticks (TSC reference cycles at the nominal clock), not core cycles.
+- Emulated targets (QEMU) count executed instructions: instructions are not cycles on silicon, and bars
+  in those units are drawn with their own colour and labelled as such.
+- Where units cannot be compared (ns on a Cortex-A72 against instructions under qemu-aarch64), the chart
+  compares ratios against each source's own baseline instead.
+"""
+import datetime
+import importlib
+import json
+import os
+import platform as _platform
+import re
+import shutil
+import subprocess
+import time
+
+from . import anchors as A
+
+FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
+COLORS = {"measured": "#1f77b4", "peer": "#7f7f7f", "published": "#ff7f0e", "emulated": "#2ca02c",
+          "reference": "#d62728"}
+HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": ""}
+KIND_LABEL = {"measured": "nuri, measured in this run", "peer": "peer, measured in this run",
+              "published": "published figure", "emulated": "nuri under QEMU (instructions, not cycles)",
+              "reference": "reference figure measured on this machine type (shared/spec)"}
+
+
+# ----------------------------------------------------------------------------------------------- collection
+
+def run_selftest():
+    rows = []
+    for fam in FAMILIES:
+        try:
+            mod = importlib.import_module(f"nuri.{fam}")
+        except ImportError as e:
+            rows.append((fam, "-", f"module not available: {e}", None))
+            continue
+        if not hasattr(mod, "selftest"):
+            rows.append((fam, "-", "no selftest() in this module", None))
+            continue
+        for impl, name, ok in mod.selftest():
+            rows.append((fam, impl, name, bool(ok)))
+    return rows
+
+
+def find_repo_file(rel):
+    """rel (e.g. scripts/bench-cross.sh) in the CWD or a parent directory, else None."""
+    d = os.getcwd()
+    while True:
+        p = os.path.join(d, rel)
+        if os.path.exists(p):
+            return p
+        nd = os.path.dirname(d)
+        if nd == d:
+            return None
+        d = nd
+
+
+def run_cross(timeout=900, log=print):
+    """JSON records from scripts/bench-cross.sh (emulated targets), or ([], reason)."""
+    script = find_repo_file("scripts/bench-cross.sh")
+    if not script:
+        return [], "scripts/bench-cross.sh not found"
+    try:
+        t0 = time.monotonic()
+        p = subprocess.run(["bash", script], capture_output=True, text=True, timeout=timeout,
+                           cwd=os.path.dirname(os.path.dirname(script)))
+    except subprocess.TimeoutExpired:
+        return [], f"scripts/bench-cross.sh timed out after {timeout} s"
+    except OSError as e:
+        return [], f"scripts/bench-cross.sh could not run: {e}"
+    recs = []
+    for line in p.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                recs.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+    note = f"scripts/bench-cross.sh: {len(recs)} records in {time.monotonic() - t0:.0f} s (exit {p.returncode})"
+    if p.returncode and not recs:
+        tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
+        note += f": {tail}"
+    return recs, note
+
+
+def tsc_ghz():
+    """Nominal TSC rate from /proc/cpuinfo ('@ 2.60GHz'), or None."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"model name\s*:.*@\s*([\d.]+)\s*GHz", f.read())
+        return float(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"model name\s*:\s*(.*)", f.read())
+        return m.group(1).strip() if m else _platform.processor()
+    except OSError:
+        return _platform.processor()
+
+
+# ----------------------------------------------------------------------------------------------- selection
+
+def pick(records, family=None, op=None, param=None, metric=None, impl=None, platform=None, size="max"):
+    """Records matching the regexes (fullmatch), one per (impl, platform, param, op): the largest size
+    ('max'), the smallest ('min') or an exact size."""
+    out = {}
+    for r in records:
+        if family and r.get("family") != family:
+            continue
+        if any(pat and not re.fullmatch(pat, str(r.get(k, ""))) for k, pat in
+               (("op", op), ("param", param), ("metric", metric), ("impl", impl), ("platform", platform))):
+            continue
+        if isinstance(size, (int, float)) and float(r.get("size", 0)) != size:
+            continue
+        k = (r["impl"], r.get("platform"), r.get("param"), r.get("op"))
+        cur = out.get(k)
+        if cur is None or (size == "max" and r["size"] > cur["size"]) or (size == "min" and r["size"] < cur["size"]):
+            out[k] = r
+    return list(out.values())
+
+
+def kind_of(r):
+    if str(r.get("impl", "")).startswith("peer:"):
+        return "peer"
+    if r.get("metric") in ("instructions", "instructions_per_byte") or "qemu" in str(r.get("platform", "")):
+        return "emulated"
+    return "measured"
+
+
+def item_from(r, label=None):
+    return dict(label=label or f"{r['impl']}", value=float(r["median"]), kind=kind_of(r),
+                note=f"{r.get('platform')}, {r.get('metric')}")
+
+
+def item_anchor(key, kind="published", label=None):
+    a = A.by_key(key)
+    return dict(label=label or a["label"], value=float(a["value"]),
+                kind="reference" if "local measurement" in a["source"] or "this machine" in a["source"] else kind,
+                note=f"{a['platform']}; {a['source']}")
+
+
+# ----------------------------------------------------------------------------------------------- charts
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def bar_panel(ax, items, title, ylabel, log=False):
+    if not items:
+        ax.text(0.5, 0.5, "not measured in this run", ha="center", va="center", transform=ax.transAxes,
+                color="#888888")
+        ax.set_title(title, fontsize=9)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return
+    xs = range(len(items))
+    vals = [it["value"] for it in items]
+    bars = ax.bar(xs, vals, color=[COLORS[it["kind"]] for it in items],
+                  hatch=None, edgecolor="black", linewidth=0.4)
+    for b, it in zip(bars, items):
+        if HATCH[it["kind"]]:
+            b.set_hatch(HATCH[it["kind"]])
+        v = it["value"]
+        txt = f"{v:,.0f}" if v >= 100 else (f"{v:.3g}")
+        ax.annotate(txt, (b.get_x() + b.get_width() / 2, v), ha="center", va="bottom", fontsize=6.5,
+                    xytext=(0, 1), textcoords="offset points")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([it["label"] for it in items], rotation=35, ha="right", fontsize=7)
+    ax.set_title(title, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    if log:
+        ax.set_yscale("log")
+    ax.margins(y=0.15)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _legend(fig, kinds):
+    from matplotlib.patches import Patch
+
+    handles = [Patch(facecolor=COLORS[k], hatch=HATCH[k], edgecolor="black", label=KIND_LABEL[k]) for k in kinds]
+    fig.legend(handles=handles, loc="lower center", ncol=min(3, len(handles)), fontsize=7, frameon=False)
+
+
+def save(fig, path, items_all):
+    kinds = [k for k in COLORS if any(it["kind"] == k for it in items_all)]
+    _legend(fig, kinds)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.95))
+    fig.savefig(path, dpi=110)
+    _plt().close(fig)
+
+
+# ----------------------------------------------------------------------------------------------- per-family
+
+def chart_pipo(recs, cross, outdir):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    host = sorted(pick(recs, "pipo", op="ecb-encrypt", param="64/128", metric="cpb"), key=lambda r: r["median"])
+    left = [item_from(r) for r in host] + [item_anchor("x86-ref-128"), item_anchor("a10x-neon-16blk-128")]
+    size = int(host[0]["size"]) if host else 0
+    bar_panel(axes[0], left, f"PIPO-64/128 ECB encryption, {size} B, x86-64 host (this run) vs references",
+              "cycles/byte (x86: TSC ticks/byte)", log=True)
+    rv = [r for r in cross if r.get("family") == "pipo" and str(r.get("platform", "")).startswith("rv32")]
+    rv_items = [dict(label=f"{r['impl']} {r['op']} {int(r['size'])}B", value=float(r["median"]), kind="emulated",
+                     note=f"{r['platform']}, {r['metric']}") for r in
+                pick(rv, metric="instructions_per_byte") if "encrypt" in r.get("op", "")][:8]
+    right = rv_items + [item_anchor(k) for k in ("rv32-ref-1blk", "rv32-ecb-1blk", "rv32-ecb-4blk-kwak",
+                                                 "rv32-ecb-4blk", "rv32-ctr-4blk")]
+    bar_panel(axes[1], right, "RV32: nuri under qemu sifive_e (instructions/byte) vs HiFive1 (cycles/byte)",
+              "per byte (see unit in legend)")
+    fig.suptitle("PIPO", fontsize=11)
+    save(fig, os.path.join(outdir, "pipo.png"), left + right)
+    return {"host": host, "rv32": rv_items}
+
+
+def chart_sparkle(recs, cross, outdir, ghz):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+    pub = []
+    for size in (256, 384, 512):
+        for impl, lab in (("c", "C"), ("a64", "A64"), ("neon", "NEON")):
+            pub.append(item_anchor(f"a72-{impl}-{size}", label=f"{lab} {size}"))
+    bar_panel(axes[0], pub, "Published: Cortex-A72, big steps (Shin et al. 2023)", "ns per permutation")
+    arm = [r for r in cross if r.get("family") == "sparkle" and "aarch64" in str(r.get("platform", ""))]
+    arm_perm = pick(arm, op=r"perm.*|permute.*|sparkle.*", metric="instructions")
+    emu = []
+
+    def sz(r):
+        m = re.search(r"(256|384|512)", str(r.get("param", "")) + str(r.get("op", "")))
+        return int(m.group(1)) if m else 0
+
+    for r in sorted(arm_perm, key=lambda r: (sz(r), r["impl"])):
+        emu.append(dict(label=f"{r['impl']} {sz(r)}", value=float(r["median"]), kind="emulated",
+                        note=f"{r['platform']}, instructions"))
+    bar_panel(axes[1], emu, "nuri AArch64 under qemu-aarch64 (instructions, not cycles)",
+              "instructions per permutation")
+    # Ratios to each source's own baseline: published X/C (ns) against measured X/opt (instructions).
+    ratio = []
+    for size in (256, 384, 512):
+        c = A.by_key(f"a72-c-{size}")["value"]
+        for impl, lab in (("a64", "A64"), ("neon", "NEON")):
+            ratio.append(dict(label=f"{lab}/C {size}", value=A.by_key(f"a72-{impl}-{size}")["value"] / c,
+                              kind="published", note="ns ratio on Cortex-A72"))
+            base = [r for r in arm_perm if sz(r) == size and r["impl"] in ("opt", "c", "ref-opt")]
+            mine = [r for r in arm_perm if sz(r) == size and r["impl"] == impl]
+            if base and mine:
+                ratio.append(dict(label=f"{impl}/opt {size}", value=mine[0]["median"] / base[0]["median"],
+                                  kind="emulated", note="instruction ratio under qemu-aarch64"))
+    bar_panel(axes[2], ratio, "Shape: time ratio to C (published) vs instruction ratio to opt (QEMU)",
+              "ratio (lower = faster than baseline)")
+    fig.suptitle("SPARKLE permutation on AArch64", fontsize=11)
+    save(fig, os.path.join(outdir, "sparkle-arm.png"), pub + emu + ratio)
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    host_perm = pick(recs, "sparkle", op=r"perm.*|permute.*", metric="cycles", param=r".*384.*")
+    items = [dict(label=f"{r['impl']} ({r['param']})", value=float(r["median"]), kind=kind_of(r), note="")
+             for r in sorted(host_perm, key=lambda r: r["median"])]
+    ttl = "SPARKLE384 permutation, x86-64 host (TSC ticks)"
+    if ghz:
+        ttl += f"; 1 ns = {ghz:g} ticks"
+    bar_panel(axes[0], items, ttl, "ticks per permutation")
+    aead = pick(recs, "sparkle", op=r".*(schwaemm256.?128|esch256).*|(encrypt|hash).*", metric="cpb", size=4096)
+    aead += pick(recs, None, op=r".*", impl=r"peer:.*ascon.*", metric="cpb", size=4096)
+    it2 = [dict(label=f"{r['impl']} {r['op']} {r['param']}"[:40], value=float(r["median"]), kind=kind_of(r), note="")
+           for r in sorted(aead, key=lambda r: (r["op"], r["median"]))][:14]
+    it2 += [item_anchor(k) for k in ("x86-designers-schwaemm256-128", "x86-designers-esch256", "x86-ascon-aead128",
+                                     "x86-ascon-hash256")]
+    bar_panel(axes[1], it2, "Schwaemm256-128 / Esch256 at 4 KiB vs Ascon, x86-64", "cycles/byte (TSC)")
+    fig.suptitle("SPARKLE, Schwaemm, Esch on the x86-64 host", fontsize=11)
+    save(fig, os.path.join(outdir, "sparkle-x86.png"), items + it2)
+    return {"arm": emu, "host": items, "aead": it2}
+
+
+def chart_fea(recs, outdir):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    res = {}
+    for ax, pat, title in ((axes[0], r".*54.*", "n = 54 bits (16 digits)"), (axes[1], r".*64.*", "n = 64 bits")):
+        rs = pick(recs, "fea", param=pat, metric="values_per_s")
+        rs = [r for r in rs if "digit" not in r["op"] or pat == r".*54.*"]
+        items = [dict(label=f"{r['impl']} {r['op']}"[:36], value=float(r["median"]), kind=kind_of(r), note="")
+                 for r in sorted(rs, key=lambda r: -r["median"])][:12]
+        if pat == r".*54.*":
+            items += [item_anchor("x86-scratch-fea1-54"), item_anchor("x86-ff1-fpe-crate")]
+        bar_panel(ax, items, f"FEA, {title}, batches, 1 core, x86-64", "values per second", log=True)
+        res[pat] = items
+    fig.suptitle("FEA format-preserving encryption vs FF1", fontsize=11)
+    save(fig, os.path.join(outdir, "fea.png"), res[r".*54.*"] + res[r".*64.*"])
+    return res
+
+
+def chart_mlkem(recs, outdir):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.6))
+    allit = []
+    for ax, op in zip(axes, ("keygen", "encaps", "decaps")):
+        rs = pick(recs, "mlkem", op=rf"{op}.*", param=r".*768.*", metric="cycles")
+        items = [dict(label=f"nuri {r['impl']} {r['op']}"[:32], value=float(r["median"]), kind=kind_of(r), note="")
+                 for r in sorted(rs, key=lambda r: r["median"])]
+        items += [item_anchor(f"x86-{k}-768-{op}") for k in ("pqcrystals-ref", "mlkemnative-c", "pqcrystals-avx2",
+                                                              "mlkemnative-avx2")]
+        bar_panel(ax, items, f"ML-KEM-768 {op}", "TSC ticks (2.6 GHz reference cycles)")
+        allit += items
+    fig.suptitle("ML-KEM-768 on this x86-64 machine type: nuri vs pq-crystals and mlkem-native", fontsize=11)
+    save(fig, os.path.join(outdir, "mlkem.png"), allit)
+    return allit
+
+
+# ----------------------------------------------------------------------------------------------- markdown
+
+def _fmt(v):
+    v = float(v)
+    if v >= 1e6:
+        return f"{v:,.0f}"
+    if v >= 100:
+        return f"{v:.0f}"
+    return f"{v:.3g}"
+
+
+def _md_table(rows, cols):
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts):
+    L = [f"# nuri report", "",
+         f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
+         f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.", "",
+         "**Units, stated honestly.** On x86-64, `cycles` and `cpb` are `rdtsc` ticks: TSC reference cycles at the "
+         f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles, on a shared, noisy 2-core VM; medians of "
+         "several runs. Emulated targets report executed *instructions* counted under QEMU: they are not cycles on "
+         "silicon. Published figures keep their own units and platforms; hatched bars are figures not measured in "
+         "this run. The anchors and their sources are in `python/nuri/anchors.py` (copied from `shared/spec/*.md`).",
+         "", "## Self-test", ""]
+    passed = sum(1 for r in st_rows if r[3] is True)
+    failed = sum(1 for r in st_rows if r[3] is False)
+    L.append(f"{passed} passed, {failed} failed.")
+    L.append("")
+    L.append(_md_table([(f, i, n, "pass" if ok else ("FAIL" if ok is False else "n/a")) for f, i, n, ok in st_rows],
+                       ["family", "implementation", "test", "result"]))
+    L += ["", "## Charts", ""]
+    for title, png, text in charts:
+        L += [f"### {title}", "", text, "", f"![{title}]({png})", ""]
+    L += ["## Emulated targets", "", cross_note, ""]
+    if cross:
+        L.append(_md_table([(r.get("family"), r.get("impl"), r.get("op"), r.get("param"), int(r.get("size", 0)),
+                             r.get("platform"), r.get("metric"), _fmt(r["median"])) for r in cross],
+                           ["family", "impl", "op", "param", "size", "platform", "metric", "median"]))
+        L.append("")
+    L += ["## All host measurements", "",
+          f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run.", ""]
+    for fam in sorted({r["family"] for r in recs}):
+        rows = [(r["impl"], r["op"], r["param"], int(r["size"]), r["metric"], _fmt(r["median"]), _fmt(r["min"]),
+                 _fmt(r["max"]), r.get("runs", "")) for r in recs if r["family"] == fam]
+        L += [f"### {fam}", "", _md_table(rows, ["impl", "op", "param", "size", "metric", "median", "min", "max",
+                                                 "runs"]), ""]
+    L += ["## Published figures not shown", ""] + [f"- {m}" for _, m in A.MISSING] + [""]
+    L += ["## Sources of the published figures", ""]
+    L += sorted({f"- {a['label']} ({a['value']:g} {a['unit']}, {a['platform']}): {a['source']}" for a in A.ANCHORS})
+    with open(os.path.join(outdir, "index.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+# ----------------------------------------------------------------------------------------------- main
+
+def make_report(outdir="report", quick=False, cross=True, peers=True, log=print):
+    """Runs everything and writes outdir/index.md, outdir/*.png, outdir/records.json. Returns a summary dict."""
+    from . import __version__, bench, cpu_features
+
+    os.makedirs(outdir, exist_ok=True)
+    t0 = time.monotonic()
+    log("report: self-test ...")
+    st_rows = run_selftest()
+    log(f"report: benchmarks on the host ({'quick' if quick else 'full'}) ...")
+    recs = bench.run("all", quick=quick, peers=peers)
+    log(f"report: {len(recs)} host records in {time.monotonic() - t0:.0f} s")
+    cross_recs, cross_note = ([], "emulated targets skipped (--no-cross)")
+    if cross:
+        log("report: emulated targets (scripts/bench-cross.sh) ...")
+        cross_recs, cross_note = run_cross(log=log)
+        log(f"report: {cross_note}")
+    ghz = tsc_ghz()
+    info = dict(when=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                version=__version__, cpu=cpu_model(), cores=os.cpu_count(), ghz=ghz,
+                features=" ".join(cpu_features()))
+    with open(os.path.join(outdir, "records.json"), "w") as f:
+        for r in recs + cross_recs:
+            f.write(json.dumps(r) + "\n")
+    charts = []
+    chart_pipo(recs, cross_recs, outdir)
+    charts.append(("PIPO", "pipo.png",
+                   "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
+                   "measured on this machine type and the fastest published ARMv8 NEON figure (Apple A10X, cycles/byte). "
+                   "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
+                   "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles)."))
+    chart_sparkle(recs, cross_recs, outdir, ghz)
+    charts.append(("SPARKLE on AArch64", "sparkle-arm.png",
+                   "Published ns per big-step permutation on a Cortex-A72 (left), nuri's executed instructions under "
+                   "qemu-aarch64 (middle), and the shape both should share (right): each implementation as a ratio to "
+                   "its own baseline (published: time / C; nuri: instructions / `opt`)."))
+    charts.append(("SPARKLE, Schwaemm, Esch on x86-64", "sparkle-x86.png",
+                   "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
+                   "beside Ascon peers measured in the same run and the designers' C measured on this machine type."))
+    chart_fea(recs, outdir)
+    charts.append(("FEA", "fea.png",
+                   "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
+                   "in the same run when the peer is built, and the figures in shared/spec/fea.md."))
+    chart_mlkem(recs, outdir)
+    charts.append(("ML-KEM-768", "mlkem.png",
+                   "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 measured on this "
+                   "machine type (shared/spec/mlkem.md section 3, same tick unit)."))
+    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts)
+    failed = sum(1 for r in st_rows if r[3] is False)
+    log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
+    return dict(selftest_failed=failed, records=len(recs), cross_records=len(cross_recs), outdir=outdir)
