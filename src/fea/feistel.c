@@ -84,6 +84,7 @@ static int crypt_u64(const nuri_fea_key *k, int dec, uint64_t *out, const uint64
     if (rc == NURI_OK && k->n < 64) {
         uint64_t acc = 0;
         for (size_t i = 0; i < count; i++) acc |= in[i] >> k->n;
+        NURI_CT_PUBLIC(&acc, sizeof acc); /* whether the input is in range is public */
         if (acc) rc = NURI_EDOMAIN;
     }
     if (rc != NURI_OK) {
@@ -154,6 +155,7 @@ static int crypt_u128(const nuri_fea_key *k, int dec, nuri_fea_u128 *out, const 
         uint64_t acc = 0;
         for (size_t i = 0; i < count; i++)
             acc |= k->n >= 64 ? in[i].hi >> (k->n - 64) : (in[i].hi | (in[i].lo >> k->n));
+        NURI_CT_PUBLIC(&acc, sizeof acc); /* whether the input is in range is public */
         if (acc) rc = NURI_EDOMAIN;
     }
     if (rc != NURI_OK) {

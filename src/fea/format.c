@@ -91,7 +91,23 @@ int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsig
 
 void nuri_fea_fmt_wipe(nuri_fea_fmt *f) { nuri_wipe(f, sizeof *f); }
 
-static int ge(nuri_fea_u128 a, nuri_fea_u128 b) { return a.hi > b.hi || (a.hi == b.hi && a.lo >= b.lo); }
+/* 1 if a >= b, branch-free (borrow of a - b). */
+static unsigned ge_ct(nuri_fea_u128 a, nuri_fea_u128 b)
+{
+    uint64_t bl = ((~a.lo & b.lo) | (~(a.lo ^ b.lo) & (a.lo - b.lo))) >> 63;
+    uint64_t d = a.hi - b.hi - bl;
+    uint64_t bh = ((~a.hi & b.hi) | (~(a.hi ^ b.hi) & d)) >> 63;
+    return (unsigned)(bh ^ 1);
+}
+
+/* The comparison with the domain: on ciphertexts during the walk (public: the walk count is a
+ * function of the ciphertext), on inputs for validation (whether an input is valid is public). */
+static unsigned ge(nuri_fea_u128 a, nuri_fea_u128 b)
+{
+    unsigned r = ge_ct(a, b);
+    NURI_CT_PUBLIC(&r, sizeof r);
+    return r;
+}
 
 /* One FEA pass over m <= BLK values (already validated). */
 static void pass(const nuri_fea_key *k, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw, size_t ntw)
@@ -109,25 +125,68 @@ static void pass(const nuri_fea_key *k, int dec, nuri_fea_u128 *v, size_t m, con
     (void)rc; /* inputs were validated by the caller */
 }
 
-/* Cycle-walks m <= BLK values in place; tweaks already offset to this block. */
+/* Cycle-walks m <= BLK values in place; tweaks already offset to this block. After the first
+ * pass only the values still outside the domain are gathered, re-encrypted and scattered. */
 static void walk_block(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw,
                        size_t ntw, int per_value)
 {
     nuri_fea_u128 tmp[BLK], ttmp[BLK];
     uint16_t idx[BLK];
+    size_t np = 0;
     pass(&f->key, dec, v, m, tw, per_value ? m : ntw);
-    for (;;) {
-        size_t np = 0;
-        for (size_t j = 0; j < m; j++)
-            if (ge(v[j], f->domain)) idx[np++] = (uint16_t)j;
-        if (!np) break;
+    for (size_t j = 0; j < m; j++)
+        if (ge(v[j], f->domain)) idx[np++] = (uint16_t)j;
+    while (np) {
         for (size_t j = 0; j < np; j++) {
             tmp[j] = v[idx[j]];
             if (per_value) ttmp[j] = tw[idx[j]];
         }
         pass(&f->key, dec, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw);
-        for (size_t j = 0; j < np; j++) v[idx[j]] = tmp[j];
+        size_t keep = 0;
+        for (size_t j = 0; j < np; j++) {
+            v[idx[j]] = tmp[j];
+            if (ge(tmp[j], f->domain)) idx[keep++] = idx[j];
+        }
+        np = keep;
     }
+    nuri_wipe(tmp, sizeof tmp);
+}
+
+/* The same for n <= 64 on 64-bit words (domain < 2^64). */
+static void walk_block64(const nuri_fea_fmt *f, int dec, uint64_t *v, size_t m, const nuri_fea_u128 *tw, size_t ntw,
+                         int per_value)
+{
+    uint64_t tmp[BLK];
+    nuri_fea_u128 ttmp[BLK];
+    uint16_t idx[BLK];
+    const uint64_t dom = f->domain.lo;
+    size_t np = 0;
+    int rc = dec ? nuri_fea_decrypt_u64(&f->key, v, v, m, tw, per_value ? m : ntw)
+                 : nuri_fea_encrypt_u64(&f->key, v, v, m, tw, per_value ? m : ntw);
+    for (size_t j = 0; j < m; j++) {
+        unsigned out = v[j] >= dom;
+        NURI_CT_PUBLIC(&out, sizeof out); /* a function of the ciphertext */
+        idx[np] = (uint16_t)j;
+        np += out;
+    }
+    while (np) {
+        for (size_t j = 0; j < np; j++) {
+            tmp[j] = v[idx[j]];
+            if (per_value) ttmp[j] = tw[idx[j]];
+        }
+        rc |= dec ? nuri_fea_decrypt_u64(&f->key, tmp, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw)
+                  : nuri_fea_encrypt_u64(&f->key, tmp, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw);
+        size_t keep = 0;
+        for (size_t j = 0; j < np; j++) {
+            unsigned out = tmp[j] >= dom;
+            NURI_CT_PUBLIC(&out, sizeof out);
+            v[idx[j]] = tmp[j];
+            idx[keep] = idx[j];
+            keep += out;
+        }
+        np = keep;
+    }
+    (void)rc; /* inputs were validated by the caller */
     nuri_wipe(tmp, sizeof tmp);
 }
 
@@ -169,6 +228,59 @@ int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const n
     return fmt_crypt_u128(f, 1, out, in, count, tweaks, ntweaks);
 }
 
+/* Decimal fast path (L <= 19: one 64-bit word), SWAR on little-endian hosts: 8 digits per
+ * step with multiplications and masks only (constant time, no digit tables). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FEA_SWAR 1
+static uint64_t parse8(const char *s) /* 8 ASCII digits, s[0] most significant */
+{
+    uint64_t v;
+    memcpy(&v, s, 8);
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8); /* byte 2k: 10 d[2k] + d[2k+1] */
+    v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+         ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+    return v;
+}
+static void fmt8(char *s, uint64_t v) /* v < 10^8 as 8 ASCII digits */
+{
+    uint64_t a = (v / 10000) | ((v % 10000) << 32);              /* two 4-digit lanes */
+    uint64_t q = ((a * 10486) >> 20) & 0x0000007F0000007FULL;      /* lane / 100 */
+    uint64_t b = q | ((a - q * 100) << 16);                       /* four 2-digit lanes */
+    uint64_t t = ((b * 103) >> 10) & 0x000F000F000F000FULL;        /* lane / 10 */
+    uint64_t c = (t | ((b - t * 10) << 8)) | 0x3030303030303030ULL;
+    memcpy(s, &c, 8);
+}
+#endif
+
+static uint64_t parse_dec(const char *s, size_t L)
+{
+    uint64_t w = 0;
+    size_t i = 0;
+#ifdef FEA_SWAR
+    for (; i < L % 8; i++) w = w * 10 + (uint64_t)(s[i] - '0');
+    for (; i < L; i += 8) w = w * 100000000u + parse8(s + i);
+#else
+    for (; i < L; i++) w = w * 10 + (uint64_t)(s[i] - '0');
+#endif
+    return w;
+}
+
+static void fmt_dec(char *s, uint64_t w, size_t L)
+{
+    size_t i = L;
+#ifdef FEA_SWAR
+    for (; i >= 8; i -= 8) {
+        fmt8(s + i - 8, w % 100000000u);
+        w /= 100000000u;
+    }
+#endif
+    while (i-- > 0) {
+        s[i] = (char)('0' + w % 10);
+        w /= 10;
+    }
+}
+
 /* Symbols and digits: parse a block into integers, walk, format back. */
 static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void *inp, size_t count,
                          const nuri_fea_u128 *tweaks, size_t ntweaks, int ascii)
@@ -185,6 +297,7 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
             const uint16_t *s = inp;
             for (size_t i = 0; i < count * L; i++) bad |= s[i] >= f->radix;
         }
+        NURI_CT_PUBLIC(&bad, sizeof bad);
         if (bad) rc = NURI_EDOMAIN;
     }
     if (rc != NURI_OK) {
@@ -195,16 +308,21 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
     const uint64_t r = f->radix, recip = (UINT64_C(1) << 32) / r;
     const int small = f->key.n <= 64 && r == 10; /* the common decimal case: one 64-bit word */
     nuri_fea_u128 v[BLK];
+    uint64_t w[BLK];
     for (size_t off = 0; off < count; off += BLK) {
         size_t m = count - off < BLK ? count - off : BLK;
+        if (small) { /* decimal, n <= 64: 64-bit words throughout */
+            for (size_t j = 0; j < m; j++) w[j] = parse_dec((const char *)inp + (off + j) * L, L);
+            walk_block64(f, dec, w, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
+            for (size_t j = 0; j < m; j++) fmt_dec((char *)outp + (off + j) * L, w[j], L);
+            continue;
+        }
         for (size_t j = 0; j < m; j++) {
             nuri_fea_u128 x = {0, 0};
             if (ascii) {
                 const char *s = (const char *)inp + (off + j) * L;
                 if (small) {
-                    uint64_t w = 0;
-                    for (size_t i = 0; i < L; i++) w = w * 10 + (uint64_t)(s[i] - '0');
-                    x.lo = w;
+                    x.lo = parse_dec(s, L);
                 } else {
                     for (size_t i = 0; i < L; i++) (void)muladd(&x, 10, (uint64_t)(s[i] - '0'));
                 }
@@ -220,8 +338,7 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
             if (ascii) {
                 char *s = (char *)outp + (off + j) * L;
                 if (small) {
-                    uint64_t w = x.lo;
-                    for (size_t i = L; i-- > 0;) { s[i] = (char)('0' + w % 10); w /= 10; }
+                    fmt_dec(s, x.lo, L);
                 } else {
                     for (size_t i = L; i-- > 0;) s[i] = (char)('0' + divmod(&x, 10, recip));
                 }
@@ -232,6 +349,7 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
         }
     }
     nuri_wipe(v, sizeof v);
+    nuri_wipe(w, sizeof w);
     return NURI_OK;
 }
 
