@@ -5,7 +5,7 @@ list(APPEND NURI_SOURCES
   src/mlkem/impls.c
   src/mlkem/kem.c
   src/mlkem/ref/mlkem_ref.c
-)
+  src/mlkem/opt/mlkem_opt.c)
 if(NOT "src/common/fips202.c" IN_LIST NURI_SOURCES)
   list(APPEND NURI_SOURCES src/common/fips202.c)
 endif()

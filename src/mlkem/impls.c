@@ -4,7 +4,7 @@
 
 /* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
 static const nuri_mlkem_backend *const impls[] = {
-    /*OPT*/
+    &nuri_mlkem_backend_opt,
     &nuri_mlkem_backend_ref,
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])

@@ -70,7 +70,8 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
 {
     const unsigned k = p->k;
     uint8_t in[33], rs[64];
-    mlk_poly a[MLKEM_KMAX * MLKEM_KMAX], s[MLKEM_KMAX], e[MLKEM_KMAX], t;
+    mlk_poly a[MLKEM_KMAX * MLKEM_KMAX], se[2 * MLKEM_KMAX], t;
+    mlk_poly *s = se, *e = se + k;
     mlk_mulcache sc[MLKEM_KMAX];
 
     memcpy(in, d, 32);
@@ -81,8 +82,7 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     NURI_CT_PUBLIC(rs, 32);
 
     be->gen_matrix(a, rho, k, 0);
-    be->sample_cbd(s, k, sigma, 0, p->eta1);
-    be->sample_cbd(e, k, sigma, (uint8_t)k, p->eta1);
+    be->sample_cbd(se, 2 * k, sigma, 0, p->eta1); /* s: nonces 0..k-1, e: k..2k-1 */
     for (unsigned i = 0; i < k; i++) {
         be->ntt(&s[i]);
         be->ntt(&e[i]);
@@ -101,8 +101,7 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
 
     nuri_wipe(in, sizeof in);
     nuri_wipe(rs, sizeof rs);
-    nuri_wipe(s, sizeof s);
-    nuri_wipe(e, sizeof e);
+    nuri_wipe(se, sizeof se);
     nuri_wipe(sc, sizeof sc);
     nuri_wipe(&t, sizeof t);
 }

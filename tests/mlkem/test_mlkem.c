@@ -158,7 +158,7 @@ static int in_range(const mlk_poly *a, int lo, int hi)
 
 static const nuri_mlkem_backend *backend_by_name(const char *name)
 {
-    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref /*OPT*/};
+    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref, &nuri_mlkem_backend_opt};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i] && strcmp(all[i]->info.name, name) == 0) return all[i];
     return NULL;
