@@ -10,3 +10,8 @@ if(OpenSSL_FOUND)
   target_link_libraries(test_mlkem PRIVATE OpenSSL::Crypto)
   target_compile_definitions(test_mlkem PRIVATE NURI_TEST_OPENSSL=1)
 endif()
+
+# Stack use of each operation (painted thread stack).
+find_package(Threads REQUIRED)
+nuri_add_test(stack_mlkem SOURCES ${CMAKE_CURRENT_LIST_DIR}/stack_mlkem.c)
+target_link_libraries(stack_mlkem PRIVATE Threads::Threads)
