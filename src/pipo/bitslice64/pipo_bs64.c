@@ -2,24 +2,33 @@
  * blocks (byte k of W[j] = X[j] of block k), so one 64-bit logic op does the S-layer step
  * for 8 blocks x 8 columns, and the R-layer is a per-byte rotation with shifts and masks.
  *
- * Speed: with GCC/Clang the words are generic vectors of NW 64-bit lanes (vector_size
- * extension, no intrinsics), so one pass handles NW independent 8-block groups and the
- * compiler lowers each op to SSE2/NEON (or to NW scalar ops on targets without SIMD): more
- * blocks per instruction and independent chains for ILP. Other compilers get NW = 1 (plain
- * uint64_t). Lane l of the vectors is group l; group l of a pass is blocks {NW*k + l}, so a
- * pass loads its input as 8 contiguous vectors and the 8x8 byte transpose runs lane-wise.
+ * Speed: with GCC/Clang on targets with 128-bit SIMD (SSE2, NEON, AltiVec/VSX, WASM SIMD) the
+ * words are generic vectors of NW = 2 64-bit lanes (vector_size extension, no intrinsics), which
+ * the compiler lowers to SSE2/NEON/...: 2 independent 8-block groups per instruction. Elsewhere
+ * NW = 1 (plain uint64_t). Each pass also runs NS = 2 independent states, rounds interleaved,
+ * for ILP (NS = 1 on 32-bit targets without SIMD, where 16 live 64-bit words would spill).
+ * Lane l of the vectors is group l; group l of a state is blocks {NW*k + l}, so a pass loads its
+ * input as contiguous vectors and the 8x8 byte transpose runs lane-wise.
  *
  * Constant time: no tables, no secret-dependent branches or addresses. */
+#include <stdint.h>
+
 #include "../pipo_impl.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(NURI_PIPO_BS64_SCALAR)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(NURI_PIPO_BS64_SCALAR) &&                  \
+    (defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__VSX__) ||           \
+     defined(__wasm_simd128__))
 #define NW 2 /* 64-bit lanes per vector */
 #define NS 2 /* independent states per pass */
 typedef uint64_t vw __attribute__((vector_size(8 * NW)));
 #define VEC(c) ((vw){0} + (uint64_t)(c)) /* c in every lane */
 #else
 #define NW 1
+#if UINTPTR_MAX > 0xFFFFFFFFu
 #define NS 2
+#else
+#define NS 1
+#endif
 typedef uint64_t vw;
 #define VEC(c) ((uint64_t)(c))
 #endif
