@@ -1,0 +1,438 @@
+"""nuri fpe encrypt|decrypt: FEA format-preserving encryption of CSV and Parquet columns."""
+import csv
+import io
+import os
+import re
+import sys
+
+from . import _common as C
+from .main import UsageError, VerifyError
+
+BATCH_ROWS = 10000
+_MAX_REPORTED = 20
+
+_FORMATS = """\
+formats (one --format per --column, in the same order; a single --format applies to every column):
+  digits              every decimal digit of the value is encrypted as one decimal number (3..38 digits);
+                      every other character stays in place (4111-1111-1111-1111 keeps its dashes)
+  template:PATTERN    '#' = an encrypted digit, '*' = a digit kept in clear, any other character must
+                      appear as is: template:####-####-####-**** keeps the last four digits,
+                      template:******-####### keeps the birth date of a resident registration number
+  alphabet:SYMBOLS    every character must be one of SYMBOLS (2..65536 distinct characters); the whole
+                      value is encrypted in radix len(SYMBOLS): alphabet:0123456789abcdef for hex
+Integer columns (Parquet) take 'digits' only and are encrypted in the fixed domain 0..10^W-1 with W = 18
+for 64-bit and 9 for 32-bit integers (or digits:W), so the output keeps the column type.
+Domains smaller than 10^6 values are refused unless --allow-small-domain (published attacks on small FPE
+domains: Beyne, ePrint 2021/815; Dunkelman et al., ePrint 2020/1311); below 2^8 values always."""
+
+
+def register(sub):
+    p = sub.add_parser("fpe", help="format-preserving encryption (FEA) of CSV/Parquet columns",
+                       description="Encrypts or decrypts chosen columns of a CSV or Parquet table with FEA "
+                                   "(TTAK.KO-12.0275), so a card number stays a card number. The output keeps "
+                                   "the input's columns, order and types. FEA-1 (default) or FEA-2; the FEA key "
+                                   "length (128/192/256) follows the key file.")
+    ops = p.add_subparsers(dest="op", metavar="OP", parser_class=type(p))
+    ops.required = True
+    for op in ("encrypt", "decrypt"):
+        q = ops.add_parser(op, help=f"{op} columns of a CSV or Parquet file", description=_FORMATS,
+                           formatter_class=_RawDesc,
+                           epilog=f"example: nuri fpe {op} -k my.key --column card --format digits "
+                                  f"-i cards.csv -o out.csv")
+        C.add_key_arg(q, " (128, 192 or 256 bits)")
+        q.add_argument("--column", action="append", required=True, metavar="NAME", help="column to process (repeat)")
+        q.add_argument("--format", action="append", required=True, metavar="FMT",
+                       help="digits | template:PATTERN | alphabet:SYMBOLS (repeat, one per --column)")
+        q.add_argument("-i", "--input", required=True, metavar="IN", help="input .csv or .parquet ('-' = CSV on stdin)")
+        q.add_argument("-o", "--output", required=True, metavar="OUT", help="output file ('-' = CSV on stdout)")
+        q.add_argument("--input-format", choices=("csv", "parquet"), help="default: from the file name")
+        q.add_argument("--on-error", choices=("stop", "keep"), default="stop",
+                       help="a value that does not fit its format: stop (exit 1, no output) or keep it unchanged "
+                            "and report it (default stop)")
+        q.add_argument("--variant", type=int, choices=(1, 2), default=1, help="FEA-1 (default) or FEA-2")
+        q.add_argument("--tweak", type=int, default=0, help="tweak (integer, default 0)")
+        q.add_argument("--allow-small-domain", action="store_true",
+                       help="allow formats with fewer than 10^6 possible values (weak: see above)")
+        q.add_argument("--delimiter", default=",", help="CSV delimiter (default ',')")
+        q.add_argument("--force", action="store_true", help="overwrite an existing OUT")
+        q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+        q.set_defaults(func=run)
+
+
+import argparse  # noqa: E402
+
+
+class _RawDesc(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Formats: each turns a cell into (digits or symbols to encrypt, a function putting the result back).
+
+class FitError(ValueError):
+    """A value does not fit its column's format."""
+
+
+class Format:
+    kind = None
+    radix = 10
+
+    def split(self, value):
+        """-> (list of symbol indices to encrypt, rebuild(list) -> str)."""
+        raise NotImplementedError
+
+
+class Digits(Format):
+    kind = "digits"
+
+    def __init__(self, width=None):
+        self.width = width  # fixed width for integer columns
+
+    def split(self, value):
+        chars = list(value)
+        pos = [i for i, c in enumerate(chars) if "0" <= c <= "9"]
+        if not pos:
+            raise FitError("has no digits")
+
+        def rebuild(digs):
+            out = chars[:]
+            for i, d in zip(pos, digs):
+                out[i] = chr(48 + d)
+            return "".join(out)
+
+        return [ord(chars[i]) - 48 for i in pos], rebuild
+
+
+class Template(Format):
+    kind = "template"
+
+    def __init__(self, pattern):
+        if "#" not in pattern:
+            raise UsageError(f"template {pattern!r} has no '#' (encrypted digit) position")
+        self.pattern = pattern
+        self.enc = [i for i, c in enumerate(pattern) if c == "#"]
+
+    def split(self, value):
+        p = self.pattern
+        if len(value) != len(p):
+            raise FitError(f"does not match template {p!r} (length {len(value)}, expected {len(p)})")
+        for i, (c, t) in enumerate(zip(value, p)):
+            if t in "#*":
+                if not "0" <= c <= "9":
+                    raise FitError(f"does not match template {p!r} (position {i + 1}: {c!r} is not a digit)")
+            elif c != t:
+                raise FitError(f"does not match template {p!r} (position {i + 1}: {c!r}, expected {t!r})")
+        chars = list(value)
+
+        def rebuild(digs):
+            out = chars[:]
+            for i, d in zip(self.enc, digs):
+                out[i] = chr(48 + d)
+            return "".join(out)
+
+        return [ord(chars[i]) - 48 for i in self.enc], rebuild
+
+
+class Alphabet(Format):
+    kind = "alphabet"
+
+    def __init__(self, symbols):
+        if len(set(symbols)) != len(symbols):
+            raise UsageError(f"alphabet {symbols!r} repeats a symbol")
+        if not 2 <= len(symbols) <= 65536:
+            raise UsageError(f"an alphabet needs 2..65536 symbols, got {len(symbols)}")
+        self.symbols = symbols
+        self.radix = len(symbols)
+        self.index = {c: i for i, c in enumerate(symbols)}
+
+    def split(self, value):
+        try:
+            idx = [self.index[c] for c in value]
+        except KeyError as e:
+            raise FitError(f"has {e.args[0]!r}, which is not in the alphabet") from None
+        return idx, lambda syms: "".join(self.symbols[s] for s in syms)
+
+
+def parse_format(text):
+    if text == "digits":
+        return Digits()
+    m = re.fullmatch(r"digits:(\d+)", text)
+    if m:
+        return Digits(int(m.group(1)))
+    if text.startswith("template:"):
+        return Template(text[len("template:"):])
+    if text.startswith("alphabet:"):
+        return Alphabet(text[len("alphabet:"):])
+    raise UsageError(f"unknown format {text!r} (expected digits, template:PATTERN or alphabet:SYMBOLS)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The FEA engine: groups symbol strings by length and sends each group through one batch call.
+
+class Engine:
+    def __init__(self, key, variant, tweak, encrypting, allow_small):
+        try:
+            from .. import fea
+        except ImportError as e:
+            raise UsageError(f"FEA is not available in this build (nuri.fea: {e})") from None
+        self.fea, self.key, self.variant, self.tweak = fea, key, variant, tweak
+        self.encrypting, self.allow_small = encrypting, allow_small
+
+    def domain_check(self, radix, length):
+        size = radix ** length
+        if size < 256:
+            raise FitError(f"has a domain of {size} values (< 2^8): too small to encrypt")
+        if size < 10 ** 6 and not self.allow_small:
+            raise FitError(f"has a domain of {size} values (< 10^6): refused without --allow-small-domain")
+        if size.bit_length() > 130:
+            raise FitError(f"is too long ({length} symbols; FEA takes at most 128 bits)")
+
+    def run(self, radix, strings):
+        """strings: list of lists of symbol indices, all the same length. Returns the same shape."""
+        if not strings:
+            return []
+        return _fea_batch(self.fea, self.key, radix, strings, self.encrypting, self.variant, self.tweak,
+                          self.allow_small)
+
+
+def _fea_batch(fea, key, radix, strings, encrypting, variant, tweak, allow_small):
+    """Adapter to nuri.fea's batch API (radix strings of one length)."""
+    verb = "encrypt" if encrypting else "decrypt"
+    kw = {"tweak": tweak, "variant": variant}
+    if radix == 10:
+        digs = ["".join(chr(48 + d) for d in s) for s in strings]
+        fn = getattr(fea, f"{verb}_digits_batch", None)
+        if fn is not None:
+            out = fn(key, digs, allow_small_domain=allow_small, **kw)
+        else:
+            out = [getattr(fea, f"{verb}_digits")(key, d, allow_small_domain=allow_small, **kw) for d in digs]
+        return [[ord(c) - 48 for c in s] for s in out]
+    fn = getattr(fea, f"{verb}_radix_batch", None)
+    if fn is None:
+        raise UsageError("this nuri.fea has no radix batch API: alphabet formats are unavailable")
+    return [list(s) for s in fn(key, [list(s) for s in strings], radix, allow_small_domain=allow_small, **kw)]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+class Problems:
+    def __init__(self, mode):
+        self.mode, self.count, self.shown = mode, 0, 0
+
+    def add(self, row, col, value, why):
+        self.count += 1
+        msg = f"row {row}, column {col!r}: value {value!r} {why}"
+        if self.mode == "stop":
+            raise VerifyError(msg + " (nothing written; --on-error keep leaves such values unchanged)")
+        if self.shown < _MAX_REPORTED:
+            print(f"nuri fpe: {msg}; left unchanged", file=sys.stderr)
+            self.shown += 1
+
+
+def _plain_digits(digs):
+    return "".join(chr(48 + d) for d in digs)
+
+
+def transform_values(engine, fmt, values, col, first_row, problems):
+    """values: list of str or None. Returns the new list; bad values are reported (row numbers are 1-based data rows)."""
+    out = list(values)
+    groups = {}
+    for j, v in enumerate(values):
+        if v is None or v == "":
+            continue
+        try:
+            syms, rebuild = fmt.split(v)
+            width = getattr(fmt, "width", None)
+            if width:
+                if len(syms) > width:
+                    raise FitError(f"has more than {width} digits")
+                syms = [0] * (width - len(syms)) + syms
+                rebuild = _plain_digits
+            engine.domain_check(fmt.radix, len(syms))
+        except FitError as e:
+            problems.add(first_row + j, col, v, str(e))
+            continue
+        groups.setdefault(len(syms), []).append((j, syms, rebuild))
+    for n, items in groups.items():
+        try:
+            res = engine.run(fmt.radix, [s for _, s, _ in items])
+        except ValueError as e:  # the library refused the group: report each value
+            for j, _, _ in items:
+                problems.add(first_row + j, col, values[j], f"was refused by FEA: {e}")
+            continue
+        for (j, _, rebuild), r in zip(items, res):
+            out[j] = rebuild(r)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+def _pairs(args):
+    cols, fmts = args.column, args.format
+    if len(fmts) == 1 and len(cols) > 1:
+        fmts = fmts * len(cols)
+    if len(fmts) != len(cols):
+        raise UsageError(f"{len(cols)} --column but {len(fmts)} --format: give one format, or one per column")
+    if len(set(cols)) != len(cols):
+        raise UsageError("a column is named twice")
+    return [(c, parse_format(f)) for c, f in zip(cols, fmts)]
+
+
+def _kind(args):
+    if args.input_format:
+        return args.input_format
+    if args.input == "-":
+        return "csv"
+    ext = os.path.splitext(args.input)[1].lower()
+    if ext in (".parquet", ".pq"):
+        return "parquet"
+    if ext in (".csv", ".txt", ".tsv"):
+        return "csv"
+    raise UsageError(f"cannot tell the format of {args.input} from its name: use --input-format csv|parquet")
+
+
+def run(args):
+    key = C.load_key(args, (16, 24, 32), "FEA key")
+    pairs = _pairs(args)
+    kind = _kind(args)
+    if kind == "parquet" and args.output == "-":
+        raise UsageError("Parquet output needs a file name")
+    C.check_output_path(args.output, args.force)
+    engine = Engine(key, args.variant, args.tweak, args.op == "encrypt", args.allow_small_domain)
+    problems = Problems(args.on_error)
+    if kind == "csv":
+        _run_csv(args, engine, pairs, problems)
+    else:
+        _run_parquet(args, engine, pairs, problems)
+    if problems.count:
+        more = problems.count - problems.shown
+        print(f"nuri fpe: {problems.count} value(s) did not fit and were left unchanged"
+              + (f" ({more} not listed)" if more > 0 else ""), file=sys.stderr)
+    return 0
+
+
+def _run_csv(args, engine, pairs, problems):
+    with C.open_input(args.input) as fb:
+        size = C.input_size(fb)
+        text = io.TextIOWrapper(fb, encoding="utf-8", newline="")
+        reader = csv.reader(text, delimiter=args.delimiter)
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise UsageError(f"{args.input} is empty (expected a header row)") from None
+        except csv.Error as e:
+            raise UsageError(f"{args.input}: {e}") from None
+        idx = []
+        for col, fmt in pairs:
+            if col not in header:
+                raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(header)})")
+            if getattr(fmt, "width", None):
+                raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
+            idx.append((header.index(col), col, fmt))
+        with C.AtomicOutput(args.output, args.force) as out, \
+                C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar:
+            otext = io.TextIOWrapper(io.BufferedWriter(_Writer(out)), encoding="utf-8", newline="")
+            writer = csv.writer(otext, delimiter=args.delimiter, lineterminator="\n")
+            writer.writerow(header)
+            row_no = 1
+            last_pos = 0
+            try:
+                while True:
+                    batch = []
+                    for r in reader:
+                        if len(r) != len(header):
+                            raise UsageError(f"{args.input}: row {row_no + len(batch)} has {len(r)} fields, "
+                                             f"the header has {len(header)}")
+                        batch.append(r)
+                        if len(batch) >= BATCH_ROWS:
+                            break
+                    if not batch:
+                        break
+                    for ci, col, fmt in idx:
+                        new = transform_values(engine, fmt, [r[ci] for r in batch], col, row_no, problems)
+                        for r, v in zip(batch, new):
+                            r[ci] = v
+                    writer.writerows(batch)
+                    row_no += len(batch)
+                    if size:
+                        pos = fb.tell() if fb.seekable() else last_pos
+                        bar.advance(pos - last_pos)
+                        last_pos = pos
+            except csv.Error as e:
+                raise UsageError(f"{args.input}: line {reader.line_num}: {e}") from None
+            except UnicodeDecodeError:
+                raise UsageError(f"{args.input}: not UTF-8 text") from None
+            otext.flush()
+            otext.detach().flush()
+            out.commit()
+
+
+class _Writer(io.RawIOBase):
+    def __init__(self, out):
+        self.out = out
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.out.write(bytes(b))
+        return len(b)
+
+
+def _run_parquet(args, engine, pairs, problems):
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError("Parquet needs pyarrow (pip install pyarrow)") from None
+    try:
+        pf = pq.ParquetFile(args.input)
+    except (OSError, pa.ArrowException) as e:
+        raise UsageError(f"cannot read {args.input} as Parquet: {e}") from None
+    schema = pf.schema_arrow
+    plan = []
+    for col, fmt in pairs:
+        if col not in schema.names:
+            raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(schema.names)})")
+        t = schema.field(col).type
+        if pa.types.is_integer(t):
+            if not isinstance(fmt, Digits):
+                raise UsageError(f"column {col!r} is {t}: integer columns take the digits format only")
+            if fmt.width is None:
+                fmt = Digits({8: 2, 16: 4, 32: 9, 64: 18}[t.bit_width])
+            if 10 ** fmt.width > 2 ** (t.bit_width - (1 if pa.types.is_signed_integer(t) else 0)):
+                raise UsageError(f"column {col!r} is {t}: digits:{fmt.width} does not fit the type")
+            plan.append((col, fmt, "int", t))
+        elif pa.types.is_string(t) or pa.types.is_large_string(t):
+            if getattr(fmt, "width", None):
+                raise UsageError(f"digits:W is for integer columns; {col!r} is a string column")
+            plan.append((col, fmt, "str", t))
+        else:
+            raise UsageError(f"column {col!r} is {t}: FPE takes string or integer columns")
+    total = pf.metadata.num_rows
+    with C.AtomicOutput(args.output, args.force) as out, \
+            C.Progress(total if total > 100000 else None, f"fpe {args.op}", unit="rows", quiet=args.quiet) as bar:
+        writer = pq.ParquetWriter(out.f, schema)
+        row_no = 1
+        for batch in pf.iter_batches(batch_size=BATCH_ROWS):
+            cols = {n: batch.column(i) for i, n in enumerate(batch.schema.names)}
+            for col, fmt, kind, t in plan:
+                vals = cols[col].to_pylist()
+                if kind == "int":
+                    svals = []
+                    for j, v in enumerate(vals):
+                        if v is not None and v < 0:
+                            problems.add(row_no + j, col, v, "is negative (digits needs 0..10^W-1)")
+                            svals.append(None)
+                        else:
+                            svals.append(None if v is None else str(v))
+                    new = transform_values(engine, fmt, svals, col, row_no, problems)
+                    res = [v if (s is None or n is None) else int(n) for v, s, n in zip(vals, svals, new)]
+                else:
+                    res = transform_values(engine, fmt, vals, col, row_no, problems)
+                cols[col] = pa.array(res, type=t)
+            writer.write_batch(pa.record_batch([cols[n] for n in batch.schema.names], schema=batch.schema))
+            row_no += batch.num_rows
+            bar.advance(batch.num_rows)
+        writer.close()
+        out.commit()
