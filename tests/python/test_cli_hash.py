@@ -7,6 +7,9 @@ import pytest
 
 from nuri.cli.main import main
 
+# the installed console script (python -m nuri.cli.main would load main.py twice, as __main__ and as a module)
+NURI_BIN = os.path.join(os.path.dirname(sys.executable), "nuri")
+
 H = pytest.importorskip("nuri.hash", reason="nuri.hash (Esch) is not in this build yet")
 
 
@@ -52,10 +55,10 @@ def test_check(tmp_path, capsys, monkeypatch):
 
 def test_stdin_and_missing(tmp_path):
     data = os.urandom(5000)
-    r = subprocess.run([sys.executable, "-m", "nuri.cli.main", "hash", "esch256", "-"], input=data,
+    r = subprocess.run([NURI_BIN, "hash", "esch256", "-"], input=data,
                        capture_output=True, check=True)
     assert r.stdout.decode() == f"{H.esch256(data).hex()}  -\n"
-    r = subprocess.run([sys.executable, "-m", "nuri.cli.main", "hash", "esch256", str(tmp_path / "nope")],
+    r = subprocess.run([NURI_BIN, "hash", "esch256", str(tmp_path / "nope")],
                        capture_output=True)
     assert r.returncode == 2 and b"cannot read" in r.stderr
 

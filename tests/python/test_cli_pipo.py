@@ -8,6 +8,9 @@ import pytest
 from nuri import keyfile, pipo
 from nuri.cli.main import main
 
+# the installed console script (python -m nuri.cli.main would load main.py twice, as __main__ and as a module)
+NURI_BIN = os.path.join(os.path.dirname(sys.executable), "nuri")
+
 
 def nuri(*argv):
     try:
@@ -123,7 +126,7 @@ def test_io_errors(tmp_path, key128):
 
 def test_pipes(tmp_path, key128):
     data = os.urandom(300000)
-    cmd = [sys.executable, "-m", "nuri.cli.main", "pipo"]
+    cmd = [NURI_BIN, "pipo"]
     enc = subprocess.run(cmd + ["encrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"], input=data,
                          capture_output=True, check=True).stdout
     dec = subprocess.run(cmd + ["decrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"], input=enc,

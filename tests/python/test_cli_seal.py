@@ -12,6 +12,9 @@ import pytest
 from nuri import keyfile
 from nuri.cli.main import main
 
+# the installed console script (python -m nuri.cli.main would load main.py twice, as __main__ and as a module)
+NURI_BIN = os.path.join(os.path.dirname(sys.executable), "nuri")
+
 
 def nuri(*argv):
     try:
@@ -169,7 +172,7 @@ def test_all_key_sizes(tmp_path):
     for bits in (128, 192, 256):
         k = tmp_path / f"k{bits}"
         assert nuri("keygen", "--bits", bits, "-o", k) == 0
-        blob = seal(tmp_path, k, b"x" * 2000)
+        blob = seal(tmp_path, k, b"x" * 2000, name=f"s{bits}")
         assert open_(tmp_path, k, blob) == (0, b"x" * 2000)
 
 
@@ -241,7 +244,7 @@ def test_passphrase(tmp_path, monkeypatch, key):
 def test_open_to_stdout_needs_a_file(tmp_path, key):
     data = os.urandom(5000)
     blob = seal(tmp_path, key, data)
-    cmd = [sys.executable, "-m", "nuri.cli.main", "open", "-k", str(key), "-o", "-"]
+    cmd = [NURI_BIN, "open", "-k", str(key), "-o", "-"]
     r = subprocess.run(cmd + ["-i", str(tmp_path / "s.sealed")], capture_output=True)
     assert r.returncode == 0 and r.stdout == data
     r = subprocess.run(cmd + ["-i", "-"], input=blob, capture_output=True)
@@ -255,7 +258,7 @@ def test_open_to_stdout_needs_a_file(tmp_path, key):
 
 def test_pipe_in_and_out(tmp_path, key):
     data = os.urandom(200000)
-    base = [sys.executable, "-m", "nuri.cli.main"]
+    base = [NURI_BIN]
     sealed = subprocess.run(base + ["seal", "-k", str(key), "-i", "-", "-o", "-"], input=data, capture_output=True,
                             check=True).stdout
     r = subprocess.run(base + ["open", "-k", str(key), "-i", "-", "-o", str(tmp_path / "out")], input=sealed,
