@@ -1,0 +1,261 @@
+"""ML-KEM-512, ML-KEM-768 and ML-KEM-1024 key encapsulation (FIPS 203).
+
+Functions take the parameter set as ``level`` (512, 768 or 1024) and work on the FIPS 203 byte
+strings: the encapsulation key ``ek``, the decapsulation key ``dk`` and the ciphertext. The
+shared key is 32 bytes.
+
+>>> from nuri import mlkem
+>>> ek, dk = mlkem.keygen(768)
+>>> len(ek), len(dk)
+(1184, 2400)
+>>> shared, ct = mlkem.encaps(768, ek)
+>>> mlkem.decaps(768, dk, ct) == shared
+True
+
+Deterministic forms (FIPS 203 KeyGen_internal / Encaps_internal) take the randomness:
+``seed`` = d || z (64 bytes) and ``m`` (32 bytes).
+
+>>> ek, dk = mlkem.keygen(512, seed=bytes(64))
+>>> mlkem.encaps(512, ek, m=bytes(32))[0].hex()[:16]
+'4ad53a06b29f1256'
+
+Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus check on ``ek``,
+§7.3 hash check on ``dk``). A well-formed ciphertext that was altered is not an error: ``decaps``
+then returns the implicit-rejection key, which matches nothing the sender has.
+"""
+from ._native import ffi, lib
+from ._util import as_bytes, check, impl_names
+
+__all__ = ["keygen", "encaps", "decaps", "check_encapsulation_key", "check_decapsulation_key", "sizes",
+           "implementations", "default_implementation", "LEVELS", "SHARED_KEY_SIZE",
+           "MLKEM512PrivateKey", "MLKEM512PublicKey", "MLKEM768PrivateKey", "MLKEM768PublicKey",
+           "MLKEM1024PrivateKey", "MLKEM1024PublicKey"]
+
+LEVELS = (512, 768, 1024)
+SHARED_KEY_SIZE = 32
+SEED_SIZE = 64
+MESSAGE_SIZE = 32
+
+
+def _level(level):
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
+    return level
+
+
+def sizes(level):
+    """(ek, dk, ciphertext) sizes in bytes for ML-KEM-<level>."""
+    level = _level(level)
+    return (lib.nuri_mlkem_ek_bytes(level), lib.nuri_mlkem_dk_bytes(level), lib.nuri_mlkem_ct_bytes(level))
+
+
+def _sized(value, name, want, level):
+    value = as_bytes(value, name)
+    if len(value) != want:
+        raise ValueError(f"{name} for ML-KEM-{level} must be {want} bytes long, got {len(value)}")
+    return value
+
+
+def _impl(impl):
+    return impl.encode() if impl else ffi.NULL
+
+
+def implementations():
+    """Names of the registered ML-KEM implementations usable on this CPU, fastest first."""
+    return impl_names(lib.nuri_mlkem_impl_count, lib.nuri_mlkem_impl_info, lib.nuri_mlkem_impl_supported)
+
+
+def default_implementation():
+    """The implementation dispatch picks now (honours NURI_IMPL=mlkem:<name>)."""
+    name = lib.nuri_mlkem_default_impl()
+    return ffi.string(name).decode() if name != ffi.NULL else None
+
+
+def keygen(level: int, seed: bytes = None, *, impl: str = None):
+    """Generates a key pair; returns (ek, dk). seed = d || z (64 bytes) for the deterministic
+    FIPS 203 ML-KEM.KeyGen_internal; None draws it from the operating system."""
+    level = _level(level)
+    nek, ndk, _ = sizes(level)
+    if seed is not None:
+        seed = _sized(seed, "seed (d || z)", SEED_SIZE, level)
+    ek, dk = ffi.new(f"uint8_t[{nek}]"), ffi.new(f"uint8_t[{ndk}]")
+    rc = lib.nuri_mlkem_keygen(level, ek, nek, dk, ndk, seed if seed is not None else ffi.NULL,
+                               SEED_SIZE if seed is not None else 0, _impl(impl))
+    check(rc, f"ML-KEM-{level} key generation")
+    out = (bytes(ek), bytes(dk))
+    lib.nuri_wipe(dk, ndk)
+    return out
+
+
+def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
+    """Encapsulates to ek; returns (shared_key, ciphertext). m (32 bytes) makes it deterministic
+    (ML-KEM.Encaps_internal); None draws it from the operating system. ValueError if ek has the
+    wrong length or fails the FIPS 203 modulus check."""
+    level = _level(level)
+    nek, _, nct = sizes(level)
+    ek = _sized(ek, "encapsulation key", nek, level)
+    if m is not None:
+        m = _sized(m, "m", MESSAGE_SIZE, level)
+    ct, ss = ffi.new(f"uint8_t[{nct}]"), ffi.new("uint8_t[32]")
+    rc = lib.nuri_mlkem_encaps(level, ct, nct, ss, 32, ek, nek, m if m is not None else ffi.NULL,
+                               MESSAGE_SIZE if m is not None else 0, _impl(impl))
+    if rc == -1:
+        raise ValueError(f"invalid ML-KEM-{level} encapsulation key: a coefficient is >= q = 3329 "
+                         "(FIPS 203 modulus check)")
+    check(rc, f"ML-KEM-{level} encapsulation")
+    out = (bytes(ss), bytes(ct))
+    lib.nuri_wipe(ss, 32)
+    return out
+
+
+def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> bytes:
+    """Decapsulates; returns the 32-byte shared key. ValueError for wrong lengths or a dk whose
+    stored H(ek) does not match (FIPS 203 hash check). An altered ciphertext of the right length
+    yields the implicit-rejection key, not an error."""
+    level = _level(level)
+    _, ndk, nct = sizes(level)
+    dk = _sized(dk, "decapsulation key", ndk, level)
+    ciphertext = _sized(ciphertext, "ciphertext", nct, level)
+    ss = ffi.new("uint8_t[32]")
+    rc = lib.nuri_mlkem_decaps(level, ss, 32, ciphertext, nct, dk, ndk, _impl(impl))
+    if rc == -1:
+        raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
+                         "(FIPS 203 hash check)")
+    check(rc, f"ML-KEM-{level} decapsulation")
+    out = bytes(ss)
+    lib.nuri_wipe(ss, 32)
+    return out
+
+
+def check_encapsulation_key(level: int, ek: bytes) -> bool:
+    """True if ek passes the FIPS 203 §7.2 checks (length and modulus)."""
+    level = _level(level)
+    ek = as_bytes(ek, "ek")
+    return lib.nuri_mlkem_check_ek(level, ek, len(ek)) == 0
+
+
+def check_decapsulation_key(level: int, dk: bytes) -> bool:
+    """True if dk passes the FIPS 203 §7.3 checks (length and H(ek) hash)."""
+    level = _level(level)
+    dk = as_bytes(dk, "dk")
+    return lib.nuri_mlkem_check_dk(level, dk, len(dk)) == 0
+
+
+# ---- pyca/cryptography-style key objects ----
+
+class _PublicKey:
+    _level = 0
+
+    def __init__(self, ek):
+        self._ek = ek
+
+    @classmethod
+    def from_public_bytes(cls, data: bytes):
+        """Loads an encapsulation key; ValueError unless it passes the FIPS 203 checks."""
+        nek = sizes(cls._level)[0]
+        data = _sized(data, "encapsulation key", nek, cls._level)
+        if not check_encapsulation_key(cls._level, data):
+            raise ValueError(f"invalid ML-KEM-{cls._level} encapsulation key (FIPS 203 modulus check)")
+        return cls(data)
+
+    def public_bytes_raw(self) -> bytes:
+        """The encapsulation key ek."""
+        return self._ek
+
+    def encapsulate(self):
+        """Returns (shared_key, ciphertext)."""
+        return encaps(self._level, self._ek)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._ek == self._ek
+
+    def __hash__(self):
+        return hash((self._level, self._ek))
+
+    def __repr__(self):
+        return f"<MLKEM{self._level}PublicKey {self._ek[:8].hex()}...>"
+
+
+class _PrivateKey:
+    _level = 0
+    _public_cls = _PublicKey
+
+    def __init__(self, ek, dk, seed):
+        self._ek, self._dk, self._seed = ek, dk, seed
+
+    @classmethod
+    def generate(cls):
+        """A new key pair from the operating system's randomness (the seed is kept)."""
+        seed = bytes(ffi.buffer(_random_seed(), SEED_SIZE))
+        return cls.from_seed_bytes(seed)
+
+    @classmethod
+    def from_seed_bytes(cls, data: bytes):
+        """The key pair of the 64-byte seed d || z (FIPS 203 ML-KEM.KeyGen_internal)."""
+        data = _sized(data, "seed (d || z)", SEED_SIZE, cls._level)
+        ek, dk = keygen(cls._level, data)
+        return cls(ek, dk, data)
+
+    @classmethod
+    def from_decapsulation_key_bytes(cls, data: bytes):
+        """Loads an expanded decapsulation key dk; ValueError unless it passes the §7.3 checks."""
+        ndk = sizes(cls._level)[1]
+        data = _sized(data, "decapsulation key", ndk, cls._level)
+        if not check_decapsulation_key(cls._level, data):
+            raise ValueError(f"invalid ML-KEM-{cls._level} decapsulation key (FIPS 203 hash check)")
+        k = cls._level // 256
+        return cls(data[384 * k: 768 * k + 32], data, None)
+
+    def private_bytes_raw(self) -> bytes:
+        """The 64-byte seed d || z (as pyca/cryptography); ValueError if the key was loaded
+        from an expanded dk, which does not contain d."""
+        if self._seed is None:
+            raise ValueError("this key was loaded from an expanded decapsulation key: no seed to export")
+        return self._seed
+
+    def decapsulation_key_bytes(self) -> bytes:
+        """The expanded FIPS 203 decapsulation key dk."""
+        return self._dk
+
+    def public_key(self):
+        return self._public_cls(self._ek)
+
+    def decapsulate(self, ciphertext: bytes) -> bytes:
+        """The 32-byte shared key (the implicit-rejection key for an altered ciphertext)."""
+        return decaps(self._level, self._dk, ciphertext)
+
+    def __repr__(self):
+        return f"<MLKEM{self._level}PrivateKey>"
+
+
+def _random_seed():
+    buf = ffi.new(f"uint8_t[{SEED_SIZE}]")
+    check(lib.nuri_randombytes(buf, SEED_SIZE), "operating-system randomness")
+    return buf
+
+
+class MLKEM512PublicKey(_PublicKey):
+    _level = 512
+
+
+class MLKEM768PublicKey(_PublicKey):
+    _level = 768
+
+
+class MLKEM1024PublicKey(_PublicKey):
+    _level = 1024
+
+
+class MLKEM512PrivateKey(_PrivateKey):
+    _level = 512
+    _public_cls = MLKEM512PublicKey
+
+
+class MLKEM768PrivateKey(_PrivateKey):
+    _level = 768
+    _public_cls = MLKEM768PublicKey
+
+
+class MLKEM1024PrivateKey(_PrivateKey):
+    _level = 1024
+    _public_cls = MLKEM1024PublicKey
