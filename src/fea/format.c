@@ -306,7 +306,7 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
     const uint64_t r = f->radix, recip = (UINT64_C(1) << 32) / r;
-    const int small = f->key.n <= 64 && r == 10; /* the common decimal case: one 64-bit word */
+    const int small = ascii && f->key.n <= 64; /* the common decimal case: one 64-bit word */
     nuri_fea_u128 v[BLK];
     uint64_t w[BLK];
     for (size_t off = 0; off < count; off += BLK) {

@@ -313,7 +313,7 @@ static void test_digits(void)
 static void test_radix(void)
 {
     static const struct { unsigned radix, len; } cases[] = {
-        {2, 8}, {2, 127}, {16, 16}, {36, 10}, {62, 8}, {26, 5}, {256, 15}, {11172, 4}, {65535, 3}, {65536, 7}, {3, 80}};
+        {2, 8}, {2, 127}, {10, 16}, {10, 30}, {16, 16}, {36, 10}, {62, 8}, {26, 5}, {256, 15}, {11172, 4}, {65535, 3}, {65536, 7}, {3, 80}};
     int bad = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         unsigned r = cases[c].radix, L = cases[c].len;
