@@ -288,20 +288,30 @@ def chart_sparkle(recs, cross, outdir, ghz):
 
 def chart_fea(recs, outdir):
     plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
-    res = {}
-    for ax, pat, title in ((axes[0], r".*54.*", "n = 54 bits (16 digits)"), (axes[1], r".*64.*", "n = 64 bits")):
-        rs = pick(recs, "fea", param=pat, metric="values_per_s")
-        rs = [r for r in rs if "digit" not in r["op"] or pat == r".*54.*"]
-        items = [dict(label=f"{r['impl']} {r['op']}"[:36], value=float(r["median"]), kind=kind_of(r), note="")
-                 for r in sorted(rs, key=lambda r: -r["median"])][:12]
-        if pat == r".*54.*":
-            items += [item_anchor("x86-scratch-fea1-54"), item_anchor("x86-ff1-fpe-crate")]
-        bar_panel(ax, items, f"FEA, {title}, batches, 1 core, x86-64", "values per second", log=True)
-        res[pat] = items
-    fig.suptitle("FEA format-preserving encryption vs FF1", fontsize=11)
-    save(fig, os.path.join(outdir, "fea.png"), res[r".*54.*"] + res[r".*64.*"])
-    return res
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    # Left: 16-digit decimal values (cycle-walking included) and n = 54 binary, FEA-1/128, beside FF1.
+    left = []
+    for r in sorted(pick(recs, "fea", op="digits-encrypt", param=r"FEA-1/128.*", metric="values_per_s"),
+                    key=lambda r: -r["median"]):
+        left.append(dict(label=f"{r['impl']} 16 digits", value=float(r["median"]), kind="measured", note=""))
+    for r in pick(recs, "fea", impl=r"peer:.*", metric="values_per_s"):
+        left.append(dict(label=f"{r['impl'][5:]} 16 digits", value=float(r["median"]), kind="peer", note=""))
+    for r in sorted(pick(recs, "fea", op="encrypt", param=r"FEA-1/128 n=54", metric="values_per_s"),
+                    key=lambda r: -r["median"]):
+        left.append(dict(label=f"{r['impl']} n=54", value=float(r["median"]), kind="measured", note=""))
+    left += [item_anchor("x86-scratch-fea1-54"), item_anchor("x86-ff1-fpe-crate")]
+    bar_panel(axes[0], left, "FEA-1/128: 16-digit values and n=54 binary, batches of 10,000, 1 core",
+              "values per second", log=True)
+    right = []
+    for r in sorted(pick(recs, "fea", op="encrypt", param=r"FEA-[12]/128 n=64", metric="values_per_s"),
+                    key=lambda r: (r["param"], -r["median"])):
+        right.append(dict(label=f"{r['impl']} {r['param'].split()[0]}", value=float(r["median"]), kind="measured",
+                          note=""))
+    bar_panel(axes[1], right, "FEA-1 and FEA-2 (128-bit key), n = 64, batches of 10,000, 1 core",
+              "values per second", log=True)
+    fig.suptitle("FEA format-preserving encryption (x86-64 host) vs FF1", fontsize=11)
+    save(fig, os.path.join(outdir, "fea.png"), left + right)
+    return left + right
 
 
 def chart_mlkem(recs, outdir):
