@@ -65,8 +65,8 @@ ANCHORS = [
 
     # --- ML-KEM (shared/spec/mlkem.md section 3) ------------------------------------------------------------
     *[dict(family="mlkem", key=f"x86-{impl}-768-{op}", label=label, value=v, unit="cycles", op=op,
-           platform="x86-64 Xeon VM, TSC ticks at 2.6 GHz (this machine type)",
-           source=f"shared/spec/mlkem.md section 3 ({commit}), measured on this machine type")
+           platform="x86-64 Xeon VM (2 vCPU, KVM), TSC ticks at 2.6 GHz",
+           source=f"shared/spec/mlkem.md section 3 ({commit}), local measurement by the spec author")
       for impl, label, commit, vals in (
           ("pqcrystals-ref", "pq-crystals ref (derand)", "pq-crystals/kyber main 4768bd3", (85308, 98074, 124796)),
           ("mlkemnative-c", "mlkem-native C backend", "mlkem-native d1b2fe7", (53049, 63685, 77540)),

@@ -27,7 +27,7 @@ COLORS = {"measured": "#1f77b4", "peer": "#7f7f7f", "published": "#ff7f0e", "emu
 HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": ""}
 KIND_LABEL = {"measured": "nuri, measured in this run", "peer": "peer, measured in this run",
               "published": "published figure", "emulated": "nuri under QEMU (instructions, not cycles)",
-              "reference": "reference figure measured on this machine type (shared/spec)"}
+              "reference": "reference figure measured by the spec author on a 2-vCPU Xeon VM (shared/spec)"}
 
 
 # ----------------------------------------------------------------------------------------------- collection
@@ -90,13 +90,17 @@ def run_cross(timeout=900, log=print):
 
 
 def tsc_ghz():
-    """Nominal TSC rate from /proc/cpuinfo ('@ 2.60GHz'), or None."""
+    """Nominal TSC rate from /proc/cpuinfo ('@ 2.60GHz' in the model name, else 'cpu MHz'), or None."""
     try:
         with open("/proc/cpuinfo") as f:
-            m = re.search(r"model name\s*:.*@\s*([\d.]+)\s*GHz", f.read())
-        return float(m.group(1)) if m else None
+            text = f.read()
     except OSError:
         return None
+    m = re.search(r"model name\s*:.*@\s*([\d.]+)\s*GHz", text)
+    if m:
+        return float(m.group(1))
+    m = re.search(r"cpu MHz\s*:\s*([\d.]+)", text)
+    return round(float(m.group(1)) / 1000, 2) if m else None
 
 
 def cpu_model():
@@ -326,7 +330,8 @@ def chart_mlkem(recs, outdir):
                                                               "mlkemnative-avx2")]
         bar_panel(ax, items, f"ML-KEM-768 {op}", "TSC ticks (2.6 GHz reference cycles)")
         allit += items
-    fig.suptitle("ML-KEM-768 on this x86-64 machine type: nuri vs pq-crystals and mlkem-native", fontsize=11)
+    fig.suptitle("ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the spec author's "
+                 "Xeon VM (both in TSC ticks)", fontsize=11)
     save(fig, os.path.join(outdir, "mlkem.png"), allit)
     return allit
 
@@ -416,7 +421,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
     chart_pipo(recs, cross_recs, outdir)
     charts.append(("PIPO", "pipo.png",
                    "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
-                   "measured on this machine type and the fastest published ARMv8 NEON figure (Apple A10X, cycles/byte). "
+                   "measured by the spec author (Xeon VM) and the fastest published ARMv8 NEON figure (Apple A10X, cycles/byte). "
                    "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
                    "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles)."))
     chart_sparkle(recs, cross_recs, outdir, ghz)
@@ -426,15 +431,16 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
                    "its own baseline (published: time / C; nuri: instructions / `opt`)."))
     charts.append(("SPARKLE, Schwaemm, Esch on x86-64", "sparkle-x86.png",
                    "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
-                   "beside Ascon peers measured in the same run and the designers' C measured on this machine type."))
+                   "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM)."))
     chart_fea(recs, outdir)
     charts.append(("FEA", "fea.png",
                    "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
                    "in the same run when the peer is built, and the figures in shared/spec/fea.md."))
     chart_mlkem(recs, outdir)
     charts.append(("ML-KEM-768", "mlkem.png",
-                   "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 measured on this "
-                   "machine type (shared/spec/mlkem.md section 3, same tick unit)."))
+                   "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
+                   "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
+                   "but compare the CPU model above before reading small differences."))
     write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts)
     failed = sum(1 for r in st_rows if r[3] is False)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
