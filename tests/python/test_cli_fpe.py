@@ -162,3 +162,36 @@ def test_parquet_round_trip_keeps_schema(tmp_path, key):
     assert all(0 <= v < 10 ** 18 for v in e.column("acct").to_pylist())
     assert nuri("fpe", "decrypt", "-k", key, *args, "-i", tmp_path / "e.parquet", "-o", tmp_path / "d.parquet") == 0
     assert pq.read_table(tmp_path / "d.parquet").equals(t)
+
+
+def test_unwritable_output(tmp_path, key):
+    write_csv(tmp_path / "in.csv", [["a"], ["123456789"]])
+    assert nuri("fpe", "encrypt", "-k", key, "--column", "a", "--format", "digits", "-i", tmp_path / "in.csv",
+                "-o", "/proc/nuri-test.csv") == 2
+
+
+def test_csv_stdin_stdout(tmp_path, key):
+    import subprocess
+    import sys
+
+    nuri_bin = os.path.join(os.path.dirname(sys.executable), "nuri")
+    data = "id,card\n1,4111-1111-1111-1111\n2,5500000000000004\n"
+    base = [nuri_bin, "fpe", "{}", "-k", str(key), "--column", "card", "--format", "digits", "-i", "-", "-o", "-"]
+    enc = subprocess.run([a.format("encrypt") for a in base], input=data, capture_output=True, text=True, check=True)
+    assert enc.stdout.splitlines()[0] == "id,card" and enc.stdout != data
+    dec = subprocess.run([a.format("decrypt") for a in base], input=enc.stdout, capture_output=True, text=True,
+                         check=True)
+    assert dec.stdout == data
+
+
+def test_alphabet(tmp_path, key):
+    rows = [["h"], ["deadbeefcafe"], ["0123456789ab"]]
+    write_csv(tmp_path / "in.csv", rows)
+    args = ["--column", "h", "--format", "alphabet:0123456789abcdef"]
+    assert nuri("fpe", "encrypt", "-k", key, *args, "-i", tmp_path / "in.csv", "-o", tmp_path / "e.csv") == 0
+    enc = read_csv(tmp_path / "e.csv")
+    assert all(len(e[0]) == 12 and set(e[0]) <= set("0123456789abcdef") for e in enc[1:]) and enc != rows
+    assert nuri("fpe", "decrypt", "-k", key, *args, "-i", tmp_path / "e.csv", "-o", tmp_path / "d.csv") == 0
+    assert read_csv(tmp_path / "d.csv") == rows
+    write_csv(tmp_path / "bad.csv", [["h"], ["xyz123456789"]])
+    assert nuri("fpe", "encrypt", "-k", key, *args, "-i", tmp_path / "bad.csv", "-o", tmp_path / "x.csv") == 1

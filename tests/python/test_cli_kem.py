@@ -68,3 +68,7 @@ def test_bad_inputs(tmp_path, capsys):
     bsk[-40] ^= 1  # inside H(ek): fails the FIPS 203 hash check
     (tmp_path / "badsk").write_bytes(bytes(bsk))
     assert nuri("kem", "decaps", "--secret", tmp_path / "badsk", "--ciphertext", ct, "--shared", tmp_path / "s4") == 1
+
+
+def test_unwritable_output(tmp_path):
+    assert nuri("kem", "keygen", "--public", tmp_path / "pk", "--secret", "/proc/nuri-test-sk") == 2

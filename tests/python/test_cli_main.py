@@ -123,3 +123,8 @@ def test_key_file_forms_and_env(tmp_path, monkeypatch):
     monkeypatch.setenv("NURI_KEY_HEX", "1234")
     with pytest.raises(keyfile.KeyFileError, match="NURI_KEY_HEX"):
         keyfile.key_from_env()
+
+
+def test_keygen_unwritable_even_for_root(tmp_path):
+    # /proc refuses new files for every user, root included (the chmod test above skips as root)
+    assert nuri("keygen", "-o", "/proc/nuri-test-key") == 2

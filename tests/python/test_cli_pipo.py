@@ -132,3 +132,8 @@ def test_pipes(tmp_path, key128):
     dec = subprocess.run(cmd + ["decrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"], input=enc,
                          capture_output=True, check=True).stdout
     assert dec == data and len(enc) == 8 + len(data) + 8 - len(data) % 8
+
+
+def test_unwritable_output_even_for_root(tmp_path, key128):
+    (tmp_path / "pt").write_bytes(b"hello")
+    assert nuri("pipo", "encrypt", "--mode", "ecb", "-k", key128, "-i", tmp_path / "pt", "-o", "/proc/nuri-test") == 2

@@ -282,3 +282,10 @@ def test_library_api(tmp_path):
     parts = [os.urandom(n) for n in (1, 1023, 1024, 3000, 0, 7)]
     blob = s.header + b"".join(s.update(p) for p in parts) + s.finalize()
     assert S.open_bytes(k, blob) == b"".join(parts)
+
+
+def test_unwritable_output_even_for_root(tmp_path, key):
+    blob = seal(tmp_path, key, b"x" * 10)
+    assert nuri("seal", "-k", key, "-i", tmp_path / "s.pt", "-o", "/proc/nuri-test") == 2
+    (tmp_path / "b").write_bytes(blob)
+    assert nuri("open", "-k", key, "-i", tmp_path / "b", "-o", "/proc/nuri-test") == 2
