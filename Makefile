@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 NURI := $(VENV)/bin/nuri
 CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
-.PHONY: all demo check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
+PHONY_PEERS := peers
+.PHONY: peers all demo check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
 
 all: build
 
@@ -51,11 +52,19 @@ check-cross: bootstrap-cross
 	@if [ -x scripts/check-cross.sh ]; then scripts/check-cross.sh; else echo "check-cross: no cross targets yet"; fi
 
 # ---- the main job and benchmarks ----
-demo: python
+# Peer programs measured in the same benchmark run (Rust crates from crates.io: FF1, Ascon).
+# Optional: without cargo the benchmarks run without peers.
+peers:
+	@for m in bench/peers/Cargo.toml bench/peers/*/Cargo.toml; do \
+	  [ -f $$m ] || continue; \
+	  if command -v cargo >/dev/null; then cargo build -q --release --manifest-path $$m || echo "peers: $$m failed to build (skipped)"; \
+	  else echo "peers: cargo not found, skipping $$m"; fi; done
+
+demo: python peers
 	$(NURI) selftest
 	@if $(NURI) report --help >/dev/null 2>&1; then $(NURI) report; else $(NURI) bench --quick; fi
 
-bench: python
+bench: python peers
 	@mkdir -p build
 	$(NURI) bench --json | tee build/bench.json
 	@echo "records written to build/bench.json"
