@@ -6,7 +6,6 @@ PY := $(VENV)/bin/python
 NURI := $(VENV)/bin/nuri
 CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
-PHONY_PEERS := peers
 .PHONY: peers all demo check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
 
 all: build
