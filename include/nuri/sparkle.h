@@ -38,7 +38,118 @@ NURI_MUST_CHECK int nuri_sparkle_permute(uint32_t *state, unsigned nb, unsigned 
 NURI_MUST_CHECK int nuri_sparkle_permute_bytes(uint8_t *state, size_t state_len, unsigned steps,
                                                const char *impl_name);
 
-/* Schwaemm and Esch: coming in the next commit. */
+struct nuri_sparkle_impl;
+
+/* ---- Schwaemm ---- */
+typedef enum {
+    NURI_SCHWAEMM128_128 = 0, /* SPARKLE256, key 16, nonce 16, tag 16 */
+    NURI_SCHWAEMM256_128 = 1, /* SPARKLE384, key 16, nonce 32, tag 16 (primary) */
+    NURI_SCHWAEMM192_192 = 2, /* SPARKLE384, key 24, nonce 24, tag 24 */
+    NURI_SCHWAEMM256_256 = 3  /* SPARKLE512, key 32, nonce 32, tag 32 */
+} nuri_schwaemm_variant;
+
+#define NURI_SCHWAEMM_MAX_KEY_BYTES 32
+#define NURI_SCHWAEMM_MAX_NONCE_BYTES 32
+#define NURI_SCHWAEMM_MAX_TAG_BYTES 32
+#define NURI_SCHWAEMM_MAX_RATE_BYTES 32
+
+/* Sizes of a variant (0 for an unknown variant). */
+size_t nuri_schwaemm_key_bytes(int variant);
+size_t nuri_schwaemm_nonce_bytes(int variant);
+size_t nuri_schwaemm_tag_bytes(int variant);
+size_t nuri_schwaemm_rate_bytes(int variant);
+size_t nuri_schwaemm_ctx_bytes(void);
+
+/* One-shot. Encrypt writes msg_len + tag bytes (ciphertext || tag) to out.
+ * Decrypt reads ct_len >= tag bytes (ciphertext || tag) and writes ct_len - tag bytes, only
+ * after the tag verified; on any error the first out_cap bytes of out are zeroed (NURI_EAUTH
+ * for a wrong tag). out may equal the input (in-place). impl_name NULL = dispatch. */
+NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
+                                          const uint8_t *key, size_t key_len, const uint8_t *nonce,
+                                          size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *msg,
+                                          size_t msg_len, const char *impl_name);
+NURI_MUST_CHECK int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
+                                          const uint8_t *key, size_t key_len, const uint8_t *nonce,
+                                          size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *ct,
+                                          size_t ct_len, const char *impl_name);
+
+/* Streaming. Encryption:  init(ENCRYPT) -> update_ad* -> encrypt_update* -> encrypt_final.
+ * Decryption is two-pass, so no plaintext leaves before the tag is verified:
+ *   init(DECRYPT) -> update_ad* -> verify_update(ct chunks)* -> verify_final(tag)
+ *   and only if that returned NURI_OK: decrypt_update(the same ct chunks)* -> decrypt_final(tag).
+ * verify_final rewinds the context to the start of the ciphertext. decrypt_final checks the tag
+ * again and returns NURI_EAUTH if the second pass saw a different ciphertext than the first
+ * (the caller must then discard what decrypt_update produced). Any chunking works.
+ * The *_update functions that output data write at most in_len + rate bytes; the final ones at
+ * most rate bytes. All functions return NURI_ESTATE when called out of sequence. */
+#define NURI_SCHWAEMM_ENCRYPT 1
+#define NURI_SCHWAEMM_DECRYPT 0
+typedef struct nuri_schwaemm_ctx {
+    uint32_t state[NURI_SPARKLE_MAX_WORDS];
+    uint32_t saved[NURI_SPARKLE_MAX_WORDS]; /* state at the start of the message phase (decryption) */
+    uint8_t key[NURI_SCHWAEMM_MAX_KEY_BYTES];
+    uint8_t buf[NURI_SCHWAEMM_MAX_RATE_BYTES]; /* pending (possibly full) block of AD or message */
+    size_t buf_len;
+    const struct nuri_sparkle_impl *impl;
+    int variant, encrypt, phase, saved_phase;
+} nuri_schwaemm_ctx;
+
+NURI_MUST_CHECK int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key,
+                                       size_t key_len, const uint8_t *nonce, size_t nonce_len,
+                                       const char *impl_name);
+NURI_MUST_CHECK int nuri_schwaemm_update_ad(nuri_schwaemm_ctx *ctx, const uint8_t *ad, size_t ad_len);
+NURI_MUST_CHECK int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+                                                 size_t *out_len, const uint8_t *in, size_t in_len);
+/* Writes the last ciphertext bytes (<= rate) to out and the tag to tag; wipes the context. */
+NURI_MUST_CHECK int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+                                                size_t *out_len, uint8_t *tag, size_t tag_len);
+NURI_MUST_CHECK int nuri_schwaemm_verify_update(nuri_schwaemm_ctx *ctx, const uint8_t *ct, size_t ct_len);
+/* NURI_OK (context rewound for decrypt_update) or NURI_EAUTH (context wiped). */
+NURI_MUST_CHECK int nuri_schwaemm_verify_final(nuri_schwaemm_ctx *ctx, const uint8_t *tag, size_t tag_len);
+NURI_MUST_CHECK int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+                                                 size_t *out_len, const uint8_t *ct, size_t ct_len);
+NURI_MUST_CHECK int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+                                                size_t *out_len, const uint8_t *tag, size_t tag_len);
+void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx);
+
+/* Batch sealing: count independent messages under one key, permuted together by the
+ * multi-instance kernel of the chosen implementation (avx2: 8, avx512: 16 states per pass).
+ * out[i] receives msg_lens[i] + tag bytes; ads may be NULL (no AD for any message). */
+NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
+                                               size_t key_len, const uint8_t *const *nonces,
+                                               const uint8_t *const *ads, const size_t *ad_lens,
+                                               const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
+                                               const char *impl_name);
+
+/* ---- Esch ---- */
+#define NURI_ESCH256_DIGEST_BYTES 32
+#define NURI_ESCH384_DIGEST_BYTES 48
+#define NURI_ESCH_RATE_BYTES 16
+
+typedef struct nuri_esch_ctx {
+    uint32_t state[NURI_SPARKLE_MAX_WORDS];
+    uint8_t buf[NURI_ESCH_RATE_BYTES]; /* pending (possibly full) block */
+    size_t buf_len;
+    const struct nuri_sparkle_impl *impl;
+    unsigned digest_bytes, finished;
+} nuri_esch_ctx;
+
+size_t nuri_esch_ctx_bytes(void);
+/* digest_bytes 32 (Esch256) or 48 (Esch384); NURI_ELENGTH otherwise. */
+NURI_MUST_CHECK int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name);
+NURI_MUST_CHECK int nuri_esch_update(nuri_esch_ctx *ctx, const uint8_t *in, size_t in_len);
+/* out_len must be the digest size; the context is wiped afterwards. */
+NURI_MUST_CHECK int nuri_esch_final(nuri_esch_ctx *ctx, uint8_t *out, size_t out_len);
+NURI_MUST_CHECK int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len,
+                              const char *impl_name);
+NURI_MUST_CHECK int nuri_esch256(uint8_t out[32], const uint8_t *in, size_t in_len);
+NURI_MUST_CHECK int nuri_esch384(uint8_t out[48], const uint8_t *in, size_t in_len);
+
+/* Batch hashing: out gets count digests back to back; messages may have different lengths. */
+NURI_MUST_CHECK int nuri_esch_many(size_t digest_bytes, uint8_t *out, const uint8_t *const *msgs,
+                                   const size_t *lens, size_t count, const char *impl_name);
+NURI_MUST_CHECK int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
+NURI_MUST_CHECK int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
 
 #ifdef __cplusplus
 }

@@ -3,12 +3,10 @@
 list(APPEND NURI_SOURCES
   src/sparkle/impls.c
   src/sparkle/ref/sparkle_ref.c
-  src/sparkle/opt/sparkle_opt.c)
-foreach(_f schwaemm.c esch.c batch.c)
-  if(EXISTS ${CMAKE_SOURCE_DIR}/src/sparkle/${_f})
-    list(APPEND NURI_SOURCES src/sparkle/${_f})
-  endif()
-endforeach()
+  src/sparkle/opt/sparkle_opt.c
+  src/sparkle/schwaemm.c
+  src/sparkle/esch.c
+  src/sparkle/batch.c)
 if(NURI_X86_64)
   if(EXISTS ${CMAKE_SOURCE_DIR}/src/sparkle/avx2/sparkle_avx2.c)
     nuri_simd_source(src/sparkle/avx2/sparkle_avx2.c -mavx2)

@@ -1,26 +1,54 @@
-/* SPARKLE tests (permutation part). Usage: test_sparkle [shared/vectors/sparkle dir] */
+/* SPARKLE / Schwaemm / Esch tests.
+ *  - the 12 permutation vectors, for every implementation this CPU can run, and the multi-instance
+ *    kernels on batches of every size 1..40;
+ *  - the six NIST KAT files regenerated with the NIST genkat loops (Key/Nonce/PT/AD = 00 01 02 ...,
+ *    mlen and adlen 0..32; hash Msg 0..1024 bytes), once per implementation, through the one-shot,
+ *    streaming and batch APIs, compared by SHA-256 with the digests of the published files (and
+ *    byte for byte with the files when the ../shared vectors directory is given);
+ *  - differential tests on random inputs against ref, decryption of every KAT record, rejection of
+ *    every single-bit change of ciphertext, tag, nonce and AD, random-chunk streaming vs one-shot,
+ *    and the error paths.
+ * Usage: test_sparkle [shared/vectors/sparkle dir] */
 #include <stdlib.h>
 
 #include "nuri/sparkle.h"
+#include "sha256.h"
 #include "sparkle_impl.h"
 #include "sparkle_vectors.h"
 #include "test_util.h"
 
 static size_t n_impls;
 static const char *impl_names[16];
+static int impl_multi[16];
 
 static void load_impls(void)
 {
     for (size_t i = 0; i < nuri_sparkle_impl_count(); i++)
-        if (nuri_sparkle_impl_supported(i)) impl_names[n_impls++] = nuri_sparkle_impl_info(i)->name;
+        if (nuri_sparkle_impl_supported(i)) {
+            impl_multi[n_impls] = nuri_sparkle_impl_multi(i);
+            impl_names[n_impls++] = nuri_sparkle_impl_info(i)->name;
+        }
     printf("implementations:");
-    for (size_t i = 0; i < n_impls; i++) printf(" %s", impl_names[i]);
+    for (size_t i = 0; i < n_impls; i++) printf(" %s%s", impl_names[i], impl_multi[i] ? "(multi)" : "");
     printf(" (default %s)\n", nuri_sparkle_default_impl());
 }
+
+static const nuri_sparkle_impl *get_impl(const char *name)
+{
+    const nuri_sparkle_impl *impl;
+    if (nuri_sparkle_select(name, &impl) != 0) {
+        fprintf(stderr, "cannot select %s\n", name);
+        exit(2);
+    }
+    return impl;
+}
+
+/* ---------------- permutation ---------------- */
 
 static void test_perm_vectors(void)
 {
     for (size_t i = 0; i < n_impls; i++) {
+        const nuri_sparkle_impl *impl = get_impl(impl_names[i]);
         for (size_t v = 0; v < sizeof sparkle_perm_vectors / sizeof sparkle_perm_vectors[0]; v++) {
             const sparkle_perm_vector *pv = &sparkle_perm_vectors[v];
             uint8_t st[64], exp[64];
@@ -28,15 +56,593 @@ static void test_perm_vectors(void)
             tu_unhex(exp, sizeof exp, pv->out);
             CHECK(nuri_sparkle_permute_bytes(st, (size_t)n, pv->steps, impl_names[i]) == 0, "permute rc");
             CHECK_MEM(st, exp, (size_t)n, "%s: SPARKLE%ld-%u vector %zu", impl_names[i], n * 8, pv->steps, v);
+            /* the same vector at every position of a batch (multi-instance kernels: lanes, tails) */
+            static uint32_t many[40 * 16];
+            uint32_t w[16], e[16];
+            unsigned nw = (unsigned)n / 4;
+            tu_unhex(st, sizeof st, pv->in);
+            for (unsigned k = 0; k < nw; k++) {
+                w[k] = (uint32_t)st[4 * k] | (uint32_t)st[4 * k + 1] << 8 | (uint32_t)st[4 * k + 2] << 16 |
+                       (uint32_t)st[4 * k + 3] << 24;
+                e[k] = (uint32_t)exp[4 * k] | (uint32_t)exp[4 * k + 1] << 8 | (uint32_t)exp[4 * k + 2] << 16 |
+                       (uint32_t)exp[4 * k + 3] << 24;
+            }
+            for (size_t cnt = 1; cnt <= 40; cnt += (cnt < 17 ? 1 : 7)) {
+                for (size_t k = 0; k < cnt; k++) memcpy(many + k * nw, w, 4 * nw);
+                nuri_sparkle_impl_permute_many(impl, many, cnt, nw / 2, pv->steps);
+                int ok = 1;
+                for (size_t k = 0; k < cnt; k++) ok &= memcmp(many + k * nw, e, 4 * nw) == 0;
+                CHECK(ok, "%s: batch of %zu, SPARKLE%u-%u", impl_names[i], cnt, nw * 32, pv->steps);
+            }
         }
     }
 }
 
+static void test_perm_differential(void)
+{
+    static uint32_t a[41 * 16], b[41 * 16];
+    for (size_t i = 0; i < n_impls; i++) {
+        const nuri_sparkle_impl *impl = get_impl(impl_names[i]);
+        for (unsigned nb = 4; nb <= 8; nb += 2)
+            for (unsigned steps = 1; steps <= 20; steps++) {
+                size_t cnt = 1 + (size_t)(tu_rand64() % 40);
+                tu_randbytes((uint8_t *)a, sizeof a);
+                memcpy(b, a, sizeof a);
+                for (size_t k = 0; k < cnt; k++) nuri_sparkle_ref_permute(b + 2 * nb * k, nb, steps);
+                uint32_t one[16];
+                memcpy(one, a, 8 * nb);
+                impl->permute(one, nb, steps);
+                CHECK_MEM(one, b, 8 * nb, "%s: random state nb=%u steps=%u", impl_names[i], nb, steps);
+                nuri_sparkle_impl_permute_many(impl, a, cnt, nb, steps);
+                CHECK_MEM(a, b, 8 * nb * cnt, "%s: random batch of %zu nb=%u steps=%u", impl_names[i], cnt, nb,
+                          steps);
+                CHECK(a[2 * nb * cnt] == b[2 * nb * cnt], "%s: batch wrote past its states", impl_names[i]);
+            }
+    }
+    /* the public word API: steps 0 is the identity, bad nb and bad names fail */
+    uint32_t s[16] = {1, 2, 3}, t[16] = {1, 2, 3};
+    CHECK(nuri_sparkle_permute(s, 6, 0, NULL) == 0 && memcmp(s, t, sizeof s) == 0, "0 steps = identity");
+    CHECK(nuri_sparkle_permute(s, 5, 7, NULL) == NURI_EINVAL, "nb 5 rejected");
+    CHECK(nuri_sparkle_permute(s, 6, 7, "nope") == NURI_ENOTFOUND, "unknown impl");
+    uint8_t by[64] = {0};
+    CHECK(nuri_sparkle_permute_bytes(by, 40, 7, NULL) == NURI_ELENGTH, "40-byte state rejected");
+}
+
+/* ---------------- KAT generation ---------------- */
+
+typedef struct {
+    char *p;
+    size_t n, cap;
+} text;
+
+static void tx_add(text *t, const char *s)
+{
+    size_t l = strlen(s);
+    if (t->n + l + 1 > t->cap) {
+        t->cap = (t->n + l + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        if (!t->p) exit(3);
+    }
+    memcpy(t->p + t->n, s, l + 1);
+    t->n += l;
+}
+
+static void tx_field(text *t, const char *name, const uint8_t *v, size_t n)
+{
+    char hex[2 * 1100 + 1];
+    tu_hex(hex, v, n);
+    tx_add(t, name);
+    tx_add(t, " = ");
+    tx_add(t, hex);
+    tx_add(t, "\n");
+}
+
+static char *shared_dir;
+
+static void check_text(const text *t, const char *file, const char *what)
+{
+    uint8_t d[32];
+    char hex[65], exp[65];
+    tu_sha256(d, t->p, t->n);
+    tu_hex(hex, d, 32);
+    const char *want = NULL;
+    for (size_t i = 0; i < sizeof sparkle_kat_digests / sizeof sparkle_kat_digests[0]; i++)
+        if (strcmp(sparkle_kat_digests[i].file, file) == 0) want = sparkle_kat_digests[i].sha256;
+    for (int i = 0; i < 64; i++) exp[i] = (char)(want[i] >= 'a' ? want[i] - 32 : want[i]);
+    exp[64] = 0;
+    CHECK(strcmp(hex, exp) == 0, "%s: %s SHA-256 %s, want %s", what, file, hex, exp);
+    if (shared_dir) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", shared_dir, file);
+        FILE *f = fopen(path, "rb");
+        CHECK(f != NULL, "cannot open %s", path);
+        if (!f) return;
+        char *buf = malloc(t->n + 2);
+        size_t got = fread(buf, 1, t->n + 1, f);
+        fclose(f);
+        CHECK(got == t->n && memcmp(buf, t->p, t->n) == 0, "%s: %s differs from the file", what, file);
+        free(buf);
+    }
+}
+
+static const char *const aead_files[4] = {"LWC_AEAD_KAT_128_128.txt", "LWC_AEAD_KAT_128_256.txt",
+                                          "LWC_AEAD_KAT_192_192.txt", "LWC_AEAD_KAT_256_256.txt"};
+static const char *const variant_names[4] = {"Schwaemm128-128", "Schwaemm256-128", "Schwaemm192-192",
+                                             "Schwaemm256-256"};
+
+/* method: 0 one-shot, 1 streaming in random chunks, 2 batch API */
+static void aead_kat(int v, const char *impl, int method)
+{
+    uint8_t key[32], nonce[32], msg[32], ad[32], ct[64], pt[64];
+    size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
+    for (int i = 0; i < 32; i++) key[i] = nonce[i] = msg[i] = ad[i] = (uint8_t)i;
+    static uint8_t batch_ct[33 * 33][64];
+    if (method == 2) { /* all 1089 records in one batch call */
+        uint8_t *outs[33 * 33];
+        const uint8_t *nonces[33 * 33], *ads[33 * 33], *msgs[33 * 33];
+        size_t adl[33 * 33], ml[33 * 33];
+        for (int m = 0, c = 0; m <= 32; m++)
+            for (int a = 0; a <= 32; a++, c++) {
+                outs[c] = batch_ct[c];
+                nonces[c] = nonce;
+                ads[c] = ad;
+                msgs[c] = msg;
+                adl[c] = (size_t)a;
+                ml[c] = (size_t)m;
+            }
+        int rc = nuri_schwaemm_encrypt_many(v, outs, key, kl, nonces, ads, adl, msgs, ml, 33 * 33, impl);
+        CHECK(rc == 0, "encrypt_many rc %d", rc);
+    }
+    text t = {0};
+    char line[64];
+    int count = 1;
+    for (size_t m = 0; m <= 32; m++)
+        for (size_t a = 0; a <= 32; a++) {
+            size_t cl = 0;
+            memset(ct, 0, sizeof ct);
+            if (method == 0) {
+                CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, a, msg, m, impl) == 0,
+                      "encrypt");
+            } else if (method == 1) {
+                nuri_schwaemm_ctx c;
+                size_t o = 0, w, off = 0;
+                int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
+                while (off < a) {
+                    size_t take = 1 + (size_t)(tu_rand64() % 20);
+                    if (take > a - off) take = a - off;
+                    ok &= nuri_schwaemm_update_ad(&c, ad + off, take) == 0;
+                    off += take;
+                }
+                for (off = 0; off < m;) {
+                    size_t take = (size_t)(tu_rand64() % 40);
+                    if (take > m - off) take = m - off;
+                    ok &= nuri_schwaemm_encrypt_update(&c, ct + o, sizeof ct - o, &w, msg + off, take) == 0;
+                    o += w;
+                    off += take;
+                }
+                ok &= nuri_schwaemm_encrypt_final(&c, ct + o, sizeof ct - o, &w, ct + m, tl) == 0;
+                o += w;
+                CHECK(ok && o == m, "streaming encrypt");
+                cl = m + tl;
+            } else {
+                memcpy(ct, batch_ct[m * 33 + a], m + tl);
+                cl = m + tl;
+            }
+            snprintf(line, sizeof line, "Count = %d\n", count++);
+            tx_add(&t, line);
+            tx_field(&t, "Key", key, kl);
+            tx_field(&t, "Nonce", nonce, nl);
+            tx_field(&t, "PT", msg, m);
+            tx_field(&t, "AD", ad, a);
+            tx_field(&t, "CT", ct, cl);
+            tx_add(&t, "\n");
+            if (method == 0) { /* decrypt it back: one-shot and two-pass streaming */
+                size_t pl = 99;
+                int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, a, ct, cl, impl);
+                CHECK(rc == 0 && pl == m && memcmp(pt, msg, m) == 0, "%s decrypt m=%zu a=%zu", impl, m, a);
+                nuri_schwaemm_ctx c;
+                size_t o = 0, w;
+                int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+                ok &= nuri_schwaemm_update_ad(&c, ad, a) == 0;
+                ok &= nuri_schwaemm_verify_update(&c, ct, m) == 0;
+                ok &= nuri_schwaemm_verify_final(&c, ct + m, tl) == 0;
+                ok &= nuri_schwaemm_decrypt_update(&c, pt, sizeof pt, &w, ct, m) == 0;
+                o += w;
+                ok &= nuri_schwaemm_decrypt_final(&c, pt + o, sizeof pt - o, &w, ct + m, tl) == 0;
+                o += w;
+                CHECK(ok && o == m && memcmp(pt, msg, m) == 0, "%s streaming decrypt m=%zu a=%zu", impl, m, a);
+            }
+        }
+    char what[96];
+    snprintf(what, sizeof what, "%s %s (%s)", impl, variant_names[v],
+             method == 0 ? "one-shot" : method == 1 ? "streaming" : "batch");
+    check_text(&t, aead_files[v], what);
+    free(t.p);
+}
+
+static void hash_kat(size_t dl, const char *impl, int method)
+{
+    static uint8_t msg[1024], md[1025][48];
+    for (int i = 0; i < 1024; i++) msg[i] = (uint8_t)i;
+    if (method == 2) {
+        static const uint8_t *msgs[1025];
+        static size_t lens[1025];
+        for (int i = 0; i <= 1024; i++) {
+            msgs[i] = msg;
+            lens[i] = (size_t)i;
+        }
+        int rc = nuri_esch_many(dl, &md[0][0], msgs, lens, 1025, impl);
+        CHECK(rc == 0, "esch_many rc %d", rc);
+        /* out is count * dl contiguous: spread into the md rows */
+        static uint8_t flat[1025 * 48];
+        memcpy(flat, md, sizeof flat);
+        for (int i = 0; i <= 1024; i++) memcpy(md[i], flat + (size_t)i * dl, dl);
+    }
+    text t = {0};
+    char line[64];
+    for (size_t n = 0; n <= 1024; n++) {
+        if (method == 0) {
+            CHECK(nuri_esch(dl, md[n], msg, n, impl) == 0, "esch");
+        } else if (method == 1) {
+            nuri_esch_ctx c;
+            int ok = nuri_esch_init(&c, dl, impl) == 0;
+            for (size_t off = 0; off < n;) {
+                size_t take = (size_t)(tu_rand64() % 70);
+                if (take > n - off) take = n - off;
+                ok &= nuri_esch_update(&c, msg + off, take) == 0;
+                off += take;
+            }
+            ok &= nuri_esch_final(&c, md[n], dl) == 0;
+            CHECK(ok, "streaming esch");
+        }
+        snprintf(line, sizeof line, "Count = %zu\n", n + 1);
+        tx_add(&t, line);
+        tx_field(&t, "Msg", msg, n);
+        tx_field(&t, "MD", md[n], dl);
+        tx_add(&t, "\n");
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s Esch%zu (%s)", impl, dl * 8, method == 0 ? "one-shot" : method == 1 ? "streaming" : "batch");
+    check_text(&t, dl == 32 ? "LWC_HASH_KAT_256.txt" : "LWC_HASH_KAT_384.txt", what);
+    free(t.p);
+}
+
+static void test_kats(void)
+{
+    for (size_t i = 0; i < n_impls; i++) {
+        for (int method = 0; method < 3; method++) {
+            for (int v = 0; v < 4; v++) aead_kat(v, impl_names[i], method);
+            hash_kat(32, impl_names[i], method);
+            hash_kat(48, impl_names[i], method);
+        }
+    }
+}
+
+/* ---------------- tampering, streaming, differential ---------------- */
+
+static int rejects(int v, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad, size_t al, const uint8_t *ct,
+                   size_t cl, const char *impl)
+{
+    uint8_t pt[128];
+    size_t pl = 77;
+    memset(pt, 0xAA, sizeof pt);
+    int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, nuri_schwaemm_key_bytes(v), nonce,
+                                   nuri_schwaemm_nonce_bytes(v), ad, al, ct, cl, impl);
+    int zero = 1;
+    for (size_t i = 0; i < sizeof pt; i++) zero &= pt[i] == 0;
+    /* and the streaming form refuses at verify_final */
+    nuri_schwaemm_ctx c;
+    size_t tl = nuri_schwaemm_tag_bytes(v);
+    int s = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, nuri_schwaemm_key_bytes(v), nonce,
+                               nuri_schwaemm_nonce_bytes(v), impl) == 0 &&
+            nuri_schwaemm_update_ad(&c, ad, al) == 0 && nuri_schwaemm_verify_update(&c, ct, cl - tl) == 0 &&
+            nuri_schwaemm_verify_final(&c, ct + cl - tl, tl) == NURI_EAUTH;
+    size_t w;
+    s &= nuri_schwaemm_decrypt_update(&c, pt, sizeof pt, &w, ct, cl - tl) == NURI_ESTATE;
+    return rc == NURI_EAUTH && pl == 0 && zero && s;
+}
+
+static void test_tamper(void)
+{
+    const char *impl = impl_names[0];
+    static const size_t mlens[] = {0, 1, 16, 23, 40, 64};
+    for (int v = 0; v < 4; v++) {
+        size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
+        for (size_t mi = 0; mi < sizeof mlens / sizeof mlens[0]; mi++) {
+            uint8_t key[32], nonce[32], ad[20], msg[64], ct[96];
+            size_t m = mlens[mi], al = mi % 3 == 0 ? 0 : 1 + mi * 3, cl;
+            tu_randbytes(key, sizeof key);
+            tu_randbytes(nonce, sizeof nonce);
+            tu_randbytes(ad, sizeof ad);
+            tu_randbytes(msg, sizeof msg);
+            CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0,
+                  "encrypt");
+            int all = 1;
+            for (size_t bit = 0; bit < 8 * cl; bit++) { /* ciphertext and tag */
+                ct[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                all &= rejects(v, key, nonce, ad, al, ct, cl, impl);
+                ct[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            for (size_t bit = 0; bit < 8 * nl; bit++) {
+                nonce[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                all &= rejects(v, key, nonce, ad, al, ct, cl, impl);
+                nonce[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            for (size_t bit = 0; bit < 8 * al; bit++) {
+                ad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                all &= rejects(v, key, nonce, ad, al, ct, cl, impl);
+                ad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            /* truncation / extension of AD by one zero byte, and a truncated ciphertext */
+            uint8_t ad2[21];
+            memcpy(ad2, ad, al);
+            ad2[al] = 0;
+            all &= rejects(v, key, nonce, ad2, al + 1, ct, cl, impl);
+            if (m) {
+                uint8_t ct2[96];
+                memcpy(ct2, ct, m - 1);
+                memcpy(ct2 + m - 1, ct + m, tl);
+                all &= rejects(v, key, nonce, ad, al, ct2, cl - 1, impl);
+            }
+            CHECK(all, "%s: a modified ciphertext/tag/nonce/AD was accepted (m=%zu, ad=%zu)", variant_names[v], m, al);
+            /* and the untouched one still decrypts */
+            uint8_t pt[64];
+            size_t pl;
+            CHECK(nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, al, ct, cl, impl) == 0 &&
+                      pl == m && memcmp(pt, msg, m) == 0,
+                  "round trip");
+        }
+    }
+}
+
+static void test_streaming_random(void)
+{
+    static uint8_t msg[5000], ad[700], ct[5100], ct2[5100], pt[5100];
+    for (size_t i = 0; i < n_impls; i++) {
+        const char *impl = impl_names[i];
+        for (int trial = 0; trial < 24; trial++) {
+            int v = trial % 4;
+            size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
+            uint8_t key[32], nonce[32];
+            size_t m = (size_t)(tu_rand64() % (trial < 12 ? 300 : 5000)), al = (size_t)(tu_rand64() % 700), cl, o = 0, w;
+            tu_randbytes(key, sizeof key);
+            tu_randbytes(nonce, sizeof nonce);
+            tu_randbytes(msg, m);
+            tu_randbytes(ad, al);
+            CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0, "enc");
+            /* against ref */
+            CHECK(nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, msg, m, "ref") == 0 &&
+                      memcmp(ct, ct2, cl) == 0,
+                  "%s: %s differs from ref (m=%zu ad=%zu)", impl, variant_names[v], m, al);
+            nuri_schwaemm_ctx c;
+            int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
+            for (size_t off = 0; off < al;) {
+                size_t take = (size_t)(tu_rand64() % 90);
+                if (take > al - off) take = al - off;
+                ok &= nuri_schwaemm_update_ad(&c, ad + off, take) == 0;
+                off += take;
+            }
+            for (size_t off = 0; off < m;) {
+                size_t take = (size_t)(tu_rand64() % 200);
+                if (take > m - off) take = m - off;
+                ok &= nuri_schwaemm_encrypt_update(&c, ct2 + o, sizeof ct2 - o, &w, msg + off, take) == 0;
+                o += w;
+                off += take;
+            }
+            uint8_t tag[32];
+            ok &= nuri_schwaemm_encrypt_final(&c, ct2 + o, sizeof ct2 - o, &w, tag, tl) == 0;
+            o += w;
+            CHECK(ok && o == m && memcmp(ct2, ct, m) == 0 && memcmp(tag, ct + m, tl) == 0,
+                  "%s: %s streaming encrypt != one-shot (m=%zu ad=%zu)", impl, variant_names[v], m, al);
+            /* two-pass streaming decryption with different chunkings in the two passes */
+            ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+            ok &= nuri_schwaemm_update_ad(&c, ad, al) == 0;
+            for (size_t off = 0; off < m;) {
+                size_t take = (size_t)(tu_rand64() % 300);
+                if (take > m - off) take = m - off;
+                ok &= nuri_schwaemm_verify_update(&c, ct + off, take) == 0;
+                off += take;
+            }
+            ok &= nuri_schwaemm_verify_final(&c, ct + m, tl) == 0;
+            o = 0;
+            for (size_t off = 0; off < m;) {
+                size_t take = (size_t)(tu_rand64() % 100);
+                if (take > m - off) take = m - off;
+                ok &= nuri_schwaemm_decrypt_update(&c, pt + o, sizeof pt - o, &w, ct + off, take) == 0;
+                o += w;
+                off += take;
+            }
+            ok &= nuri_schwaemm_decrypt_final(&c, pt + o, sizeof pt - o, &w, ct + m, tl) == 0;
+            o += w;
+            CHECK(ok && o == m && memcmp(pt, msg, m) == 0, "%s: %s streaming decrypt (m=%zu)", impl,
+                  variant_names[v], m);
+            /* one-shot decrypt, in place (long messages take the two-pass path) */
+            memcpy(ct2, ct, cl);
+            size_t pl;
+            CHECK(nuri_schwaemm_decrypt(v, ct2, cl, &pl, key, kl, nonce, nl, ad, al, ct2, cl, impl) == 0 && pl == m &&
+                      memcmp(ct2, msg, m) == 0,
+                  "%s: in-place decrypt (m=%zu)", impl, m);
+            /* in-place encrypt */
+            memcpy(ct2, msg, m);
+            CHECK(nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, ct2, m, impl) == 0 &&
+                      memcmp(ct2, ct, cl) == 0,
+                  "in-place encrypt");
+            /* a second pass over a different ciphertext is caught by decrypt_final */
+            if (m > 0) {
+                ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+                ok &= nuri_schwaemm_update_ad(&c, ad, al) == 0;
+                ok &= nuri_schwaemm_verify_update(&c, ct, m) == 0;
+                ok &= nuri_schwaemm_verify_final(&c, ct + m, tl) == 0;
+                memcpy(ct2, ct, m);
+                ct2[m - 1] ^= 1;
+                ok &= nuri_schwaemm_decrypt_update(&c, pt, sizeof pt, &w, ct2, m) == 0;
+                ok &= nuri_schwaemm_decrypt_final(&c, pt + w, sizeof pt - w, &w, ct + m, tl) == NURI_EAUTH;
+                CHECK(ok, "%s: changed second pass not detected", impl);
+            }
+            /* Esch: random chunking vs one-shot vs ref */
+            for (size_t dl = 32; dl <= 48; dl += 16) {
+                uint8_t d1[48], d2[48], d3[48];
+                CHECK(nuri_esch(dl, d1, msg, m, impl) == 0 && nuri_esch(dl, d3, msg, m, "ref") == 0, "esch");
+                nuri_esch_ctx h, h2;
+                ok = nuri_esch_init(&h, dl, impl) == 0;
+                size_t half = m / 2, copied = 0;
+                for (size_t off = 0; off < m;) {
+                    size_t take = (size_t)(tu_rand64() % 50);
+                    if (take > m - off) take = m - off;
+                    if (!copied && off + take > half) { /* copy mid-stream (a plain struct copy) */
+                        take = half - off;
+                        ok &= nuri_esch_update(&h, msg + off, take) == 0;
+                        off += take;
+                        memcpy(&h2, &h, sizeof h);
+                        copied = off;
+                        continue;
+                    }
+                    ok &= nuri_esch_update(&h, msg + off, take) == 0;
+                    off += take;
+                }
+                ok &= nuri_esch_final(&h, d2, dl) == 0;
+                CHECK(ok && memcmp(d1, d2, dl) == 0 && memcmp(d1, d3, dl) == 0, "%s: Esch%zu streaming (m=%zu)", impl,
+                      dl * 8, m);
+                if (copied || m == 0) {
+                    uint8_t d4[48];
+                    if (m == 0) ok &= nuri_esch_init(&h2, dl, impl) == 0;
+                    ok &= nuri_esch_update(&h2, msg + copied, m - copied) == 0;
+                    ok &= nuri_esch_final(&h2, d4, dl) == 0;
+                    CHECK(ok && memcmp(d4, d1, dl) == 0, "%s: copied Esch context (m=%zu)", impl, m);
+                }
+            }
+        }
+    }
+}
+
+static void test_batch_random(void)
+{
+    enum { N = 37 };
+    static uint8_t msgs[N][300], outs[N][300 + 32], digests[N * 48], ads[N][40];
+    const uint8_t *mp[N], *ap[N], *np[N];
+    uint8_t *op[N], nonces[N][32], key[32];
+    size_t ml[N], al[N];
+    for (size_t i = 0; i < n_impls; i++) {
+        for (int v = 0; v < 4; v++) {
+            tu_randbytes(key, sizeof key);
+            for (int k = 0; k < N; k++) {
+                ml[k] = (size_t)(tu_rand64() % 300);
+                al[k] = (size_t)(tu_rand64() % 40);
+                tu_randbytes(msgs[k], ml[k]);
+                tu_randbytes(ads[k], al[k]);
+                tu_randbytes(nonces[k], 32);
+                mp[k] = msgs[k];
+                ap[k] = ads[k];
+                np[k] = nonces[k];
+                op[k] = outs[k];
+            }
+            size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v);
+            int rc = nuri_schwaemm_encrypt_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]);
+            int ok = rc == 0;
+            for (int k = 0; k < N; k++) {
+                uint8_t ct[340];
+                size_t cl;
+                ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, ads[k], al[k], msgs[k],
+                                            ml[k], "ref") == 0 &&
+                      memcmp(ct, outs[k], cl) == 0;
+            }
+            CHECK(ok, "%s: %s encrypt_many differs from ref", impl_names[i], variant_names[v]);
+            /* without AD */
+            rc = nuri_schwaemm_encrypt_many(v, op, key, kl, np, NULL, NULL, mp, ml, N, impl_names[i]);
+            ok = rc == 0;
+            for (int k = 0; k < N; k++) {
+                uint8_t ct[340];
+                size_t cl;
+                ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, NULL, 0, msgs[k], ml[k],
+                                            "ref") == 0 &&
+                      memcmp(ct, outs[k], cl) == 0;
+            }
+            CHECK(ok, "%s: %s encrypt_many without AD differs from ref", impl_names[i], variant_names[v]);
+        }
+        for (size_t dl = 32; dl <= 48; dl += 16) {
+            for (size_t cnt = 0; cnt <= N; cnt += 3) {
+                CHECK(nuri_esch_many(dl, digests, mp, ml, cnt, impl_names[i]) == 0, "esch_many");
+                int ok = 1;
+                for (size_t k = 0; k < cnt; k++) {
+                    uint8_t d[48];
+                    ok &= nuri_esch(dl, d, msgs[k], ml[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
+                }
+                CHECK(ok, "%s: esch_many(%zu) of %zu messages", impl_names[i], dl, cnt);
+            }
+        }
+    }
+    uint8_t d[32 * 2];
+    const uint8_t *two[2] = {msgs[0], msgs[1]};
+    size_t tl2[2] = {64, 64};
+    uint8_t e0[32], e1[32];
+    CHECK(nuri_esch256_many(d, two, tl2, 2) == 0 && nuri_esch256(e0, msgs[0], 64) == 0 &&
+              nuri_esch256(e1, msgs[1], 64) == 0 && memcmp(d, e0, 32) == 0 && memcmp(d + 32, e1, 32) == 0,
+          "esch256_many (dispatch)");
+    uint8_t d384[48];
+    CHECK(nuri_esch384_many(d384, two, tl2, 1) == 0, "esch384_many");
+}
+
+/* ---------------- error paths ---------------- */
+
+static void test_errors(void)
+{
+    uint8_t key[32] = {0}, nonce[32] = {0}, buf[128] = {0}, tag[32];
+    size_t ol = 5;
+    nuri_schwaemm_ctx c;
+    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 15, nonce, 32, NULL, 0, buf, 10, NULL) == NURI_ELENGTH &&
+              ol == 0,
+          "short key");
+    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 16, NULL, 0, buf, 10, NULL) == NURI_ELENGTH,
+          "short nonce");
+    CHECK(nuri_schwaemm_encrypt(7, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, buf, 10, NULL) == NURI_EINVAL,
+          "bad variant");
+    memset(buf, 0x55, sizeof buf);
+    CHECK(nuri_schwaemm_encrypt(1, buf, 20, &ol, key, 16, nonce, 32, NULL, 0, nonce, 10, NULL) == NURI_EBUFFER &&
+              buf[0] == 0 && buf[19] == 0 && buf[20] == 0x55,
+          "small output buffer zeroed");
+    CHECK(nuri_schwaemm_decrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, buf, 15, NULL) == NURI_ELENGTH,
+          "ciphertext shorter than the tag");
+    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, nonce, 10, "nope") ==
+              NURI_ENOTFOUND,
+          "unknown impl");
+    CHECK(nuri_schwaemm_key_bytes(9) == 0 && nuri_schwaemm_nonce_bytes(0) == 16 && nuri_schwaemm_tag_bytes(3) == 32 &&
+              nuri_schwaemm_rate_bytes(2) == 24 && nuri_schwaemm_ctx_bytes() == sizeof c,
+          "size getters");
+    /* call sequences */
+    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_ENCRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    CHECK(nuri_schwaemm_verify_update(&c, buf, 3) == NURI_ESTATE, "verify on an encryption context");
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, buf, 40) == 0 && ol == 32, "encrypt_update");
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, 10, &ol, buf, 40) == NURI_EBUFFER, "small update buffer");
+    CHECK(nuri_schwaemm_update_ad(&c, buf, 3) == NURI_ESTATE, "AD after message");
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 15) == NURI_ELENGTH, "tag length");
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 16) == 0 && ol == 8, "final");
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 16) == NURI_ESTATE, "final twice");
+    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_DECRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    CHECK(nuri_schwaemm_decrypt_update(&c, buf, sizeof buf, &ol, buf, 3) == NURI_ESTATE, "decrypt before verify");
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, buf, 3) == NURI_ESTATE, "encrypt on decrypt ctx");
+    nuri_schwaemm_ctx_wipe(&c);
+    nuri_esch_ctx h;
+    uint8_t md[48];
+    CHECK(nuri_esch_init(&h, 33, NULL) == NURI_ELENGTH, "esch digest size");
+    CHECK(nuri_esch_init(&h, 32, NULL) == 0 && nuri_esch_final(&h, md, 48) == NURI_ELENGTH, "esch out_len");
+    CHECK(nuri_esch_final(&h, md, 32) == 0 && nuri_esch_update(&h, md, 1) == NURI_ESTATE, "update after final");
+    CHECK(nuri_esch_ctx_bytes() == sizeof h, "ctx size");
+    const uint8_t *mp[1] = {md};
+    size_t ml[1] = {1};
+    CHECK(nuri_esch_many(40, md, mp, ml, 1, NULL) == NURI_ELENGTH, "esch_many digest size");
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc; (void)argv;
+    if (argc > 1) shared_dir = argv[1];
     printf("seed %llu\n", (unsigned long long)tu_seed_from_env());
     load_impls();
     test_perm_vectors();
+    test_perm_differential();
+    test_kats();
+    test_tamper();
+    test_streaming_random();
+    test_batch_random();
+    test_errors();
     return tu_finish("test_sparkle");
 }

@@ -1,0 +1,87 @@
+/* Esch256 and Esch384: the sponge over the SPARKLE backend (rate 16 bytes, block injection with
+ * the Feistel map M_h, domain constant 0x01/0x02 in the top byte of y_{h-1} before the last
+ * block, big permutation after it, 16-byte squeezes separated by slim permutations). */
+#include "sparkle_modes.h"
+
+size_t nuri_esch_ctx_bytes(void) { return sizeof(nuri_esch_ctx); }
+
+static unsigned nb_of(unsigned digest) { return digest == 32 ? 6 : 8; }
+/* Esch256: SPARKLE384 with 7 (slim) / 11 (big) steps; Esch384: SPARKLE512 with 8 / 12. */
+static unsigned slim_of(unsigned nb) { return nb == 6 ? 7 : 8; }
+static unsigned big_of(unsigned nb) { return nb == 6 ? 11 : 12; }
+
+static void block(nuri_esch_ctx *c, const uint8_t *in, size_t len, int last)
+{
+    unsigned nb = nb_of(c->digest_bytes);
+    uint32_t p[4];
+    nuri_sparkle_pad_words(p, 4, in, len);
+    if (last) c->state[nb - 1] ^= (len < NURI_ESCH_RATE_BYTES ? 0x01u : 0x02u) << 24; /* y_{h-1} */
+    nuri_esch_inject(c->state, nb, p);
+    c->impl->permute(c->state, nb, last ? big_of(nb) : slim_of(nb));
+    nuri_wipe(p, sizeof p);
+}
+
+int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name)
+{
+    memset(ctx, 0, sizeof *ctx);
+    if (digest_bytes != 32 && digest_bytes != 48) return NURI_ELENGTH;
+    const nuri_sparkle_impl *impl;
+    int rc = nuri_sparkle_select(impl_name, &impl);
+    if (rc) return rc;
+    ctx->impl = impl;
+    ctx->digest_bytes = (unsigned)digest_bytes;
+    return NURI_OK;
+}
+
+int nuri_esch_update(nuri_esch_ctx *c, const uint8_t *in, size_t len)
+{
+    if (!c->impl || c->finished) return NURI_ESTATE;
+    while (len) {
+        if (c->buf_len == NURI_ESCH_RATE_BYTES) { /* full pending block, more data follows */
+            block(c, c->buf, NURI_ESCH_RATE_BYTES, 0);
+            c->buf_len = 0;
+        }
+        if (c->buf_len == 0) {
+            while (len > NURI_ESCH_RATE_BYTES) {
+                block(c, in, NURI_ESCH_RATE_BYTES, 0);
+                in += NURI_ESCH_RATE_BYTES;
+                len -= NURI_ESCH_RATE_BYTES;
+            }
+        }
+        size_t take = NURI_ESCH_RATE_BYTES - c->buf_len < len ? NURI_ESCH_RATE_BYTES - c->buf_len : len;
+        memcpy(c->buf + c->buf_len, in, take);
+        c->buf_len += take;
+        in += take;
+        len -= take;
+    }
+    return NURI_OK;
+}
+
+int nuri_esch_final(nuri_esch_ctx *c, uint8_t *out, size_t out_len)
+{
+    if (!c->impl || c->finished) return NURI_ESTATE;
+    if (out_len != c->digest_bytes) return NURI_ELENGTH;
+    unsigned nb = nb_of(c->digest_bytes);
+    block(c, c->buf, c->buf_len, 1); /* an empty message is one padded block */
+    for (unsigned off = 0;; off += 16) {
+        for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + off + 4 * i, c->state[i]);
+        if (off + 16 >= out_len) break;
+        c->impl->permute(c->state, nb, slim_of(nb));
+    }
+    nuri_wipe(c, sizeof *c);
+    c->finished = 1;
+    return NURI_OK;
+}
+
+int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len, const char *impl_name)
+{
+    nuri_esch_ctx c;
+    int rc = nuri_esch_init(&c, digest_bytes, impl_name);
+    if (rc == NURI_OK) rc = nuri_esch_update(&c, in, in_len);
+    if (rc == NURI_OK) rc = nuri_esch_final(&c, out, digest_bytes);
+    nuri_wipe(&c, sizeof c);
+    return rc;
+}
+
+int nuri_esch256(uint8_t out[32], const uint8_t *in, size_t in_len) { return nuri_esch(32, out, in, in_len, NULL); }
+int nuri_esch384(uint8_t out[48], const uint8_t *in, size_t in_len) { return nuri_esch(48, out, in, in_len, NULL); }
