@@ -93,7 +93,7 @@ def test_errors(call, msg):
 
 
 def test_cli_bench_json_quick():
-    out = subprocess.run([sys.executable, "-m", "nuri.cli.main", "bench", "pipo", "--json", "--quick", "--no-peers"],
+    out = subprocess.run([sys.executable, "-m", "nuri", "bench", "pipo", "--json", "--quick", "--no-peers"],
                          capture_output=True, text=True, check=True).stdout
     import json
     recs = [json.loads(l) for l in out.splitlines()]
@@ -103,5 +103,5 @@ def test_cli_bench_json_quick():
 
 
 def test_cli_selftest():
-    r = subprocess.run([sys.executable, "-m", "nuri.cli.main", "selftest", "pipo"], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "nuri", "selftest", "pipo"], capture_output=True, text=True)
     assert r.returncode == 0 and "0 failed" in r.stdout

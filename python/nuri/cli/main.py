@@ -57,4 +57,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the package module so the exception classes are the ones commands import
+    # (running this file directly would define a second, different UsageError).
+    from nuri.cli.main import main as _main
+
+    sys.exit(_main())
