@@ -59,7 +59,9 @@ static void msg_block(nuri_schwaemm_ctx *c, uint8_t *out, const uint8_t *in, siz
         }
     } else {
         uint8_t s[32], b[32];
-        for (unsigned i = 0; i < rw; i++) nuri_store32_le(s + 4 * i, c->state[i]);
+        /* rw <= 8 always (rate <= 32 bytes); the explicit bound keeps GCC 12 -O3 from a false
+         * -Wstringop-overflow on s[]. */
+        for (unsigned i = 0; i < rw && i < 8; i++) nuri_store32_le(s + 4 * i, c->state[i]);
         for (size_t i = 0; i < len; i++) {
             uint8_t o = (uint8_t)(in[i] ^ s[i]);
             b[i] = mode == M_ENC ? in[i] : o;
