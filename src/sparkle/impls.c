@@ -6,7 +6,7 @@
  * for many states at once (batch API). */
 #if defined(NURI_HAVE_SPARKLE_AVX512)
 static const nuri_sparkle_impl impl_avx512 = {
-    {"avx512", NURI_CPU_AVX512F | NURI_CPU_AVX512VL, 1,
+    {"avx512", NURI_CPU_AVX512F, 1,
      "16 states per pass, one 32-bit word of 16 states per zmm register (vprold rotations); single states: opt"},
     nuri_sparkle_opt_permute, nuri_sparkle_avx512_permute_many};
 #endif
