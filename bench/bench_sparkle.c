@@ -1,0 +1,136 @@
+/* SPARKLE benchmarks: the permutations (slim and big step counts, every implementation),
+ * Schwaemm encryption and Esch hashing at 4 KiB (cpb), and the batch API against opt: 16 Esch256
+ * hashes of 64-byte messages per call (cycles per batch; the ratio to opt is the multi-instance
+ * speed-up). The Ascon peer (RustCrypto ascon-aead / ascon-hash) is bench/peers/ascon, a separate
+ * program that prints records of the same schema. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "nuri/sparkle.h"
+#include "sparkle/sparkle_impl.h"
+
+typedef struct {
+    const nuri_sparkle_impl *impl;
+    uint32_t st[16];
+    unsigned nb, steps;
+} perm_job;
+
+static void run_perm(void *arg)
+{
+    perm_job *j = arg;
+    j->impl->permute(j->st, j->nb, j->steps);
+}
+
+typedef struct {
+    const char *impl;
+    int variant;
+    size_t len, digest;
+    uint8_t *in, *out;
+    const uint8_t *msgs[16];
+    size_t lens[16];
+} mode_job;
+
+static const uint8_t KEY[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+static const uint8_t NONCE[32] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+
+static void run_seal(void *arg)
+{
+    mode_job *j = arg;
+    size_t ol;
+    int rc = nuri_schwaemm_encrypt(j->variant, j->out, j->len + 32, &ol, KEY, nuri_schwaemm_key_bytes(j->variant),
+                                   NONCE, nuri_schwaemm_nonce_bytes(j->variant), NULL, 0, j->in, j->len, j->impl);
+    if (rc) abort();
+}
+
+static void run_open(void *arg)
+{
+    mode_job *j = arg;
+    size_t ol;
+    int rc = nuri_schwaemm_decrypt(j->variant, j->out + j->len + 64, j->len, &ol, KEY,
+                                   nuri_schwaemm_key_bytes(j->variant), NONCE, nuri_schwaemm_nonce_bytes(j->variant),
+                                   NULL, 0, j->out, j->len + nuri_schwaemm_tag_bytes(j->variant), j->impl);
+    if (rc) abort();
+}
+
+static void run_hash(void *arg)
+{
+    mode_job *j = arg;
+    if (nuri_esch(j->digest, j->out, j->in, j->len, j->impl)) abort();
+}
+
+static void run_hash_many(void *arg)
+{
+    mode_job *j = arg;
+    if (nuri_esch_many(j->digest, j->out, j->msgs, j->lens, 16, j->impl)) abort();
+}
+
+/* The same 16 hashes one after the other (what a caller without the batch API does). */
+static void run_hash_loop(void *arg)
+{
+    mode_job *j = arg;
+    for (int i = 0; i < 16; i++)
+        if (nuri_esch(j->digest, j->out + 32 * i, j->msgs[i], j->lens[i], j->impl)) abort();
+}
+
+int nuri_bench_sparkle(const nuri_bench *b)
+{
+    static const struct { unsigned nb, steps; const char *name; } perms[] = {
+        {4, 7, "SPARKLE256-7"}, {4, 10, "SPARKLE256-10"}, {6, 7, "SPARKLE384-7"},
+        {6, 11, "SPARKLE384-11"}, {8, 8, "SPARKLE512-8"}, {8, 12, "SPARKLE512-12"}};
+    static const char *const vnames[4] = {"Schwaemm128-128", "Schwaemm256-128", "Schwaemm192-192", "Schwaemm256-256"};
+    const size_t len = 4096;
+    uint8_t *in = calloc(1, len), *out = calloc(1, 2 * len + 128);
+    if (!in || !out) return -1;
+    for (size_t i = 0; i < len; i++) in[i] = (uint8_t)(i * 7 + 1);
+    double st[3];
+    for (size_t ii = 0; ii < nuri_sparkle_impl_count(); ii++) {
+        if (!nuri_sparkle_impl_supported(ii)) continue;
+        const char *name = nuri_sparkle_impl_info(ii)->name;
+        if (!nuri_bench_selected(b, name)) continue;
+        const nuri_sparkle_impl *impl;
+        if (nuri_sparkle_select(name, &impl)) continue;
+        int multi = nuri_sparkle_impl_multi(ii);
+        /* single-state permutation (the multi-instance entries use opt for single states) */
+        if (!multi) {
+            for (size_t p = 0; p < sizeof perms / sizeof perms[0]; p++) {
+                if (b->quick && perms[p].steps < 10) continue;
+                perm_job pj = {impl, {0}, perms[p].nb, perms[p].steps};
+                for (unsigned k = 0; k < 16; k++) pj.st[k] = 0x01010101u * k;
+                nuri_bench_measure_auto(b, run_perm, &pj, st);
+                nuri_bench_record(b, "sparkle", name, "permute", perms[p].name, 1, "cycles", st);
+            }
+            mode_job mj = {.impl = name, .len = len, .in = in, .out = out};
+            for (int v = 0; v < 4; v++) {
+                if (b->quick && v != NURI_SCHWAEMM256_128) continue;
+                mj.variant = v;
+                nuri_bench_measure_auto(b, run_seal, &mj, st);
+                nuri_bench_record(b, "sparkle", name, "aead-encrypt", vnames[v], (double)len, "cpb", st);
+                nuri_bench_measure_auto(b, run_open, &mj, st);
+                nuri_bench_record(b, "sparkle", name, "aead-decrypt", vnames[v], (double)len, "cpb", st);
+            }
+            for (size_t d = 32; d <= 48; d += 16) {
+                if (b->quick && d == 48) continue;
+                mj.digest = d;
+                nuri_bench_measure_auto(b, run_hash, &mj, st);
+                nuri_bench_record(b, "sparkle", name, "hash", d == 32 ? "Esch256" : "Esch384", (double)len, "cpb", st);
+            }
+        }
+        /* 16 Esch256 hashes of 64-byte messages: batch API (multi-instance kernels) or, for the
+         * single-state implementations, the same batch call (it then loops over permute) */
+        mode_job hj = {.impl = name, .digest = 32, .out = out};
+        for (int i = 0; i < 16; i++) {
+            hj.msgs[i] = in + 64 * i;
+            hj.lens[i] = 64;
+        }
+        nuri_bench_measure_auto(b, run_hash_many, &hj, st);
+        nuri_bench_record(b, "sparkle", name, "hash-many-16x64", "Esch256", 16 * 64, "cpb", st);
+        if (!multi) {
+            nuri_bench_measure_auto(b, run_hash_loop, &hj, st);
+            nuri_bench_record(b, "sparkle", name, "hash-loop-16x64", "Esch256", 16 * 64, "cpb", st);
+        }
+    }
+    free(in);
+    free(out);
+    return 0;
+}
