@@ -10,10 +10,10 @@ typedef struct {
     uint32_t st[CHUNK][NURI_SPARKLE_MAX_WORDS];
     uint32_t tmp[CHUNK * NURI_SPARKLE_MAX_WORDS];
     uint8_t need[CHUNK]; /* 0: idle this round, 1: slim, 2: big */
-} lanes;
+} lane_set;
 
 /* Permutes every state with need == which, gathered contiguously (2*nb words each). */
-static void run_group(const nuri_sparkle_impl *impl, lanes *L, size_t n, unsigned nb, unsigned which, unsigned steps)
+static void run_group(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsigned nb, unsigned which, unsigned steps)
 {
     size_t cnt = 0, w = 2 * nb;
     for (size_t k = 0; k < n; k++)
@@ -25,10 +25,77 @@ static void run_group(const nuri_sparkle_impl *impl, lanes *L, size_t n, unsigne
         if (L->need[k] == which) memcpy(L->st[k], L->tmp + w * cnt++, 4 * w);
 }
 
-static void run_round(const nuri_sparkle_impl *impl, lanes *L, size_t n, unsigned nb, unsigned slim, unsigned big)
+static void run_round(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsigned nb, unsigned slim, unsigned big)
 {
     run_group(impl, L, n, nb, 1, slim);
     run_group(impl, L, n, nb, 2, big);
+}
+
+/* Multi-instance kernel working on transposed batches, if impl has one. */
+static nuri_sparkle_soa_fn soa_for(const nuri_sparkle_impl *impl, size_t *lanes)
+{
+#if defined(NURI_HAVE_SPARKLE_AVX512)
+    if (impl->permute_many == nuri_sparkle_avx512_permute_many) {
+        *lanes = 16;
+        return nuri_sparkle_avx512_permute_soa;
+    }
+#endif
+#if defined(NURI_HAVE_SPARKLE_AVX2)
+    if (impl->permute_many == nuri_sparkle_avx2_permute_many) {
+        *lanes = 8;
+        return nuri_sparkle_avx2_permute_soa;
+    }
+#endif
+    (void)impl;
+    *lanes = CHUNK;
+    return NULL;
+}
+
+/* Esch over n <= lanes messages with the same block count, kept transposed between rounds. */
+static void esch_chunk_soa(nuri_sparkle_soa_fn fn, size_t lanes, size_t dl, uint8_t *out,
+                           const uint8_t *const *msgs, const size_t *lens, size_t n, size_t nblk)
+{
+    unsigned nb = dl == 32 ? 6 : 8, slim = dl == 32 ? 7 : 8, big = dl == 32 ? 11 : 12;
+    uint32_t soa[NURI_SPARKLE_MAX_WORDS * 16] __attribute__((aligned(64)));
+    memset(soa, 0, sizeof soa);
+    uint32_t P[4][16] __attribute__((aligned(64))), dom[16];
+    memset(P, 0, sizeof P);
+    for (size_t r = 0; r < nblk; r++) {
+        int last = r + 1 == nblk;
+        /* the blocks of all lanes, transposed; loops over lanes are plain (auto-vectorised) C */
+        for (size_t k = 0; k < n; k++) {
+            size_t off = 16 * r, blen = lens[k] - off < 16 ? lens[k] - off : 16;
+            if (blen == 16) {
+                for (unsigned w = 0; w < 4; w++) P[w][k] = nuri_load32_le(msgs[k] + off + 4 * w);
+            } else {
+                uint32_t p[4];
+                nuri_sparkle_pad_words(p, 4, msgs[k] + off, blen);
+                for (unsigned w = 0; w < 4; w++) P[w][k] = p[w];
+            }
+            dom[k] = last ? (blen < 16 ? 0x01u : 0x02u) << 24 : 0;
+        }
+        for (size_t k = 0; k < n; k++) soa[(nb - 1) * lanes + k] ^= dom[k];
+        for (size_t k = 0; k < lanes; k++) {
+            uint32_t tx = nuri_sparkle_ell(P[0][k] ^ P[2][k]), ty = nuri_sparkle_ell(P[1][k] ^ P[3][k]);
+            soa[0 * lanes + k] ^= P[0][k] ^ ty;
+            soa[1 * lanes + k] ^= P[1][k] ^ tx;
+            soa[2 * lanes + k] ^= P[2][k] ^ ty;
+            soa[3 * lanes + k] ^= P[3][k] ^ tx;
+            for (unsigned j = 2; j < nb / 2; j++) {
+                soa[2 * j * lanes + k] ^= ty;
+                soa[(2 * j + 1) * lanes + k] ^= tx;
+            }
+        }
+        fn(soa, nb, last ? big : slim);
+    }
+    nuri_wipe(P, sizeof P);
+    for (size_t off = 0;; off += 16) {
+        for (size_t k = 0; k < n; k++)
+            for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + k * dl + off + 4 * i, soa[i * lanes + k]);
+        if (off + 16 >= dl) break;
+        fn(soa, nb, slim);
+    }
+    nuri_wipe(soa, sizeof soa);
 }
 
 int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count,
@@ -39,16 +106,23 @@ int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const si
     int rc = nuri_sparkle_select(impl_name, &impl);
     if (rc) return rc;
     unsigned nb = dl == 32 ? 6 : 8, slim = dl == 32 ? 7 : 8, big = dl == 32 ? 11 : 12;
-    lanes L;
-    for (size_t base = 0; base < count; base += CHUNK) {
-        size_t n = count - base < CHUNK ? count - base : CHUNK, maxblk = 0;
+    size_t chunk;
+    nuri_sparkle_soa_fn soa = soa_for(impl, &chunk);
+    lane_set L;
+    for (size_t base = 0; base < count; base += chunk) {
+        size_t n = count - base < chunk ? count - base : chunk, maxblk = 0, minblk = (size_t)-1;
         size_t nblk[CHUNK];
         for (size_t k = 0; k < n; k++) {
-            memset(L.st[k], 0, sizeof L.st[k]);
             size_t len = lens[base + k];
             nblk[k] = len ? (len + 15) / 16 : 1; /* an empty message is one padded block */
             if (nblk[k] > maxblk) maxblk = nblk[k];
+            if (nblk[k] < minblk) minblk = nblk[k];
         }
+        if (soa && minblk == maxblk) { /* uniform chunk: stays transposed from start to end */
+            esch_chunk_soa(soa, chunk, dl, out + base * dl, msgs + base, lens + base, n, maxblk);
+            continue;
+        }
+        for (size_t k = 0; k < n; k++) memset(L.st[k], 0, sizeof L.st[k]);
         for (size_t r = 0; r < maxblk; r++) {
             for (size_t k = 0; k < n; k++) {
                 L.need[k] = 0;
@@ -71,8 +145,8 @@ int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const si
             if (off + 16 >= dl) break;
             run_round(impl, &L, n, nb, slim, big);
         }
+        nuri_wipe(&L, sizeof L);
     }
-    nuri_wipe(&L, sizeof L);
     return NURI_OK;
 }
 
@@ -113,7 +187,7 @@ int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *
     int rc = nuri_sparkle_select(impl_name, &impl);
     if (rc) return rc;
     unsigned nb = p->nb, rw = p->rate / 4, cw = p->cap / 4;
-    lanes L;
+    lane_set L;
     for (size_t base = 0; base < count; base += CHUNK) {
         size_t n = count - base < CHUNK ? count - base : CHUNK, maxops = 0;
         size_t nad[CHUNK], nm[CHUNK];

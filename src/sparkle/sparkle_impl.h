@@ -27,6 +27,12 @@ void nuri_sparkle_ref_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_avx2_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
 void nuri_sparkle_avx512_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
+/* The same kernels on an already transposed batch: soa[w * lanes + l] is word w of instance l
+ * (avx2: 8 lanes, avx512: 16 lanes, 64-byte aligned). The batch API keeps uniform batches in
+ * this form across rounds and so skips the transpositions. */
+typedef void (*nuri_sparkle_soa_fn)(uint32_t *soa, unsigned nb, unsigned steps);
+void nuri_sparkle_avx2_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
+void nuri_sparkle_avx512_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
 /* AArch64 (src/sparkle/a64/, src/sparkle/neon/), built when NURI_HAVE_SPARKLE_A64 / _NEON. */
 void nuri_sparkle_a64_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_neon_permute(uint32_t *state, unsigned nb, unsigned steps);

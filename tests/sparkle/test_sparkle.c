@@ -569,6 +569,19 @@ static void test_batch_random(void)
                 }
                 CHECK(ok, "%s: esch_many(%zu) of %zu messages", impl_names[i], dl, cnt);
             }
+            /* uniform block counts (the transposed fast path): lengths 49..64, 0..16, all 64 */
+            for (int shape = 0; shape < 3; shape++) {
+                size_t ul[N];
+                for (int k = 0; k < N; k++)
+                    ul[k] = shape == 0 ? 49 + (size_t)(tu_rand64() % 16) : shape == 1 ? (size_t)(tu_rand64() % 17) : 64;
+                CHECK(nuri_esch_many(dl, digests, mp, ul, N, impl_names[i]) == 0, "esch_many");
+                int ok = 1;
+                for (size_t k = 0; k < N; k++) {
+                    uint8_t d[48];
+                    ok &= nuri_esch(dl, d, msgs[k], ul[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
+                }
+                CHECK(ok, "%s: esch_many(%zu) uniform shape %d", impl_names[i], dl, shape);
+            }
         }
     }
     uint8_t d[32 * 2];

@@ -56,17 +56,12 @@ static inline __attribute__((always_inline)) void perm(__m512i *x, __m512i *y, c
     }
 }
 
-static void pass(uint32_t *states, size_t cnt, const unsigned nb, unsigned steps)
+void nuri_sparkle_avx512_permute_soa(uint32_t *soa, unsigned nb, unsigned steps)
 {
-    uint32_t t[NURI_SPARKLE_MAX_WORDS][LANES] __attribute__((aligned(64)));
     __m512i x[8], y[8];
-    const unsigned w = 2 * nb;
-    memset(t, 0, sizeof t);
-    for (size_t l = 0; l < cnt; l++)
-        for (unsigned k = 0; k < w; k++) t[k][l] = states[l * w + k];
     for (unsigned i = 0; i < nb; i++) {
-        x[i] = _mm512_load_si512(t[2 * i]);
-        y[i] = _mm512_load_si512(t[2 * i + 1]);
+        x[i] = _mm512_load_si512((soa + 2 * i * LANES));
+        y[i] = _mm512_load_si512((soa + (2 * i + 1) * LANES));
     }
     switch (nb) {
     case 4: perm(x, y, 4, steps); break;
@@ -74,11 +69,21 @@ static void pass(uint32_t *states, size_t cnt, const unsigned nb, unsigned steps
     default: perm(x, y, 8, steps); break;
     }
     for (unsigned i = 0; i < nb; i++) {
-        _mm512_store_si512(t[2 * i], x[i]);
-        _mm512_store_si512(t[2 * i + 1], y[i]);
+        _mm512_store_si512((soa + 2 * i * LANES), x[i]);
+        _mm512_store_si512((soa + (2 * i + 1) * LANES), y[i]);
     }
+}
+
+static void pass(uint32_t *states, size_t cnt, const unsigned nb, unsigned steps)
+{
+    uint32_t t[NURI_SPARKLE_MAX_WORDS * LANES] __attribute__((aligned(64)));
+    const unsigned w = 2 * nb;
+    memset(t, 0, sizeof t);
     for (size_t l = 0; l < cnt; l++)
-        for (unsigned k = 0; k < w; k++) states[l * w + k] = t[k][l];
+        for (unsigned k = 0; k < w; k++) t[k * LANES + l] = states[l * w + k];
+    nuri_sparkle_avx512_permute_soa(t, nb, steps);
+    for (size_t l = 0; l < cnt; l++)
+        for (unsigned k = 0; k < w; k++) states[l * w + k] = t[k * LANES + l];
     nuri_wipe(t, sizeof t);
 }
 

@@ -1,0 +1,99 @@
+"""Esch256 and Esch384 hashing (SPARKLE-based, NIST LWC finalist), hashlib-style.
+
+>>> from nuri import hash
+>>> hash.esch256(b"").hex().upper()
+'C0E815D78B875DC768C6C8B3AFA51987CD69E5C087D387368628A511CFAD5730'
+>>> h = hash.Esch256()
+>>> h.update(b"\\x00"); h.update(b"\\x01")
+>>> h.hexdigest().upper()
+'FBCAD7AB77FD4CC844534D2716D08C092B40B86E00647ECAA429AFDFE3B3FC43'
+>>> h.name, h.digest_size, h.block_size
+('esch256', 32, 16)
+"""
+from ._native import ffi, lib
+from ._util import as_bytes, check
+
+__all__ = ["Esch256", "Esch384", "esch256", "esch384", "esch256_many", "esch384_many"]
+
+
+class _Esch:
+    digest_size = None
+    block_size = 16
+    name = None
+
+    def __init__(self, data: bytes = b"", impl: str = None):
+        self._ctx = ffi.new("nuri_esch_ctx *")
+        check(lib.nuri_esch_init(self._ctx, self.digest_size, impl.encode() if impl else ffi.NULL),
+              f"{self.name} init")
+        if data:
+            self.update(data)
+
+    def update(self, data: bytes) -> None:
+        data = as_bytes(data, "data")
+        check(lib.nuri_esch_update(self._ctx, data, len(data)), f"{self.name} update")
+
+    def copy(self):
+        """An independent copy of the current hashing state."""
+        other = type(self).__new__(type(self))
+        other._ctx = ffi.new("nuri_esch_ctx *")
+        ffi.memmove(other._ctx, self._ctx, ffi.sizeof("nuri_esch_ctx"))
+        return other
+
+    def digest(self) -> bytes:
+        """The digest of everything passed to update so far (the object stays usable)."""
+        c = self.copy()
+        out = ffi.new("uint8_t[]", self.digest_size)
+        check(lib.nuri_esch_final(c._ctx, out, self.digest_size), f"{self.name} final")
+        return ffi.buffer(out)[:]
+
+    def hexdigest(self) -> str:
+        return self.digest().hex()
+
+    def __del__(self):
+        ctx = getattr(self, "_ctx", None)
+        if ctx is not None:
+            lib.nuri_wipe(ctx, ffi.sizeof("nuri_esch_ctx"))
+
+
+class Esch256(_Esch):
+    """Esch256: 32-byte digest (SPARKLE384)."""
+    digest_size = 32
+    name = "esch256"
+
+
+class Esch384(_Esch):
+    """Esch384: 48-byte digest (SPARKLE512)."""
+    digest_size = 48
+    name = "esch384"
+
+
+def esch256(data: bytes) -> bytes:
+    """One-shot Esch256."""
+    return Esch256(data).digest()
+
+
+def esch384(data: bytes) -> bytes:
+    """One-shot Esch384."""
+    return Esch384(data).digest()
+
+
+def _many(size, messages, impl):
+    msgs = [as_bytes(m, "message") for m in messages]
+    if not msgs:
+        return []
+    keep = [ffi.from_buffer("uint8_t[]", m) for m in msgs]
+    out = ffi.new("uint8_t[]", size * len(msgs))
+    check(lib.nuri_esch_many(size, out, ffi.new("uint8_t *[]", keep), ffi.new("size_t[]", [len(m) for m in msgs]),
+                             len(msgs), impl.encode() if impl else ffi.NULL), "Esch batch")
+    raw = ffi.buffer(out)[:]
+    return [raw[i * size:(i + 1) * size] for i in range(len(msgs))]
+
+
+def esch256_many(messages, impl: str = None):
+    """Esch256 of many messages at once (multi-instance SIMD kernels when the CPU has them)."""
+    return _many(32, messages, impl)
+
+
+def esch384_many(messages, impl: str = None):
+    """Esch384 of many messages at once."""
+    return _many(48, messages, impl)

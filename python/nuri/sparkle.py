@@ -1,0 +1,42 @@
+"""The SPARKLE permutations (SPARKLE256/384/512) behind Schwaemm and Esch.
+
+A state is 32, 48 or 64 bytes: the words x0,y0,x1,y1,... each little-endian.
+
+>>> from nuri import sparkle
+>>> sparkle.permute(bytes(48), 11).hex().upper()[:32]
+'25BFC2F355DD53FC0654D6CA17F9AF9E'
+>>> sparkle.permute(bytes(32), 0) == bytes(32)
+True
+"""
+from ._native import ffi, lib
+from ._util import as_bytes, check, impl_names
+
+__all__ = ["permute", "implementations", "default_implementation", "SLIM_STEPS", "BIG_STEPS"]
+
+#: steps used by Schwaemm/Esch, by state size in bytes
+SLIM_STEPS = {32: 7, 48: 7, 64: 8}
+BIG_STEPS = {32: 10, 48: 11, 64: 12}
+
+
+def implementations():
+    """Names of the registered SPARKLE implementations usable on this CPU, fastest first."""
+    return impl_names(lib.nuri_sparkle_impl_count, lib.nuri_sparkle_impl_info, lib.nuri_sparkle_impl_supported)
+
+
+def default_implementation():
+    """The implementation dispatch picks now (honours NURI_IMPL=sparkle:<name>)."""
+    name = lib.nuri_sparkle_default_impl()
+    return ffi.string(name).decode() if name != ffi.NULL else None
+
+
+def permute(state: bytes, steps: int, impl: str = None) -> bytes:
+    """SPARKLE256/384/512 (by the length of state: 32, 48 or 64 bytes) with `steps` steps."""
+    state = as_bytes(state, "state")
+    if len(state) not in (32, 48, 64):
+        raise ValueError(f"state must be 32, 48 or 64 bytes long (SPARKLE256/384/512), got {len(state)}")
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0 or steps > 0xFFFFFFFF:
+        raise ValueError(f"steps must be an integer in 0..2**32-1, got {steps!r}")
+    buf = ffi.new("uint8_t[]", state)
+    check(lib.nuri_sparkle_permute_bytes(buf, len(state), steps, impl.encode() if impl else ffi.NULL),
+          "SPARKLE permutation")
+    return ffi.buffer(buf, len(state))[:]
