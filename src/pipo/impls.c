@@ -13,9 +13,27 @@ static const nuri_pipo_impl impl_avx2 = {
     {"avx2", NURI_CPU_AVX2, 1, "32 blocks per pass, byte-sliced in ymm registers"},
     nuri_pipo_avx2_encrypt, nuri_pipo_avx2_decrypt, 32};
 #endif
+#if defined(NURI_HAVE_PIPO_RV32)
+#include "rv32/pipo_rv32.h"
+#endif
+#if defined(NURI_HAVE_PIPO_RV32_BS32)
+static const nuri_pipo_impl impl_rv32_bs32 = {
+    {"rv32-bs32", 0, 1, "rv32imac assembly, 32 blocks bitsliced (one state bit of 32 blocks per register)"},
+    nuri_pipo_rv32_bs32_encrypt, nuri_pipo_rv32_bs32_decrypt, 32};
+#endif
+#if defined(NURI_HAVE_PIPO_RV32)
+static const nuri_pipo_impl impl_rv32_4blk = {
+    {"rv32-4blk", 0, 1, "rv32imac assembly, 4 blocks per pass (one state byte of 4 blocks per register)"},
+    nuri_pipo_rv32_4blk_encrypt, nuri_pipo_rv32_4blk_decrypt, 4};
+static const nuri_pipo_impl impl_rv32_1blk = {
+    {"rv32-1blk", 0, 1, "rv32imac assembly, one block, rows in the low byte of 8 registers"},
+    nuri_pipo_rv32_1blk_enc, nuri_pipo_rv32_1blk_dec, 1};
+#endif
+#if !defined(NURI_PIPO_NO_BS64)
 static const nuri_pipo_impl impl_bs64 = {
     {"bitslice64", 0, 1, "portable C, 8 blocks per pass, one state byte of 8 blocks per 64-bit word"},
     nuri_pipo_bs64_encrypt, nuri_pipo_bs64_decrypt, 8};
+#endif
 static const nuri_pipo_impl impl_ref = {
     {"ref", 0, 1, "one block at a time, the designers' byte-oriented form (34-op bitsliced S-layer)"},
     nuri_pipo_ref_encrypt, nuri_pipo_ref_decrypt, 1};
@@ -27,7 +45,16 @@ static const nuri_pipo_impl *const impls[] = {
 #if defined(NURI_HAVE_PIPO_AVX2)
     &impl_avx2,
 #endif
+#if defined(NURI_HAVE_PIPO_RV32_BS32)
+    &impl_rv32_bs32,
+#endif
+#if defined(NURI_HAVE_PIPO_RV32)
+    &impl_rv32_4blk,
+    &impl_rv32_1blk,
+#endif
+#if !defined(NURI_PIPO_NO_BS64)
     &impl_bs64,
+#endif
     &impl_ref,
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])

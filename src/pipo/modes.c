@@ -5,7 +5,11 @@
 #include "pipo_impl.h"
 
 #define BS NURI_PIPO_BLOCK_BYTES
+#ifdef NURI_PIPO_CHUNK /* small-RAM targets (AVR: 2 KiB) set a smaller batch */
+#define CHUNK NURI_PIPO_CHUNK
+#else
 #define CHUNK 128 /* blocks per kernel call in CTR and CBC decryption (1 KiB of stack) */
+#endif
 
 static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
 {
