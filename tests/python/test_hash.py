@@ -31,13 +31,15 @@ def _records(path):
             continue
         k, _, v = line.partition("=")
         rec[k.strip()] = v.strip()
+    if rec:
+        yield rec
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared vectors not present")
 @pytest.mark.parametrize("fn,name", [(H.esch256, "LWC_HASH_KAT_256.txt"), (H.esch384, "LWC_HASH_KAT_384.txt")])
 def test_kat_files(fn, name):
     recs = list(_records(SHARED / name))
-    assert len(recs) == 1024  # the last record has no trailing blank line in this parser
+    assert len(recs) == 1025
     for r in recs:
         assert fn(bytes.fromhex(r["Msg"])).hex().upper() == r["MD"]
 
