@@ -68,7 +68,7 @@ for t in $TARGETS; do
         SUMMARY="$SUMMARY\n  $t: FAIL (build, see $LOG)"; FAIL=1; continue
     fi
     echo "== $t: ctest"
-    if (cd "$B" && ctest -V -j"$JOBS" >>"$ROOT/$LOG" 2>&1); then
+    if (cd "$B" && ctest -V -LE bench -j"$JOBS" >>"$ROOT/$LOG" 2>&1); then
         res="ok"
     else
         res="FAIL"; FAIL=1

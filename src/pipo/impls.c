@@ -16,6 +16,12 @@ static const nuri_pipo_impl impl_avx2 = {
 #if defined(NURI_HAVE_PIPO_RV32)
 #include "rv32/pipo_rv32.h"
 #endif
+#if defined(NURI_HAVE_PIPO_NEON)
+#include "neon/pipo_neon.h"
+static const nuri_pipo_impl impl_neon = {
+    {"neon", NURI_CPU_NEON, 1, "AArch64 NEON, 16 blocks per pass, byte-sliced, shl+sri rotations"},
+    nuri_pipo_neon_encrypt, nuri_pipo_neon_decrypt, 16};
+#endif
 #if defined(NURI_HAVE_PIPO_RV32_BS32)
 static const nuri_pipo_impl impl_rv32_bs32 = {
     {"rv32-bs32", 0, 1, "rv32imac assembly, 32 blocks bitsliced (one state bit of 32 blocks per register)"},
@@ -44,6 +50,9 @@ static const nuri_pipo_impl *const impls[] = {
 #endif
 #if defined(NURI_HAVE_PIPO_AVX2)
     &impl_avx2,
+#endif
+#if defined(NURI_HAVE_PIPO_NEON)
+    &impl_neon,
 #endif
 #if defined(NURI_HAVE_PIPO_RV32_BS32)
     &impl_rv32_bs32,

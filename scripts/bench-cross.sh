@@ -1,0 +1,70 @@
+#!/bin/sh
+# bench-cross.sh: counts on the emulated targets, printed as JSON records in the harness schema
+# (bench/bench.h) on stdout; progress on stderr.
+#   rv32 (QEMU sifive_e, -icount shift=0): executed INSTRUCTIONS from minstret around each call
+#   avr (simavr): exact CYCLES between GPIOR0 marks
+#   aarch64 (qemu-aarch64): executed INSTRUCTIONS from QEMU's insn plugin (whole program, taken at
+#        1 and 1+N iterations: the difference over N is the count of one call)
+# QEMU models no pipeline: instruction counts are not cycles.
+#   scripts/bench-cross.sh [rv32] [avr] [aarch64]
+# Builds in build/cross-<target> (configured like scripts/check-cross.sh if absent). Installs
+# nothing; the aarch64 plugin comes from scripts/qemu-plugins.sh (build/qemu-plugins).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+TARGETS=${*:-"rv32 avr aarch64"}
+JOBS=${NURI_CROSS_JOBS:-2}
+FAIL=0
+
+build() { # target toolchain
+    B=build/cross-$1
+    if [ ! -f "$B/build.ninja" ]; then
+        w=ON; [ "$1" = avr ] && w=OFF
+        cmake -S . -B "$B" -G Ninja -DCMAKE_TOOLCHAIN_FILE="cmake/toolchains/$2.cmake" -DNURI_WERROR=$w \
+            -DNURI_ONLY="${NURI_CROSS_FAMILIES-pipo;fea}" >"$B.bench.log" 2>&1 || return 1
+    fi
+    ninja -C "$B" -j"$JOBS" >>"$B.bench.log" 2>&1
+}
+
+for t in $TARGETS; do
+    case $t in
+        rv32 | avr)
+            tc=rv32imac-sifive_e; [ "$t" = avr ] && tc=avr-atmega328p
+            echo "== $t" >&2
+            if ! build "$t" "$tc"; then echo "bench-cross: $t: build failed (build/cross-$t.bench.log)" >&2; FAIL=1; continue; fi
+            # the bench programs run through the same emulator hook as the tests (ctest label "bench")
+            out=$(cd "build/cross-$t" && ctest -L bench -V 2>&1)
+            echo "$out" | sed -n 's/^[0-9]*: \({"family".*\)$/\1/p'
+            echo "$out" | grep -q "100% tests passed" || { echo "bench-cross: $t: bench program failed" >&2; FAIL=1; }
+            ;;
+        aarch64)
+            echo "== $t" >&2
+            if ! build aarch64 aarch64-linux; then echo "bench-cross: aarch64: build failed" >&2; FAIL=1; continue; fi
+            P=build/qemu-plugins/libinsn.so
+            if [ ! -f "$P" ]; then
+                echo "bench-cross: $P missing: run scripts/qemu-plugins.sh first" >&2; FAIL=1; continue
+            fi
+            BIN=build/cross-aarch64/tests/bench_pipo_count
+            N=10
+            count() { # impl op bytes iters -> instructions of the whole run
+                qemu-aarch64 -L /usr/aarch64-linux-gnu -plugin "$P",inline=on -d plugin "$BIN" "$@" 2>&1 |
+                    sed -n 's/^insns: \([0-9]*\)$/\1/p'
+            }
+            for impl in neon bitslice64 ref; do
+                for spec in "blocks-encrypt 128" "blocks-encrypt 1024" "ecb-encrypt 1024" "cbc-decrypt 1024" "ctr-encrypt 1024"; do
+                    set -- $spec
+                    c1=$(count $impl "$1" "$2" 1); cn=$(count $impl "$1" "$2" $((N + 1)))
+                    if [ -z "$c1" ] || [ -z "$cn" ]; then echo "bench-cross: aarch64 $impl $1: no count" >&2; FAIL=1; continue; fi
+                    per=$(( (cn - c1) / N ))
+                    for m in instructions instructions_per_byte; do
+                        v=$per; [ $m = instructions_per_byte ] && v=$(awk -v a=$per -v b="$2" 'BEGIN{printf "%.2f", a/b}')
+                        printf '{"family": "pipo", "impl": "%s", "op": "%s", "param": "64/128", "size": %s, "platform": "aarch64-qemu", "metric": "%s", "median": %s, "min": %s, "max": %s, "runs": %s}\n' \
+                            "$impl" "$1" "$2" "$m" "$v" "$v" "$v" "$N"
+                    done
+                done
+            done
+            ;;
+        *) echo "bench-cross: unknown target $t" >&2; FAIL=1 ;;
+    esac
+done
+exit $FAIL
