@@ -3,16 +3,17 @@
 # (bench/bench.h) on stdout; progress on stderr.
 #   rv32 (QEMU sifive_e, -icount shift=0): executed INSTRUCTIONS from minstret around each call
 #   avr (simavr): exact CYCLES between GPIOR0 marks
+#   cortex-m3 (QEMU mps2-an385): FEA, executed INSTRUCTIONS from the insn plugin, same method
 #   aarch64 (qemu-aarch64): executed INSTRUCTIONS from QEMU's insn plugin (whole program, taken at
 #        1 and 1+N iterations: the difference over N is the count of one call)
 # QEMU models no pipeline: instruction counts are not cycles.
-#   scripts/bench-cross.sh [rv32] [avr] [aarch64]
+#   scripts/bench-cross.sh [rv32] [rv32-virt] [avr] [aarch64] [cortex-m3]
 # Builds in build/cross-<target> (configured like scripts/check-cross.sh if absent). Installs
 # nothing; the aarch64 plugin comes from scripts/qemu-plugins.sh (build/qemu-plugins).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
-TARGETS=${*:-"rv32 avr aarch64"}
+TARGETS=${*:-"rv32 rv32-virt avr aarch64 cortex-m3"}
 JOBS=${NURI_CROSS_JOBS:-2}
 FAIL=0
 
@@ -28,8 +29,8 @@ build() { # target toolchain
 
 for t in $TARGETS; do
     case $t in
-        rv32 | avr)
-            tc=rv32imac-sifive_e; [ "$t" = avr ] && tc=avr-atmega328p
+        rv32 | rv32-virt | avr)
+            tc=rv32imac-sifive_e; [ "$t" = avr ] && tc=avr-atmega328p; [ "$t" = rv32-virt ] && tc=rv32imac-virt
             echo "== $t" >&2
             if ! build "$t" "$tc"; then echo "bench-cross: $t: build failed (build/cross-$t.bench.log)" >&2; FAIL=1; continue; fi
             # the bench programs run through the same emulator hook as the tests (ctest label "bench")
@@ -62,6 +63,26 @@ for t in $TARGETS; do
                             "$impl" "$1" "$2" "$m" "$v" "$v" "$v" "$N"
                     done
                 done
+            done
+            ;;
+        cortex-m3)
+            # FEA-1-128, one 64-bit value: whole-run insn counts at 1 and 1+N iterations (semihosting args)
+            echo "== $t" >&2
+            if ! build cortex-m3 cortex-m3; then echo "bench-cross: cortex-m3: build failed" >&2; FAIL=1; continue; fi
+            P=build/qemu-plugins/libinsn.so
+            [ -f "$P" ] || { echo "bench-cross: $P missing: run scripts/qemu-plugins.sh first" >&2; FAIL=1; continue; }
+            BIN=build/cross-cortex-m3/tests/bench_fea_count
+            N=10
+            cmcount() {
+                timeout 300 qemu-system-arm -machine mps2-an385 -nographic -monitor none -icount shift=0 \
+                    -semihosting-config enable=on,target=native,arg=bench,arg="$1",arg="$2" \
+                    -plugin "$P",inline=on -d plugin -kernel "$BIN" 2>&1 | sed -n 's/^insns: \([0-9]*\)$/\1/p'
+            }
+            for impl in table ct64 ref; do
+                c1=$(cmcount $impl 1); cn=$(cmcount $impl $((N + 1)))
+                if [ -z "$c1" ] || [ -z "$cn" ]; then echo "bench-cross: cortex-m3 fea $impl: no count" >&2; FAIL=1; continue; fi
+                v=$(( (cn - c1) / N ))
+                printf '{"family": "fea", "impl": "%s", "op": "encrypt-u64", "param": "FEA-1-128 n=64", "size": 1, "platform": "cortex-m3-qemu-mps2-an385", "metric": "instructions", "median": %s, "min": %s, "max": %s, "runs": %s}\n' "$impl" "$v" "$v" "$v" "$N"
             done
             ;;
         *) echo "bench-cross: unknown target $t" >&2; FAIL=1 ;;
