@@ -1,5 +1,5 @@
-# FEA counts: rv32 virt (minstret under -icount) and Cortex-M (QEMU insn plugin, from outside).
-if(NURI_TARGET STREQUAL "rv32" AND NURI_PLATFORM STREQUAL "rv32-qemu-virt")
+# FEA counts: rv32 virt (minstret under -icount), AVR (exact simavr cycles) and Cortex-M (QEMU insn plugin, from outside).
+if((NURI_TARGET STREQUAL "rv32" AND NURI_PLATFORM STREQUAL "rv32-qemu-virt") OR NURI_TARGET STREQUAL "avr")
   nuri_add_cross_bench(bench_fea_count ${NURI_BENCH_CROSS_DIR}/bench_fea_count.c)
 elseif(NURI_TARGET MATCHES "^cortex-m")
   add_executable(bench_fea_count ${NURI_BENCH_CROSS_DIR}/bench_fea_count.c ${NURI_TARGET_STARTUP})

@@ -21,8 +21,15 @@ typedef struct nuri_fea_impl {
     nuri_fea_sd_fn sd;
 } nuri_fea_impl;
 
-/* Values per Feistel pass (the kernel's f is called on at most this many words). */
+/* Values per Feistel pass (the kernel's f is called on at most this many words). The batch layer
+ * keeps about 5 * 8 * NURI_FEA_CHUNK bytes on the stack: small on the 2 KiB-RAM ATmega328P. */
+#ifndef NURI_FEA_CHUNK
+#if defined(__AVR__)
+#define NURI_FEA_CHUNK 4
+#else
 #define NURI_FEA_CHUNK 256
+#endif
+#endif
 
 void nuri_fea_ref_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_ref_sd(uint64_t x);
@@ -32,6 +39,11 @@ void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_ct64_sd(uint64_t x);
 void nuri_fea_gfni_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_gfni_sd(uint64_t x);
+#if defined(__AVR__)
+void nuri_fea_avr_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_avr_sd(uint64_t x);
+uint64_t nuri_fea_avr_rc(unsigned variant, unsigned ks, unsigned s); /* round constants in flash */
+#endif
 
 /* Feistel core over split halves (feistel.c): a = left (n1 bits), b = right (n2 bits), m <= CHUNK.
  * tl/tr: the round-tweak words, per value (tw_stride 1) or one for all (tw_stride 0). */

@@ -7,6 +7,34 @@ void nuri_fea_feistel(const nuri_fea_key *k, int decrypt, uint64_t *a, uint64_t 
 {
     uint64_t x[NURI_FEA_CHUNK];
     const unsigned sa = 64 - k->n1, sb = 64 - k->n2; /* halves sit in the top bits of F's input */
+#if defined(__AVR__)
+    if (m == 1) {
+        /* one value (the MCU case): the same rounds on scalars; avr-gcc's code for the batch
+         * loops over 64-bit arrays costs about as much as the round function itself */
+        uint64_t va = a[0], vb = b[0];
+        const int ftw = k->variant == 1;
+        for (unsigned step = 0; step < k->rounds; step++) {
+            unsigned r = decrypt ? k->rounds - 1 - step : step;
+            unsigned which = ftw ? 1 + (r & 1) : r % 3;
+            uint64_t t = which == 0 ? 0 : which == 1 ? tl[0] : tr[0];
+            if (r & 1) {
+                x[0] = (va << sa) ^ t;
+                k->impl->f(k->rk[r], x, 1);
+                vb ^= x[0] >> sb;
+            } else {
+                x[0] = (vb << sb) ^ t;
+                k->impl->f(k->rk[r], x, 1);
+                va ^= x[0] >> sa;
+            }
+        }
+        a[0] = va;
+        b[0] = vb;
+        nuri_wipe(&va, sizeof va);
+        nuri_wipe(&vb, sizeof vb);
+        nuri_wipe(x, sizeof x);
+        return;
+    }
+#endif
     for (unsigned step = 0; step < k->rounds; step++) {
         unsigned r = decrypt ? k->rounds - 1 - step : step;
         /* even rounds: A ^= top_n1(F(B || .)); odd rounds: B ^= top_n2(F(A || .)) */

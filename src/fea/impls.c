@@ -11,12 +11,18 @@ static const nuri_fea_impl impl_gfni = {
      "coefficients folded in, M as 8 byte shuffles"},
     nuri_fea_gfni_f, nuri_fea_gfni_sd};
 #endif
+#if defined(__AVR__)
+static const nuri_fea_impl impl_avr = {
+    {"avr", 0, 0, "AVR assembly, flash tables c_k*S read with LPM; secret-indexed: NOT constant time"},
+    nuri_fea_avr_f, nuri_fea_avr_sd};
+#else
 static const nuri_fea_impl impl_table = {
     {"table", 0, 0, "8 T-tables of 256 x u64 (S-layer and M combined); secret-indexed loads: NOT constant time"},
     nuri_fea_table_f, nuri_fea_table_sd};
 static const nuri_fea_impl impl_ct64 = {
     {"ct64", 0, 1, "portable C, bitsliced across 64 values; S-box computed as x^254 in GF(2^8) (no tables)"},
     nuri_fea_ct64_f, nuri_fea_ct64_sd};
+#endif
 static const nuri_fea_impl impl_ref = {
     {"ref", 0, 0, "mirror of the spec: S-box table and GF(2^8) multiplies per byte; NOT constant time"},
     nuri_fea_ref_f, nuri_fea_ref_sd};
@@ -25,11 +31,21 @@ static const nuri_fea_impl *const impls[] = {
 #if defined(NURI_HAVE_FEA_GFNI)
     &impl_gfni,
 #endif
+#if defined(__AVR__)
+    &impl_avr,
+#else
     &impl_table,
     &impl_ct64,
+#endif
     &impl_ref,
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])
+
+#if defined(__AVR__)
+#define FEA_RC(v, ks, s) nuri_fea_avr_rc((v), (ks), (s)) /* in flash: 2 KiB of RAM */
+#else
+#define FEA_RC(v, ks, s) fea_rc[(v) - 1][ks][s]
+#endif
 
 size_t nuri_fea_key_bytes(void) { return sizeof(nuri_fea_key); }
 size_t nuri_fea_impl_count(void) { return N_IMPLS; }
@@ -71,9 +87,8 @@ int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsig
     /* Key schedule (spec section 1): key words big-endian, absent words 0; n XORed into Y's input. */
     uint64_t ka = nuri_load64_be(key), kb = nuri_load64_be(key + 8);
     uint64_t kc = key_len >= 24 ? nuri_load64_be(key + 16) : 0, kd = key_len == 32 ? nuri_load64_be(key + 24) : 0;
-    const uint64_t *rc = fea_rc[variant - 1][ks];
     for (unsigned s = 0; s < (k->rounds + 1) / 2; s++) {
-        uint64_t x = impl->sd(ka ^ kc ^ rc[s]);
+        uint64_t x = impl->sd(ka ^ kc ^ FEA_RC(variant, ks, s));
         uint64_t y = impl->sd(kb ^ kd ^ (uint64_t)nbits ^ x);
         x ^= y;
         ka ^= x;
