@@ -20,5 +20,8 @@ if(NURI_X86_64)
   nuri_simd_source(src/fea/gfni/fea_gfni.c -mavx512f -mavx512bw -mavx512vl -mgfni)
   list(APPEND NURI_DEFINES NURI_HAVE_FEA_GFNI=1)
 endif()
+if(NURI_AARCH64 AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/neon.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/neon.cmake)
+endif()
 # ref is the auditing mirror of the spec: keep it scalar so it measures what it claims to be.
 set_source_files_properties(src/fea/ref/fea_ref.c PROPERTIES COMPILE_OPTIONS "-fno-tree-vectorize;-fno-tree-slp-vectorize")

@@ -11,6 +11,14 @@ static const nuri_fea_impl impl_gfni = {
      "coefficients folded in, M as 8 byte shuffles"},
     nuri_fea_gfni_f, nuri_fea_gfni_sd};
 #endif
+#if defined(NURI_HAVE_FEA_NEON)
+#include "neon/fea_neon.h"
+static const nuri_fea_impl impl_neon = {
+    {"neon", NURI_CPU_NEON, 1,
+     "AArch64 NEON, 16 values per pass, byte-sliced; S-box as tbl/tbx on registers, M as a truncated product in "
+     "the (z+1) basis with split-nibble tbl multiplies"},
+    nuri_fea_neon_f, nuri_fea_neon_sd};
+#endif
 #if defined(__AVR__)
 static const nuri_fea_impl impl_avr = {
     {"avr", 0, 0, "AVR assembly, flash tables c_k*S read with LPM; secret-indexed: NOT constant time"},
@@ -30,6 +38,9 @@ static const nuri_fea_impl impl_ref = {
 static const nuri_fea_impl *const impls[] = {
 #if defined(NURI_HAVE_FEA_GFNI)
     &impl_gfni,
+#endif
+#if defined(NURI_HAVE_FEA_NEON)
+    &impl_neon,
 #endif
 #if defined(__AVR__)
     &impl_avr,
