@@ -72,7 +72,7 @@ static void esch_chunk_soa(nuri_sparkle_soa_fn fn, size_t lanes, size_t dl, uint
                 nuri_sparkle_pad_words(p, 4, msgs[k] + off, blen);
                 for (unsigned w = 0; w < 4; w++) P[w][k] = p[w];
             }
-            dom[k] = last ? (blen < 16 ? 0x01u : 0x02u) << 24 : 0;
+            dom[k] = last ? (uint32_t)(blen < 16 ? 0x01u : 0x02u) << 24 : 0;
         }
         for (size_t k = 0; k < n; k++) soa[(nb - 1) * lanes + k] ^= dom[k];
         for (size_t k = 0; k < lanes; k++) {
@@ -131,7 +131,7 @@ int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const si
                 int last = r + 1 == nblk[k];
                 uint32_t p[4];
                 nuri_sparkle_pad_words(p, 4, msgs[base + k] + off, blen);
-                if (last) L.st[k][nb - 1] ^= (blen < 16 ? 0x01u : 0x02u) << 24;
+                if (last) L.st[k][nb - 1] ^= (uint32_t)(blen < 16 ? 0x01u : 0x02u) << 24;
                 nuri_esch_inject(L.st[k], nb, p);
                 L.need[k] = (uint8_t)(last ? 2 : 1);
             }

@@ -15,7 +15,7 @@ static void block(nuri_esch_ctx *c, const uint8_t *in, size_t len, int last)
     unsigned nb = nb_of(c->digest_bytes);
     uint32_t p[4];
     nuri_sparkle_pad_words(p, 4, in, len);
-    if (last) c->state[nb - 1] ^= (len < NURI_ESCH_RATE_BYTES ? 0x01u : 0x02u) << 24; /* y_{h-1} */
+    if (last) c->state[nb - 1] ^= (uint32_t)(len < NURI_ESCH_RATE_BYTES ? 0x01u : 0x02u) << 24; /* y_{h-1} */
     nuri_esch_inject(c->state, nb, p);
     c->impl->permute(c->state, nb, last ? big_of(nb) : slim_of(nb));
     nuri_wipe(p, sizeof p);

@@ -3,10 +3,15 @@
 list(APPEND NURI_SOURCES
   src/sparkle/impls.c
   src/sparkle/ref/sparkle_ref.c
-  src/sparkle/opt/sparkle_opt.c
   src/sparkle/schwaemm.c
   src/sparkle/esch.c
   src/sparkle/batch.c)
+if(NURI_TARGET STREQUAL "avr")
+  # opt unrolls every branch count: ~69 KB of AVR code, twice the ATmega328P's flash; ref only.
+  list(APPEND NURI_DEFINES NURI_SPARKLE_NO_OPT=1)
+else()
+  list(APPEND NURI_SOURCES src/sparkle/opt/sparkle_opt.c)
+endif()
 if(NURI_X86_64)
   if(EXISTS ${CMAKE_SOURCE_DIR}/src/sparkle/avx2/sparkle_avx2.c)
     nuri_simd_source(src/sparkle/avx2/sparkle_avx2.c -mavx2)

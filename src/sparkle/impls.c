@@ -27,9 +27,11 @@ static const nuri_sparkle_impl impl_neon = {
     {"neon", NURI_CPU_NEON, 1, "AArch64 ASIMD, the Alzettes of one step in vector lanes"},
     nuri_sparkle_neon_permute, NULL};
 #endif
+#if !defined(NURI_SPARKLE_NO_OPT)
 static const nuri_sparkle_impl impl_opt = {
     {"opt", 0, 1, "portable C, state in locals, Alzette and linear layer unrolled per branch count"},
     nuri_sparkle_opt_permute, NULL};
+#endif
 static const nuri_sparkle_impl impl_ref = {
     {"ref", 0, 1, "portable C transcription of the specification (loops over branches)"},
     nuri_sparkle_ref_permute, NULL};
@@ -47,7 +49,9 @@ static const nuri_sparkle_impl *const impls[] = {
 #if defined(NURI_HAVE_SPARKLE_NEON)
     &impl_neon,
 #endif
+#if !defined(NURI_SPARKLE_NO_OPT)
     &impl_opt,
+#endif
     &impl_ref,
 };
 #define N_IMPLS (sizeof impls / sizeof impls[0])

@@ -15,7 +15,11 @@ enum { M_ENC, M_DEC, M_VERIFY };
 
 /* Plaintext staged on the stack by the one-shot decryption up to this size (single pass);
  * longer messages are verified first, then decrypted (two passes). */
+#if defined(__AVR__)
+#define STAGE_BYTES 64 /* 2 KiB of RAM: longer messages take the two-pass path */
+#else
 #define STAGE_BYTES 1024
+#endif
 
 static const nuri_schwaemm_params *params(int v)
 {

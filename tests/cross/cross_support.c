@@ -15,10 +15,27 @@ static int uart_putchar(char c, FILE *f)
     return 0;
 }
 static FILE uart_out = FDEV_SETUP_STREAM(uart_putchar, NULL, _FDEV_SETUP_WRITE);
+/* Stack paint: the RAM between the end of .bss and the stack pointer is filled with a pattern at
+ * start; cross_finish reports how much of it was never touched, and fails on none (a stack that
+ * ran into .data/.bss corrupts them silently on the ATmega328P's 2 KiB). */
+extern uint8_t __heap_start;
+#define PAINT 0xA5
+static void paint_stack(void)
+{
+    uint8_t here;
+    for (uint8_t *p = &__heap_start; p < &here - 32; p++) *p = PAINT;
+}
+static unsigned stack_unused(void)
+{
+    const uint8_t *p = &__heap_start;
+    while (*p == PAINT) p++;
+    return (unsigned)(p - &__heap_start);
+}
 static void platform_init(void)
 {
     UCSR0B = (uint8_t)(1 << TXEN0);
     stdout = &uart_out;
+    paint_stack();
 }
 /* simavr_run reads the exit code from GPIOR1 and stops on a sleep with interrupts off. */
 static int platform_exit(int rc)
@@ -43,6 +60,14 @@ unsigned long cross_passed, cross_failed;
 
 int cross_finish(const char *name)
 {
+#ifdef __AVR__
+    unsigned unused = stack_unused();
+    printf("stack: %u bytes of RAM never reached\n", unused);
+    if (unused == 0) {
+        printf("stack overflow into .data/.bss\n");
+        cross_failed++;
+    }
+#endif
     printf("%s: %lu passed, %lu failed\n", name, cross_passed, cross_failed);
     return cross_failed ? 1 : (cross_passed ? 0 : 1);
 }
