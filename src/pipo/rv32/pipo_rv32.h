@@ -12,4 +12,6 @@ void nuri_pipo_rv32_4blk_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *o
 /* 32 blocks bitsliced */
 void nuri_pipo_rv32_bs32_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
 void nuri_pipo_rv32_bs32_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n);
+void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n,
+                             uint64_t counter);
 #endif
