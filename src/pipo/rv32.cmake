@@ -5,7 +5,7 @@ list(APPEND NURI_SOURCES
   src/pipo/rv32/pipo_rv32_1blk.S
   src/pipo/rv32/pipo_rv32_4blk.S)
 if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/rv32/pipo_rv32_bs32.S)
-  list(APPEND NURI_SOURCES src/pipo/rv32/pipo_rv32_bs32.S)
+  list(APPEND NURI_SOURCES src/pipo/rv32/pipo_rv32_bs32.c src/pipo/rv32/pipo_rv32_bs32.S)
   list(APPEND NURI_DEFINES NURI_HAVE_PIPO_RV32_BS32=1)
 endif()
 list(APPEND NURI_DEFINES NURI_HAVE_PIPO_RV32=1)
