@@ -2,7 +2,9 @@
 # bench-cross.sh: counts on the emulated targets, printed as JSON records in the harness schema
 # (bench/bench.h) on stdout; progress on stderr.
 #   rv32 (QEMU sifive_e, -icount shift=0): executed INSTRUCTIONS from minstret around each call
-#   avr (simavr): exact CYCLES between GPIOR0 marks
+#   avr (simavr): exact CYCLES between GPIOR0 marks (PIPO, FEA-1-128 one value on every AVR
+#        implementation, SPARKLE permutations)
+#   rv32 also: SPARKLE permutations (instructions)
 #   cortex-m3 (QEMU mps2-an385): FEA, executed INSTRUCTIONS from the insn plugin, same method
 #   aarch64 (qemu-aarch64): executed INSTRUCTIONS from QEMU's insn plugin (whole program, taken at
 #        1 and 1+N iterations: the difference over N is the count of one call)
@@ -17,12 +19,21 @@ TARGETS=${*:-"rv32 rv32-virt avr aarch64 cortex-m3"}
 JOBS=${NURI_CROSS_JOBS:-2}
 FAIL=0
 
+# the same family lists as scripts/check-cross.sh (so both scripts share build/cross-<target>)
+families() {
+    case $1 in
+        aarch64) echo "${NURI_CROSS_FAMILIES_AARCH64-pipo;fea;sparkle;mlkem}" ;;
+        rv32 | avr) echo "${NURI_CROSS_FAMILIES-pipo;fea;sparkle}" ;;
+        *) echo "${NURI_CROSS_FAMILIES-pipo;fea;sparkle;mlkem}" ;;
+    esac
+}
+mkdir -p build
 build() { # target toolchain
     B=build/cross-$1
     if [ ! -f "$B/build.ninja" ]; then
         w=ON; [ "$1" = avr ] && w=OFF
         cmake -S . -B "$B" -G Ninja -DCMAKE_TOOLCHAIN_FILE="cmake/toolchains/$2.cmake" -DNURI_WERROR=$w \
-            -DNURI_ONLY="${NURI_CROSS_FAMILIES-pipo;fea}" >"$B.bench.log" 2>&1 || return 1
+            -DNURI_ONLY="$(families "$1")" >"$B.bench.log" 2>&1 || return 1
     fi
     ninja -C "$B" -j"$JOBS" >>"$B.bench.log" 2>&1
 }
