@@ -19,7 +19,9 @@
  * tables held in registers; 0x02 * lo is a shl), 12 tables of 16 bytes. M costs 162
  * instructions per 16 values (3 table loads included) instead of the 264 of the direct
  * 64-product form; the direct word-packed form would need 8 products + 8 byte shuffles per two
- * values. F on 16 values is about 510 instructions (32 per value).
+ * values. F on 16 values is 508 instructions (32 per value). Batches of 1..8 values (and tails)
+ * take a word-packed path instead (f_words: two values per register, M as 8 products + Horner
+ * shuffles), cheaper than a padded 16-value pass there.
  *
  * Code generation: GCC 12 handles the four-register table operands of vqtbl4q/vqtbx4q and the
  * tuples of vst4q with long chains of register moves and stack copies, and spills in M, so the
@@ -145,33 +147,108 @@ static void f16(uint64_t *x, const uint8x16_t ka[8], const uint8x16_t kb[8])
     store16(x, b);
 }
 
+/* ---- word-packed path (two values per register) for short batches and tails ----
+ * Cheaper than a padded 16-value pass below 9 values: y = XOR_d P_d(c_d * s), with c_d * s by
+ * split-nibble tbl and P_d a byte shuffle (tbl) inside each 64-bit word; the S-box as above. */
+
+/* S-box on one register, tables loaded into v16-v31 */
+INLINE uint8x16_t s_word(uint8x16_t x)
+{
+    const uint8_t *sb = fea_sbox;
+    uint8x16_t t1, t2, t3;
+    const uint8x16_t c1 = vdupq_n_u8(0x40), c2 = vdupq_n_u8(0x80), c3 = vdupq_n_u8(0xc0);
+    __asm__("ld1 {v16.16b-v19.16b}, [%[sb]], #64\n\t"
+            "ld1 {v20.16b-v23.16b}, [%[sb]], #64\n\t"
+            "ld1 {v24.16b-v27.16b}, [%[sb]], #64\n\t"
+            "ld1 {v28.16b-v31.16b}, [%[sb]]\n\t" SBOX1("x")
+            : [x] "+w"(x), [t1] "=&w"(t1), [t2] "=&w"(t2), [t3] "=&w"(t3), [sb] "+r"(sb)
+            : [c1] "w"(c1), [c2] "w"(c2), [c3] "w"(c3), "m"(*(const uint8_t(*)[256])fea_sbox)
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
+              "v30", "v31");
+    return x;
+}
+
+#define WP_STEP(l, h)                                                                                        \
+    "tbl %[y].16b, {%[y].16b}, %[r].16b\n\t"                                                               \
+    "tbl %[t].16b, {v" #l ".16b}, %[lo].16b\n\t"                                                           \
+    "eor %[y].16b, %[y].16b, %[t].16b\n\t"                                                                 \
+    "tbl %[t].16b, {v" #h ".16b}, %[hi].16b\n\t"                                                           \
+    "eor %[y].16b, %[y].16b, %[t].16b\n\t"
+
+/* word-packed M on one register: y = P_0(u_0 + R(u_1 + ... + R(u_7))), u_d = c_d * s by nibbles
+ * (tables of c_d * lo in v16 + 2d, c_d * hi in v17 + 2d) */
+INLINE uint8x16_t m_word(uint8x16_t s, uint8x16_t p0, uint8x16_t rr, uint8x16_t m0f)
+{
+    const uint8_t *mt = fea_neon_wp_mul[0];
+    uint8x16_t y, lo, hi, t;
+    __asm__("ld1 {v16.16b-v19.16b}, [%[mt]], #64\n\t"
+            "ld1 {v20.16b-v23.16b}, [%[mt]], #64\n\t"
+            "ld1 {v24.16b-v27.16b}, [%[mt]], #64\n\t"
+            "ld1 {v28.16b-v31.16b}, [%[mt]]\n\t"
+            "and %[lo].16b, %[s].16b, %[m].16b\n\t"
+            "ushr %[hi].16b, %[s].16b, #4\n\t"
+            "tbl %[y].16b, {v30.16b}, %[lo].16b\n\t"
+            "tbl %[t].16b, {v31.16b}, %[hi].16b\n\t"
+            "eor %[y].16b, %[y].16b, %[t].16b\n\t"
+            WP_STEP(28, 29) WP_STEP(26, 27) WP_STEP(24, 25) WP_STEP(22, 23) WP_STEP(20, 21) WP_STEP(18, 19)
+                WP_STEP(16, 17)
+            "tbl %[y].16b, {%[y].16b}, %[p].16b"
+            : [y] "=&w"(y), [lo] "=&w"(lo), [hi] "=&w"(hi), [t] "=&w"(t), [mt] "+r"(mt)
+            : [s] "w"(s), [m] "w"(m0f), [p] "w"(p0), [r] "w"(rr),
+              "m"(*(const uint8_t(*)[sizeof fea_neon_wp_mul])fea_neon_wp_mul)
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
+              "v30", "v31");
+    return y;
+}
+
+INLINE uint8x16_t sd_word(uint8x16_t v)
+{
+    const uint8x16_t p0 = vld1q_u8(fea_neon_wp_perm[0]), rr = vld1q_u8(fea_neon_wp_perm[1]);
+    return m_word(s_word(v), p0, rr, vdupq_n_u8(0x0f));
+}
+
+/* F on m <= 8 values, two per register */
+static void f_words(const uint64_t rk[2], uint64_t *x, size_t m)
+{
+    const uint8x16_t ka = vreinterpretq_u8_u64(vdupq_n_u64(rk[0])), kb = vreinterpretq_u8_u64(vdupq_n_u64(rk[1]));
+    const uint8x16_t p0 = vld1q_u8(fea_neon_wp_perm[0]), rr = vld1q_u8(fea_neon_wp_perm[1]);
+    const uint8x16_t m0f = vdupq_n_u8(0x0f);
+    for (size_t i = 0; i < m; i += 2) {
+        const int pair = m - i >= 2;
+        uint8x16_t v = pair ? vld1q_u8((const uint8_t *)(x + i))
+                            : vreinterpretq_u8_u64(vcombine_u64(vld1_u64(x + i), vdup_n_u64(0)));
+        v = veorq_u8(v, ka);
+        v = veorq_u8(m_word(s_word(v), p0, rr, m0f), kb);
+        v = m_word(s_word(v), p0, rr, m0f);
+        if (pair) vst1q_u8((uint8_t *)(x + i), v);
+        else vst1_u64(x + i, vget_low_u64(vreinterpretq_u64_u8(v)));
+    }
+}
+
 uint64_t nuri_fea_neon_sd(uint64_t x)
 {
-    uint64_t buf[16] = {x};
-    uint8x16_t b[8];
-    load16(b, buf);
-    s_layer(b);
-    m_layer(b);
-    store16(buf, b);
-    uint64_t y = buf[0];
-    nuri_wipe(buf, sizeof buf);
-    return y;
+    uint8x16_t v = vreinterpretq_u8_u64(vdupq_n_u64(x));
+    return vgetq_lane_u64(vreinterpretq_u64_u8(sd_word(v)), 0);
 }
 
 void nuri_fea_neon_f(const uint64_t rk[2], uint64_t *x, size_t count)
 {
-    uint8x16_t ka[8], kb[8];
-    bcast_key(ka, rk[0]);
-    bcast_key(kb, rk[1]);
     size_t i = 0;
-    for (; i + 16 <= count; i += 16) f16(x + i, ka, kb);
-    if (i < count) { /* tail: pad to 16 values */
-        uint64_t buf[16] = {0};
-        memcpy(buf, x + i, (count - i) * sizeof *x);
-        f16(buf, ka, kb);
-        memcpy(x + i, buf, (count - i) * sizeof *x);
-        nuri_wipe(buf, sizeof buf);
+    if (count > 8) {
+        uint8x16_t ka[8], kb[8];
+        bcast_key(ka, rk[0]);
+        bcast_key(kb, rk[1]);
+        for (; i + 16 <= count; i += 16) f16(x + i, ka, kb);
+        if (count - i > 8) { /* tail of 9..15 values: one padded 16-value pass */
+            uint64_t buf[16] = {0};
+            memcpy(buf, x + i, (count - i) * sizeof *x);
+            f16(buf, ka, kb);
+            memcpy(x + i, buf, (count - i) * sizeof *x);
+            nuri_wipe(buf, sizeof buf);
+            i = count;
+        }
+        nuri_wipe(ka, sizeof ka);
+        nuri_wipe(kb, sizeof kb);
     }
-    nuri_wipe(ka, sizeof ka);
-    nuri_wipe(kb, sizeof kb);
+    if (i < count) f_words(rk, x + i, count - i); /* 1..8 values: word-packed */
 }

@@ -112,6 +112,22 @@ def main():
     print(f"static const uint8_t fea_neon_mul_tab[{len(uniq)}][16] = {{")
     for t in uniq:
         print("    {" + ", ".join(f"0x{v:02x}" for v in t) + "},")
+    print("};\n")
+    # word-packed form (two 64-bit words per register, LE byte a = spec byte 7 - a):
+    # y = XOR_d P_d(c_d * s) with P_d(v)[a] = v[(6 - a - d) mod 8] (in each word). P_d = L^d P_0 with
+    # L(w)[a] = w[a + 1], and L P_0 = P_0 R with R(w)[a] = w[a - 1], so by Horner
+    # y = P_0(u_0 + R(u_1 + R(u_2 + ... + R(u_7)))), u_d = c_d * s: 8 products, 7 R, one P_0.
+    print("/* word-packed M: nibble tables of c_d * lo, c_d * hi (d = 0..7); shuffles P_0 and R */")
+    print("static const uint8_t fea_neon_wp_mul[16][16] = {")
+    for d in range(8):
+        for sh in (0, 4):
+            print("    {" + ", ".join(f"0x{gmul(C[d], n << sh):02x}" for n in range(16)) + "},")
+    print("};")
+    p0 = [8 * (a // 8) + (6 - a % 8) % 8 for a in range(16)]
+    rr = [8 * (a // 8) + (a % 8 - 1) % 8 for a in range(16)]
+    print("static const uint8_t fea_neon_wp_perm[2][16] = {")
+    for v in (p0, rr):
+        print("    {" + ", ".join(str(x) for x in v) + "},")
     print("};\n#endif")
 
 
