@@ -38,18 +38,24 @@ def mask_off(blk, j, c):
     return 512 + 64 * blk + 4 * (2 * c + (j >> 2)) + (j & 3)
 
 
-def gen_core(direction):
+CTR_OFF = 1600  # counter planes (CTR entry): bytes 1600..1855 of the workspace
+
+
+def gen_core(direction, ctr=False):
     em = Emitter()
-    fn = "nuri_pipo_rv32_bs32_core_%s" % direction
+    fn = "nuri_pipo_rv32_bs32_core_%s" % ("ctr" if ctr else direction)
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
     em("beqz a1, 9f")
-    for n in range(1, MAX_ROUNDS + 1):
+    for n in range(1, 2 if ctr else MAX_ROUNDS + 1):
         src, dst = (n - 1) % 2, n % 2
+        if n == 2:
+            em.label("nuri_pipo_rv32_bs32_round2_%s" % direction)
         for c in range(8):
             # load column c (enc) / the planes that the inverse R-layer brings to column c (dec)
             for j in range(8):
                 cc = c if direction == "enc" else (c + ROT[j]) % 8
-                em("lw %s, %d(a0)" % (X[j], plane_off(src, j, cc)))
+                off = CTR_OFF + 4 * (8 * j + cc) if ctr else plane_off(src, j, cc)
+                em("lw %s, %d(a0)" % (X[j], off))
                 if n >= 2:
                     em("lb t0, %d(a0)" % mask_off(n - 1, j, cc))
                     em("xor %s, %s, t0" % (X[j], X[j]))
@@ -68,6 +74,8 @@ def gen_core(direction):
         if n < MAX_ROUNDS:
             em("addi a1, a1, -1")
             em("beqz a1, %df" % (1 if dst == 1 else 9))
+    if ctr:
+        em("j nuri_pipo_rv32_bs32_round2_%s" % direction)
     em.label("1")
     em("addi a0, a0, 256")
     em.label("9")
@@ -76,6 +84,126 @@ def gen_core(direction):
     return "\n".join(em.lines) + "\n"
 
 
+def swapmove(em, a, b, sh, m, t):
+    """t = ((a >> sh) ^ b) & m; b ^= t; a ^= t << sh"""
+    em("srli %s, %s, %d" % (t, a, sh))
+    em("xor %s, %s, %s" % (t, t, b))
+    em("and %s, %s, %s" % (t, t, m))
+    em("xor %s, %s, %s" % (b, b, t))
+    em("slli %s, %s, %d" % (t, t, sh))
+    em("xor %s, %s, %s" % (a, a, t))
+
+
+SAVE = ["s0", "s1", "s2", "s3", "s4", "s5"]
+
+
+def prologue(em, fn):
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("addi sp, sp, -32")
+    for i, r in enumerate(SAVE):
+        em("sw %s, %d(sp)" % (r, 4 * i))
+
+
+def epilogue(em, fn):
+    for i, r in enumerate(SAVE):
+        em("lw %s, %d(sp)" % (r, 4 * i))
+    em("addi sp, sp, 32")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+
+
+# The 64 planes are two 32x32 bit matrices (h = 0, 1: plane word 32h + p, p = 8(j & 3) + c);
+# block b's word h is bit b of those planes. A 32x32 transpose is five swapmove layers, one per
+# bit of the word index; they commute. Layers on index bits 0..2 (c) run on groups of 8 words,
+# layers on bits 3..4 (j & 3) on groups of 4 words, each group in registers.
+D = ["a4", "a5", "a6", "a7", "t3", "t4", "t5", "t6"]
+MASK = {16: "s0", 8: "s1", 4: "s2", 2: "s3", 1: "s4"}
+
+
+def masks(em):
+    for sh, m in ((16, 0x0000FFFF), (8, 0x00FF00FF), (4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
+        em("li %s, 0x%08x" % (MASK[sh], m))
+
+
+def layers_c(em, w):
+    for sh, pairs in ((4, [(0, 4), (1, 5), (2, 6), (3, 7)]), (2, [(0, 2), (1, 3), (4, 6), (5, 7)]),
+                      (1, [(0, 1), (2, 3), (4, 5), (6, 7)])):
+        for a, b in pairs:
+            swapmove(em, w[a], w[b], sh, MASK[sh], "t0")
+
+
+def layers_j(em, w):
+    for sh, pairs in ((16, [(0, 2), (1, 3)]), (8, [(0, 1), (2, 3)])):
+        for a, b in pairs:
+            swapmove(em, w[a], w[b], sh, MASK[sh], "t0")
+
+
+def pass_c(em):
+    """in place on the planes at a0: layers on index bits 0..2"""
+    for h in range(2):
+        for jj in range(4):
+            base = 4 * (32 * h + 8 * jj)
+            for c in range(8):
+                em("lw %s, %d(a0)" % (D[c], base + 4 * c))
+            layers_c(em, D)
+            for c in range(8):
+                em("sw %s, %d(a0)" % (D[c], base + 4 * c))
+
+
+def gen_in():
+    """void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint32_t *in, const uint32_t k[2]):
+    32 blocks (word-aligned) XOR k -> 64 planes."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_in"
+    prologue(em, fn)
+    masks(em)
+    em("lw a3, 0(a2)")
+    em("lw a2, 4(a2)")
+    key = ["a3", "a2"]
+    for h in range(2):
+        for c in range(8):
+            for jj in range(4):
+                b = 8 * jj + c
+                em("lw %s, %d(a1)" % (D[jj], 8 * b + 4 * h))
+                em("xor %s, %s, %s" % (D[jj], D[jj], key[h]))
+            layers_j(em, D[:4])
+            for jj in range(4):
+                em("sw %s, %d(a0)" % (D[jj], 4 * (32 * h + 8 * jj + c)))
+    pass_c(em)
+    epilogue(em, fn)
+    return "\n".join(em.lines) + "\n"
+
+
+def gen_out(with_x):
+    """void nuri_pipo_rv32_bs32_out(uint32_t *st, uint32_t *out, const uint32_t k[2])
+    void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint32_t *out, const uint32_t k[2], const uint32_t *x):
+    64 planes -> 32 blocks XOR k (XOR x: out may equal x); st is clobbered."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_out" + ("_xor" if with_x else "")
+    prologue(em, fn)
+    masks(em)
+    pass_c(em)
+    em("lw s5, 0(a2)")
+    em("lw a2, 4(a2)")
+    key = ["s5", "a2"]
+    for h in range(2):
+        for c in range(8):
+            for jj in range(4):
+                em("lw %s, %d(a0)" % (D[jj], 4 * (32 * h + 8 * jj + c)))
+            layers_j(em, D[:4])
+            for jj in range(4):
+                b = 8 * jj + c
+                em("xor %s, %s, %s" % (D[jj], D[jj], key[h]))
+                if with_x:
+                    em("lw t0, %d(a3)" % (8 * b + 4 * h))
+                    em("xor %s, %s, t0" % (D[jj], D[jj]))
+                em("sw %s, %d(a1)" % (D[jj], 8 * b + 4 * h))
+    epilogue(em, fn)
+    return "\n".join(em.lines) + "\n"
+
+
 if __name__ == "__main__":
-    text = HEADER % "32 blocks bitsliced, round core" + "\n" + gen_core("enc") + "\n" + gen_core("dec")
+    text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + gen_core("enc") + "\n" +
+            gen_core("enc", ctr=True) + "\n" + gen_core("dec") + "\n" + gen_in() + "\n" + gen_out(False) + "\n" +
+            gen_out(True))
     open("pipo_rv32_bs32.S", "w").write(text)

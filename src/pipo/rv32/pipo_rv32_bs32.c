@@ -16,15 +16,28 @@
 typedef struct {
     uint32_t st[2][64];                     /* state buffers (plane (j, c) = word 8j + c) */
     uint8_t mk[NURI_PIPO_MAX_ROUNDS * 64];  /* mask blocks 1..rounds-1 (block 0 unused) */
+    uint32_t ctr[64];                       /* CTR: planes of the batch's counters (offset 1600) */
 } bs32_ws;
 
+/* assembly (pipo_rv32_bs32.S) */
 uint32_t *nuri_pipo_rv32_bs32_core_enc(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_dec(bs32_ws *ws, unsigned rounds);
+uint32_t *nuri_pipo_rv32_bs32_core_ctr(bs32_ws *ws, unsigned rounds); /* round 1 reads ws->ctr */
+void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]);
+void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
+void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
+/* volatile word stores, unrolled (picolibc's memset is byte by byte) */
 static void wipe_words(void *p, size_t nwords)
 {
     volatile uint32_t *v = (volatile uint32_t *)p;
-    for (size_t i = 0; i < nwords; i++) v[i] = 0;
+    for (; nwords >= 4; nwords -= 4, v += 4) {
+        v[0] = 0;
+        v[1] = 0;
+        v[2] = 0;
+        v[3] = 0;
+    }
+    for (; nwords > 0; nwords--) *v++ = 0;
 }
 
 /* Mask block b (1..rounds-1) = round key K_b (encryption) or K_(rounds-b) (decryption). */
@@ -40,57 +53,13 @@ static void expand_masks(bs32_ws *ws, const uint64_t *rk, unsigned rounds, int d
     }
 }
 
+/* the state buffers and the mask blocks in use */
 static size_t ws_used_words(unsigned rounds) { return 128 + (rounds > 1 ? 16 * rounds : 0); }
 
-/* In-place 32x32 bit transpose: afterwards a[p] bit b = (before) a[b] bit p. */
-#define SWAPMOVE(a, b, s, m)                         \
-    do {                                             \
-        uint32_t t_ = (((a) >> (s)) ^ (b)) & (m);    \
-        (b) ^= t_;                                   \
-        (a) ^= t_ << (s);                            \
-    } while (0)
-
-static void transpose32(uint32_t *a)
+static void key_words(uint32_t k[2], uint64_t v)
 {
-    for (int k = 0; k < 16; k++) SWAPMOVE(a[k], a[k + 16], 16, 0x0000ffffu);
-    for (int k = 0; k < 32; k = (k + 9) & ~8) SWAPMOVE(a[k], a[k + 8], 8, 0x00ff00ffu);
-    for (int k = 0; k < 32; k = (k + 5) & ~4) SWAPMOVE(a[k], a[k + 4], 4, 0x0f0f0f0fu);
-    for (int k = 0; k < 32; k = (k + 3) & ~2) SWAPMOVE(a[k], a[k + 2], 2, 0x33333333u);
-    for (int k = 0; k < 32; k += 2) SWAPMOVE(a[k], a[k + 1], 1, 0x55555555u);
-}
-
-/* 32 blocks (4-byte aligned) -> planes, block-domain key k XORed in. */
-static void load_planes(uint32_t *st, const uint8_t *in, uint64_t k)
-{
-    const uint32_t *w = (const uint32_t *)(const void *)in;
-    uint32_t k0 = (uint32_t)k, k1 = (uint32_t)(k >> 32);
-    for (int b = 0; b < 32; b++) {
-        st[b] = w[2 * b] ^ k0;
-        st[32 + b] = w[2 * b + 1] ^ k1;
-    }
-    transpose32(st);
-    transpose32(st + 32);
-}
-
-/* planes -> 32 blocks (4-byte aligned), key k XORed in; with x != NULL also XORed with x. */
-static void store_planes(uint8_t *out, uint32_t *st, uint64_t k, const uint8_t *x)
-{
-    uint32_t *w = (uint32_t *)(void *)out;
-    uint32_t k0 = (uint32_t)k, k1 = (uint32_t)(k >> 32);
-    transpose32(st);
-    transpose32(st + 32);
-    if (x) {
-        const uint32_t *xw = (const uint32_t *)(const void *)x;
-        for (int b = 0; b < 32; b++) {
-            w[2 * b] = st[b] ^ k0 ^ xw[2 * b];
-            w[2 * b + 1] = st[32 + b] ^ k1 ^ xw[2 * b + 1];
-        }
-    } else {
-        for (int b = 0; b < 32; b++) {
-            w[2 * b] = st[b] ^ k0;
-            w[2 * b + 1] = st[32 + b] ^ k1;
-        }
-    }
+    k[0] = (uint32_t)v;
+    k[1] = (uint32_t)(v >> 32);
 }
 
 typedef uint32_t *(*core_fn)(bs32_ws *ws, unsigned rounds);
@@ -98,34 +67,37 @@ typedef uint32_t *(*core_fn)(bs32_ws *ws, unsigned rounds);
 static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n, int dec)
 {
     bs32_ws ws;
-    uint32_t buf[64];
+    uint32_t buf[64], kin[2], kout[2];
     core_fn core = dec ? nuri_pipo_rv32_bs32_core_dec : nuri_pipo_rv32_bs32_core_enc;
-    uint64_t kin = dec ? rk[rounds] : rk[0], kout = rounds ? (dec ? rk[0] : rk[rounds]) : 0;
     size_t full = n / 32, rest = n % 32;
     if (rest >= SMALL) full++;
-    if (full == 0) goto small;
-    expand_masks(&ws, rk, rounds, dec);
-    int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
-    for (size_t i = 0; i < full; i++) {
-        size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
-        const uint8_t *src = in + 256 * i;
-        uint8_t *dst = out + 256 * i;
-        if (nb < 32 || !aligned) {
-            memset(buf, 0, sizeof buf);
-            memcpy(buf, src, 8 * nb);
-            src = (const uint8_t *)buf;
-            dst = (uint8_t *)buf;
+    if (full) {
+        key_words(kin, dec ? rk[rounds] : rk[0]);
+        key_words(kout, rounds ? (dec ? rk[0] : rk[rounds]) : 0);
+        expand_masks(&ws, rk, rounds, dec);
+        int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
+        for (size_t i = 0; i < full; i++) {
+            size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
+            const uint8_t *src = in + 256 * i;
+            uint8_t *dst = out + 256 * i;
+            if (nb < 32 || !aligned) {
+                memset(buf, 0, sizeof buf);
+                memcpy(buf, src, 8 * nb);
+                src = (const uint8_t *)buf;
+                dst = (uint8_t *)buf;
+            }
+            nuri_pipo_rv32_bs32_in(ws.st[0], src, kin);
+            nuri_pipo_rv32_bs32_out(core(&ws, rounds), dst, kout);
+            if (dst == (uint8_t *)buf) memcpy(out + 256 * i, buf, 8 * nb);
         }
-        load_planes(ws.st[0], src, kin);
-        store_planes(dst, core(&ws, rounds), kout, NULL);
-        if (dst == (uint8_t *)buf) memcpy(out + 256 * i, buf, 8 * nb);
+        wipe_words(&ws, ws_used_words(rounds));
+        wipe_words(buf, 64);
     }
-    wipe_words(&ws, ws_used_words(rounds));
-    wipe_words(buf, 64);
-    if (32 * full >= n) return;
-small:
-    if (dec) nuri_pipo_rv32_1blk_dec(rk, rounds, out + 256 * full, in + 256 * full, n - 32 * full);
-    else nuri_pipo_rv32_1blk_enc(rk, rounds, out + 256 * full, in + 256 * full, n - 32 * full);
+    if (32 * full < n) { /* fewer than SMALL blocks left */
+        size_t o = 256 * full, m = n - 32 * full;
+        if (dec) nuri_pipo_rv32_1blk_dec(rk, rounds, out + o, in + o, m);
+        else nuri_pipo_rv32_1blk_enc(rk, rounds, out + o, in + o, m);
+    }
 }
 
 void nuri_pipo_rv32_bs32_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
@@ -138,8 +110,8 @@ void nuri_pipo_rv32_bs32_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *o
     ecb(rk, rounds, out, in, n, 1);
 }
 
-/* Low 5 counter bits in lane i for the counters 32A + i (rows: counter bit p is plane
- * (7 - p/8, p%8)). */
+/* Low 5 counter bits in lane i for the counters 32A + i. Counter bit p is plane (7 - p/8, p%8),
+ * word 8 (7 - p/8) + p%8. */
 static const uint32_t lane_bits[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
 
 static inline uint32_t be32(uint32_t v)
@@ -147,21 +119,30 @@ static inline uint32_t be32(uint32_t v)
     return (v >> 24) | ((v >> 8) & 0xff00u) | ((v & 0xff00u) << 8) | (v << 24);
 }
 
-/* Planes of the 32 counters c, c+1, ..., c+31 (mod 2^64), whitening key k XORed in. */
-static void counter_planes(uint32_t *st, uint64_t c, uint64_t k)
+static inline unsigned ctr_word(unsigned p) { return 8 * (7 - p / 8) + p % 8; }
+
+/* XOR m into the planes of the counter bits that adding 32 to base flips (bits 5 .. the carry's
+ * end: the counter is public, so the loop length may depend on it). */
+static void flip_carry(uint32_t *st, uint64_t base, uint32_t m)
+{
+    uint64_t d = base ^ (base + 32);
+    for (unsigned p = 5; p < 64 && ((d >> p) & 1); p++) st[ctr_word(p)] ^= m;
+}
+
+/* Planes of the 32 counters c, c+1, ..., c+31 (mod 2^64), whitening key k XORed in. Lane i
+ * holds c + i: its low 5 bits are lane_bits rotated by s = c mod 32; lanes i >= 32 - s are past
+ * the carry into bit 5 and differ from the others in the bits that carry flips (hmask). */
+static void counter_planes(uint32_t *st, uint64_t c, uint64_t k, uint32_t hmask)
 {
     unsigned s = (unsigned)c & 31;
-    uint64_t base = c - s, d = base ^ (base + 32); /* counter bits a carry inside the batch flips */
+    uint64_t base = c - s;
     /* the block of counter `base` (big-endian bytes) as little-endian words, plus the key */
     uint32_t w0 = be32((uint32_t)(base >> 32)) ^ (uint32_t)k, w1 = be32((uint32_t)base) ^ (uint32_t)(k >> 32);
     for (int p = 0; p < 32; p++) {
         st[p] = 0u - ((w0 >> p) & 1);
         st[32 + p] = 0u - ((w1 >> p) & 1);
     }
-    /* lanes i >= 32 - s hold base + 32 + (i + s - 32): their high part is base + 32 */
-    uint32_t hmask = s ? 0xffffffffu << (32 - s) : 0;
-    for (unsigned p = 5; p < 64; p++)
-        if ((d >> p) & 1) st[8 * (7 - p / 8) + p % 8] ^= hmask;
+    flip_carry(st, base, hmask);
     for (unsigned p = 0; p < 5; p++) {
         uint32_t v = lane_bits[p];
         st[56 + p] ^= s ? (v >> s) | (v << (32 - s)) : v;
@@ -172,26 +153,36 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
                              uint64_t counter)
 {
     bs32_ws ws;
-    uint32_t buf[64];
-    uint64_t kout = rounds ? rk[rounds] : 0;
+    uint32_t buf[64], kout[2];
     size_t full = n / 32, rest = n % 32;
     if (rest >= SMALL) full++;
+    if (rounds < 2) full = 0; /* the CTR core runs round 1, then the shared code from round 2 */
     if (full) {
+        unsigned s = (unsigned)counter & 31;
+        uint32_t hmask = s ? 0xffffffffu << (32 - s) : 0; /* lanes past the carry into bit 5 */
+        uint64_t base = counter - s;
+        key_words(kout, rk[rounds]);
         expand_masks(&ws, rk, rounds, 0);
+        counter_planes(ws.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
-            counter_planes(ws.st[0], counter + 32 * i, rk[0]);
-            uint32_t *r = nuri_pipo_rv32_bs32_core_enc(&ws, rounds);
+            uint32_t *r = nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
             if (nb == 32 && aligned) {
-                store_planes(out + 256 * i, r, kout, in + 256 * i);
+                nuri_pipo_rv32_bs32_out_xor(r, out + 256 * i, kout, in + 256 * i);
             } else {
                 memcpy(buf, in + 256 * i, 8 * nb);
-                store_planes((uint8_t *)buf, r, kout, (const uint8_t *)buf);
+                nuri_pipo_rv32_bs32_out_xor(r, (uint8_t *)buf, kout, (const uint8_t *)buf);
                 memcpy(out + 256 * i, buf, 8 * nb);
             }
+            /* next batch (base + 32): lanes before the carry take the flips of base -> base + 32,
+             * lanes past it those of base + 32 -> base + 64 */
+            flip_carry(ws.ctr, base, ~hmask);
+            base += 32;
+            flip_carry(ws.ctr, base, hmask);
         }
         wipe_words(&ws, ws_used_words(rounds));
+        wipe_words(ws.ctr, 64);
         wipe_words(buf, 64);
     }
     /* fewer than SMALL blocks left: one-block kernel on the counter blocks */
