@@ -40,48 +40,144 @@ def mask_off(blk, j, c):
 
 CTR_OFF = 1600  # counter planes (CTR entry): bytes 1600..1855 of the workspace
 
+# Register residency: the planes produced late in a round and consumed early in the next stay in
+# registers (no sw/lw). Pool: every register but zero, sp, gp, tp, a0 (workspace), a1 (rounds
+# left); the callee-saved ones are saved in the prologue.
+POOL = ["a2", "a3", "a4", "a5", "a6", "a7", "t0", "t1", "t2", "t3", "t4", "t5", "t6",
+        "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "ra"]
+SAVED = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "ra"]
+WORK = {"enc": 11, "dec": 12}  # S-box working set: 8 inputs + 3 (inverse: 4) live temporaries
+
+
+def slots(direction):
+    """per column slot c: [(j, load position)], [(j, store position)] (positions (j, c'))"""
+    res = []
+    for c in range(8):
+        if direction == "enc":
+            res.append(([(j, (j, c)) for j in range(8)], [(j, (j, (c + ROT[j]) % 8)) for j in range(8)]))
+        else:
+            res.append(([(j, (j, (c + ROT[j]) % 8)) for j in range(8)], [(j, (j, c)) for j in range(8)]))
+    return res
+
+
+def choose_residents(direction):
+    """Planes kept in registers across a round boundary (the same set at every boundary):
+    shortest producer-to-consumer spans first, at most len(POOL) - WORK bystanders (planes held
+    while another column is computed) at every column slot."""
+    sl = slots(direction)
+    prod = {pos: c for c, (_, outs) in enumerate(sl) for _, pos in outs}
+    cons = {pos: c for c, (ins, _) in enumerate(sl) for _, pos in ins}
+    cap = len(POOL) - WORK[direction]
+    chosen = []
+    for pos in sorted(prod, key=lambda q: (8 - prod[q] + cons[q], q)):
+        trial = chosen + [pos]
+        ok = all(sum(1 for q in trial if cons[q] > u) + sum(1 for q in trial if prod[q] < u) <= cap
+                 for u in range(8))
+        if ok:
+            chosen.append(pos)
+    return set(chosen)
+
+
+class Alloc:
+    def __init__(self):
+        self.free = list(POOL)
+        self.reg_of = {}  # resident plane position -> register
+
+    def take(self):
+        return self.free.pop(0)
+
+    def give(self, r):
+        self.free.append(r)
+        self.free.sort(key=POOL.index)
+
+
+def emit_round(em, al, direction, n, last, resident, src_off):
+    """Round n (1-based). src_off(pos) = byte offset of a plane to load; stores go to buffer
+    n % 2. Planes in `resident` stay in registers for round n + 1 unless `last`."""
+    dst = n % 2
+    for c, (ins, outs) in enumerate(slots(direction)):
+        regs = {}
+        for j, pos in ins:
+            if pos in al.reg_of:
+                regs[j] = al.reg_of.pop(pos)
+            else:
+                regs[j] = al.take()
+                em("lw %s, %d(a0)" % (regs[j], src_off(pos)))
+            if n >= 2:
+                t = al.take()
+                em("lb %s, %d(a0)" % (t, mask_off(n - 1, pos[0], pos[1])))
+                em("xor %s, %s, %s" % (regs[j], regs[j], t))
+                al.give(t)
+        assert len(al.free) >= WORK[direction] - 8, (n, c, len(al.free))
+        if direction == "enc":
+            names = run_ops(em, S_OPS, {"x%d" % j: regs[j] for j in range(8)}, list(al.free))
+            out = {j: names[S_OUT[j]] for j in range(8)}
+        else:
+            names = run_ops(em, INV_OPS, {nm: regs[j] for nm, j in INV_IN.items()}, list(al.free))
+            out = {j: names[INV_OUT[j]] for j in range(8)}
+        used = set(regs.values()) | set(out.values())
+        al.free = [r for r in al.free if r not in out.values()]
+        for r in used - set(out.values()):
+            al.give(r)
+        for r in out.values():
+            if r in al.free:
+                al.free.remove(r)
+        for j, pos in outs:
+            if pos in resident and not last:
+                al.reg_of[pos] = out[j]
+            else:
+                em("sw %s, %d(a0)" % (out[j], plane_off(dst, pos[0], pos[1])))
+                al.give(out[j])
+
 
 def gen_core(direction, ctr=False):
     em = Emitter()
-    fn = "nuri_pipo_rv32_bs32_core_%s" % ("ctr" if ctr else direction)
+    name = "ctr" if ctr else direction
+    fn = "nuri_pipo_rv32_bs32_core_%s" % name
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
-    em("beqz a1, 9f")
-    for n in range(1, 2 if ctr else MAX_ROUNDS + 1):
-        src, dst = (n - 1) % 2, n % 2
+    em("addi sp, sp, -64")
+    for i, r in enumerate(SAVED):
+        em("sw %s, %d(sp)" % (r, 4 * i))
+    em("beqz a1, .L%s_exit0" % name)
+    resident = choose_residents(direction)
+    al = Alloc()
+    exits = []
+    last_round = 1 if ctr else MAX_ROUNDS
+    for n in range(1, last_round + 1):
         if n == 2:
             em.label("nuri_pipo_rv32_bs32_round2_%s" % direction)
-        for c in range(8):
-            # load column c (enc) / the planes that the inverse R-layer brings to column c (dec)
-            for j in range(8):
-                cc = c if direction == "enc" else (c + ROT[j]) % 8
-                off = CTR_OFF + 4 * (8 * j + cc) if ctr else plane_off(src, j, cc)
-                em("lw %s, %d(a0)" % (X[j], off))
-                if n >= 2:
-                    em("lb t0, %d(a0)" % mask_off(n - 1, j, cc))
-                    em("xor %s, %s, t0" % (X[j], X[j]))
-            if direction == "enc":
-                names = {"x%d" % j: X[j] for j in range(8)}
-                names = run_ops(em, S_OPS, names, TMP)
-                out = {j: names[S_OUT[j]] for j in range(8)}
-                for j in range(8):
-                    em("sw %s, %d(a0)" % (out[j], plane_off(dst, j, (c + ROT[j]) % 8)))
-            else:
-                names = {nm: X[j] for nm, j in INV_IN.items()}
-                names = run_ops(em, INV_OPS, names, TMP)
-                out = {j: names[INV_OUT[j]] for j in range(8)}
-                for j in range(8):
-                    em("sw %s, %d(a0)" % (out[j], plane_off(dst, j, c)))
+        if n == 1 and ctr:
+            src_off = lambda pos: CTR_OFF + 4 * (8 * pos[0] + pos[1])
+        else:
+            src_off = lambda pos, b=(n - 1) % 2: plane_off(b, pos[0], pos[1])
+        emit_round(em, al, direction, n, n == MAX_ROUNDS, resident, src_off)
+        if n == 1:
+            after1 = (dict(al.reg_of), list(al.free))
         if n < MAX_ROUNDS:
             em("addi a1, a1, -1")
-            em("beqz a1, %df" % (1 if dst == 1 else 9))
+            em("beqz a1, .L%s_exit%d" % (name, n))
+            exits.append((n, dict(al.reg_of)))
     if ctr:
         em("j nuri_pipo_rv32_bs32_round2_%s" % direction)
-    em.label("1")
-    em("addi a0, a0, 256")
-    em.label("9")
+    else:
+        exits.append((MAX_ROUNDS, {}))
+        em("j .L%s_exit%d" % (name, MAX_ROUNDS))
+    em.label(".L%s_exit0" % name)
+    em("j .L%s_ret" % name)
+    for n, reg_of in exits:
+        em.label(".L%s_exit%d" % (name, n))
+        for pos, r in sorted(reg_of.items()):
+            em("sw %s, %d(a0)" % (r, plane_off(n % 2, pos[0], pos[1])))
+        if n % 2:
+            em("addi a0, a0, 256")
+        em("j .L%s_ret" % name)
+    em.label(".L%s_ret" % name)
+    for i, r in enumerate(SAVED):
+        em("lw %s, %d(sp)" % (r, 4 * i))
+    em("addi sp, sp, 64")
     em("ret")
     em.raw("    .size %s, .-%s\n" % (fn, fn))
-    return "\n".join(em.lines) + "\n"
+    return "\n".join(em.lines) + "\n", after1
 
 
 def swapmove(em, a, b, sh, m, t):
@@ -203,7 +299,11 @@ def gen_out(with_x):
 
 
 if __name__ == "__main__":
-    text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + gen_core("enc") + "\n" +
-            gen_core("enc", ctr=True) + "\n" + gen_core("dec") + "\n" + gen_in() + "\n" + gen_out(False) + "\n" +
-            gen_out(True))
+    enc, a1 = gen_core("enc")
+    ctr, a2 = gen_core("enc", ctr=True)
+    assert a1 == a2, "the CTR entry must hand round 2 the same registers"
+    dec, _ = gen_core("dec")
+    print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
+    text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
+            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True))
     open("pipo_rv32_bs32.S", "w").write(text)

@@ -6,53 +6,67 @@
     .type nuri_pipo_rv32_bs32_core_enc, @function
     .align 2
 nuri_pipo_rv32_bs32_core_enc:
-    beqz a1, 9f
+    addi sp, sp, -64
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    sw ra, 48(sp)
+    beqz a1, .Lenc_exit0
     lw a2, 0(a0)
     lw a3, 32(a0)
     lw a4, 64(a0)
     lw a5, 96(a0)
     lw a6, 128(a0)
     lw a7, 160(a0)
-    lw t3, 192(a0)
-    lw t4, 224(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 192(a0)
+    lw t1, 224(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
+    sw t0, 364(a0)
     sw a7, 408(a0)
     sw a6, 436(a0)
     sw a5, 452(a0)
@@ -63,46 +77,46 @@ nuri_pipo_rv32_bs32_core_enc:
     lw a5, 100(a0)
     lw a6, 132(a0)
     lw a7, 164(a0)
-    lw t3, 196(a0)
-    lw t4, 228(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 196(a0)
+    lw t1, 228(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 260(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 260(a0)
     sw a2, 288(a0)
     sw a4, 340(a0)
-    sw t3, 368(a0)
+    sw t0, 368(a0)
     sw a7, 412(a0)
     sw a6, 440(a0)
     sw a5, 456(a0)
@@ -113,47 +127,46 @@ nuri_pipo_rv32_bs32_core_enc:
     lw a5, 104(a0)
     lw a6, 136(a0)
     lw a7, 168(a0)
-    lw t3, 200(a0)
-    lw t4, 232(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 200(a0)
+    lw t1, 232(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 264(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 264(a0)
     sw a2, 292(a0)
     sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
+    sw t0, 372(a0)
     sw a6, 444(a0)
     sw a5, 460(a0)
     sw a3, 496(a0)
@@ -162,553 +175,510 @@ nuri_pipo_rv32_bs32_core_enc:
     lw a4, 76(a0)
     lw a5, 108(a0)
     lw a6, 140(a0)
-    lw a7, 172(a0)
-    lw t3, 204(a0)
-    lw t4, 236(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 172(a0)
+    lw t1, 204(a0)
+    lw t2, 236(a0)
+    and t3, t2, t1
+    xor t0, t0, t3
+    and t3, a5, t0
+    xor a6, a6, t3
+    xor t2, t2, a6
+    xor t1, t1, a5
+    or t3, a6, t0
+    xor a5, a5, t3
+    xor t0, t0, t2
+    and t3, t0, t1
+    xor a6, a6, t3
+    and t3, a3, a2
+    xor a4, a4, t3
+    or t3, a4, a3
+    xor a2, a2, t3
+    or t3, a4, a2
+    xor a3, a3, t3
     not a4, a4
-    xor t4, t4, a3
+    xor t2, t2, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 268(a0)
+    and t3, t2, t0
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, a6, a5
+    xor t1, t1, t4
+    xor t4, a5, t0
+    or t5, t1, a6
+    xor t0, t0, t5
+    and t5, t4, t3
+    xor t5, a6, t5
+    xor a4, a4, t3
+    xor a3, a3, t5
+    xor a2, a2, t4
+    sw t2, 268(a0)
     sw a2, 296(a0)
     sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
+    sw t1, 376(a0)
     sw a5, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
     lw a3, 48(a0)
     lw a4, 80(a0)
     lw a5, 112(a0)
-    lw a6, 144(a0)
-    lw a7, 176(a0)
+    lw t1, 144(a0)
+    lw t2, 176(a0)
     lw t3, 208(a0)
     lw t4, 240(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    and t5, t4, t3
+    xor t2, t2, t5
+    and t5, a5, t2
+    xor t1, t1, t5
+    xor t4, t4, t1
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    or t5, t1, t2
+    xor a5, a5, t5
+    xor t2, t2, t4
+    and t5, t2, t3
+    xor t1, t1, t5
+    and t5, a3, a2
+    xor a4, a4, t5
+    or t5, a4, a3
+    xor a2, a2, t5
+    or t5, a4, a2
+    xor a3, a3, t5
     not a4, a4
     xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
+    xor t1, t1, a2
+    and t5, t4, t2
+    xor t3, t3, t5
+    xor t5, t4, t3
+    or t6, t1, a5
+    xor t3, t3, t6
+    xor t6, a5, t2
+    or s0, t3, t1
+    xor t2, t2, s0
+    and s0, t6, t5
+    xor s0, t1, s0
+    xor a4, a4, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
     sw t4, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
     sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
     lw a3, 52(a0)
-    lw a4, 84(a0)
-    lw a5, 116(a0)
-    lw a6, 148(a0)
-    lw a7, 180(a0)
-    lw t3, 212(a0)
-    lw t4, 244(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    lw a5, 84(a0)
+    lw t3, 116(a0)
+    lw t4, 148(a0)
+    lw t5, 180(a0)
+    lw t6, 212(a0)
+    lw s0, 244(a0)
+    and s1, s0, t6
+    xor t5, t5, s1
+    and s1, t3, t5
+    xor t4, t4, s1
+    xor s0, s0, t4
+    xor t6, t6, t3
+    or s1, t4, t5
+    xor t3, t3, s1
+    xor t5, t5, s0
+    and s1, t5, t6
+    xor t4, t4, s1
+    and s1, a3, a2
+    xor a5, a5, s1
+    or s1, a5, a3
+    xor a2, a2, s1
+    or s1, a5, a2
+    xor a3, a3, s1
+    not a5, a5
+    xor s0, s0, a3
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor t4, t4, a2
+    and s1, s0, t5
+    xor t6, t6, s1
+    xor s1, s0, t6
+    or s2, t4, t3
+    xor t6, t6, s2
+    xor s2, t3, t5
+    or s3, t6, t4
+    xor t5, t5, s3
+    and s3, s2, s1
+    xor s3, t4, s3
+    xor a5, a5, s1
+    xor a3, a3, s3
+    xor a2, a2, s2
+    sw s0, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw t3, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
     lw a3, 56(a0)
-    lw a4, 88(a0)
-    lw a5, 120(a0)
-    lw a6, 152(a0)
-    lw a7, 184(a0)
-    lw t3, 216(a0)
-    lw t4, 248(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lw t3, 88(a0)
+    lw s0, 120(a0)
+    lw s1, 152(a0)
+    lw s2, 184(a0)
+    lw s3, 216(a0)
+    lw s4, 248(a0)
+    and s5, s4, s3
+    xor s2, s2, s5
+    and s5, s0, s2
+    xor s1, s1, s5
+    xor s4, s4, s1
+    xor s3, s3, s0
+    or s5, s1, s2
+    xor s0, s0, s5
+    xor s2, s2, s4
+    and s5, s2, s3
+    xor s1, s1, s5
+    and s5, a3, a2
+    xor t3, t3, s5
+    or s5, t3, a3
+    xor a2, a2, s5
+    or s5, t3, a2
+    xor a3, a3, s5
+    not t3, t3
+    xor s4, s4, a3
+    xor s0, s0, t3
+    xor s1, s1, a2
+    and s5, s4, s2
+    xor s3, s3, s5
+    xor s5, s4, s3
+    or s6, s1, s0
+    xor s3, s3, s6
+    xor s6, s0, s2
+    or s7, s3, s1
+    xor s2, s2, s7
+    and s7, s6, s5
+    xor s7, s1, s7
+    xor t3, t3, s5
+    xor a3, a3, s7
+    xor a2, a2, s6
+    sw s4, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw s0, 476(a0)
     lw a2, 28(a0)
-    lw a3, 60(a0)
-    lw a4, 92(a0)
-    lw a5, 124(a0)
-    lw a6, 156(a0)
-    lw a7, 188(a0)
-    lw t3, 220(a0)
-    lw t4, 252(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lw s0, 60(a0)
+    lw s4, 92(a0)
+    lw s5, 124(a0)
+    lw s6, 156(a0)
+    lw s7, 188(a0)
+    lw s8, 220(a0)
+    lw s9, 252(a0)
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s5, s7
+    xor s6, s6, s10
+    xor s9, s9, s6
+    xor s8, s8, s5
+    or s10, s6, s7
+    xor s5, s5, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s6, s6, s10
+    and s10, s0, a2
+    xor s4, s4, s10
+    or s10, s4, s0
+    xor a2, a2, s10
+    or s10, s4, a2
+    xor s0, s0, s10
+    not s4, s4
+    xor s9, s9, s0
+    xor s5, s5, s4
+    xor s6, s6, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s6, s5
+    xor s8, s8, s11
+    xor s11, s5, s7
+    or ra, s8, s6
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor s4, s4, s10
+    xor s0, s0, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit1
 nuri_pipo_rv32_bs32_round2_enc:
     lw a2, 256(a0)
-    lb t0, 576(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 577(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 578(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 579(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 580(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 581(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 582(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 583(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 576(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 577(a0)
+    xor s9, s9, s10
+    lb s10, 578(a0)
+    xor a4, a4, s10
+    lb s10, 579(a0)
+    xor t6, t6, s10
+    lb s10, 580(a0)
+    xor a7, a7, s10
+    lb s10, 581(a0)
+    xor a6, a6, s10
+    lb s10, 582(a0)
+    xor s5, s5, s10
+    lb s10, 583(a0)
+    xor a3, a3, s10
+    and s10, a3, s5
+    xor a6, a6, s10
+    and s10, t6, a6
+    xor a7, a7, s10
+    xor a3, a3, a7
+    xor s5, s5, t6
+    or s10, a7, a6
+    xor t6, t6, s10
+    xor a6, a6, a3
+    and s10, a6, s5
+    xor a7, a7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t6, t6, a4
+    xor a7, a7, a2
+    and s10, a3, a6
+    xor s5, s5, s10
+    xor s10, a3, s5
+    or s11, a7, t6
+    xor s5, s5, s11
+    xor s11, t6, a6
+    or ra, s5, a7
+    xor a6, a6, ra
+    and ra, s11, s10
+    xor ra, a7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
-    sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s5, 108(a0)
+    sw a6, 152(a0)
+    sw a7, 180(a0)
+    sw t6, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 584(a0)
-    xor a2, a2, t0
+    lb a3, 584(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 585(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 586(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 587(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 588(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 589(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 590(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 591(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 585(a0)
+    xor a3, a3, a4
+    lb a4, 586(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 4(a0)
+    lb a4, 587(a0)
+    xor s3, s3, a4
+    lb a4, 588(a0)
+    xor t0, t0, a4
+    lb a4, 589(a0)
+    xor t1, t1, a4
+    lw a4, 452(a0)
+    lb a6, 590(a0)
+    xor a4, a4, a6
+    lb a6, 591(a0)
+    xor s0, s0, a6
+    and a6, s0, a4
+    xor t1, t1, a6
+    and a6, s3, t1
+    xor t0, t0, a6
+    xor s0, s0, t0
+    xor a4, a4, s3
+    or a6, t0, t1
+    xor s3, s3, a6
+    xor t1, t1, s0
+    and a6, t1, a4
+    xor t0, t0, a6
+    and a6, a3, a2
+    xor a5, a5, a6
+    or a6, a5, a3
+    xor a2, a2, a6
+    or a6, a5, a2
+    xor a3, a3, a6
+    not a5, a5
+    xor s0, s0, a3
+    xor s3, s3, a5
+    xor t0, t0, a2
+    and a6, s0, t1
+    xor a4, a4, a6
+    xor a6, s0, a4
+    or a7, t0, s3
+    xor a4, a4, a7
+    xor a7, s3, t1
+    or t6, a4, t0
+    xor t1, t1, t6
+    and t6, a7, a6
+    xor t6, t0, t6
+    xor a5, a5, a6
+    xor a3, a3, t6
+    xor a2, a2, a7
+    sw s0, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t1, 156(a0)
+    sw t0, 184(a0)
+    sw s3, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 592(a0)
-    xor a2, a2, t0
+    lb a3, 592(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 593(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 594(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 595(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 596(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 597(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 598(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 599(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
+    lb a4, 593(a0)
+    xor a3, a3, a4
+    lb a4, 594(a0)
+    xor t3, t3, a4
+    lb a4, 595(a0)
+    xor s8, s8, a4
+    lb a4, 596(a0)
+    xor t2, t2, a4
+    lb a4, 597(a0)
+    xor t4, t4, a4
+    lw a4, 456(a0)
+    lb a5, 598(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a6, 599(a0)
+    xor a5, a5, a6
+    and a6, a5, a4
     xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
+    and a6, s8, t4
+    xor t2, t2, a6
+    xor a5, a5, t2
+    xor a4, a4, s8
+    or a6, t2, t4
+    xor s8, s8, a6
+    xor t4, t4, a5
+    and a6, t4, a4
+    xor t2, t2, a6
+    and a6, a3, a2
+    xor t3, t3, a6
+    or a6, t3, a3
+    xor a2, a2, a6
+    or a6, t3, a2
+    xor a3, a3, a6
+    not t3, t3
+    xor a5, a5, a3
+    xor s8, s8, t3
+    xor t2, t2, a2
+    and a6, a5, t4
+    xor a4, a4, a6
+    xor a6, a5, a4
+    or a7, t2, s8
+    xor a4, a4, a7
+    xor a7, s8, t4
+    or t0, a4, t2
+    xor t4, t4, t0
+    and t0, a7, a6
+    xor t0, t2, t0
+    xor t3, t3, a6
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 8(a0)
+    xor a2, a2, a7
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw t3, 88(a0)
+    sw a4, 116(a0)
+    sw t2, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 600(a0)
-    xor a2, a2, t0
+    lb a3, 600(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 601(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 602(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 603(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 604(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 605(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 606(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 607(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 601(a0)
+    xor a3, a3, a4
+    lb a4, 602(a0)
+    xor s4, s4, a4
+    lw a4, 364(a0)
+    lb a5, 603(a0)
+    xor a4, a4, a5
+    lb a5, 604(a0)
+    xor t5, t5, a5
+    lb a5, 605(a0)
+    xor s1, s1, a5
+    lw a5, 460(a0)
+    lb a6, 606(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 607(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor s1, s1, a7
+    and a7, a4, s1
+    xor t5, t5, a7
+    xor a6, a6, t5
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 12(a0)
+    or a7, t5, s1
+    xor a4, a4, a7
+    xor s1, s1, a6
+    and a7, s1, a5
+    xor t5, t5, a7
+    and a7, a3, a2
+    xor s4, s4, a7
+    or a7, s4, a3
+    xor a2, a2, a7
+    or a7, s4, a2
+    xor a3, a3, a7
+    not s4, s4
+    xor a6, a6, a3
+    xor a4, a4, s4
+    xor t5, t5, a2
+    and a7, a6, s1
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t0, t5, a4
+    xor a5, a5, t0
+    xor t0, a4, s1
+    or t1, a5, t5
+    xor s1, s1, t1
+    and t1, t0, a7
+    xor t1, t5, t1
+    xor s4, s4, a7
+    xor a3, a3, t1
+    xor a2, a2, t0
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s4, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 608(a0)
-    xor a2, a2, t0
+    lb a3, 608(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 609(a0)
-    xor a3, a3, t0
+    lb a4, 609(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 610(a0)
-    xor a4, a4, t0
+    lb a5, 610(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 611(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 612(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 613(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 614(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
+    lb a6, 611(a0)
+    xor a5, a5, a6
+    lb a6, 612(a0)
+    xor s2, s2, a6
+    lb a6, 613(a0)
+    xor s6, s6, a6
+    lw a6, 464(a0)
+    lb a7, 614(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
     lb t0, 615(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
     xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
+    and t0, a7, a6
+    xor s6, s6, t0
+    and t0, a5, s6
+    xor s2, s2, t0
+    xor a7, a7, s2
+    xor a6, a6, a5
+    or t0, s2, s6
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor s6, s6, a7
+    and t0, s6, a6
+    xor s2, s2, t0
     and t0, a3, a2
     xor a4, a4, t0
     or t0, a4, a3
@@ -716,7949 +686,7322 @@ nuri_pipo_rv32_bs32_round2_enc:
     or t0, a4, a2
     xor a3, a3, t0
     not a4, a4
-    xor t4, t4, a3
+    xor a7, a7, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
+    xor s2, s2, a2
+    and t0, a7, s6
+    xor a6, a6, t0
+    xor t0, a7, a6
+    or t1, s2, a5
+    xor a6, a6, t1
+    xor t1, a5, s6
+    or t2, a6, s2
+    xor s6, s6, t2
     and t2, t1, t0
-    xor t2, a6, t2
+    xor t2, s2, t2
     xor a4, a4, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 16(a0)
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 616(a0)
-    xor a2, a2, t0
+    lb a3, 616(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 617(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 618(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 619(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 620(a0)
-    xor a6, a6, t0
+    lb a5, 617(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 618(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 619(a0)
+    xor a6, a6, a7
+    lb a7, 620(a0)
+    xor s7, s7, a7
     lw a7, 436(a0)
     lb t0, 621(a0)
     xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 622(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 623(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    lw t1, 500(a0)
+    lb t2, 623(a0)
+    xor t1, t1, t2
     and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    xor a7, a7, t2
+    and t2, a6, a7
+    xor s7, s7, t2
+    xor t1, t1, s7
+    xor t0, t0, a6
+    or t2, s7, a7
+    xor a6, a6, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor s7, s7, t2
+    and t2, a3, a2
+    xor a5, a5, t2
+    or t2, a5, a3
+    xor a2, a2, t2
+    or t2, a5, a2
     xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    not a5, a5
+    xor t1, t1, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, s7, a6
+    xor t0, t0, t3
+    xor t3, a6, a7
+    or t6, t0, s7
+    xor a7, a7, t6
+    and t6, t3, t2
+    xor t6, s7, t6
+    xor a5, a5, t2
+    xor a3, a3, t6
+    xor a2, a2, t3
+    sw t1, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 624(a0)
-    xor a2, a2, t0
+    lb a3, 624(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 625(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 626(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 627(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 628(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 629(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 630(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 631(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 625(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t1, 626(a0)
+    xor a6, a6, t1
+    lw t1, 376(a0)
+    lb t2, 627(a0)
+    xor t1, t1, t2
+    lw t2, 408(a0)
+    lb t3, 628(a0)
+    xor t2, t2, t3
+    lw t3, 440(a0)
+    lb t6, 629(a0)
+    xor t3, t3, t6
+    lw t6, 472(a0)
+    lb s0, 630(a0)
+    xor t6, t6, s0
+    lw s0, 504(a0)
+    lb s3, 631(a0)
+    xor s0, s0, s3
+    and s3, s0, t6
+    xor t3, t3, s3
+    and s3, t1, t3
+    xor t2, t2, s3
+    xor s0, s0, t2
+    xor t6, t6, t1
+    or s3, t2, t3
+    xor t1, t1, s3
+    xor t3, t3, s0
+    and s3, t3, t6
+    xor t2, t2, s3
+    and s3, a3, a2
+    xor a6, a6, s3
+    or s3, a6, a3
+    xor a2, a2, s3
+    or s3, a6, a2
+    xor a3, a3, s3
+    not a6, a6
+    xor s0, s0, a3
+    xor t1, t1, a6
+    xor t2, t2, a2
+    and s3, s0, t3
+    xor t6, t6, s3
+    xor s3, s0, t6
+    or s4, t2, t1
+    xor t6, t6, s4
+    xor s4, t1, t3
+    or s5, t6, t2
+    xor t3, t3, s5
+    and s5, s4, s3
+    xor s5, t2, s5
+    xor a6, a6, s3
+    xor a3, a3, s5
+    xor a2, a2, s4
+    sw s0, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t1, 220(a0)
     lw a2, 284(a0)
-    lb t0, 632(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 633(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 634(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 635(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 636(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 637(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 638(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 639(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb t1, 632(a0)
     xor a2, a2, t1
-    sw t4, 28(a0)
+    lw t1, 316(a0)
+    lb s0, 633(a0)
+    xor t1, t1, s0
+    lw s0, 348(a0)
+    lb s3, 634(a0)
+    xor s0, s0, s3
+    lw s3, 380(a0)
+    lb s4, 635(a0)
+    xor s3, s3, s4
+    lw s4, 412(a0)
+    lb s5, 636(a0)
+    xor s4, s4, s5
+    lw s5, 444(a0)
+    lb s8, 637(a0)
+    xor s5, s5, s8
+    lw s8, 476(a0)
+    lb s9, 638(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 639(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s5, s5, s10
+    and s10, s3, s5
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s3
+    or s10, s4, s5
+    xor s3, s3, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s4, s4, s10
+    and s10, t1, a2
+    xor s0, s0, s10
+    or s10, s0, t1
+    xor a2, a2, s10
+    or s10, s0, a2
+    xor t1, t1, s10
+    not s0, s0
+    xor s9, s9, t1
+    xor s3, s3, s0
+    xor s4, s4, a2
+    and s10, s9, s5
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s3
+    xor s8, s8, s11
+    xor s11, s3, s5
+    or ra, s8, s4
+    xor s5, s5, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s0, s0, s10
+    xor t1, t1, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit2
     lw a2, 0(a0)
-    lb t0, 640(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 641(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 642(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 643(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 644(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 645(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 646(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 647(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 640(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 641(a0)
+    xor s9, s9, s10
+    lb s10, 642(a0)
+    xor a4, a4, s10
+    lb s10, 643(a0)
+    xor t0, t0, s10
+    lb s10, 644(a0)
+    xor t4, t4, s10
+    lb s10, 645(a0)
+    xor t5, t5, s10
+    lb s10, 646(a0)
+    xor s3, s3, s10
+    lb s10, 647(a0)
+    xor a3, a3, s10
+    and s10, a3, s3
+    xor t5, t5, s10
+    and s10, t0, t5
+    xor t4, t4, s10
+    xor a3, a3, t4
+    xor s3, s3, t0
+    or s10, t4, t5
+    xor t0, t0, s10
+    xor t5, t5, a3
+    and s10, t5, s3
+    xor t4, t4, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t0, t0, a4
+    xor t4, t4, a2
+    and s10, a3, t5
+    xor s3, s3, s10
+    xor s10, a3, s3
+    or s11, t4, t0
+    xor s3, s3, s11
+    xor s11, t0, t5
+    or ra, s3, t4
+    xor t5, t5, ra
+    and ra, s11, s10
+    xor ra, t4, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s3, 364(a0)
+    sw t5, 408(a0)
+    sw t4, 436(a0)
+    sw t0, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 648(a0)
-    xor a2, a2, t0
+    lb a3, 648(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 649(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 650(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 651(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 652(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 653(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 649(a0)
+    xor a3, a3, a4
+    lb a4, 650(a0)
+    xor a5, a5, a4
+    lb a4, 651(a0)
+    xor t6, t6, a4
+    lb a4, 652(a0)
+    xor s1, s1, a4
+    lb a4, 653(a0)
+    xor s2, s2, a4
+    lw a4, 196(a0)
     lb t0, 654(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 655(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t1, t1, t0
+    and t0, t1, a4
+    xor s2, s2, t0
+    and t0, t6, s2
+    xor s1, s1, t0
+    xor t1, t1, s1
+    xor a4, a4, t6
+    or t0, s1, s2
+    xor t6, t6, t0
+    xor s2, s2, t1
+    and t0, s2, a4
+    xor s1, s1, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t1, t1, a3
+    xor t6, t6, a5
+    xor s1, s1, a2
+    and t0, t1, s2
     xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 260(a0)
+    xor t0, t1, a4
+    or t4, s1, t6
+    xor a4, a4, t4
+    xor t4, t6, s2
+    or t5, a4, s1
+    xor s2, s2, t5
+    and t5, t4, t0
+    xor t5, s1, t5
+    xor a5, a5, t0
+    xor a3, a3, t5
+    xor a2, a2, t4
+    sw t1, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw s2, 412(a0)
+    sw s1, 440(a0)
+    sw t6, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 656(a0)
-    xor a2, a2, t0
+    lb a3, 656(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 657(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 658(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 659(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 660(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 661(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 662(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 657(a0)
+    xor a3, a3, a4
+    lb a4, 658(a0)
+    xor a6, a6, a4
+    lb a4, 659(a0)
+    xor s8, s8, a4
+    lb a4, 660(a0)
+    xor s6, s6, a4
+    lb a4, 661(a0)
+    xor s7, s7, a4
+    lw a4, 200(a0)
+    lb a5, 662(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 663(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s7, s7, t0
+    and t0, s8, s7
+    xor s6, s6, t0
+    xor a5, a5, s6
+    xor a4, a4, s8
+    or t0, s6, s7
+    xor s8, s8, t0
+    xor s7, s7, a5
+    and t0, s7, a4
+    xor s6, s6, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s6, s6, a2
+    and t0, a5, s7
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, a5, a4
+    or t1, s6, s8
+    xor a4, a4, t1
+    xor t1, s8, s7
+    or t4, a4, s6
+    xor s7, s7, t4
+    and t4, t1, t0
+    xor t4, s6, t4
+    xor a6, a6, t0
+    xor a3, a3, t4
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s6, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 664(a0)
-    xor a2, a2, t0
+    lb a3, 664(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 665(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 666(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 667(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 668(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 669(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 670(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 665(a0)
+    xor a3, a3, a4
+    lb a4, 666(a0)
+    xor s0, s0, a4
+    lw a4, 108(a0)
+    lb a5, 667(a0)
+    xor a4, a4, a5
+    lb a5, 668(a0)
+    xor a7, a7, a5
+    lb a5, 669(a0)
+    xor t2, t2, a5
+    lw a5, 204(a0)
+    lb a6, 670(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 671(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
+    xor a6, a6, t0
+    and t0, a6, a5
+    xor t2, t2, t0
+    and t0, a4, t2
     xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    xor a6, a6, a7
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    or t0, a7, t2
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t2, t2, a6
+    and t0, t2, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s0, s0, t0
+    or t0, s0, a3
+    xor a2, a2, t0
+    or t0, s0, a2
+    xor a3, a3, t0
+    not s0, s0
+    xor a6, a6, a3
+    xor a4, a4, s0
+    xor a7, a7, a2
+    and t0, a6, t2
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t2
+    or t4, a5, a7
+    xor t2, t2, t4
+    and t4, t1, t0
+    xor t4, a7, t4
+    xor s0, s0, t0
+    xor a3, a3, t4
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s0, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 672(a0)
-    xor a2, a2, t0
+    lb a3, 672(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 673(a0)
-    xor a3, a3, t0
+    lb a4, 673(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 674(a0)
-    xor a4, a4, t0
+    lb a5, 674(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 675(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 676(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 677(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 675(a0)
+    xor a5, a5, a6
+    lb a6, 676(a0)
+    xor t3, t3, a6
+    lb a6, 677(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 678(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 679(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
+    lw t0, 240(a0)
+    lb t1, 679(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
     xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t0, t3
+    xor a6, a6, a5
+    or t1, t3, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t3, t3, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t3, t3, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t4, t3, a5
+    xor a6, a6, t4
+    xor t4, a5, s4
+    or t5, a6, t3
+    xor s4, s4, t5
+    and t5, t4, t1
+    xor t5, t3, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t4
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 680(a0)
-    xor a2, a2, t0
+    lb a3, 680(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 681(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 682(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 681(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 682(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 683(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 684(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 685(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 686(a0)
-    xor t3, t3, t0
+    xor s5, s5, t0
+    lw t0, 180(a0)
+    lb t1, 685(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t4, 686(a0)
+    xor t1, t1, t4
     lw t4, 244(a0)
-    lb t0, 687(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
+    lb t5, 687(a0)
+    xor t4, t4, t5
+    and t5, t4, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s5, s5, t5
+    xor t4, t4, s5
+    xor t1, t1, a6
+    or t5, s5, t0
+    xor a6, a6, t5
+    xor t0, t0, t4
+    and t5, t0, t1
+    xor s5, s5, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
     xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
+    xor a6, a6, a5
+    xor s5, s5, a2
+    and t5, t4, t0
+    xor t1, t1, t5
+    xor t5, t4, t1
+    or t6, s5, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s5
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s5, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
     sw t4, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 688(a0)
-    xor a2, a2, t0
+    lb a3, 688(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 689(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 690(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 691(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 692(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 693(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 694(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 695(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
+    lb a6, 689(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t4, 690(a0)
+    xor a6, a6, t4
+    lw t4, 120(a0)
+    lb t5, 691(a0)
+    xor t4, t4, t5
+    lw t5, 152(a0)
+    lb t6, 692(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 693(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 694(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 695(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t4, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t4
+    or s2, t5, t6
+    xor t4, t4, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
     xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t4
+    xor s0, s0, s3
+    xor s3, t4, t6
+    or s6, s0, t5
+    xor t6, t6, s6
+    and s6, s3, s2
+    xor s6, t5, s6
+    xor a6, a6, s2
+    xor a3, a3, s6
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t4, 476(a0)
     lw a2, 28(a0)
-    lb t0, 696(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 697(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 698(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 699(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 700(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 701(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 702(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 703(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t4, 696(a0)
+    xor a2, a2, t4
+    lw t4, 60(a0)
+    lb s1, 697(a0)
+    xor t4, t4, s1
+    lw s1, 92(a0)
+    lb s2, 698(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 699(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s6, 700(a0)
+    xor s3, s3, s6
+    lw s6, 188(a0)
+    lb s8, 701(a0)
+    xor s6, s6, s8
+    lw s8, 220(a0)
+    lb s9, 702(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 703(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s6, s6, s10
+    and s10, s2, s6
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s6
+    xor s2, s2, s10
+    xor s6, s6, s9
+    and s10, s6, s8
+    xor s3, s3, s10
+    and s10, t4, a2
+    xor s1, s1, s10
+    or s10, s1, t4
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t4, t4, s10
+    not s1, s1
+    xor s9, s9, t4
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s6
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s6
+    or ra, s8, s3
+    xor s6, s6, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t4, t4, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit3
     lw a2, 256(a0)
-    lb t0, 704(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 705(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 706(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 707(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 708(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 709(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 710(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 711(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 704(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 705(a0)
+    xor s9, s9, s10
+    lb s10, 706(a0)
+    xor a4, a4, s10
+    lb s10, 707(a0)
+    xor t1, t1, s10
+    lb s10, 708(a0)
+    xor s7, s7, s10
+    lb s10, 709(a0)
+    xor a7, a7, s10
+    lb s10, 710(a0)
+    xor s2, s2, s10
+    lb s10, 711(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s7, s7, s10
+    xor a3, a3, s7
+    xor s2, s2, t1
+    or s10, s7, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s7, s7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s7, s7, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s7, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s7
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s7, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 712(a0)
-    xor a2, a2, t0
+    lb a3, 712(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 713(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 714(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 715(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 716(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 717(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 718(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 719(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 713(a0)
+    xor a3, a3, a4
+    lb a4, 714(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 715(a0)
+    xor s0, s0, a4
+    lb a4, 716(a0)
+    xor t2, t2, a4
+    lb a4, 717(a0)
+    xor t3, t3, a4
+    lw a4, 452(a0)
+    lb a7, 718(a0)
+    xor a4, a4, a7
+    lb a7, 719(a0)
+    xor t4, t4, a7
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, s0, t3
+    xor t2, t2, a7
+    xor t4, t4, t2
+    xor a4, a4, s0
+    or a7, t2, t3
+    xor s0, s0, a7
+    xor t3, t3, t4
+    and a7, t3, a4
+    xor t2, t2, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t4, t4, a3
+    xor s0, s0, a5
+    xor t2, t2, a2
+    and a7, t4, t3
+    xor a4, a4, a7
+    xor a7, t4, a4
+    or t1, t2, s0
+    xor a4, a4, t1
+    xor t1, s0, t3
+    or s2, a4, t2
+    xor t3, t3, s2
+    and s2, t1, a7
+    xor s2, t2, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
     sw t4, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t3, 156(a0)
+    sw t2, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 720(a0)
-    xor a2, a2, t0
+    lb a3, 720(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 721(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 722(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 723(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 724(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 725(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 726(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 727(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 721(a0)
+    xor a3, a3, a4
+    lb a4, 722(a0)
+    xor a6, a6, a4
+    lb a4, 723(a0)
+    xor s8, s8, a4
+    lb a4, 724(a0)
+    xor s4, s4, a4
+    lb a4, 725(a0)
+    xor s5, s5, a4
+    lw a4, 456(a0)
+    lb a5, 726(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 727(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s5, s5, a7
+    and a7, s8, s5
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s5
+    xor s8, s8, a7
+    xor s5, s5, a5
+    and a7, s5, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s5
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s5
+    or t2, a4, s4
+    xor s5, s5, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 728(a0)
-    xor a2, a2, t0
+    lb a3, 728(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 729(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 730(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 731(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 732(a0)
+    lb a4, 729(a0)
+    xor a3, a3, a4
+    lb a4, 730(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 731(a0)
+    xor a4, a4, a5
+    lb a5, 732(a0)
+    xor t0, t0, a5
+    lb a5, 733(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 734(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 735(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 733(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 734(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 735(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 736(a0)
-    xor a2, a2, t0
+    lb a3, 736(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 737(a0)
-    xor a3, a3, t0
+    lb a4, 737(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 738(a0)
-    xor a4, a4, t0
+    lb a5, 738(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 739(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 740(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 741(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 742(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 743(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 739(a0)
+    xor a5, a5, a6
+    lb a6, 740(a0)
+    xor t6, t6, a6
+    lb a6, 741(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 742(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 743(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 744(a0)
-    xor a2, a2, t0
+    lb a3, 744(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 745(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 746(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 747(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 748(a0)
-    xor a6, a6, t0
+    lb a5, 745(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 746(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 747(a0)
+    xor a6, a6, a7
+    lb a7, 748(a0)
+    xor s6, s6, a7
     lw a7, 436(a0)
-    lb t0, 749(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 750(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 751(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 749(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 750(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 751(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s6, s6, t3
+    xor t2, t2, s6
+    xor t1, t1, a6
+    or t3, s6, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s6, s6, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s6, s6, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s6, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s6
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s6, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 752(a0)
-    xor a2, a2, t0
+    lb a3, 752(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 753(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 754(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 755(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 756(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 757(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 758(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 759(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 753(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 754(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 755(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 756(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 757(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 758(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 759(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s7, s0, t3
+    xor t4, t4, s7
+    and s7, s4, s2
+    xor s7, t3, s7
+    xor a6, a6, s2
+    xor a3, a3, s7
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 760(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 761(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 762(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 763(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 764(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 765(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 766(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 767(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 760(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 761(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 762(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 763(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s7, 764(a0)
+    xor s4, s4, s7
+    lw s7, 444(a0)
+    lb s8, 765(a0)
+    xor s7, s7, s8
+    lw s8, 476(a0)
+    lb s9, 766(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 767(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s2, s7
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s7
+    xor s2, s2, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s7
+    or ra, s8, s4
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit4
     lw a2, 0(a0)
-    lb t0, 768(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 769(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 770(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 771(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 772(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 773(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 774(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 775(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 768(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 769(a0)
+    xor s9, s9, s10
+    lb s10, 770(a0)
+    xor a4, a4, s10
+    lb s10, 771(a0)
+    xor t1, t1, s10
+    lb s10, 772(a0)
+    xor s5, s5, s10
+    lb s10, 773(a0)
+    xor t0, t0, s10
+    lb s10, 774(a0)
+    xor s2, s2, s10
+    lb s10, 775(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s5, s5, s10
+    xor a3, a3, s5
+    xor s2, s2, t1
+    or s10, s5, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s5, s5, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s5, s5, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s5, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s5
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s5, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s5, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 776(a0)
-    xor a2, a2, t0
+    lb a3, 776(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 777(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 778(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 779(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 780(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 781(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 777(a0)
+    xor a3, a3, a4
+    lb a4, 778(a0)
+    xor a5, a5, a4
+    lb a4, 779(a0)
+    xor s0, s0, a4
+    lb a4, 780(a0)
+    xor t5, t5, a4
+    lb a4, 781(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 782(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 783(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 784(a0)
-    xor a2, a2, t0
+    lb a3, 784(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 785(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 786(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 787(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 788(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 789(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 790(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 785(a0)
+    xor a3, a3, a4
+    lb a4, 786(a0)
+    xor a6, a6, a4
+    lb a4, 787(a0)
+    xor s8, s8, a4
+    lb a4, 788(a0)
+    xor s3, s3, a4
+    lb a4, 789(a0)
+    xor s6, s6, a4
+    lw a4, 200(a0)
+    lb a5, 790(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 791(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s6, s6, t0
+    and t0, s8, s6
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s6
+    xor s8, s8, t0
+    xor s6, s6, a5
+    and t0, s6, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s6
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s6
+    or t2, a4, s3
+    xor s6, s6, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 792(a0)
-    xor a2, a2, t0
+    lb a3, 792(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 793(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 794(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 795(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 796(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 797(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 798(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 793(a0)
+    xor a3, a3, a4
+    lb a4, 794(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 795(a0)
+    xor a4, a4, a5
+    lb a5, 796(a0)
+    xor a7, a7, a5
+    lb a5, 797(a0)
+    xor t3, t3, a5
+    lw a5, 204(a0)
+    lb a6, 798(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 799(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 800(a0)
-    xor a2, a2, t0
+    lb a3, 800(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 801(a0)
-    xor a3, a3, t0
+    lb a4, 801(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 802(a0)
-    xor a4, a4, t0
+    lb a5, 802(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 803(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 804(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 805(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 803(a0)
+    xor a5, a5, a6
+    lb a6, 804(a0)
+    xor t4, t4, a6
+    lb a6, 805(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 806(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 807(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 807(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 808(a0)
-    xor a2, a2, t0
+    lb a3, 808(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 809(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 810(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 809(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 810(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 811(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 812(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 813(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 814(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 815(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s7, s7, t0
+    lw t0, 180(a0)
+    lb t1, 813(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 814(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 815(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s7, s7, t5
+    xor t2, t2, s7
+    xor t1, t1, a6
+    or t5, s7, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s7, s7, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s7, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s7
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s7, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 816(a0)
-    xor a2, a2, t0
+    lb a3, 816(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 817(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 818(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 819(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 820(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 821(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 822(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 823(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 817(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 818(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 819(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 820(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 821(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 822(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 823(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s5, s0, t5
+    xor t6, t6, s5
+    and s5, s3, s2
+    xor s5, t5, s5
+    xor a6, a6, s2
+    xor a3, a3, s5
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 824(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 825(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 826(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 827(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 828(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 829(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 830(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 831(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 824(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 825(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 826(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 827(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s5, 828(a0)
+    xor s3, s3, s5
+    lw s5, 188(a0)
+    lb s8, 829(a0)
+    xor s5, s5, s8
+    lw s8, 220(a0)
+    lb s9, 830(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 831(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s5, s5, s10
+    and s10, s2, s5
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s5
+    xor s2, s2, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s5
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s5
+    or ra, s8, s3
+    xor s5, s5, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit5
     lw a2, 256(a0)
-    lb t0, 832(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 833(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 834(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 835(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 836(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 837(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 838(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 839(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 832(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 833(a0)
+    xor s9, s9, s10
+    lb s10, 834(a0)
+    xor a4, a4, s10
+    lb s10, 835(a0)
+    xor t1, t1, s10
+    lb s10, 836(a0)
+    xor s6, s6, s10
+    lb s10, 837(a0)
+    xor a7, a7, s10
+    lb s10, 838(a0)
+    xor s2, s2, s10
+    lb s10, 839(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s6, s6, s10
+    xor a3, a3, s6
+    xor s2, s2, t1
+    or s10, s6, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s6, s6, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s6, s6, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s6, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s6
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s6, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 840(a0)
-    xor a2, a2, t0
+    lb a3, 840(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 841(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 842(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 843(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 844(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 845(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 846(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 847(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 841(a0)
+    xor a3, a3, a4
+    lb a4, 842(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 843(a0)
+    xor s0, s0, a4
+    lb a4, 844(a0)
+    xor t3, t3, a4
+    lb a4, 845(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 846(a0)
+    xor a4, a4, a7
+    lb a7, 847(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 848(a0)
-    xor a2, a2, t0
+    lb a3, 848(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 849(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 850(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 851(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 852(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 853(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 854(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 855(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 849(a0)
+    xor a3, a3, a4
+    lb a4, 850(a0)
+    xor a6, a6, a4
+    lb a4, 851(a0)
+    xor s8, s8, a4
+    lb a4, 852(a0)
+    xor s4, s4, a4
+    lb a4, 853(a0)
+    xor s7, s7, a4
+    lw a4, 456(a0)
+    lb a5, 854(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 855(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s7, s7, a7
+    and a7, s8, s7
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s7
+    xor s8, s8, a7
+    xor s7, s7, a5
+    and a7, s7, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s7
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s7
+    or t2, a4, s4
+    xor s7, s7, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 856(a0)
-    xor a2, a2, t0
+    lb a3, 856(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 857(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 858(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 859(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 860(a0)
+    lb a4, 857(a0)
+    xor a3, a3, a4
+    lb a4, 858(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 859(a0)
+    xor a4, a4, a5
+    lb a5, 860(a0)
+    xor t0, t0, a5
+    lb a5, 861(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 862(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 863(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 861(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 862(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 863(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 864(a0)
-    xor a2, a2, t0
+    lb a3, 864(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 865(a0)
-    xor a3, a3, t0
+    lb a4, 865(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 866(a0)
-    xor a4, a4, t0
+    lb a5, 866(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 867(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 868(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 869(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 870(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 871(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 867(a0)
+    xor a5, a5, a6
+    lb a6, 868(a0)
+    xor t6, t6, a6
+    lb a6, 869(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 870(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 871(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 872(a0)
-    xor a2, a2, t0
+    lb a3, 872(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 873(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 874(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 875(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 876(a0)
-    xor a6, a6, t0
+    lb a5, 873(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 874(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 875(a0)
+    xor a6, a6, a7
+    lb a7, 876(a0)
+    xor s5, s5, a7
     lw a7, 436(a0)
-    lb t0, 877(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 878(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 879(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 877(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 878(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 879(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s5, s5, t3
+    xor t2, t2, s5
+    xor t1, t1, a6
+    or t3, s5, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s5, s5, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s5, s5, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s5, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s5
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s5, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 880(a0)
-    xor a2, a2, t0
+    lb a3, 880(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 881(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 882(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 883(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 884(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 885(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 886(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 887(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 881(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 882(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 883(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 884(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 885(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 886(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 887(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s6, s0, t3
+    xor t4, t4, s6
+    and s6, s4, s2
+    xor s6, t3, s6
+    xor a6, a6, s2
+    xor a3, a3, s6
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 888(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 889(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 890(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 891(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 892(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 893(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 894(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 895(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 888(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 889(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 890(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 891(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s6, 892(a0)
+    xor s4, s4, s6
+    lw s6, 444(a0)
+    lb s8, 893(a0)
+    xor s6, s6, s8
+    lw s8, 476(a0)
+    lb s9, 894(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 895(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s6, s6, s10
+    and s10, s2, s6
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s6
+    xor s2, s2, s10
+    xor s6, s6, s9
+    and s10, s6, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s6
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s6
+    or ra, s8, s4
+    xor s6, s6, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit6
     lw a2, 0(a0)
-    lb t0, 896(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 897(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 898(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 899(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 900(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 901(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 902(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 903(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 896(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 897(a0)
+    xor s9, s9, s10
+    lb s10, 898(a0)
+    xor a4, a4, s10
+    lb s10, 899(a0)
+    xor t1, t1, s10
+    lb s10, 900(a0)
+    xor s7, s7, s10
+    lb s10, 901(a0)
+    xor t0, t0, s10
+    lb s10, 902(a0)
+    xor s2, s2, s10
+    lb s10, 903(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s7, s7, s10
+    xor a3, a3, s7
+    xor s2, s2, t1
+    or s10, s7, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s7, s7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s7, s7, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s7, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s7
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s7, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 904(a0)
-    xor a2, a2, t0
+    lb a3, 904(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 905(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 906(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 907(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 908(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 909(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 905(a0)
+    xor a3, a3, a4
+    lb a4, 906(a0)
+    xor a5, a5, a4
+    lb a4, 907(a0)
+    xor s0, s0, a4
+    lb a4, 908(a0)
+    xor t5, t5, a4
+    lb a4, 909(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 910(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 911(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 912(a0)
-    xor a2, a2, t0
+    lb a3, 912(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 913(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 914(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 915(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 916(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 917(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 918(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 913(a0)
+    xor a3, a3, a4
+    lb a4, 914(a0)
+    xor a6, a6, a4
+    lb a4, 915(a0)
+    xor s8, s8, a4
+    lb a4, 916(a0)
+    xor s3, s3, a4
+    lb a4, 917(a0)
+    xor s5, s5, a4
+    lw a4, 200(a0)
+    lb a5, 918(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 919(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s5, s5, t0
+    and t0, s8, s5
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s5
+    xor s8, s8, t0
+    xor s5, s5, a5
+    and t0, s5, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s5
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s5
+    or t2, a4, s3
+    xor s5, s5, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 920(a0)
-    xor a2, a2, t0
+    lb a3, 920(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 921(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 922(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 923(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 924(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 925(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 926(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 921(a0)
+    xor a3, a3, a4
+    lb a4, 922(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 923(a0)
+    xor a4, a4, a5
+    lb a5, 924(a0)
+    xor a7, a7, a5
+    lb a5, 925(a0)
+    xor t3, t3, a5
+    lw a5, 204(a0)
+    lb a6, 926(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 927(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 928(a0)
-    xor a2, a2, t0
+    lb a3, 928(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 929(a0)
-    xor a3, a3, t0
+    lb a4, 929(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 930(a0)
-    xor a4, a4, t0
+    lb a5, 930(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 931(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 932(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 933(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 931(a0)
+    xor a5, a5, a6
+    lb a6, 932(a0)
+    xor t4, t4, a6
+    lb a6, 933(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 934(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 935(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 935(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 936(a0)
-    xor a2, a2, t0
+    lb a3, 936(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 937(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 938(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 937(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 938(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 939(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 940(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 941(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 942(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 943(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s6, s6, t0
+    lw t0, 180(a0)
+    lb t1, 941(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 942(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 943(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s6, s6, t5
+    xor t2, t2, s6
+    xor t1, t1, a6
+    or t5, s6, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s6, s6, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s6, s6, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s6, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s6
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s6, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 944(a0)
-    xor a2, a2, t0
+    lb a3, 944(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 945(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 946(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 947(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 948(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 949(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 950(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 951(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 945(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 946(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 947(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 948(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 949(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 950(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 951(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s7, s0, t5
+    xor t6, t6, s7
+    and s7, s3, s2
+    xor s7, t5, s7
+    xor a6, a6, s2
+    xor a3, a3, s7
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 952(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 953(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 954(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 955(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 956(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 957(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 958(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 959(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 952(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 953(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 954(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 955(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s7, 956(a0)
+    xor s3, s3, s7
+    lw s7, 188(a0)
+    lb s8, 957(a0)
+    xor s7, s7, s8
+    lw s8, 220(a0)
+    lb s9, 958(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 959(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s2, s7
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s7
+    xor s2, s2, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s7
+    or ra, s8, s3
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit7
     lw a2, 256(a0)
-    lb t0, 960(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 961(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 962(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 963(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 964(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 965(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 966(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 967(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 960(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 961(a0)
+    xor s9, s9, s10
+    lb s10, 962(a0)
+    xor a4, a4, s10
+    lb s10, 963(a0)
+    xor t1, t1, s10
+    lb s10, 964(a0)
+    xor s5, s5, s10
+    lb s10, 965(a0)
+    xor a7, a7, s10
+    lb s10, 966(a0)
+    xor s2, s2, s10
+    lb s10, 967(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s5, s5, s10
+    xor a3, a3, s5
+    xor s2, s2, t1
+    or s10, s5, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s5, s5, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s5, s5, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s5, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s5
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s5, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s5, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 968(a0)
-    xor a2, a2, t0
+    lb a3, 968(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 969(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 970(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 971(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 972(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 973(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 974(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 975(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 969(a0)
+    xor a3, a3, a4
+    lb a4, 970(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 971(a0)
+    xor s0, s0, a4
+    lb a4, 972(a0)
+    xor t3, t3, a4
+    lb a4, 973(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 974(a0)
+    xor a4, a4, a7
+    lb a7, 975(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 976(a0)
-    xor a2, a2, t0
+    lb a3, 976(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 977(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 978(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 979(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 980(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 981(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 982(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 983(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 977(a0)
+    xor a3, a3, a4
+    lb a4, 978(a0)
+    xor a6, a6, a4
+    lb a4, 979(a0)
+    xor s8, s8, a4
+    lb a4, 980(a0)
+    xor s4, s4, a4
+    lb a4, 981(a0)
+    xor s6, s6, a4
+    lw a4, 456(a0)
+    lb a5, 982(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 983(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s6, s6, a7
+    and a7, s8, s6
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s6
+    xor s8, s8, a7
+    xor s6, s6, a5
+    and a7, s6, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s6
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s6
+    or t2, a4, s4
+    xor s6, s6, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 984(a0)
-    xor a2, a2, t0
+    lb a3, 984(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 985(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 986(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 987(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 988(a0)
+    lb a4, 985(a0)
+    xor a3, a3, a4
+    lb a4, 986(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 987(a0)
+    xor a4, a4, a5
+    lb a5, 988(a0)
+    xor t0, t0, a5
+    lb a5, 989(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 990(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 991(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 989(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 990(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 991(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 992(a0)
-    xor a2, a2, t0
+    lb a3, 992(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 993(a0)
-    xor a3, a3, t0
+    lb a4, 993(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 994(a0)
-    xor a4, a4, t0
+    lb a5, 994(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 995(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 996(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 997(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 998(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 999(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 995(a0)
+    xor a5, a5, a6
+    lb a6, 996(a0)
+    xor t6, t6, a6
+    lb a6, 997(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 998(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 999(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 1000(a0)
-    xor a2, a2, t0
+    lb a3, 1000(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 1001(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 1002(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1003(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1004(a0)
-    xor a6, a6, t0
+    lb a5, 1001(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 1002(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 1003(a0)
+    xor a6, a6, a7
+    lb a7, 1004(a0)
+    xor s7, s7, a7
     lw a7, 436(a0)
-    lb t0, 1005(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 1006(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1007(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 1005(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 1006(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 1007(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s7, s7, t3
+    xor t2, t2, s7
+    xor t1, t1, a6
+    or t3, s7, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s7, s7, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s7, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s7
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s7, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 1008(a0)
-    xor a2, a2, t0
+    lb a3, 1008(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 1009(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1010(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1011(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1012(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1013(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1014(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 1015(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 1009(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 1010(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 1011(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 1012(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 1013(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 1014(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 1015(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s5, s0, t3
+    xor t4, t4, s5
+    and s5, s4, s2
+    xor s5, t3, s5
+    xor a6, a6, s2
+    xor a3, a3, s5
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 1016(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1017(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1018(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 1019(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1020(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 1021(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1022(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1023(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 1016(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 1017(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 1018(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 1019(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s5, 1020(a0)
+    xor s4, s4, s5
+    lw s5, 444(a0)
+    lb s8, 1021(a0)
+    xor s5, s5, s8
+    lw s8, 476(a0)
+    lb s9, 1022(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 1023(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s5, s5, s10
+    and s10, s2, s5
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s5
+    xor s2, s2, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s5
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s5
+    or ra, s8, s4
+    xor s5, s5, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit8
     lw a2, 0(a0)
-    lb t0, 1024(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 1025(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 1026(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1027(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 1028(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1029(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1030(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1031(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1024(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 1025(a0)
+    xor s9, s9, s10
+    lb s10, 1026(a0)
+    xor a4, a4, s10
+    lb s10, 1027(a0)
+    xor t1, t1, s10
+    lb s10, 1028(a0)
+    xor s6, s6, s10
+    lb s10, 1029(a0)
+    xor t0, t0, s10
+    lb s10, 1030(a0)
+    xor s2, s2, s10
+    lb s10, 1031(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s6, s6, s10
+    xor a3, a3, s6
+    xor s2, s2, t1
+    or s10, s6, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s6, s6, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s6, s6, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s6, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s6
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s6, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 1032(a0)
-    xor a2, a2, t0
+    lb a3, 1032(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1033(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1034(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1035(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1036(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1037(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 1033(a0)
+    xor a3, a3, a4
+    lb a4, 1034(a0)
+    xor a5, a5, a4
+    lb a4, 1035(a0)
+    xor s0, s0, a4
+    lb a4, 1036(a0)
+    xor t5, t5, a4
+    lb a4, 1037(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 1038(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 1039(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 1040(a0)
-    xor a2, a2, t0
+    lb a3, 1040(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1041(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1042(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1043(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1044(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1045(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1046(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 1041(a0)
+    xor a3, a3, a4
+    lb a4, 1042(a0)
+    xor a6, a6, a4
+    lb a4, 1043(a0)
+    xor s8, s8, a4
+    lb a4, 1044(a0)
+    xor s3, s3, a4
+    lb a4, 1045(a0)
+    xor s7, s7, a4
+    lw a4, 200(a0)
+    lb a5, 1046(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 1047(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s7, s7, t0
+    and t0, s8, s7
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s7
+    xor s8, s8, t0
+    xor s7, s7, a5
+    and t0, s7, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s7
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s7
+    or t2, a4, s3
+    xor s7, s7, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 1048(a0)
-    xor a2, a2, t0
+    lb a3, 1048(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1049(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1050(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1051(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1052(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1053(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1054(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 1049(a0)
+    xor a3, a3, a4
+    lb a4, 1050(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 1051(a0)
+    xor a4, a4, a5
+    lb a5, 1052(a0)
+    xor a7, a7, a5
+    lb a5, 1053(a0)
+    xor t3, t3, a5
+    lw a5, 204(a0)
+    lb a6, 1054(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 1055(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 1056(a0)
-    xor a2, a2, t0
+    lb a3, 1056(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1057(a0)
-    xor a3, a3, t0
+    lb a4, 1057(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 1058(a0)
-    xor a4, a4, t0
+    lb a5, 1058(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 1059(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1060(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1061(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 1059(a0)
+    xor a5, a5, a6
+    lb a6, 1060(a0)
+    xor t4, t4, a6
+    lb a6, 1061(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 1062(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1063(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 1063(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 1064(a0)
-    xor a2, a2, t0
+    lb a3, 1064(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1065(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 1066(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 1065(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 1066(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 1067(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 1068(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1069(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 1070(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1071(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s5, s5, t0
+    lw t0, 180(a0)
+    lb t1, 1069(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 1070(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 1071(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s5, s5, t5
+    xor t2, t2, s5
+    xor t1, t1, a6
+    or t5, s5, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s5, s5, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s5, s5, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s5, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s5
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s5, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 1072(a0)
-    xor a2, a2, t0
+    lb a3, 1072(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1073(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1074(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1075(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1076(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1077(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1078(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1079(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 1073(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 1074(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 1075(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 1076(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 1077(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1078(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 1079(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s6, s0, t5
+    xor t6, t6, s6
+    and s6, s3, s2
+    xor s6, t5, s6
+    xor a6, a6, s2
+    xor a3, a3, s6
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 1080(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1081(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1082(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 1083(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1084(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 1085(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1086(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1087(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 1080(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 1081(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 1082(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 1083(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s6, 1084(a0)
+    xor s3, s3, s6
+    lw s6, 188(a0)
+    lb s8, 1085(a0)
+    xor s6, s6, s8
+    lw s8, 220(a0)
+    lb s9, 1086(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 1087(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s6, s6, s10
+    and s10, s2, s6
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s6
+    xor s2, s2, s10
+    xor s6, s6, s9
+    and s10, s6, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s6
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s6
+    or ra, s8, s3
+    xor s6, s6, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit9
     lw a2, 256(a0)
-    lb t0, 1088(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 1089(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 1090(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1091(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 1092(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1093(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1094(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1095(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1088(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 1089(a0)
+    xor s9, s9, s10
+    lb s10, 1090(a0)
+    xor a4, a4, s10
+    lb s10, 1091(a0)
+    xor t1, t1, s10
+    lb s10, 1092(a0)
+    xor s7, s7, s10
+    lb s10, 1093(a0)
+    xor a7, a7, s10
+    lb s10, 1094(a0)
+    xor s2, s2, s10
+    lb s10, 1095(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s7, s7, s10
+    xor a3, a3, s7
+    xor s2, s2, t1
+    or s10, s7, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s7, s7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s7, s7, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s7, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s7
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s7, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 1096(a0)
-    xor a2, a2, t0
+    lb a3, 1096(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1097(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1098(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1099(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 1100(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1101(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1102(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1103(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 1097(a0)
+    xor a3, a3, a4
+    lb a4, 1098(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 1099(a0)
+    xor s0, s0, a4
+    lb a4, 1100(a0)
+    xor t3, t3, a4
+    lb a4, 1101(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 1102(a0)
+    xor a4, a4, a7
+    lb a7, 1103(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 1104(a0)
-    xor a2, a2, t0
+    lb a3, 1104(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 1105(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1106(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1107(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1108(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1109(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1110(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1111(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 1105(a0)
+    xor a3, a3, a4
+    lb a4, 1106(a0)
+    xor a6, a6, a4
+    lb a4, 1107(a0)
+    xor s8, s8, a4
+    lb a4, 1108(a0)
+    xor s4, s4, a4
+    lb a4, 1109(a0)
+    xor s5, s5, a4
+    lw a4, 456(a0)
+    lb a5, 1110(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 1111(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s5, s5, a7
+    and a7, s8, s5
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s5
+    xor s8, s8, a7
+    xor s5, s5, a5
+    and a7, s5, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s5
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s5
+    or t2, a4, s4
+    xor s5, s5, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 1112(a0)
-    xor a2, a2, t0
+    lb a3, 1112(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 1113(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1114(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1115(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1116(a0)
+    lb a4, 1113(a0)
+    xor a3, a3, a4
+    lb a4, 1114(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 1115(a0)
+    xor a4, a4, a5
+    lb a5, 1116(a0)
+    xor t0, t0, a5
+    lb a5, 1117(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 1118(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 1119(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1117(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1118(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1119(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 1120(a0)
-    xor a2, a2, t0
+    lb a3, 1120(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 1121(a0)
-    xor a3, a3, t0
+    lb a4, 1121(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 1122(a0)
-    xor a4, a4, t0
+    lb a5, 1122(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 1123(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1124(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1125(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1126(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1127(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 1123(a0)
+    xor a5, a5, a6
+    lb a6, 1124(a0)
+    xor t6, t6, a6
+    lb a6, 1125(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 1126(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 1127(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 1128(a0)
-    xor a2, a2, t0
+    lb a3, 1128(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 1129(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 1130(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1131(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1132(a0)
-    xor a6, a6, t0
+    lb a5, 1129(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 1130(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 1131(a0)
+    xor a6, a6, a7
+    lb a7, 1132(a0)
+    xor s6, s6, a7
     lw a7, 436(a0)
-    lb t0, 1133(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 1134(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1135(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 1133(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 1134(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 1135(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s6, s6, t3
+    xor t2, t2, s6
+    xor t1, t1, a6
+    or t3, s6, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s6, s6, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s6, s6, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s6, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s6
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s6, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 1136(a0)
-    xor a2, a2, t0
+    lb a3, 1136(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 1137(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1138(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1139(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1140(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1141(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1142(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 1143(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 1137(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 1138(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 1139(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 1140(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 1141(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 1142(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 1143(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s7, s0, t3
+    xor t4, t4, s7
+    and s7, s4, s2
+    xor s7, t3, s7
+    xor a6, a6, s2
+    xor a3, a3, s7
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 1144(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1145(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1146(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 1147(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1148(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 1149(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1150(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1151(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 1144(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 1145(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 1146(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 1147(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s7, 1148(a0)
+    xor s4, s4, s7
+    lw s7, 444(a0)
+    lb s8, 1149(a0)
+    xor s7, s7, s8
+    lw s8, 476(a0)
+    lb s9, 1150(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 1151(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s2, s7
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s7
+    xor s2, s2, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s7
+    or ra, s8, s4
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit10
     lw a2, 0(a0)
-    lb t0, 1152(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 1153(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 1154(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1155(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 1156(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1157(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1158(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1159(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1152(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 1153(a0)
+    xor s9, s9, s10
+    lb s10, 1154(a0)
+    xor a4, a4, s10
+    lb s10, 1155(a0)
+    xor t1, t1, s10
+    lb s10, 1156(a0)
+    xor s5, s5, s10
+    lb s10, 1157(a0)
+    xor t0, t0, s10
+    lb s10, 1158(a0)
+    xor s2, s2, s10
+    lb s10, 1159(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s5, s5, s10
+    xor a3, a3, s5
+    xor s2, s2, t1
+    or s10, s5, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s5, s5, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s5, s5, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s5, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s5
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s5, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s5, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 1160(a0)
-    xor a2, a2, t0
+    lb a3, 1160(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1161(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1162(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1163(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1164(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1165(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 1161(a0)
+    xor a3, a3, a4
+    lb a4, 1162(a0)
+    xor a5, a5, a4
+    lb a4, 1163(a0)
+    xor s0, s0, a4
+    lb a4, 1164(a0)
+    xor t5, t5, a4
+    lb a4, 1165(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 1166(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 1167(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 1168(a0)
-    xor a2, a2, t0
+    lb a3, 1168(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1169(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1170(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1171(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1172(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1173(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1174(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 1169(a0)
+    xor a3, a3, a4
+    lb a4, 1170(a0)
+    xor a6, a6, a4
+    lb a4, 1171(a0)
+    xor s8, s8, a4
+    lb a4, 1172(a0)
+    xor s3, s3, a4
+    lb a4, 1173(a0)
+    xor s6, s6, a4
+    lw a4, 200(a0)
+    lb a5, 1174(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 1175(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s6, s6, t0
+    and t0, s8, s6
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s6
+    xor s8, s8, t0
+    xor s6, s6, a5
+    and t0, s6, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s6
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s6
+    or t2, a4, s3
+    xor s6, s6, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 1176(a0)
-    xor a2, a2, t0
+    lb a3, 1176(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1177(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1178(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1179(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1180(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1181(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1182(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 1177(a0)
+    xor a3, a3, a4
+    lb a4, 1178(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 1179(a0)
+    xor a4, a4, a5
+    lb a5, 1180(a0)
+    xor a7, a7, a5
+    lb a5, 1181(a0)
+    xor t3, t3, a5
+    lw a5, 204(a0)
+    lb a6, 1182(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 1183(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 1184(a0)
-    xor a2, a2, t0
+    lb a3, 1184(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1185(a0)
-    xor a3, a3, t0
+    lb a4, 1185(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 1186(a0)
-    xor a4, a4, t0
+    lb a5, 1186(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 1187(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1188(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1189(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 1187(a0)
+    xor a5, a5, a6
+    lb a6, 1188(a0)
+    xor t4, t4, a6
+    lb a6, 1189(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 1190(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1191(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 1191(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 1192(a0)
-    xor a2, a2, t0
+    lb a3, 1192(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1193(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 1194(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 1193(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 1194(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 1195(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 1196(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1197(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 1198(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1199(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s7, s7, t0
+    lw t0, 180(a0)
+    lb t1, 1197(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 1198(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 1199(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s7, s7, t5
+    xor t2, t2, s7
+    xor t1, t1, a6
+    or t5, s7, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s7, s7, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s7, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s7
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s7, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 1200(a0)
-    xor a2, a2, t0
+    lb a3, 1200(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1201(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1202(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1203(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1204(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1205(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1206(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1207(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 1201(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 1202(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 1203(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 1204(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 1205(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1206(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 1207(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s5, s0, t5
+    xor t6, t6, s5
+    and s5, s3, s2
+    xor s5, t5, s5
+    xor a6, a6, s2
+    xor a3, a3, s5
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 1208(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1209(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1210(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 1211(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1212(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 1213(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1214(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1215(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 1208(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 1209(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 1210(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 1211(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s5, 1212(a0)
+    xor s3, s3, s5
+    lw s5, 188(a0)
+    lb s8, 1213(a0)
+    xor s5, s5, s8
+    lw s8, 220(a0)
+    lb s9, 1214(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 1215(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s5, s5, s10
+    and s10, s2, s5
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s5
+    xor s2, s2, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s5
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s5
+    or ra, s8, s3
+    xor s5, s5, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit11
     lw a2, 256(a0)
-    lb t0, 1216(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 1217(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 1218(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1219(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 1220(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1221(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1222(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1223(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1216(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 1217(a0)
+    xor s9, s9, s10
+    lb s10, 1218(a0)
+    xor a4, a4, s10
+    lb s10, 1219(a0)
+    xor t1, t1, s10
+    lb s10, 1220(a0)
+    xor s6, s6, s10
+    lb s10, 1221(a0)
+    xor a7, a7, s10
+    lb s10, 1222(a0)
+    xor s2, s2, s10
+    lb s10, 1223(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s6, s6, s10
+    xor a3, a3, s6
+    xor s2, s2, t1
+    or s10, s6, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s6, s6, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s6, s6, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s6, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s6
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s6, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 1224(a0)
-    xor a2, a2, t0
+    lb a3, 1224(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1225(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1226(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1227(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 1228(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1229(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1230(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1231(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 1225(a0)
+    xor a3, a3, a4
+    lb a4, 1226(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 1227(a0)
+    xor s0, s0, a4
+    lb a4, 1228(a0)
+    xor t3, t3, a4
+    lb a4, 1229(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 1230(a0)
+    xor a4, a4, a7
+    lb a7, 1231(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 1232(a0)
-    xor a2, a2, t0
+    lb a3, 1232(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 1233(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1234(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1235(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1236(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1237(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1238(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1239(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 1233(a0)
+    xor a3, a3, a4
+    lb a4, 1234(a0)
+    xor a6, a6, a4
+    lb a4, 1235(a0)
+    xor s8, s8, a4
+    lb a4, 1236(a0)
+    xor s4, s4, a4
+    lb a4, 1237(a0)
+    xor s7, s7, a4
+    lw a4, 456(a0)
+    lb a5, 1238(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 1239(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s7, s7, a7
+    and a7, s8, s7
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s7
+    xor s8, s8, a7
+    xor s7, s7, a5
+    and a7, s7, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s7
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s7
+    or t2, a4, s4
+    xor s7, s7, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 1240(a0)
-    xor a2, a2, t0
+    lb a3, 1240(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 1241(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1242(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1243(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1244(a0)
+    lb a4, 1241(a0)
+    xor a3, a3, a4
+    lb a4, 1242(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 1243(a0)
+    xor a4, a4, a5
+    lb a5, 1244(a0)
+    xor t0, t0, a5
+    lb a5, 1245(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 1246(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 1247(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1245(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1246(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1247(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 1248(a0)
-    xor a2, a2, t0
+    lb a3, 1248(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 1249(a0)
-    xor a3, a3, t0
+    lb a4, 1249(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 1250(a0)
-    xor a4, a4, t0
+    lb a5, 1250(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 1251(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1252(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1253(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1254(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1255(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 1251(a0)
+    xor a5, a5, a6
+    lb a6, 1252(a0)
+    xor t6, t6, a6
+    lb a6, 1253(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 1254(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 1255(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 1256(a0)
-    xor a2, a2, t0
+    lb a3, 1256(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 1257(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 1258(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1259(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1260(a0)
-    xor a6, a6, t0
+    lb a5, 1257(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 1258(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 1259(a0)
+    xor a6, a6, a7
+    lb a7, 1260(a0)
+    xor s5, s5, a7
     lw a7, 436(a0)
-    lb t0, 1261(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 1262(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1263(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 1261(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 1262(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 1263(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s5, s5, t3
+    xor t2, t2, s5
+    xor t1, t1, a6
+    or t3, s5, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s5, s5, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s5, s5, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s5, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s5
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s5, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 1264(a0)
-    xor a2, a2, t0
+    lb a3, 1264(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 1265(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1266(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1267(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1268(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1269(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1270(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 1271(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 1265(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 1266(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 1267(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 1268(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 1269(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 1270(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 1271(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s6, s0, t3
+    xor t4, t4, s6
+    and s6, s4, s2
+    xor s6, t3, s6
+    xor a6, a6, s2
+    xor a3, a3, s6
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 1272(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1273(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1274(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 1275(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1276(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 1277(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1278(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1279(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 1272(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 1273(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 1274(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 1275(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s6, 1276(a0)
+    xor s4, s4, s6
+    lw s6, 444(a0)
+    lb s8, 1277(a0)
+    xor s6, s6, s8
+    lw s8, 476(a0)
+    lb s9, 1278(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 1279(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s6, s6, s10
+    and s10, s2, s6
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s6
+    xor s2, s2, s10
+    xor s6, s6, s9
+    and s10, s6, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s6
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s6
+    or ra, s8, s4
+    xor s6, s6, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit12
     lw a2, 0(a0)
-    lb t0, 1280(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 1281(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 1282(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1283(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 1284(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1285(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1286(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1287(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1280(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 1281(a0)
+    xor s9, s9, s10
+    lb s10, 1282(a0)
+    xor a4, a4, s10
+    lb s10, 1283(a0)
+    xor t1, t1, s10
+    lb s10, 1284(a0)
+    xor s7, s7, s10
+    lb s10, 1285(a0)
+    xor t0, t0, s10
+    lb s10, 1286(a0)
+    xor s2, s2, s10
+    lb s10, 1287(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s7, s7, s10
+    xor a3, a3, s7
+    xor s2, s2, t1
+    or s10, s7, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s7, s7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s7, s7, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s7, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s7
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s7, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 1288(a0)
-    xor a2, a2, t0
+    lb a3, 1288(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1289(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1290(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1291(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1292(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1293(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 1289(a0)
+    xor a3, a3, a4
+    lb a4, 1290(a0)
+    xor a5, a5, a4
+    lb a4, 1291(a0)
+    xor s0, s0, a4
+    lb a4, 1292(a0)
+    xor t5, t5, a4
+    lb a4, 1293(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 1294(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 1295(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 1296(a0)
-    xor a2, a2, t0
+    lb a3, 1296(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1297(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1298(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1299(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1300(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1301(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1302(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 1297(a0)
+    xor a3, a3, a4
+    lb a4, 1298(a0)
+    xor a6, a6, a4
+    lb a4, 1299(a0)
+    xor s8, s8, a4
+    lb a4, 1300(a0)
+    xor s3, s3, a4
+    lb a4, 1301(a0)
+    xor s5, s5, a4
+    lw a4, 200(a0)
+    lb a5, 1302(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 1303(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s5, s5, t0
+    and t0, s8, s5
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s5
+    xor s8, s8, t0
+    xor s5, s5, a5
+    and t0, s5, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s5
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s5
+    or t2, a4, s3
+    xor s5, s5, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 1304(a0)
-    xor a2, a2, t0
+    lb a3, 1304(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1305(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1306(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1307(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1308(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1309(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1310(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
+    lb a4, 1305(a0)
+    xor a3, a3, a4
+    lb a4, 1306(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 1307(a0)
+    xor a4, a4, a5
+    lb a5, 1308(a0)
+    xor a7, a7, a5
+    lb a5, 1309(a0)
+    xor t3, t3, a5
+    lw a5, 204(a0)
+    lb a6, 1310(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
     lb t0, 1311(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 1312(a0)
-    xor a2, a2, t0
+    lb a3, 1312(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1313(a0)
-    xor a3, a3, t0
+    lb a4, 1313(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 1314(a0)
-    xor a4, a4, t0
+    lb a5, 1314(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 1315(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1316(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1317(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
+    lb a6, 1315(a0)
+    xor a5, a5, a6
+    lb a6, 1316(a0)
+    xor t4, t4, a6
+    lb a6, 1317(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
     lb t0, 1318(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1319(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 1319(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 1320(a0)
-    xor a2, a2, t0
+    lb a3, 1320(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1321(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 1322(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 1321(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 1322(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 1323(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 1324(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1325(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 1326(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1327(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s6, s6, t0
+    lw t0, 180(a0)
+    lb t1, 1325(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 1326(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 1327(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s6, s6, t5
+    xor t2, t2, s6
+    xor t1, t1, a6
+    or t5, s6, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s6, s6, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s6, s6, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s6, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s6
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s6, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 1328(a0)
-    xor a2, a2, t0
+    lb a3, 1328(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1329(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1330(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1331(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1332(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1333(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1334(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1335(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 1329(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 1330(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 1331(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 1332(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 1333(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1334(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 1335(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s7, s0, t5
+    xor t6, t6, s7
+    and s7, s3, s2
+    xor s7, t5, s7
+    xor a6, a6, s2
+    xor a3, a3, s7
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 1336(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1337(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1338(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 1339(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1340(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 1341(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1342(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1343(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 1336(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 1337(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 1338(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 1339(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s7, 1340(a0)
+    xor s3, s3, s7
+    lw s7, 188(a0)
+    lb s8, 1341(a0)
+    xor s7, s7, s8
+    lw s8, 220(a0)
+    lb s9, 1342(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 1343(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s2, s7
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s7
+    xor s2, s2, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s7
+    or ra, s8, s3
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit13
     lw a2, 256(a0)
-    lb t0, 1344(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 1345(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 1346(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1347(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 1348(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1349(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1350(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1351(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1344(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 1345(a0)
+    xor s9, s9, s10
+    lb s10, 1346(a0)
+    xor a4, a4, s10
+    lb s10, 1347(a0)
+    xor t1, t1, s10
+    lb s10, 1348(a0)
+    xor s5, s5, s10
+    lb s10, 1349(a0)
+    xor a7, a7, s10
+    lb s10, 1350(a0)
+    xor s2, s2, s10
+    lb s10, 1351(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s5, s5, s10
+    xor a3, a3, s5
+    xor s2, s2, t1
+    or s10, s5, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s5, s5, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s5, s5, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s5, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s5
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s5, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s5, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 1352(a0)
-    xor a2, a2, t0
+    lb a3, 1352(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1353(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1354(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1355(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 1356(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1357(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1358(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1359(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 1353(a0)
+    xor a3, a3, a4
+    lb a4, 1354(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 1355(a0)
+    xor s0, s0, a4
+    lb a4, 1356(a0)
+    xor t3, t3, a4
+    lb a4, 1357(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 1358(a0)
+    xor a4, a4, a7
+    lb a7, 1359(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 1360(a0)
-    xor a2, a2, t0
+    lb a3, 1360(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 1361(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1362(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1363(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1364(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1365(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1366(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1367(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 1361(a0)
+    xor a3, a3, a4
+    lb a4, 1362(a0)
+    xor a6, a6, a4
+    lb a4, 1363(a0)
+    xor s8, s8, a4
+    lb a4, 1364(a0)
+    xor s4, s4, a4
+    lb a4, 1365(a0)
+    xor s6, s6, a4
+    lw a4, 456(a0)
+    lb a5, 1366(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 1367(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s6, s6, a7
+    and a7, s8, s6
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s6
+    xor s8, s8, a7
+    xor s6, s6, a5
+    and a7, s6, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s6
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s6
+    or t2, a4, s4
+    xor s6, s6, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 1368(a0)
-    xor a2, a2, t0
+    lb a3, 1368(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 1369(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1370(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1371(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1372(a0)
+    lb a4, 1369(a0)
+    xor a3, a3, a4
+    lb a4, 1370(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 1371(a0)
+    xor a4, a4, a5
+    lb a5, 1372(a0)
+    xor t0, t0, a5
+    lb a5, 1373(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 1374(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 1375(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1373(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1374(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1375(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 1376(a0)
-    xor a2, a2, t0
+    lb a3, 1376(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 1377(a0)
-    xor a3, a3, t0
+    lb a4, 1377(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 1378(a0)
-    xor a4, a4, t0
+    lb a5, 1378(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 1379(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1380(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1381(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1382(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1383(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 1379(a0)
+    xor a5, a5, a6
+    lb a6, 1380(a0)
+    xor t6, t6, a6
+    lb a6, 1381(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 1382(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 1383(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 1384(a0)
-    xor a2, a2, t0
+    lb a3, 1384(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 1385(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 1386(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1387(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1388(a0)
-    xor a6, a6, t0
+    lb a5, 1385(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 1386(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 1387(a0)
+    xor a6, a6, a7
+    lb a7, 1388(a0)
+    xor s7, s7, a7
     lw a7, 436(a0)
-    lb t0, 1389(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 1390(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1391(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 1389(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 1390(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 1391(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s7, s7, t3
+    xor t2, t2, s7
+    xor t1, t1, a6
+    or t3, s7, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s7, s7, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s7, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s7
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s7, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 1392(a0)
-    xor a2, a2, t0
+    lb a3, 1392(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 1393(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1394(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1395(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1396(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1397(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1398(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 1399(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 1393(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 1394(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 1395(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 1396(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 1397(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 1398(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 1399(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s5, s0, t3
+    xor t4, t4, s5
+    and s5, s4, s2
+    xor s5, t3, s5
+    xor a6, a6, s2
+    xor a3, a3, s5
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 1400(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1401(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1402(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 1403(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1404(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 1405(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1406(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1407(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 1400(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 1401(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 1402(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 1403(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s5, 1404(a0)
+    xor s4, s4, s5
+    lw s5, 444(a0)
+    lb s8, 1405(a0)
+    xor s5, s5, s8
+    lw s8, 476(a0)
+    lb s9, 1406(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 1407(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s5, s5, s10
+    and s10, s2, s5
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s5
+    xor s2, s2, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s5
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s5
+    or ra, s8, s4
+    xor s5, s5, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit14
     lw a2, 0(a0)
-    lb t0, 1408(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 1409(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 1410(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1411(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 1412(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1413(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1414(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1415(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1408(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 1409(a0)
+    xor s9, s9, s10
+    lb s10, 1410(a0)
+    xor a4, a4, s10
+    lb s10, 1411(a0)
+    xor t1, t1, s10
+    lb s10, 1412(a0)
+    xor s6, s6, s10
+    lb s10, 1413(a0)
+    xor t0, t0, s10
+    lb s10, 1414(a0)
+    xor s2, s2, s10
+    lb s10, 1415(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s6, s6, s10
+    xor a3, a3, s6
+    xor s2, s2, t1
+    or s10, s6, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s6, s6, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s6, s6, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s6, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s6
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s6, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 1416(a0)
-    xor a2, a2, t0
+    lb a3, 1416(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1417(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1418(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1419(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1420(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1421(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
+    lb a4, 1417(a0)
+    xor a3, a3, a4
+    lb a4, 1418(a0)
+    xor a5, a5, a4
+    lb a4, 1419(a0)
+    xor s0, s0, a4
+    lb a4, 1420(a0)
+    xor t5, t5, a4
+    lb a4, 1421(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
     lb t0, 1422(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
+    xor a4, a4, t0
     lb t0, 1423(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a5, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
     xor a4, a4, t0
-    xor a3, a3, t2
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 1424(a0)
-    xor a2, a2, t0
+    lb a3, 1424(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1425(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1426(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1427(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1428(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1429(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1430(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 1425(a0)
+    xor a3, a3, a4
+    lb a4, 1426(a0)
+    xor a6, a6, a4
+    lb a4, 1427(a0)
+    xor s8, s8, a4
+    lb a4, 1428(a0)
+    xor s3, s3, a4
+    lb a4, 1429(a0)
+    xor s7, s7, a4
+    lw a4, 200(a0)
+    lb a5, 1430(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 1431(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s7, s7, t0
+    and t0, s8, s7
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s7
+    xor s8, s8, t0
+    xor s7, s7, a5
+    and t0, s7, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s7
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s7
+    or t2, a4, s3
+    xor s7, s7, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 1432(a0)
-    xor a2, a2, t0
+    lb a3, 1432(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1433(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1434(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1435(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1436(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1437(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1438(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1439(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    lb a4, 1433(a0)
+    xor a3, a3, a4
+    lb a4, 1434(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 1435(a0)
+    xor a4, a4, a5
+    lb a5, 1436(a0)
+    xor a7, a7, a5
+    lb a5, 1437(a0)
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
+    lw a5, 204(a0)
+    lb a6, 1438(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
+    lb t0, 1439(a0)
     xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 1440(a0)
-    xor a2, a2, t0
+    lb a3, 1440(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1441(a0)
-    xor a3, a3, t0
+    lb a4, 1441(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 1442(a0)
-    xor a4, a4, t0
+    lb a5, 1442(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 1443(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1444(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1445(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1446(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1447(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
+    lb a6, 1443(a0)
+    xor a5, a5, a6
+    lb a6, 1444(a0)
     xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
+    lb a6, 1445(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
+    lb t0, 1446(a0)
     xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lw t0, 240(a0)
+    lb t1, 1447(a0)
+    xor t0, t0, t1
+    and t1, t0, a6
+    xor s4, s4, t1
+    and t1, a5, s4
+    xor t4, t4, t1
+    xor t0, t0, t4
+    xor a6, a6, a5
+    or t1, t4, s4
+    xor a5, a5, t1
+    xor s4, s4, t0
+    and t1, s4, a6
+    xor t4, t4, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 272(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor t4, t4, a2
+    and t1, t0, s4
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, t4, a5
+    xor a6, a6, t2
+    xor t2, a5, s4
+    or t5, a6, t4
+    xor s4, s4, t5
+    and t5, t2, t1
+    xor t5, t4, t5
+    xor a4, a4, t1
+    xor a3, a3, t5
+    xor a2, a2, t2
+    sw t0, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 1448(a0)
-    xor a2, a2, t0
+    lb a3, 1448(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1449(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
-    lb t0, 1450(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
+    lb a5, 1449(a0)
+    xor a3, a3, a5
+    lw a5, 84(a0)
+    lb a6, 1450(a0)
+    xor a5, a5, a6
+    lw a6, 116(a0)
     lb t0, 1451(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
+    xor a6, a6, t0
     lb t0, 1452(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1453(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 1454(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1455(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor s5, s5, t0
+    lw t0, 180(a0)
+    lb t1, 1453(a0)
+    xor t0, t0, t1
+    lw t1, 212(a0)
+    lb t2, 1454(a0)
+    xor t1, t1, t2
+    lw t2, 244(a0)
+    lb t5, 1455(a0)
+    xor t2, t2, t5
+    and t5, t2, t1
+    xor t0, t0, t5
+    and t5, a6, t0
+    xor s5, s5, t5
+    xor t2, t2, s5
+    xor t1, t1, a6
+    or t5, s5, t0
+    xor a6, a6, t5
+    xor t0, t0, t2
+    and t5, t0, t1
+    xor s5, s5, t5
+    and t5, a3, a2
+    xor a5, a5, t5
+    or t5, a5, a3
+    xor a2, a2, t5
+    or t5, a5, a2
+    xor a3, a3, t5
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s5, s5, a2
+    and t5, t2, t0
+    xor t1, t1, t5
+    xor t5, t2, t1
+    or t6, s5, a6
+    xor t1, t1, t6
+    xor t6, a6, t0
+    or s0, t1, s5
+    xor t0, t0, s0
+    and s0, t6, t5
+    xor s0, s5, s0
+    xor a5, a5, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
+    sw t2, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 1456(a0)
-    xor a2, a2, t0
+    lb a3, 1456(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1457(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1458(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1459(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1460(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1461(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1462(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1463(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lb a6, 1457(a0)
+    xor a3, a3, a6
+    lw a6, 88(a0)
+    lb t2, 1458(a0)
+    xor a6, a6, t2
+    lw t2, 120(a0)
+    lb t5, 1459(a0)
+    xor t2, t2, t5
+    lw t5, 152(a0)
+    lb t6, 1460(a0)
+    xor t5, t5, t6
+    lw t6, 184(a0)
+    lb s0, 1461(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1462(a0)
+    xor s0, s0, s1
+    lw s1, 248(a0)
+    lb s2, 1463(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t6, t6, s2
+    and s2, t2, t6
+    xor t5, t5, s2
+    xor s1, s1, t5
+    xor s0, s0, t2
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor t6, t6, s1
+    and s2, t6, s0
+    xor t5, t5, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t5, t5, a2
+    and s2, s1, t6
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s3, t5, t2
+    xor s0, s0, s3
+    xor s3, t2, t6
+    or s6, s0, t5
+    xor t6, t6, s6
+    and s6, s3, s2
+    xor s6, t5, s6
+    xor a6, a6, s2
+    xor a3, a3, s6
+    xor a2, a2, s3
+    sw s1, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t0, 1464(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1465(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1466(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 1467(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1468(a0)
-    xor a6, a6, t0
-    lw a7, 188(a0)
-    lb t0, 1469(a0)
-    xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1470(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1471(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lb t2, 1464(a0)
+    xor a2, a2, t2
+    lw t2, 60(a0)
+    lb s1, 1465(a0)
+    xor t2, t2, s1
+    lw s1, 92(a0)
+    lb s2, 1466(a0)
+    xor s1, s1, s2
+    lw s2, 124(a0)
+    lb s3, 1467(a0)
+    xor s2, s2, s3
+    lw s3, 156(a0)
+    lb s6, 1468(a0)
+    xor s3, s3, s6
+    lw s6, 188(a0)
+    lb s8, 1469(a0)
+    xor s6, s6, s8
+    lw s8, 220(a0)
+    lb s9, 1470(a0)
+    xor s8, s8, s9
+    lw s9, 252(a0)
+    lb s10, 1471(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s6, s6, s10
+    and s10, s2, s6
+    xor s3, s3, s10
+    xor s9, s9, s3
+    xor s8, s8, s2
+    or s10, s3, s6
+    xor s2, s2, s10
+    xor s6, s6, s9
+    and s10, s6, s8
+    xor s3, s3, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s3, s3, a2
+    and s10, s9, s6
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s3, s2
+    xor s8, s8, s11
+    xor s11, s2, s6
+    or ra, s8, s3
+    xor s6, s6, ra
+    and ra, s11, s10
+    xor ra, s3, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lenc_exit15
     lw a2, 256(a0)
-    lb t0, 1472(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 1473(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
-    lb t0, 1474(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1475(a0)
-    xor a5, a5, t0
-    lw a6, 384(a0)
-    lb t0, 1476(a0)
-    xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1477(a0)
-    xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1478(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1479(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1472(a0)
+    xor a2, a2, s9
+    lw s9, 288(a0)
+    lb s10, 1473(a0)
+    xor s9, s9, s10
+    lb s10, 1474(a0)
+    xor a4, a4, s10
+    lb s10, 1475(a0)
+    xor t1, t1, s10
+    lb s10, 1476(a0)
+    xor s7, s7, s10
+    lb s10, 1477(a0)
+    xor a7, a7, s10
+    lb s10, 1478(a0)
+    xor s2, s2, s10
+    lb s10, 1479(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor a7, a7, s10
+    and s10, t1, a7
+    xor s7, s7, s10
+    xor a3, a3, s7
+    xor s2, s2, t1
+    or s10, s7, a7
+    xor t1, t1, s10
+    xor a7, a7, a3
+    and s10, a7, s2
+    xor s7, s7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 0(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s7, s7, a2
+    and s10, a3, a7
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s7, t1
+    xor s2, s2, s11
+    xor s11, t1, a7
+    or ra, s2, s7
+    xor a7, a7, ra
+    and ra, s11, s10
+    xor ra, s7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
     sw a2, 60(a0)
     sw a4, 80(a0)
-    sw t3, 108(a0)
+    sw s2, 108(a0)
     sw a7, 152(a0)
-    sw a6, 180(a0)
-    sw a5, 196(a0)
-    sw a3, 232(a0)
+    sw s7, 180(a0)
+    sw t1, 196(a0)
+    sw s9, 232(a0)
     lw a2, 260(a0)
-    lb t0, 1480(a0)
-    xor a2, a2, t0
+    lb a3, 1480(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1481(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1482(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1483(a0)
-    xor a5, a5, t0
-    lw a6, 388(a0)
-    lb t0, 1484(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1485(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1486(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1487(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 1481(a0)
+    xor a3, a3, a4
+    lb a4, 1482(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a4, 1483(a0)
+    xor s0, s0, a4
+    lb a4, 1484(a0)
+    xor t3, t3, a4
+    lb a4, 1485(a0)
+    xor t4, t4, a4
+    lw a4, 452(a0)
+    lb a7, 1486(a0)
+    xor a4, a4, a7
+    lb a7, 1487(a0)
+    xor t2, t2, a7
+    and a7, t2, a4
+    xor t4, t4, a7
+    and a7, s0, t4
+    xor t3, t3, a7
+    xor t2, t2, t3
+    xor a4, a4, s0
+    or a7, t3, t4
+    xor s0, s0, a7
+    xor t4, t4, t2
+    and a7, t4, a4
+    xor t3, t3, a7
+    and a7, a3, a2
+    xor a5, a5, a7
+    or a7, a5, a3
+    xor a2, a2, a7
+    or a7, a5, a2
+    xor a3, a3, a7
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t3, t3, a2
+    and a7, t2, t4
+    xor a4, a4, a7
+    xor a7, t2, a4
+    or t1, t3, s0
+    xor a4, a4, t1
+    xor t1, s0, t4
+    or s2, a4, t3
+    xor t4, t4, s2
+    and s2, t1, a7
+    xor s2, t3, s2
+    xor a5, a5, a7
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 4(a0)
+    sw t2, 4(a0)
     sw a2, 32(a0)
-    sw a4, 84(a0)
-    sw t3, 112(a0)
-    sw a7, 156(a0)
-    sw a6, 184(a0)
-    sw a5, 200(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t4, 156(a0)
+    sw t3, 184(a0)
+    sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb t0, 1488(a0)
-    xor a2, a2, t0
+    lb a3, 1488(a0)
+    xor a2, a2, a3
     lw a3, 296(a0)
-    lb t0, 1489(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1490(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1491(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1492(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1493(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1494(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1495(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    lb a4, 1489(a0)
+    xor a3, a3, a4
+    lb a4, 1490(a0)
+    xor a6, a6, a4
+    lb a4, 1491(a0)
+    xor s8, s8, a4
+    lb a4, 1492(a0)
+    xor s4, s4, a4
+    lb a4, 1493(a0)
+    xor s5, s5, a4
+    lw a4, 456(a0)
+    lb a5, 1494(a0)
+    xor a4, a4, a5
+    lw a5, 488(a0)
+    lb a7, 1495(a0)
+    xor a5, a5, a7
+    and a7, a5, a4
+    xor s5, s5, a7
+    and a7, s8, s5
+    xor s4, s4, a7
+    xor a5, a5, s4
+    xor a4, a4, s8
+    or a7, s4, s5
+    xor s8, s8, a7
+    xor s5, s5, a5
+    and a7, s5, a4
+    xor s4, s4, a7
+    and a7, a3, a2
+    xor a6, a6, a7
+    or a7, a6, a3
+    xor a2, a2, a7
+    or a7, a6, a2
+    xor a3, a3, a7
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s4, s4, a2
+    and a7, a5, s5
+    xor a4, a4, a7
+    xor a7, a5, a4
+    or t1, s4, s8
+    xor a4, a4, t1
+    xor t1, s8, s5
+    or t2, a4, s4
+    xor s5, s5, t2
+    and t2, t1, a7
+    xor t2, s4, t2
+    xor a6, a6, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 8(a0)
+    sw a5, 8(a0)
     sw a2, 36(a0)
-    sw a4, 88(a0)
-    sw t3, 116(a0)
-    sw a7, 128(a0)
-    sw a6, 188(a0)
-    sw a5, 204(a0)
+    sw a6, 88(a0)
+    sw a4, 116(a0)
+    sw s4, 188(a0)
+    sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb t0, 1496(a0)
-    xor a2, a2, t0
+    lb a3, 1496(a0)
+    xor a2, a2, a3
     lw a3, 300(a0)
-    lb t0, 1497(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1498(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1499(a0)
-    xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1500(a0)
+    lb a4, 1497(a0)
+    xor a3, a3, a4
+    lb a4, 1498(a0)
+    xor s1, s1, a4
+    lw a4, 364(a0)
+    lb a5, 1499(a0)
+    xor a4, a4, a5
+    lb a5, 1500(a0)
+    xor t0, t0, a5
+    lb a5, 1501(a0)
+    xor t5, t5, a5
+    lw a5, 460(a0)
+    lb a6, 1502(a0)
+    xor a5, a5, a6
+    lw a6, 492(a0)
+    lb a7, 1503(a0)
+    xor a6, a6, a7
+    and a7, a6, a5
+    xor t5, t5, a7
+    and a7, a4, t5
+    xor t0, t0, a7
     xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1501(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1502(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1503(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
+    or a7, t0, t5
+    xor a4, a4, a7
+    xor t5, t5, a6
+    and a7, t5, a5
+    xor t0, t0, a7
+    and a7, a3, a2
+    xor s1, s1, a7
+    or a7, s1, a3
+    xor a2, a2, a7
+    or a7, s1, a2
+    xor a3, a3, a7
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor t0, t0, a2
+    and a7, a6, t5
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t1, t0, a4
+    xor a5, a5, t1
+    xor t1, a4, t5
+    or t2, a5, t0
+    xor t5, t5, t2
+    and t2, t1, a7
+    xor t2, t0, t2
+    xor s1, s1, a7
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 12(a0)
+    sw a6, 12(a0)
     sw a2, 40(a0)
-    sw a4, 92(a0)
-    sw t3, 120(a0)
-    sw a7, 132(a0)
-    sw a6, 160(a0)
-    sw a5, 208(a0)
+    sw s1, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb t0, 1504(a0)
-    xor a2, a2, t0
+    lb a3, 1504(a0)
+    xor a2, a2, a3
     lw a3, 304(a0)
-    lb t0, 1505(a0)
-    xor a3, a3, t0
+    lb a4, 1505(a0)
+    xor a3, a3, a4
     lw a4, 336(a0)
-    lb t0, 1506(a0)
-    xor a4, a4, t0
+    lb a5, 1506(a0)
+    xor a4, a4, a5
     lw a5, 368(a0)
-    lb t0, 1507(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1508(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1509(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1510(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1511(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    lb a6, 1507(a0)
+    xor a5, a5, a6
+    lb a6, 1508(a0)
+    xor t6, t6, a6
+    lb a6, 1509(a0)
+    xor s3, s3, a6
+    lw a6, 464(a0)
+    lb a7, 1510(a0)
+    xor a6, a6, a7
+    lw a7, 496(a0)
+    lb t1, 1511(a0)
+    xor a7, a7, t1
+    and t1, a7, a6
+    xor s3, s3, t1
+    and t1, a5, s3
+    xor t6, t6, t1
+    xor a7, a7, t6
+    xor a6, a6, a5
+    or t1, t6, s3
+    xor a5, a5, t1
+    xor s3, s3, a7
+    and t1, s3, a6
+    xor t6, t6, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 16(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor a7, a7, a3
+    xor a5, a5, a4
+    xor t6, t6, a2
+    and t1, a7, s3
+    xor a6, a6, t1
+    xor t1, a7, a6
+    or t2, t6, a5
+    xor a6, a6, t2
+    xor t2, a5, s3
+    or t3, a6, t6
+    xor s3, s3, t3
+    and t3, t2, t1
+    xor t3, t6, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw a7, 16(a0)
     sw a2, 44(a0)
-    sw a4, 64(a0)
-    sw t3, 124(a0)
-    sw a7, 136(a0)
-    sw a6, 164(a0)
+    sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb t0, 1512(a0)
-    xor a2, a2, t0
+    lb a3, 1512(a0)
+    xor a2, a2, a3
     lw a3, 308(a0)
-    lb t0, 1513(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 1514(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1515(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1516(a0)
-    xor a6, a6, t0
+    lb a5, 1513(a0)
+    xor a3, a3, a5
+    lw a5, 340(a0)
+    lb a6, 1514(a0)
+    xor a5, a5, a6
+    lw a6, 372(a0)
+    lb a7, 1515(a0)
+    xor a6, a6, a7
+    lb a7, 1516(a0)
+    xor s6, s6, a7
     lw a7, 436(a0)
-    lb t0, 1517(a0)
-    xor a7, a7, t0
-    lw t3, 468(a0)
-    lb t0, 1518(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1519(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
+    lb t1, 1517(a0)
+    xor a7, a7, t1
+    lw t1, 468(a0)
+    lb t2, 1518(a0)
+    xor t1, t1, t2
+    lw t2, 500(a0)
+    lb t3, 1519(a0)
+    xor t2, t2, t3
+    and t3, t2, t1
+    xor a7, a7, t3
+    and t3, a6, a7
+    xor s6, s6, t3
+    xor t2, t2, s6
+    xor t1, t1, a6
+    or t3, s6, a7
+    xor a6, a6, t3
     xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 20(a0)
+    and t3, a7, t1
+    xor s6, s6, t3
+    and t3, a3, a2
+    xor a5, a5, t3
+    or t3, a5, a3
+    xor a2, a2, t3
+    or t3, a5, a2
+    xor a3, a3, t3
+    not a5, a5
+    xor t2, t2, a3
+    xor a6, a6, a5
+    xor s6, s6, a2
+    and t3, t2, a7
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, s6, a6
+    xor t1, t1, t4
+    xor t4, a6, a7
+    or s0, t1, s6
+    xor a7, a7, s0
+    and s0, t4, t3
+    xor s0, s6, s0
+    xor a5, a5, t3
+    xor a3, a3, s0
+    xor a2, a2, t4
+    sw t2, 20(a0)
     sw a2, 48(a0)
-    sw a4, 68(a0)
-    sw t3, 96(a0)
-    sw a7, 140(a0)
-    sw a6, 168(a0)
-    sw a5, 216(a0)
+    sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb t0, 1520(a0)
-    xor a2, a2, t0
+    lb a3, 1520(a0)
+    xor a2, a2, a3
     lw a3, 312(a0)
-    lb t0, 1521(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1522(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1523(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1524(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1525(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1526(a0)
-    xor t3, t3, t0
-    lw t4, 504(a0)
-    lb t0, 1527(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 24(a0)
+    lb a6, 1521(a0)
+    xor a3, a3, a6
+    lw a6, 344(a0)
+    lb t2, 1522(a0)
+    xor a6, a6, t2
+    lw t2, 376(a0)
+    lb t3, 1523(a0)
+    xor t2, t2, t3
+    lw t3, 408(a0)
+    lb t4, 1524(a0)
+    xor t3, t3, t4
+    lw t4, 440(a0)
+    lb s0, 1525(a0)
+    xor t4, t4, s0
+    lw s0, 472(a0)
+    lb s1, 1526(a0)
+    xor s0, s0, s1
+    lw s1, 504(a0)
+    lb s2, 1527(a0)
+    xor s1, s1, s2
+    and s2, s1, s0
+    xor t4, t4, s2
+    and s2, t2, t4
+    xor t3, t3, s2
+    xor s1, s1, t3
+    xor s0, s0, t2
+    or s2, t3, t4
+    xor t2, t2, s2
+    xor t4, t4, s1
+    and s2, t4, s0
+    xor t3, t3, s2
+    and s2, a3, a2
+    xor a6, a6, s2
+    or s2, a6, a3
+    xor a2, a2, s2
+    or s2, a6, a2
+    xor a3, a3, s2
+    not a6, a6
+    xor s1, s1, a3
+    xor t2, t2, a6
+    xor t3, t3, a2
+    and s2, s1, t4
+    xor s0, s0, s2
+    xor s2, s1, s0
+    or s4, t3, t2
+    xor s0, s0, s4
+    xor s4, t2, t4
+    or s7, s0, t3
+    xor t4, t4, s7
+    and s7, s4, s2
+    xor s7, t3, s7
+    xor a6, a6, s2
+    xor a3, a3, s7
+    xor a2, a2, s4
+    sw s1, 24(a0)
     sw a2, 52(a0)
-    sw a4, 72(a0)
-    sw t3, 100(a0)
-    sw a7, 144(a0)
-    sw a6, 172(a0)
-    sw a5, 220(a0)
-    sw a3, 224(a0)
+    sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t0, 1528(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1529(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1530(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
-    lb t0, 1531(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1532(a0)
-    xor a6, a6, t0
-    lw a7, 444(a0)
-    lb t0, 1533(a0)
-    xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1534(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1535(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 28(a0)
+    lb t2, 1528(a0)
+    xor a2, a2, t2
+    lw t2, 316(a0)
+    lb s1, 1529(a0)
+    xor t2, t2, s1
+    lw s1, 348(a0)
+    lb s2, 1530(a0)
+    xor s1, s1, s2
+    lw s2, 380(a0)
+    lb s4, 1531(a0)
+    xor s2, s2, s4
+    lw s4, 412(a0)
+    lb s7, 1532(a0)
+    xor s4, s4, s7
+    lw s7, 444(a0)
+    lb s8, 1533(a0)
+    xor s7, s7, s8
+    lw s8, 476(a0)
+    lb s9, 1534(a0)
+    xor s8, s8, s9
+    lw s9, 508(a0)
+    lb s10, 1535(a0)
+    xor s9, s9, s10
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s2, s7
+    xor s4, s4, s10
+    xor s9, s9, s4
+    xor s8, s8, s2
+    or s10, s4, s7
+    xor s2, s2, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s4, s4, s10
+    and s10, t2, a2
+    xor s1, s1, s10
+    or s10, s1, t2
+    xor a2, a2, s10
+    or s10, s1, a2
+    xor t2, t2, s10
+    not s1, s1
+    xor s9, s9, t2
+    xor s2, s2, s1
+    xor s4, s4, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s4, s2
+    xor s8, s8, s11
+    xor s11, s2, s7
+    or ra, s8, s4
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s4, ra
+    xor s1, s1, s10
+    xor t2, t2, ra
+    xor a2, a2, s11
+    sw s9, 28(a0)
     sw a2, 56(a0)
-    sw a4, 76(a0)
-    sw t3, 104(a0)
-    sw a7, 148(a0)
-    sw a6, 176(a0)
-    sw a5, 192(a0)
-    sw a3, 228(a0)
     addi a1, a1, -1
-    beqz a1, 9f
+    beqz a1, .Lenc_exit16
     lw a2, 0(a0)
-    lb t0, 1536(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
-    lb t0, 1537(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
-    lb t0, 1538(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1539(a0)
-    xor a5, a5, t0
-    lw a6, 128(a0)
-    lb t0, 1540(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1541(a0)
-    xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1542(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1543(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lb s9, 1536(a0)
+    xor a2, a2, s9
+    lw s9, 32(a0)
+    lb s10, 1537(a0)
+    xor s9, s9, s10
+    lb s10, 1538(a0)
+    xor a4, a4, s10
+    lb s10, 1539(a0)
+    xor t1, t1, s10
+    lb s10, 1540(a0)
+    xor s5, s5, s10
+    lb s10, 1541(a0)
+    xor t0, t0, s10
+    lb s10, 1542(a0)
+    xor s2, s2, s10
+    lb s10, 1543(a0)
+    xor a3, a3, s10
+    and s10, a3, s2
+    xor t0, t0, s10
+    and s10, t1, t0
+    xor s5, s5, s10
+    xor a3, a3, s5
+    xor s2, s2, t1
+    or s10, s5, t0
+    xor t1, t1, s10
+    xor t0, t0, a3
+    and s10, t0, s2
+    xor s5, s5, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    xor a3, a3, s9
+    xor t1, t1, a4
+    xor s5, s5, a2
+    and s10, a3, t0
+    xor s2, s2, s10
+    xor s10, a3, s2
+    or s11, s5, t1
+    xor s2, s2, s11
+    xor s11, t1, t0
+    or ra, s2, s5
+    xor t0, t0, ra
+    and ra, s11, s10
+    xor ra, s5, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    sw s2, 364(a0)
+    sw t0, 408(a0)
+    sw s5, 436(a0)
+    sw t1, 452(a0)
+    sw s9, 488(a0)
     lw a2, 4(a0)
-    lb t0, 1544(a0)
-    xor a2, a2, t0
+    lb a3, 1544(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1545(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1546(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1547(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1548(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1549(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1550(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1551(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
+    lb a4, 1545(a0)
+    xor a3, a3, a4
+    lb a4, 1546(a0)
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    lb a4, 1547(a0)
+    xor s0, s0, a4
+    lb a4, 1548(a0)
+    xor t5, t5, a4
+    lb a4, 1549(a0)
+    xor t6, t6, a4
+    lw a4, 196(a0)
+    lb t0, 1550(a0)
     xor a4, a4, t0
-    xor a3, a3, t2
+    lb t0, 1551(a0)
+    xor t2, t2, t0
+    and t0, t2, a4
+    xor t6, t6, t0
+    and t0, s0, t6
+    xor t5, t5, t0
+    xor t2, t2, t5
+    xor a4, a4, s0
+    or t0, t5, t6
+    xor s0, s0, t0
+    xor t6, t6, t2
+    and t0, t6, a4
+    xor t5, t5, t0
+    and t0, a3, a2
+    xor a5, a5, t0
+    or t0, a5, a3
+    xor a2, a2, t0
+    or t0, a5, a2
+    xor a3, a3, t0
+    not a5, a5
+    xor t2, t2, a3
+    xor s0, s0, a5
+    xor t5, t5, a2
+    and t0, t2, t6
+    xor a4, a4, t0
+    xor t0, t2, a4
+    or t1, t5, s0
+    xor a4, a4, t1
+    xor t1, s0, t6
+    or s2, a4, t5
+    xor t6, t6, s2
+    and s2, t1, t0
+    xor s2, t5, s2
+    xor a5, a5, t0
+    xor a3, a3, s2
     xor a2, a2, t1
-    sw t4, 260(a0)
+    sw t2, 260(a0)
     sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t3, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
+    sw a5, 340(a0)
+    sw a4, 368(a0)
+    sw t6, 412(a0)
+    sw t5, 440(a0)
+    sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb t0, 1552(a0)
-    xor a2, a2, t0
+    lb a3, 1552(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1553(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1554(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1555(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1556(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1557(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1558(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
+    lb a4, 1553(a0)
+    xor a3, a3, a4
+    lb a4, 1554(a0)
+    xor a6, a6, a4
+    lb a4, 1555(a0)
+    xor s8, s8, a4
+    lb a4, 1556(a0)
+    xor s3, s3, a4
+    lb a4, 1557(a0)
+    xor s6, s6, a4
+    lw a4, 200(a0)
+    lb a5, 1558(a0)
+    xor a4, a4, a5
+    lw a5, 232(a0)
     lb t0, 1559(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
     xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    and t0, a5, a4
+    xor s6, s6, t0
+    and t0, s8, s6
+    xor s3, s3, t0
+    xor a5, a5, s3
+    xor a4, a4, s8
+    or t0, s3, s6
+    xor s8, s8, t0
+    xor s6, s6, a5
+    and t0, s6, a4
+    xor s3, s3, t0
     and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
+    xor a6, a6, t0
+    or t0, a6, a3
     xor a2, a2, t0
-    or t0, a4, a2
+    or t0, a6, a2
     xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    not a6, a6
+    xor a5, a5, a3
+    xor s8, s8, a6
+    xor s3, s3, a2
+    and t0, a5, s6
     xor a4, a4, t0
+    xor t0, a5, a4
+    or t1, s3, s8
+    xor a4, a4, t1
+    xor t1, s8, s6
+    or t2, a4, s3
+    xor s6, s6, t2
+    and t2, t1, t0
+    xor t2, s3, t2
+    xor a6, a6, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 264(a0)
+    sw a5, 264(a0)
     sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
+    sw a6, 344(a0)
+    sw a4, 372(a0)
+    sw s6, 384(a0)
+    sw s3, 444(a0)
+    sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb t0, 1560(a0)
-    xor a2, a2, t0
+    lb a3, 1560(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1561(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1562(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1563(a0)
-    xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1564(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1565(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1566(a0)
-    xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1567(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    lb a4, 1561(a0)
+    xor a3, a3, a4
+    lb a4, 1562(a0)
+    xor s1, s1, a4
+    lw a4, 108(a0)
+    lb a5, 1563(a0)
+    xor a4, a4, a5
+    lb a5, 1564(a0)
+    xor a7, a7, a5
+    lb a5, 1565(a0)
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
+    lw a5, 204(a0)
+    lb a6, 1566(a0)
+    xor a5, a5, a6
+    lw a6, 236(a0)
+    lb t0, 1567(a0)
     xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
+    and t0, a6, a5
     xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
+    and t0, a4, t3
+    xor a7, a7, t0
+    xor a6, a6, a7
+    xor a5, a5, a4
+    or t0, a7, t3
     xor a4, a4, t0
+    xor t3, t3, a6
+    and t0, t3, a5
+    xor a7, a7, t0
+    and t0, a3, a2
+    xor s1, s1, t0
+    or t0, s1, a3
+    xor a2, a2, t0
+    or t0, s1, a2
+    xor a3, a3, t0
+    not s1, s1
+    xor a6, a6, a3
+    xor a4, a4, s1
+    xor a7, a7, a2
+    and t0, a6, t3
+    xor a5, a5, t0
+    xor t0, a6, a5
+    or t1, a7, a4
+    xor a5, a5, t1
+    xor t1, a4, t3
+    or t2, a5, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor s1, s1, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 268(a0)
+    sw a6, 268(a0)
     sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
-    sw a5, 464(a0)
+    sw s1, 348(a0)
+    sw a5, 376(a0)
+    sw t3, 388(a0)
+    sw a7, 416(a0)
+    sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb t0, 1568(a0)
-    xor a2, a2, t0
+    lb a3, 1568(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1569(a0)
-    xor a3, a3, t0
+    lb a4, 1569(a0)
+    xor a3, a3, a4
     lw a4, 80(a0)
-    lb t0, 1570(a0)
-    xor a4, a4, t0
+    lb a5, 1570(a0)
+    xor a4, a4, a5
     lw a5, 112(a0)
-    lb t0, 1571(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1572(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1573(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1574(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1575(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
+    lb a6, 1571(a0)
+    xor a5, a5, a6
+    lb a6, 1572(a0)
     xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
+    lb a6, 1573(a0)
+    xor s4, s4, a6
+    lw a6, 208(a0)
+    lb a7, 1574(a0)
+    xor a6, a6, a7
+    lw a7, 240(a0)
+    lb t0, 1575(a0)
+    xor a7, a7, t0
+    and t0, a7, a6
+    xor s4, s4, t0
+    and t0, a5, s4
+    xor t4, t4, t0
     xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
+    xor a6, a6, a5
+    or t0, t4, s4
+    xor a5, a5, t0
+    xor s4, s4, a7
+    and t0, s4, a6
+    xor t4, t4, t0
     and t0, a3, a2
     xor a4, a4, t0
     or t0, a4, a3
@@ -8666,231 +8009,624 @@ nuri_pipo_rv32_bs32_round2_enc:
     or t0, a4, a2
     xor a3, a3, t0
     not a4, a4
-    xor t4, t4, a3
+    xor a7, a7, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
+    xor t4, t4, a2
+    and t0, a7, s4
+    xor a6, a6, t0
+    xor t0, a7, a6
+    or t1, t4, a5
+    xor a6, a6, t1
+    xor t1, a5, s4
+    or t2, a6, t4
+    xor s4, s4, t2
     and t2, t1, t0
-    xor t2, a6, t2
+    xor t2, t4, t2
     xor a4, a4, t0
     xor a3, a3, t2
     xor a2, a2, t1
-    sw t4, 272(a0)
+    sw a7, 272(a0)
     sw a2, 300(a0)
     sw a4, 320(a0)
-    sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
+    sw a6, 380(a0)
+    sw s4, 392(a0)
+    sw t4, 420(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb t0, 1576(a0)
-    xor a2, a2, t0
+    lb a3, 1576(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1577(a0)
-    xor a3, a3, t0
+    lb a4, 1577(a0)
+    xor a3, a3, a4
     lw a4, 84(a0)
-    lb t0, 1578(a0)
-    xor a4, a4, t0
+    lb a5, 1578(a0)
+    xor a4, a4, a5
     lw a5, 116(a0)
-    lb t0, 1579(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 1580(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1581(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
+    lb a6, 1579(a0)
+    xor a5, a5, a6
+    lb a6, 1580(a0)
+    xor s7, s7, a6
+    lw a6, 180(a0)
+    lb a7, 1581(a0)
+    xor a6, a6, a7
+    lw a7, 212(a0)
     lb t0, 1582(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1583(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
     xor a7, a7, t0
-    and t0, a5, a7
+    lw t0, 244(a0)
+    lb t1, 1583(a0)
+    xor t0, t0, t1
+    and t1, t0, a7
+    xor a6, a6, t1
+    and t1, a5, a6
+    xor s7, s7, t1
+    xor t0, t0, s7
+    xor a7, a7, a5
+    or t1, s7, a6
+    xor a5, a5, t1
     xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
+    and t1, a6, a7
+    xor s7, s7, t1
+    and t1, a3, a2
+    xor a4, a4, t1
+    or t1, a4, a3
     xor a2, a2, t1
-    sw t4, 276(a0)
+    or t1, a4, a2
+    xor a3, a3, t1
+    not a4, a4
+    xor t0, t0, a3
+    xor a5, a5, a4
+    xor s7, s7, a2
+    and t1, t0, a6
+    xor a7, a7, t1
+    xor t1, t0, a7
+    or t2, s7, a5
+    xor a7, a7, t2
+    xor t2, a5, a6
+    or t3, a7, s7
+    xor a6, a6, t3
+    and t3, t2, t1
+    xor t3, s7, t3
+    xor a4, a4, t1
+    xor a3, a3, t3
+    xor a2, a2, t2
+    sw t0, 276(a0)
     sw a2, 304(a0)
     sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
+    sw a7, 352(a0)
+    sw a6, 396(a0)
+    sw s7, 424(a0)
     sw a5, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb t0, 1584(a0)
-    xor a2, a2, t0
+    lb a3, 1584(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1585(a0)
-    xor a3, a3, t0
+    lb a4, 1585(a0)
+    xor a3, a3, a4
     lw a4, 88(a0)
-    lb t0, 1586(a0)
-    xor a4, a4, t0
+    lb a5, 1586(a0)
+    xor a4, a4, a5
     lw a5, 120(a0)
-    lb t0, 1587(a0)
-    xor a5, a5, t0
+    lb a6, 1587(a0)
+    xor a5, a5, a6
     lw a6, 152(a0)
-    lb t0, 1588(a0)
-    xor a6, a6, t0
+    lb a7, 1588(a0)
+    xor a6, a6, a7
     lw a7, 184(a0)
     lb t0, 1589(a0)
     xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1590(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1591(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 216(a0)
+    lb t1, 1590(a0)
+    xor t0, t0, t1
+    lw t1, 248(a0)
+    lb t2, 1591(a0)
+    xor t1, t1, t2
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 280(a0)
     sw a2, 308(a0)
     sw a4, 328(a0)
-    sw t3, 356(a0)
+    sw t0, 356(a0)
     sw a7, 400(a0)
     sw a6, 428(a0)
     sw a5, 476(a0)
     sw a3, 480(a0)
     lw a2, 28(a0)
-    lb t0, 1592(a0)
-    xor a2, a2, t0
+    lb a3, 1592(a0)
+    xor a2, a2, a3
     lw a3, 60(a0)
-    lb t0, 1593(a0)
-    xor a3, a3, t0
+    lb a4, 1593(a0)
+    xor a3, a3, a4
     lw a4, 92(a0)
-    lb t0, 1594(a0)
-    xor a4, a4, t0
+    lb a5, 1594(a0)
+    xor a4, a4, a5
     lw a5, 124(a0)
-    lb t0, 1595(a0)
-    xor a5, a5, t0
+    lb a6, 1595(a0)
+    xor a5, a5, a6
     lw a6, 156(a0)
-    lb t0, 1596(a0)
-    xor a6, a6, t0
+    lb a7, 1596(a0)
+    xor a6, a6, a7
     lw a7, 188(a0)
     lb t0, 1597(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1598(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1599(a0)
-    xor t4, t4, t0
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 220(a0)
+    lb t1, 1598(a0)
+    xor t0, t0, t1
+    lw t1, 252(a0)
+    lb t2, 1599(a0)
+    xor t1, t1, t2
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 284(a0)
     sw a2, 312(a0)
     sw a4, 332(a0)
-    sw t3, 360(a0)
+    sw t0, 360(a0)
     sw a7, 404(a0)
     sw a6, 432(a0)
     sw a5, 448(a0)
     sw a3, 484(a0)
-1:
+    j .Lenc_exit17
+.Lenc_exit0:
+    j .Lenc_ret
+.Lenc_exit1:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw t3, 328(a0)
+    sw s4, 332(a0)
+    sw t6, 352(a0)
+    sw s3, 356(a0)
+    sw s8, 360(a0)
+    sw a7, 384(a0)
+    sw t0, 388(a0)
+    sw t2, 392(a0)
+    sw t5, 396(a0)
+    sw s2, 400(a0)
+    sw s7, 404(a0)
+    sw a6, 416(a0)
+    sw t1, 420(a0)
+    sw t4, 424(a0)
+    sw s1, 428(a0)
+    sw s6, 432(a0)
+    sw s5, 448(a0)
+    sw a3, 480(a0)
+    sw s0, 484(a0)
     addi a0, a0, 256
-9:
+    j .Lenc_ret
+.Lenc_exit2:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s0, 76(a0)
+    sw t0, 96(a0)
+    sw t6, 100(a0)
+    sw s8, 104(a0)
+    sw t4, 128(a0)
+    sw s1, 132(a0)
+    sw s6, 136(a0)
+    sw a7, 140(a0)
+    sw t3, 144(a0)
+    sw s5, 148(a0)
+    sw t5, 160(a0)
+    sw s2, 164(a0)
+    sw s7, 168(a0)
+    sw t2, 172(a0)
+    sw s4, 176(a0)
+    sw s3, 192(a0)
+    sw a3, 224(a0)
+    sw t1, 228(a0)
+    j .Lenc_ret
+.Lenc_exit3:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s7, 384(a0)
+    sw t2, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s6, 404(a0)
+    sw a7, 416(a0)
+    sw t3, 420(a0)
+    sw s5, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t4, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit4:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s5, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s7, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s6, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit5:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s6, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s5, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s7, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit6:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s7, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s6, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s5, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit7:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s5, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s7, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s6, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit8:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s6, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s5, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s7, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit9:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s7, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s6, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s5, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit10:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s5, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s7, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s6, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit11:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s6, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s5, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s7, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit12:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s7, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s6, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s5, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit13:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s5, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s7, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s6, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit14:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s6, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s5, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s7, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit15:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw a6, 328(a0)
+    sw s1, 332(a0)
+    sw t1, 352(a0)
+    sw s0, 356(a0)
+    sw s8, 360(a0)
+    sw s7, 384(a0)
+    sw t3, 388(a0)
+    sw s4, 392(a0)
+    sw t0, 396(a0)
+    sw t6, 400(a0)
+    sw s6, 404(a0)
+    sw a7, 416(a0)
+    sw t4, 420(a0)
+    sw s5, 424(a0)
+    sw t5, 428(a0)
+    sw s3, 432(a0)
+    sw s2, 448(a0)
+    sw a3, 480(a0)
+    sw t2, 484(a0)
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_exit16:
+    sw a4, 64(a0)
+    sw a5, 68(a0)
+    sw a6, 72(a0)
+    sw s1, 76(a0)
+    sw t1, 96(a0)
+    sw s0, 100(a0)
+    sw s8, 104(a0)
+    sw s5, 128(a0)
+    sw t5, 132(a0)
+    sw s3, 136(a0)
+    sw a7, 140(a0)
+    sw t4, 144(a0)
+    sw s7, 148(a0)
+    sw t0, 160(a0)
+    sw t6, 164(a0)
+    sw s6, 168(a0)
+    sw t3, 172(a0)
+    sw s4, 176(a0)
+    sw s2, 192(a0)
+    sw a3, 224(a0)
+    sw t2, 228(a0)
+    j .Lenc_ret
+.Lenc_exit17:
+    addi a0, a0, 256
+    j .Lenc_ret
+.Lenc_ret:
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    lw ra, 48(sp)
+    addi sp, sp, 64
     ret
     .size nuri_pipo_rv32_bs32_core_enc, .-nuri_pipo_rv32_bs32_core_enc
 
@@ -8899,53 +8635,67 @@ nuri_pipo_rv32_bs32_round2_enc:
     .type nuri_pipo_rv32_bs32_core_ctr, @function
     .align 2
 nuri_pipo_rv32_bs32_core_ctr:
-    beqz a1, 9f
+    addi sp, sp, -64
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    sw ra, 48(sp)
+    beqz a1, .Lctr_exit0
     lw a2, 1600(a0)
     lw a3, 1632(a0)
     lw a4, 1664(a0)
     lw a5, 1696(a0)
     lw a6, 1728(a0)
     lw a7, 1760(a0)
-    lw t3, 1792(a0)
-    lw t4, 1824(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 1792(a0)
+    lw t1, 1824(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 256(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 256(a0)
     sw a2, 316(a0)
     sw a4, 336(a0)
-    sw t3, 364(a0)
+    sw t0, 364(a0)
     sw a7, 408(a0)
     sw a6, 436(a0)
     sw a5, 452(a0)
@@ -8956,46 +8706,46 @@ nuri_pipo_rv32_bs32_core_ctr:
     lw a5, 1700(a0)
     lw a6, 1732(a0)
     lw a7, 1764(a0)
-    lw t3, 1796(a0)
-    lw t4, 1828(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 1796(a0)
+    lw t1, 1828(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 260(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 260(a0)
     sw a2, 288(a0)
     sw a4, 340(a0)
-    sw t3, 368(a0)
+    sw t0, 368(a0)
     sw a7, 412(a0)
     sw a6, 440(a0)
     sw a5, 456(a0)
@@ -9006,47 +8756,46 @@ nuri_pipo_rv32_bs32_core_ctr:
     lw a5, 1704(a0)
     lw a6, 1736(a0)
     lw a7, 1768(a0)
-    lw t3, 1800(a0)
-    lw t4, 1832(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 1800(a0)
+    lw t1, 1832(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a5, a7
+    xor a6, a6, t2
+    xor t1, t1, a6
+    xor t0, t0, a5
+    or t2, a6, a7
+    xor a5, a5, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor a6, a6, t2
+    and t2, a3, a2
+    xor a4, a4, t2
+    or t2, a4, a3
+    xor a2, a2, t2
+    or t2, a4, a2
+    xor a3, a3, t2
     not a4, a4
-    xor t4, t4, a3
+    xor t1, t1, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 264(a0)
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, a6, a5
+    xor t0, t0, t3
+    xor t3, a5, a7
+    or t4, t0, a6
+    xor a7, a7, t4
+    and t4, t3, t2
+    xor t4, a6, t4
+    xor a4, a4, t2
+    xor a3, a3, t4
+    xor a2, a2, t3
+    sw t1, 264(a0)
     sw a2, 292(a0)
     sw a4, 344(a0)
-    sw t3, 372(a0)
-    sw a7, 384(a0)
+    sw t0, 372(a0)
     sw a6, 444(a0)
     sw a5, 460(a0)
     sw a3, 496(a0)
@@ -9055,257 +8804,275 @@ nuri_pipo_rv32_bs32_core_ctr:
     lw a4, 1676(a0)
     lw a5, 1708(a0)
     lw a6, 1740(a0)
-    lw a7, 1772(a0)
-    lw t3, 1804(a0)
-    lw t4, 1836(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    lw t0, 1772(a0)
+    lw t1, 1804(a0)
+    lw t2, 1836(a0)
+    and t3, t2, t1
+    xor t0, t0, t3
+    and t3, a5, t0
+    xor a6, a6, t3
+    xor t2, t2, a6
+    xor t1, t1, a5
+    or t3, a6, t0
+    xor a5, a5, t3
+    xor t0, t0, t2
+    and t3, t0, t1
+    xor a6, a6, t3
+    and t3, a3, a2
+    xor a4, a4, t3
+    or t3, a4, a3
+    xor a2, a2, t3
+    or t3, a4, a2
+    xor a3, a3, t3
     not a4, a4
-    xor t4, t4, a3
+    xor t2, t2, a3
     xor a5, a5, a4
     xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 268(a0)
+    and t3, t2, t0
+    xor t1, t1, t3
+    xor t3, t2, t1
+    or t4, a6, a5
+    xor t1, t1, t4
+    xor t4, a5, t0
+    or t5, t1, a6
+    xor t0, t0, t5
+    and t5, t4, t3
+    xor t5, a6, t5
+    xor a4, a4, t3
+    xor a3, a3, t5
+    xor a2, a2, t4
+    sw t2, 268(a0)
     sw a2, 296(a0)
     sw a4, 348(a0)
-    sw t3, 376(a0)
-    sw a7, 388(a0)
-    sw a6, 416(a0)
+    sw t1, 376(a0)
     sw a5, 464(a0)
     sw a3, 500(a0)
     lw a2, 1616(a0)
     lw a3, 1648(a0)
     lw a4, 1680(a0)
     lw a5, 1712(a0)
-    lw a6, 1744(a0)
-    lw a7, 1776(a0)
+    lw t1, 1744(a0)
+    lw t2, 1776(a0)
     lw t3, 1808(a0)
     lw t4, 1840(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    and t5, t4, t3
+    xor t2, t2, t5
+    and t5, a5, t2
+    xor t1, t1, t5
+    xor t4, t4, t1
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
+    or t5, t1, t2
+    xor a5, a5, t5
+    xor t2, t2, t4
+    and t5, t2, t3
+    xor t1, t1, t5
+    and t5, a3, a2
+    xor a4, a4, t5
+    or t5, a4, a3
+    xor a2, a2, t5
+    or t5, a4, a2
+    xor a3, a3, t5
     not a4, a4
     xor t4, t4, a3
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
+    xor t1, t1, a2
+    and t5, t4, t2
+    xor t3, t3, t5
+    xor t5, t4, t3
+    or t6, t1, a5
+    xor t3, t3, t6
+    xor t6, a5, t2
+    or s0, t3, t1
+    xor t2, t2, s0
+    and s0, t6, t5
+    xor s0, t1, s0
+    xor a4, a4, t5
+    xor a3, a3, s0
+    xor a2, a2, t6
     sw t4, 272(a0)
     sw a2, 300(a0)
-    sw a4, 320(a0)
     sw t3, 380(a0)
-    sw a7, 392(a0)
-    sw a6, 420(a0)
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 1620(a0)
     lw a3, 1652(a0)
-    lw a4, 1684(a0)
-    lw a5, 1716(a0)
-    lw a6, 1748(a0)
-    lw a7, 1780(a0)
-    lw t3, 1812(a0)
-    lw t4, 1844(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
+    lw a5, 1684(a0)
+    lw t3, 1716(a0)
+    lw t4, 1748(a0)
+    lw t5, 1780(a0)
+    lw t6, 1812(a0)
+    lw s0, 1844(a0)
+    and s1, s0, t6
+    xor t5, t5, s1
+    and s1, t3, t5
+    xor t4, t4, s1
+    xor s0, s0, t4
+    xor t6, t6, t3
+    or s1, t4, t5
+    xor t3, t3, s1
+    xor t5, t5, s0
+    and s1, t5, t6
+    xor t4, t4, s1
+    and s1, a3, a2
+    xor a5, a5, s1
+    or s1, a5, a3
+    xor a2, a2, s1
+    or s1, a5, a2
+    xor a3, a3, s1
+    not a5, a5
+    xor s0, s0, a3
     xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 276(a0)
+    xor t4, t4, a2
+    and s1, s0, t5
+    xor t6, t6, s1
+    xor s1, s0, t6
+    or s2, t4, t3
+    xor t6, t6, s2
+    xor s2, t3, t5
+    or s3, t6, t4
+    xor t5, t5, s3
+    and s3, s2, s1
+    xor s3, t4, s3
+    xor a5, a5, s1
+    xor a3, a3, s3
+    xor a2, a2, s2
+    sw s0, 276(a0)
     sw a2, 304(a0)
-    sw a4, 324(a0)
-    sw t3, 352(a0)
-    sw a7, 396(a0)
-    sw a6, 424(a0)
-    sw a5, 472(a0)
+    sw t3, 472(a0)
     sw a3, 508(a0)
     lw a2, 1624(a0)
     lw a3, 1656(a0)
-    lw a4, 1688(a0)
-    lw a5, 1720(a0)
-    lw a6, 1752(a0)
-    lw a7, 1784(a0)
-    lw t3, 1816(a0)
-    lw t4, 1848(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 280(a0)
+    lw t3, 1688(a0)
+    lw s0, 1720(a0)
+    lw s1, 1752(a0)
+    lw s2, 1784(a0)
+    lw s3, 1816(a0)
+    lw s4, 1848(a0)
+    and s5, s4, s3
+    xor s2, s2, s5
+    and s5, s0, s2
+    xor s1, s1, s5
+    xor s4, s4, s1
+    xor s3, s3, s0
+    or s5, s1, s2
+    xor s0, s0, s5
+    xor s2, s2, s4
+    and s5, s2, s3
+    xor s1, s1, s5
+    and s5, a3, a2
+    xor t3, t3, s5
+    or s5, t3, a3
+    xor a2, a2, s5
+    or s5, t3, a2
+    xor a3, a3, s5
+    not t3, t3
+    xor s4, s4, a3
+    xor s0, s0, t3
+    xor s1, s1, a2
+    and s5, s4, s2
+    xor s3, s3, s5
+    xor s5, s4, s3
+    or s6, s1, s0
+    xor s3, s3, s6
+    xor s6, s0, s2
+    or s7, s3, s1
+    xor s2, s2, s7
+    and s7, s6, s5
+    xor s7, s1, s7
+    xor t3, t3, s5
+    xor a3, a3, s7
+    xor a2, a2, s6
+    sw s4, 280(a0)
     sw a2, 308(a0)
-    sw a4, 328(a0)
-    sw t3, 356(a0)
-    sw a7, 400(a0)
-    sw a6, 428(a0)
-    sw a5, 476(a0)
-    sw a3, 480(a0)
+    sw s0, 476(a0)
     lw a2, 1628(a0)
-    lw a3, 1660(a0)
-    lw a4, 1692(a0)
-    lw a5, 1724(a0)
-    lw a6, 1756(a0)
-    lw a7, 1788(a0)
-    lw t3, 1820(a0)
-    lw t4, 1852(a0)
-    and t0, t4, t3
-    xor a7, a7, t0
-    and t0, a5, a7
-    xor a6, a6, t0
-    xor t4, t4, a6
-    xor t3, t3, a5
-    or t0, a6, a7
-    xor a5, a5, t0
-    xor a7, a7, t4
-    and t0, a7, t3
-    xor a6, a6, t0
-    and t0, a3, a2
-    xor a4, a4, t0
-    or t0, a4, a3
-    xor a2, a2, t0
-    or t0, a4, a2
-    xor a3, a3, t0
-    not a4, a4
-    xor t4, t4, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t0, t4, a7
-    xor t3, t3, t0
-    xor t0, t4, t3
-    or t1, a6, a5
-    xor t3, t3, t1
-    xor t1, a5, a7
-    or t2, t3, a6
-    xor a7, a7, t2
-    and t2, t1, t0
-    xor t2, a6, t2
-    xor a4, a4, t0
-    xor a3, a3, t2
-    xor a2, a2, t1
-    sw t4, 284(a0)
+    lw s0, 1660(a0)
+    lw s4, 1692(a0)
+    lw s5, 1724(a0)
+    lw s6, 1756(a0)
+    lw s7, 1788(a0)
+    lw s8, 1820(a0)
+    lw s9, 1852(a0)
+    and s10, s9, s8
+    xor s7, s7, s10
+    and s10, s5, s7
+    xor s6, s6, s10
+    xor s9, s9, s6
+    xor s8, s8, s5
+    or s10, s6, s7
+    xor s5, s5, s10
+    xor s7, s7, s9
+    and s10, s7, s8
+    xor s6, s6, s10
+    and s10, s0, a2
+    xor s4, s4, s10
+    or s10, s4, s0
+    xor a2, a2, s10
+    or s10, s4, a2
+    xor s0, s0, s10
+    not s4, s4
+    xor s9, s9, s0
+    xor s5, s5, s4
+    xor s6, s6, a2
+    and s10, s9, s7
+    xor s8, s8, s10
+    xor s10, s9, s8
+    or s11, s6, s5
+    xor s8, s8, s11
+    xor s11, s5, s7
+    or ra, s8, s6
+    xor s7, s7, ra
+    and ra, s11, s10
+    xor ra, s6, ra
+    xor s4, s4, s10
+    xor s0, s0, ra
+    xor a2, a2, s11
+    sw s9, 284(a0)
     sw a2, 312(a0)
-    sw a4, 332(a0)
-    sw t3, 360(a0)
-    sw a7, 404(a0)
-    sw a6, 432(a0)
-    sw a5, 448(a0)
-    sw a3, 484(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Lctr_exit1
     j nuri_pipo_rv32_bs32_round2_enc
-1:
+.Lctr_exit0:
+    j .Lctr_ret
+.Lctr_exit1:
+    sw a4, 320(a0)
+    sw a5, 324(a0)
+    sw t3, 328(a0)
+    sw s4, 332(a0)
+    sw t6, 352(a0)
+    sw s3, 356(a0)
+    sw s8, 360(a0)
+    sw a7, 384(a0)
+    sw t0, 388(a0)
+    sw t2, 392(a0)
+    sw t5, 396(a0)
+    sw s2, 400(a0)
+    sw s7, 404(a0)
+    sw a6, 416(a0)
+    sw t1, 420(a0)
+    sw t4, 424(a0)
+    sw s1, 428(a0)
+    sw s6, 432(a0)
+    sw s5, 448(a0)
+    sw a3, 480(a0)
+    sw s0, 484(a0)
     addi a0, a0, 256
-9:
+    j .Lctr_ret
+.Lctr_ret:
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    lw ra, 48(sp)
+    addi sp, sp, 64
     ret
     .size nuri_pipo_rv32_bs32_core_ctr, .-nuri_pipo_rv32_bs32_core_ctr
 
@@ -9314,53 +9081,67 @@ nuri_pipo_rv32_bs32_core_ctr:
     .type nuri_pipo_rv32_bs32_core_dec, @function
     .align 2
 nuri_pipo_rv32_bs32_core_dec:
-    beqz a1, 9f
+    addi sp, sp, -64
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    sw ra, 48(sp)
+    beqz a1, .Ldec_exit0
     lw a2, 0(a0)
     lw a3, 60(a0)
     lw a4, 80(a0)
     lw a5, 108(a0)
     lw a6, 152(a0)
     lw a7, 180(a0)
-    lw t3, 196(a0)
-    lw t4, 232(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
+    lw t0, 196(a0)
+    lw t1, 232(a0)
+    or t2, a5, a7
+    xor a6, a6, t2
+    xor t2, t0, a6
+    or t3, a7, t0
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, a7, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
     xor a7, a7, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
     and t5, a6, a5
     xor a7, a7, t5
     xor a6, a6, a2
     or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
+    xor t0, t0, t5
+    xor a5, a5, t0
     xor a2, a2, a7
-    and t5, t3, a6
+    and t5, t0, a6
     xor a7, a7, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 256(a0)
-    sw t4, 288(a0)
+    sw t1, 288(a0)
     sw a4, 320(a0)
-    sw t3, 352(a0)
+    sw t0, 352(a0)
     sw a7, 384(a0)
     sw a6, 416(a0)
     sw a5, 448(a0)
@@ -9371,46 +9152,46 @@ nuri_pipo_rv32_bs32_core_dec:
     lw a5, 112(a0)
     lw a6, 156(a0)
     lw a7, 184(a0)
-    lw t3, 200(a0)
-    lw t4, 236(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
+    lw t0, 200(a0)
+    lw t1, 236(a0)
+    or t2, a5, a7
+    xor a6, a6, t2
+    xor t2, t0, a6
+    or t3, a7, t0
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, a7, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
     xor a7, a7, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
     and t5, a6, a5
     xor a7, a7, t5
     xor a6, a6, a2
     or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
+    xor t0, t0, t5
+    xor a5, a5, t0
     xor a2, a2, a7
-    and t5, t3, a6
+    and t5, t0, a6
     xor a7, a7, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 260(a0)
-    sw t4, 292(a0)
+    sw t1, 292(a0)
     sw a4, 324(a0)
-    sw t3, 356(a0)
+    sw t0, 356(a0)
     sw a7, 388(a0)
     sw a6, 420(a0)
     sw a5, 452(a0)
@@ -9421,8784 +9202,8522 @@ nuri_pipo_rv32_bs32_core_dec:
     lw a5, 116(a0)
     lw a6, 128(a0)
     lw a7, 188(a0)
-    lw t3, 204(a0)
-    lw t4, 240(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
+    lw t0, 204(a0)
+    lw t1, 240(a0)
+    or t2, a5, a7
+    xor a6, a6, t2
+    xor t2, t0, a6
+    or t3, a7, t0
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, a7, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
     xor a7, a7, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
     and t5, a6, a5
     xor a7, a7, t5
     xor a6, a6, a2
     or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
+    xor t0, t0, t5
+    xor a5, a5, t0
     xor a2, a2, a7
-    and t5, t3, a6
+    and t5, t0, a6
     xor a7, a7, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
+    sw t1, 296(a0)
     sw a4, 328(a0)
-    sw t3, 360(a0)
+    sw t0, 360(a0)
     sw a7, 392(a0)
     sw a6, 424(a0)
     sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lw a3, 40(a0)
-    lw a4, 92(a0)
-    lw a5, 120(a0)
-    lw a6, 132(a0)
-    lw a7, 160(a0)
-    lw t3, 208(a0)
-    lw t4, 244(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    lw a3, 12(a0)
+    lw a4, 40(a0)
+    lw a5, 92(a0)
+    lw a6, 120(a0)
+    lw a7, 132(a0)
+    lw t0, 160(a0)
+    lw t1, 208(a0)
+    lw t2, 244(a0)
+    or t3, a6, t0
+    xor a7, a7, t3
+    xor t3, t1, a7
+    or t4, t0, t1
+    xor a6, a6, t4
+    xor t4, a3, a6
+    and t5, a3, a7
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
-    sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lw a3, 44(a0)
-    lw a4, 64(a0)
-    lw a5, 124(a0)
-    lw a6, 136(a0)
-    lw a7, 164(a0)
+    and t5, t3, t4
+    xor t5, t0, t5
+    xor t2, t2, t5
+    xor a4, a4, t3
+    xor a5, a5, t4
+    xor a3, a3, t2
+    xor t1, t1, a5
+    xor t0, t0, a4
+    not a5, a5
+    or t6, a5, a4
+    xor t2, t2, t6
+    or t6, a5, t2
+    xor a4, a4, t6
+    and t6, t2, a4
+    xor a5, a5, t6
+    and t6, a7, a6
+    xor t0, t0, t6
+    xor a7, a7, a3
+    or t6, t0, a7
+    xor t1, t1, t6
+    xor a6, a6, t1
+    xor a3, a3, t0
+    and t6, t1, a7
+    xor t0, t0, t6
+    and t6, a3, a6
+    xor a7, a7, t6
+    sw a4, 268(a0)
+    sw t2, 300(a0)
+    sw a5, 332(a0)
+    sw t0, 396(a0)
+    sw a7, 428(a0)
+    sw a6, 460(a0)
+    lw a4, 16(a0)
+    lw a5, 44(a0)
+    lw a6, 64(a0)
+    lw a7, 124(a0)
+    lw t0, 136(a0)
+    lw t2, 164(a0)
     lw t3, 212(a0)
     lw t4, 248(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, a7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor a7, a7, t6
+    xor t6, a4, a7
+    and s0, a4, t0
+    xor a7, a7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, a7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor a7, a7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, a7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
-    lw a3, 48(a0)
-    lw a4, 68(a0)
-    lw a5, 96(a0)
-    lw a6, 140(a0)
-    lw a7, 168(a0)
-    lw t3, 216(a0)
-    lw t4, 252(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
-    lw a3, 52(a0)
-    lw a4, 72(a0)
-    lw a5, 100(a0)
-    lw a6, 144(a0)
-    lw a7, 172(a0)
-    lw t3, 220(a0)
-    lw t4, 224(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
-    lw a3, 56(a0)
-    lw a4, 76(a0)
-    lw a5, 104(a0)
-    lw a6, 148(a0)
-    lw a7, 176(a0)
-    lw t3, 192(a0)
-    lw t4, 228(a0)
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw a7, 464(a0)
+    lw a5, 20(a0)
+    lw a7, 48(a0)
+    lw t0, 68(a0)
+    lw t2, 96(a0)
+    lw t4, 140(a0)
+    lw t5, 168(a0)
+    lw t6, 216(a0)
+    lw s0, 252(a0)
+    or s1, t2, t5
+    xor t4, t4, s1
+    xor s1, t6, t4
+    or s2, t5, t6
+    xor t2, t2, s2
+    xor s2, a5, t2
+    and s3, a5, t4
+    xor t2, t2, s3
+    and s3, s1, s2
+    xor s3, t5, s3
+    xor s0, s0, s3
+    xor a7, a7, s1
+    xor t0, t0, s2
+    xor a5, a5, s0
+    xor t6, t6, t0
+    xor t5, t5, a7
+    not t0, t0
+    or s4, t0, a7
+    xor s0, s0, s4
+    or s4, t0, s0
+    xor a7, a7, s4
+    and s4, s0, a7
+    xor t0, t0, s4
+    and s4, t4, t2
+    xor t5, t5, s4
+    xor t4, t4, a5
+    or s4, t5, t4
+    xor t6, t6, s4
+    xor t2, t2, t6
+    xor a5, a5, t5
+    and s4, t6, t4
+    xor t5, t5, s4
+    and s4, a5, t2
+    xor t4, t4, s4
+    sw a7, 276(a0)
+    sw s0, 308(a0)
+    sw t5, 404(a0)
+    sw t2, 468(a0)
+    lw a7, 24(a0)
+    lw t2, 52(a0)
+    lw t5, 72(a0)
+    lw s0, 100(a0)
+    lw s1, 144(a0)
+    lw s2, 172(a0)
+    lw s3, 220(a0)
+    lw s4, 224(a0)
+    or s5, s0, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor s0, s0, s6
+    xor s6, a7, s0
+    and s7, a7, s1
+    xor s0, s0, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t2, t2, s5
+    xor t5, t5, s6
+    xor a7, a7, s4
+    xor s3, s3, t5
+    xor s2, s2, t2
+    not t5, t5
+    or s8, t5, t2
+    xor s4, s4, s8
+    or s8, t5, s4
+    xor t2, t2, s8
+    and s8, s4, t2
+    xor t5, t5, s8
+    and s8, s1, s0
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor s0, s0, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, s0
+    xor s1, s1, s8
+    sw t2, 280(a0)
+    sw s4, 312(a0)
+    sw s0, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
+    lw t2, 56(a0)
+    lw s0, 76(a0)
+    lw s4, 104(a0)
+    lw s5, 148(a0)
+    lw s6, 176(a0)
+    lw s7, 192(a0)
+    lw s8, 228(a0)
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t2, t2, s9
+    xor s0, s0, s10
+    xor a7, a7, s8
+    xor s7, s7, s0
+    xor s6, s6, t2
+    not s0, s0
+    or ra, s0, t2
+    xor s8, s8, ra
+    or ra, s0, s8
+    xor t2, t2, ra
+    and ra, s8, t2
+    xor s0, s0, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t2, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
+    beqz a1, .Ldec_exit1
 nuri_pipo_rv32_bs32_round2_dec:
-    lw a2, 256(a0)
-    lb t0, 576(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 633(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 610(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 603(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 628(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 621(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 590(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 599(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    lw t2, 256(a0)
+    lb s4, 576(a0)
+    xor t2, t2, s4
+    lb s4, 633(a0)
+    xor s8, s8, s4
+    lb s4, 610(a0)
+    xor a6, a6, s4
+    lb s4, 603(a0)
+    xor t1, t1, s4
+    lb s4, 628(a0)
+    xor s2, s2, s4
+    lb s4, 621(a0)
+    xor t4, t4, s4
+    lw s4, 452(a0)
+    lb s9, 590(a0)
+    xor s4, s4, s9
+    lb s9, 599(a0)
+    xor a2, a2, s9
+    or s9, t1, t4
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t4, s4
+    xor t1, t1, s10
+    xor s10, t2, t1
+    and s11, t2, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t4, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t2, t2, a2
+    xor s4, s4, a6
+    xor t4, t4, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t4, t4, ra
+    xor s2, s2, t2
+    or ra, t4, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t2, t2, t4
+    and ra, s4, s2
+    xor t4, t4, ra
+    and ra, t2, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t4, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t2, 224(a0)
     lw a2, 260(a0)
-    lb t0, 584(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
-    lb t0, 577(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
-    lb t0, 618(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
-    lb t0, 611(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 636(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 629(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 598(a0)
-    xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 607(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    lb a6, 584(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
+    lb t1, 577(a0)
+    xor a6, a6, t1
+    lb t1, 618(a0)
+    xor t0, t0, t1
+    lb t1, 611(a0)
+    xor t3, t3, t1
+    lb t1, 636(a0)
+    xor s6, s6, t1
+    lb t1, 629(a0)
+    xor s1, s1, t1
+    lw t1, 456(a0)
+    lb t2, 598(a0)
+    xor t1, t1, t2
+    lb t2, 607(a0)
+    xor a3, a3, t2
+    or t2, t3, s1
+    xor s6, s6, t2
+    xor t2, t1, s6
+    or t4, s1, t1
+    xor t3, t3, t4
+    xor t4, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t2, t4
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t2
+    xor t0, t0, t4
+    xor a2, a2, a3
+    xor t1, t1, t0
+    xor s1, s1, a6
+    not t0, t0
+    or s4, t0, a6
+    xor a3, a3, s4
+    or s4, t0, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t0, t0, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t1, t1, s4
+    xor t3, t3, t1
+    xor a2, a2, s1
+    and s4, t1, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t0, 68(a0)
+    sw t1, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 592(a0)
-    xor a2, a2, t0
+    lb a3, 592(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 585(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 626(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 619(a0)
-    xor a5, a5, t0
+    lb a6, 585(a0)
+    xor a3, a3, a6
+    lb a6, 626(a0)
+    xor t5, t5, a6
+    lb a6, 619(a0)
+    xor t6, t6, a6
     lw a6, 384(a0)
     lb t0, 580(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 637(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 606(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 615(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 606(a0)
+    xor t0, t0, t1
+    lb t1, 615(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t1, t6, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor t6, t6, t2
+    xor t2, a2, t6
+    and t3, a2, a6
+    xor t6, t6, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t5, t5, t2
+    xor a2, a2, a4
+    xor t0, t0, t5
+    xor s5, s5, a3
+    not t5, t5
+    or t4, t5, a3
+    xor a4, a4, t4
+    or t4, t5, a4
+    xor a3, a3, t4
+    and t4, a4, a3
+    xor t5, t5, t4
+    and t4, a6, t6
+    xor s5, s5, t4
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
+    or t4, s5, a6
+    xor t0, t0, t4
+    xor t6, t6, t0
+    xor a2, a2, s5
+    and t4, t0, a6
+    xor s5, s5, t4
+    and t4, a2, t6
+    xor a6, a6, t4
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t5, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 600(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 593(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 634(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 627(a0)
-    xor a5, a5, t0
+    sw t6, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 600(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 593(a0)
+    xor a4, a4, a6
+    lb a6, 634(a0)
+    xor s0, s0, a6
+    lb a6, 627(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 588(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 581(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 614(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 623(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 581(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 614(a0)
+    xor t1, t1, t2
+    lb t2, 623(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor s0, s0, t3
+    xor a3, a3, a5
+    xor t1, t1, s0
+    xor t0, t0, a4
+    not s0, s0
+    or t5, s0, a4
+    xor a5, a5, t5
+    or t5, s0, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor s0, s0, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw s0, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 608(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 601(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 608(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 601(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 578(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 635(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 596(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 589(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 596(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 589(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 622(a0)
-    xor t3, t3, t0
+    lb t4, 622(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 631(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 631(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 616(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 609(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 586(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 579(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 604(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 597(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 630(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 639(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 609(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 586(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 579(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 604(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 597(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 630(a0)
+    xor s0, s0, s1
+    lb s1, 639(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 624(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 617(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 594(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 587(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 612(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 605(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 638(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 583(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 617(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 594(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 587(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 612(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 605(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 638(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 583(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 632(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 625(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 602(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 595(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 620(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 613(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 582(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 591(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 625(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 602(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 595(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 620(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 613(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 582(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 591(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 640(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 697(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 674(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 667(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 692(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 685(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 654(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 663(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit2
+    lw t0, 0(a0)
+    lb s4, 640(a0)
+    xor t0, t0, s4
+    lb s4, 697(a0)
+    xor s8, s8, s4
+    lb s4, 674(a0)
+    xor a6, a6, s4
+    lb s4, 667(a0)
+    xor t1, t1, s4
+    lb s4, 692(a0)
+    xor s2, s2, s4
+    lb s4, 685(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 654(a0)
+    xor s4, s4, s9
+    lb s9, 663(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 648(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 648(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 641(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 682(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 675(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 700(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 693(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 662(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 671(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 700(a0)
+    xor s6, s6, t0
+    lb t0, 693(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 662(a0)
+    xor t0, t0, t1
+    lb t1, 671(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 656(a0)
-    xor a2, a2, t0
+    lb a3, 656(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 649(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 690(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 683(a0)
-    xor a5, a5, t0
+    lb a6, 649(a0)
+    xor a3, a3, a6
+    lb a6, 690(a0)
+    xor t4, t4, a6
+    lb a6, 683(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 644(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 701(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 670(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 679(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 670(a0)
+    xor t0, t0, t1
+    lb t1, 679(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 664(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 657(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 698(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 691(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 664(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 657(a0)
+    xor a4, a4, a6
+    lb a6, 698(a0)
+    xor t6, t6, a6
+    lb a6, 691(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 652(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 645(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 678(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 687(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 645(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 678(a0)
+    xor t1, t1, t2
+    lb t2, 687(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 672(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 665(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 672(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 665(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 642(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 699(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 660(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 653(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 660(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 653(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 686(a0)
-    xor t3, t3, t0
+    lb t4, 686(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 695(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 695(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 680(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 673(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 650(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 643(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 668(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 661(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 694(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 703(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 673(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 650(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 643(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 668(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 661(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 694(a0)
+    xor s0, s0, s1
+    lb s1, 703(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 688(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 681(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 658(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 651(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 676(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 669(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 702(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 647(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 681(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 658(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 651(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 676(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 669(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 702(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 647(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 696(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 689(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 666(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 659(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 684(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 677(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 646(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 655(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 689(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 666(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 659(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 684(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 677(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 646(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 655(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 704(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 761(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 738(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 731(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 756(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 749(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 718(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 727(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit3
+    lw t0, 256(a0)
+    lb s4, 704(a0)
+    xor t0, t0, s4
+    lb s4, 761(a0)
+    xor s8, s8, s4
+    lb s4, 738(a0)
+    xor a6, a6, s4
+    lb s4, 731(a0)
+    xor t1, t1, s4
+    lb s4, 756(a0)
+    xor s2, s2, s4
+    lb s4, 749(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 718(a0)
+    xor s4, s4, s9
+    lb s9, 727(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 712(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 712(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 705(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 746(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 739(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 764(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 757(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 726(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 735(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 764(a0)
+    xor s6, s6, t0
+    lb t0, 757(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 726(a0)
+    xor t0, t0, t1
+    lb t1, 735(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 720(a0)
-    xor a2, a2, t0
+    lb a3, 720(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 713(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 754(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 747(a0)
-    xor a5, a5, t0
+    lb a6, 713(a0)
+    xor a3, a3, a6
+    lb a6, 754(a0)
+    xor t4, t4, a6
+    lb a6, 747(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 708(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 765(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 734(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 743(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 734(a0)
+    xor t0, t0, t1
+    lb t1, 743(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 728(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 721(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 762(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 755(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 728(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 721(a0)
+    xor a4, a4, a6
+    lb a6, 762(a0)
+    xor t6, t6, a6
+    lb a6, 755(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 716(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 709(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 742(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 751(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 709(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 742(a0)
+    xor t1, t1, t2
+    lb t2, 751(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 736(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 729(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 736(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 729(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 706(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 763(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 724(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 717(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 724(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 717(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 750(a0)
-    xor t3, t3, t0
+    lb t4, 750(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 759(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 759(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 744(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 737(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 714(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 707(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 732(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 725(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 758(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 767(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 737(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 714(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 707(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 732(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 725(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 758(a0)
+    xor s0, s0, s1
+    lb s1, 767(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 752(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 745(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 722(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 715(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 740(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 733(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 766(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 711(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 745(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 722(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 715(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 740(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 733(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 766(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 711(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 760(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 753(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 730(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 723(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 748(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 741(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 710(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 719(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 753(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 730(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 723(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 748(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 741(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 710(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 719(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 768(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 825(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 802(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 795(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 820(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 813(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 782(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 791(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit4
+    lw t0, 0(a0)
+    lb s4, 768(a0)
+    xor t0, t0, s4
+    lb s4, 825(a0)
+    xor s8, s8, s4
+    lb s4, 802(a0)
+    xor a6, a6, s4
+    lb s4, 795(a0)
+    xor t1, t1, s4
+    lb s4, 820(a0)
+    xor s2, s2, s4
+    lb s4, 813(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 782(a0)
+    xor s4, s4, s9
+    lb s9, 791(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 776(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 776(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 769(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 810(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 803(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 828(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 821(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 790(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 799(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 828(a0)
+    xor s6, s6, t0
+    lb t0, 821(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 790(a0)
+    xor t0, t0, t1
+    lb t1, 799(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 784(a0)
-    xor a2, a2, t0
+    lb a3, 784(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 777(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 818(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 811(a0)
-    xor a5, a5, t0
+    lb a6, 777(a0)
+    xor a3, a3, a6
+    lb a6, 818(a0)
+    xor t4, t4, a6
+    lb a6, 811(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 772(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 829(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 798(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 807(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 798(a0)
+    xor t0, t0, t1
+    lb t1, 807(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 792(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 785(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 826(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 819(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 792(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 785(a0)
+    xor a4, a4, a6
+    lb a6, 826(a0)
+    xor t6, t6, a6
+    lb a6, 819(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 780(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 773(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 806(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 815(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 773(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 806(a0)
+    xor t1, t1, t2
+    lb t2, 815(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 800(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 793(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 800(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 793(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 770(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 827(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 788(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 781(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 788(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 781(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 814(a0)
-    xor t3, t3, t0
+    lb t4, 814(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 823(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 823(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 808(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 801(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 778(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 771(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 796(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 789(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 822(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 831(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 801(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 778(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 771(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 796(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 789(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 822(a0)
+    xor s0, s0, s1
+    lb s1, 831(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 816(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 809(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 786(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 779(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 804(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 797(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 830(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 775(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 809(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 786(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 779(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 804(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 797(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 830(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 775(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 824(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 817(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 794(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 787(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 812(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 805(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 774(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 783(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 817(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 794(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 787(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 812(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 805(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 774(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 783(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 832(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 889(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 866(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 859(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 884(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 877(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 846(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 855(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit5
+    lw t0, 256(a0)
+    lb s4, 832(a0)
+    xor t0, t0, s4
+    lb s4, 889(a0)
+    xor s8, s8, s4
+    lb s4, 866(a0)
+    xor a6, a6, s4
+    lb s4, 859(a0)
+    xor t1, t1, s4
+    lb s4, 884(a0)
+    xor s2, s2, s4
+    lb s4, 877(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 846(a0)
+    xor s4, s4, s9
+    lb s9, 855(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 840(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 840(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 833(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 874(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 867(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 892(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 885(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 854(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 863(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 892(a0)
+    xor s6, s6, t0
+    lb t0, 885(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 854(a0)
+    xor t0, t0, t1
+    lb t1, 863(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 848(a0)
-    xor a2, a2, t0
+    lb a3, 848(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 841(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 882(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 875(a0)
-    xor a5, a5, t0
+    lb a6, 841(a0)
+    xor a3, a3, a6
+    lb a6, 882(a0)
+    xor t4, t4, a6
+    lb a6, 875(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 836(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 893(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 862(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 871(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 862(a0)
+    xor t0, t0, t1
+    lb t1, 871(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 856(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 849(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 890(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 883(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 856(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 849(a0)
+    xor a4, a4, a6
+    lb a6, 890(a0)
+    xor t6, t6, a6
+    lb a6, 883(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 844(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 837(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 870(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 879(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 837(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 870(a0)
+    xor t1, t1, t2
+    lb t2, 879(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 864(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 857(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 864(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 857(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 834(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 891(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 852(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 845(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 852(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 845(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 878(a0)
-    xor t3, t3, t0
+    lb t4, 878(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 887(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 887(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 872(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 865(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 842(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 835(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 860(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 853(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 886(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 895(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 865(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 842(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 835(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 860(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 853(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 886(a0)
+    xor s0, s0, s1
+    lb s1, 895(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 880(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 873(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 850(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 843(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 868(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 861(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 894(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 839(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 873(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 850(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 843(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 868(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 861(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 894(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 839(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 888(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 881(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 858(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 851(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 876(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 869(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 838(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 847(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 881(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 858(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 851(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 876(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 869(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 838(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 847(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 896(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 953(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 930(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 923(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 948(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 941(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 910(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 919(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit6
+    lw t0, 0(a0)
+    lb s4, 896(a0)
+    xor t0, t0, s4
+    lb s4, 953(a0)
+    xor s8, s8, s4
+    lb s4, 930(a0)
+    xor a6, a6, s4
+    lb s4, 923(a0)
+    xor t1, t1, s4
+    lb s4, 948(a0)
+    xor s2, s2, s4
+    lb s4, 941(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 910(a0)
+    xor s4, s4, s9
+    lb s9, 919(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 904(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 904(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 897(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 938(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 931(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 956(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 949(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 918(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 927(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 956(a0)
+    xor s6, s6, t0
+    lb t0, 949(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 918(a0)
+    xor t0, t0, t1
+    lb t1, 927(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 912(a0)
-    xor a2, a2, t0
+    lb a3, 912(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 905(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 946(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 939(a0)
-    xor a5, a5, t0
+    lb a6, 905(a0)
+    xor a3, a3, a6
+    lb a6, 946(a0)
+    xor t4, t4, a6
+    lb a6, 939(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 900(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 957(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 926(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 935(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 926(a0)
+    xor t0, t0, t1
+    lb t1, 935(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 920(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 913(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 954(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 947(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 920(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 913(a0)
+    xor a4, a4, a6
+    lb a6, 954(a0)
+    xor t6, t6, a6
+    lb a6, 947(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 908(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 901(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 934(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 943(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 901(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 934(a0)
+    xor t1, t1, t2
+    lb t2, 943(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 928(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 921(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 928(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 921(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 898(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 955(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 916(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 909(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 916(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 909(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 942(a0)
-    xor t3, t3, t0
+    lb t4, 942(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 951(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 951(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 936(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 929(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 906(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 899(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 924(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 917(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 950(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 959(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 929(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 906(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 899(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 924(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 917(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 950(a0)
+    xor s0, s0, s1
+    lb s1, 959(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 944(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 937(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 914(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 907(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 932(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 925(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 958(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 903(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 937(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 914(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 907(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 932(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 925(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 958(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 903(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 952(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 945(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 922(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 915(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 940(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 933(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 902(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 911(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 945(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 922(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 915(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 940(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 933(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 902(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 911(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 960(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1017(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 994(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 987(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1012(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 1005(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 974(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 983(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit7
+    lw t0, 256(a0)
+    lb s4, 960(a0)
+    xor t0, t0, s4
+    lb s4, 1017(a0)
+    xor s8, s8, s4
+    lb s4, 994(a0)
+    xor a6, a6, s4
+    lb s4, 987(a0)
+    xor t1, t1, s4
+    lb s4, 1012(a0)
+    xor s2, s2, s4
+    lb s4, 1005(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 974(a0)
+    xor s4, s4, s9
+    lb s9, 983(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 968(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 968(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 961(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 1002(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 995(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1020(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1013(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 982(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 991(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1020(a0)
+    xor s6, s6, t0
+    lb t0, 1013(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 982(a0)
+    xor t0, t0, t1
+    lb t1, 991(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 976(a0)
-    xor a2, a2, t0
+    lb a3, 976(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 969(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1010(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1003(a0)
-    xor a5, a5, t0
+    lb a6, 969(a0)
+    xor a3, a3, a6
+    lb a6, 1010(a0)
+    xor t4, t4, a6
+    lb a6, 1003(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 964(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 1021(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 990(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 999(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 990(a0)
+    xor t0, t0, t1
+    lb t1, 999(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 984(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 977(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1018(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1011(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 984(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 977(a0)
+    xor a4, a4, a6
+    lb a6, 1018(a0)
+    xor t6, t6, a6
+    lb a6, 1011(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 972(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 965(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 998(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1007(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 965(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 998(a0)
+    xor t1, t1, t2
+    lb t2, 1007(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 992(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 985(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 992(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 985(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 962(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 1019(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 980(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 973(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 980(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 973(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 1006(a0)
-    xor t3, t3, t0
+    lb t4, 1006(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 1015(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1015(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 1000(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 993(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 970(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 963(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 988(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 981(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1014(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1023(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 993(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 970(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 963(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 988(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 981(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 1014(a0)
+    xor s0, s0, s1
+    lb s1, 1023(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 1008(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 1001(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 978(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 971(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 996(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 989(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1022(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 967(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 1001(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 978(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 971(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 996(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 989(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 1022(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 967(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 1016(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 1009(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 986(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 979(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1004(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 997(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 966(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 975(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 1009(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 986(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 979(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 1004(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 997(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 966(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 975(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 1024(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1081(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 1058(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1051(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1076(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1069(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1038(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 1047(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit8
+    lw t0, 0(a0)
+    lb s4, 1024(a0)
+    xor t0, t0, s4
+    lb s4, 1081(a0)
+    xor s8, s8, s4
+    lb s4, 1058(a0)
+    xor a6, a6, s4
+    lb s4, 1051(a0)
+    xor t1, t1, s4
+    lb s4, 1076(a0)
+    xor s2, s2, s4
+    lb s4, 1069(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 1038(a0)
+    xor s4, s4, s9
+    lb s9, 1047(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 1032(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 1032(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 1025(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 1066(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 1059(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1084(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1077(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1046(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1055(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1084(a0)
+    xor s6, s6, t0
+    lb t0, 1077(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 1046(a0)
+    xor t0, t0, t1
+    lb t1, 1055(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 1040(a0)
-    xor a2, a2, t0
+    lb a3, 1040(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1033(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1074(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 1067(a0)
-    xor a5, a5, t0
+    lb a6, 1033(a0)
+    xor a3, a3, a6
+    lb a6, 1074(a0)
+    xor t4, t4, a6
+    lb a6, 1067(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 1028(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 1085(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1054(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1063(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 1054(a0)
+    xor t0, t0, t1
+    lb t1, 1063(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 1048(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 1041(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1082(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1075(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 1048(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 1041(a0)
+    xor a4, a4, a6
+    lb a6, 1082(a0)
+    xor t6, t6, a6
+    lb a6, 1075(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 1036(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1029(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1062(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1071(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 1029(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 1062(a0)
+    xor t1, t1, t2
+    lb t2, 1071(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 1056(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 1049(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 1056(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 1049(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 1026(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 1083(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1044(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1037(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 1044(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 1037(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 1070(a0)
-    xor t3, t3, t0
+    lb t4, 1070(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 1079(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1079(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 1064(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 1057(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1034(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1027(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1052(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1045(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1078(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1087(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 1057(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 1034(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 1027(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 1052(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 1045(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1078(a0)
+    xor s0, s0, s1
+    lb s1, 1087(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 1072(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 1065(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1042(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1035(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1060(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1053(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1086(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1031(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 1065(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 1042(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 1035(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 1060(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 1053(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 1086(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 1031(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 1080(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 1073(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1050(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1043(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 1068(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1061(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1030(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1039(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 1073(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 1050(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 1043(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 1068(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 1061(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 1030(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 1039(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 1088(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1145(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 1122(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1115(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1140(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 1133(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1102(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1111(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit9
+    lw t0, 256(a0)
+    lb s4, 1088(a0)
+    xor t0, t0, s4
+    lb s4, 1145(a0)
+    xor s8, s8, s4
+    lb s4, 1122(a0)
+    xor a6, a6, s4
+    lb s4, 1115(a0)
+    xor t1, t1, s4
+    lb s4, 1140(a0)
+    xor s2, s2, s4
+    lb s4, 1133(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 1102(a0)
+    xor s4, s4, s9
+    lb s9, 1111(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 1096(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 1096(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 1089(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 1130(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 1123(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1148(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1141(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1110(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1119(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1148(a0)
+    xor s6, s6, t0
+    lb t0, 1141(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 1110(a0)
+    xor t0, t0, t1
+    lb t1, 1119(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 1104(a0)
-    xor a2, a2, t0
+    lb a3, 1104(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1097(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1138(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1131(a0)
-    xor a5, a5, t0
+    lb a6, 1097(a0)
+    xor a3, a3, a6
+    lb a6, 1138(a0)
+    xor t4, t4, a6
+    lb a6, 1131(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 1092(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 1149(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1118(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1127(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 1118(a0)
+    xor t0, t0, t1
+    lb t1, 1127(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 1112(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 1105(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1146(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1139(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 1112(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 1105(a0)
+    xor a4, a4, a6
+    lb a6, 1146(a0)
+    xor t6, t6, a6
+    lb a6, 1139(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 1100(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1093(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1126(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1135(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 1093(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 1126(a0)
+    xor t1, t1, t2
+    lb t2, 1135(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 1120(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 1113(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 1120(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 1113(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 1090(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 1147(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1108(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1101(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 1108(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 1101(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 1134(a0)
-    xor t3, t3, t0
+    lb t4, 1134(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 1143(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1143(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 1128(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 1121(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1098(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1091(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1116(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1109(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1142(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1151(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 1121(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 1098(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 1091(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 1116(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 1109(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 1142(a0)
+    xor s0, s0, s1
+    lb s1, 1151(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 1136(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 1129(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1106(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1099(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1124(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1117(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1150(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1095(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 1129(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 1106(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 1099(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 1124(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 1117(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 1150(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 1095(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 1144(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 1137(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1114(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1107(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1132(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1125(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1094(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1103(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 1137(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 1114(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 1107(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 1132(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 1125(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 1094(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 1103(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 1152(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1209(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 1186(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1179(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1204(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1197(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1166(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 1175(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit10
+    lw t0, 0(a0)
+    lb s4, 1152(a0)
+    xor t0, t0, s4
+    lb s4, 1209(a0)
+    xor s8, s8, s4
+    lb s4, 1186(a0)
+    xor a6, a6, s4
+    lb s4, 1179(a0)
+    xor t1, t1, s4
+    lb s4, 1204(a0)
+    xor s2, s2, s4
+    lb s4, 1197(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 1166(a0)
+    xor s4, s4, s9
+    lb s9, 1175(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 1160(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 1160(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 1153(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 1194(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 1187(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1212(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1205(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1174(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1183(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1212(a0)
+    xor s6, s6, t0
+    lb t0, 1205(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 1174(a0)
+    xor t0, t0, t1
+    lb t1, 1183(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 1168(a0)
-    xor a2, a2, t0
+    lb a3, 1168(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1161(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1202(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 1195(a0)
-    xor a5, a5, t0
+    lb a6, 1161(a0)
+    xor a3, a3, a6
+    lb a6, 1202(a0)
+    xor t4, t4, a6
+    lb a6, 1195(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 1156(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 1213(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1182(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1191(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 1182(a0)
+    xor t0, t0, t1
+    lb t1, 1191(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 1176(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 1169(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1210(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1203(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 1176(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 1169(a0)
+    xor a4, a4, a6
+    lb a6, 1210(a0)
+    xor t6, t6, a6
+    lb a6, 1203(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 1164(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1157(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1190(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1199(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 1157(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 1190(a0)
+    xor t1, t1, t2
+    lb t2, 1199(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 1184(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 1177(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 1184(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 1177(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 1154(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 1211(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1172(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1165(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 1172(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 1165(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 1198(a0)
-    xor t3, t3, t0
+    lb t4, 1198(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 1207(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1207(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 1192(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 1185(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1162(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1155(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1180(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1173(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1206(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1215(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 1185(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 1162(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 1155(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 1180(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 1173(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1206(a0)
+    xor s0, s0, s1
+    lb s1, 1215(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 1200(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 1193(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1170(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1163(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1188(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1181(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1214(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1159(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 1193(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 1170(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 1163(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 1188(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 1181(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 1214(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 1159(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 1208(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 1201(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1178(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1171(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 1196(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1189(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1158(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1167(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 1201(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 1178(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 1171(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 1196(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 1189(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 1158(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 1167(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 1216(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1273(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 1250(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1243(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1268(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 1261(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1230(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1239(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit11
+    lw t0, 256(a0)
+    lb s4, 1216(a0)
+    xor t0, t0, s4
+    lb s4, 1273(a0)
+    xor s8, s8, s4
+    lb s4, 1250(a0)
+    xor a6, a6, s4
+    lb s4, 1243(a0)
+    xor t1, t1, s4
+    lb s4, 1268(a0)
+    xor s2, s2, s4
+    lb s4, 1261(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 1230(a0)
+    xor s4, s4, s9
+    lb s9, 1239(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 1224(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 1224(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 1217(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 1258(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 1251(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1276(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1269(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1238(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1247(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1276(a0)
+    xor s6, s6, t0
+    lb t0, 1269(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 1238(a0)
+    xor t0, t0, t1
+    lb t1, 1247(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 1232(a0)
-    xor a2, a2, t0
+    lb a3, 1232(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1225(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1266(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1259(a0)
-    xor a5, a5, t0
+    lb a6, 1225(a0)
+    xor a3, a3, a6
+    lb a6, 1266(a0)
+    xor t4, t4, a6
+    lb a6, 1259(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 1220(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 1277(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1246(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1255(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 1246(a0)
+    xor t0, t0, t1
+    lb t1, 1255(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 1240(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 1233(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1274(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1267(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 1240(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 1233(a0)
+    xor a4, a4, a6
+    lb a6, 1274(a0)
+    xor t6, t6, a6
+    lb a6, 1267(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 1228(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1221(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1254(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1263(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 1221(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 1254(a0)
+    xor t1, t1, t2
+    lb t2, 1263(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 1248(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 1241(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 1248(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 1241(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 1218(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 1275(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1236(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1229(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 1236(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 1229(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 1262(a0)
-    xor t3, t3, t0
+    lb t4, 1262(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 1271(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1271(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 1256(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 1249(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1226(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1219(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1244(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1237(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1270(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1279(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 1249(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 1226(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 1219(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 1244(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 1237(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 1270(a0)
+    xor s0, s0, s1
+    lb s1, 1279(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 1264(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 1257(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1234(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1227(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1252(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1245(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1278(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1223(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 1257(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 1234(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 1227(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 1252(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 1245(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 1278(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 1223(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 1272(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 1265(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1242(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1235(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1260(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1253(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1222(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1231(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 1265(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 1242(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 1235(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 1260(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 1253(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 1222(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 1231(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 1280(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1337(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 1314(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1307(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1332(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1325(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1294(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 1303(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit12
+    lw t0, 0(a0)
+    lb s4, 1280(a0)
+    xor t0, t0, s4
+    lb s4, 1337(a0)
+    xor s8, s8, s4
+    lb s4, 1314(a0)
+    xor a6, a6, s4
+    lb s4, 1307(a0)
+    xor t1, t1, s4
+    lb s4, 1332(a0)
+    xor s2, s2, s4
+    lb s4, 1325(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 1294(a0)
+    xor s4, s4, s9
+    lb s9, 1303(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 1288(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 1288(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 1281(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 1322(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 1315(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1340(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1333(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1302(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1311(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1340(a0)
+    xor s6, s6, t0
+    lb t0, 1333(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 1302(a0)
+    xor t0, t0, t1
+    lb t1, 1311(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 1296(a0)
-    xor a2, a2, t0
+    lb a3, 1296(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1289(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1330(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 1323(a0)
-    xor a5, a5, t0
+    lb a6, 1289(a0)
+    xor a3, a3, a6
+    lb a6, 1330(a0)
+    xor t4, t4, a6
+    lb a6, 1323(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 1284(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 1341(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1310(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1319(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 1310(a0)
+    xor t0, t0, t1
+    lb t1, 1319(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 1304(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 1297(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1338(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1331(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 1304(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 1297(a0)
+    xor a4, a4, a6
+    lb a6, 1338(a0)
+    xor t6, t6, a6
+    lb a6, 1331(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 1292(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1285(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1318(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1327(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 1285(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 1318(a0)
+    xor t1, t1, t2
+    lb t2, 1327(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 1312(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 1305(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 1312(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 1305(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 1282(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 1339(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1300(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1293(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 1300(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 1293(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 1326(a0)
-    xor t3, t3, t0
+    lb t4, 1326(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 1335(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1335(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 1320(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 1313(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1290(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1283(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1308(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1301(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1334(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1343(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 1313(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 1290(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 1283(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 1308(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 1301(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1334(a0)
+    xor s0, s0, s1
+    lb s1, 1343(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 1328(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 1321(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1298(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1291(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1316(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1309(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1342(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1287(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 1321(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 1298(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 1291(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 1316(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 1309(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 1342(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 1287(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 1336(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 1329(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1306(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1299(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 1324(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1317(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1286(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1295(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 1329(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 1306(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 1299(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 1324(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 1317(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 1286(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 1295(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 1344(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1401(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 1378(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1371(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1396(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 1389(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1358(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1367(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit13
+    lw t0, 256(a0)
+    lb s4, 1344(a0)
+    xor t0, t0, s4
+    lb s4, 1401(a0)
+    xor s8, s8, s4
+    lb s4, 1378(a0)
+    xor a6, a6, s4
+    lb s4, 1371(a0)
+    xor t1, t1, s4
+    lb s4, 1396(a0)
+    xor s2, s2, s4
+    lb s4, 1389(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 1358(a0)
+    xor s4, s4, s9
+    lb s9, 1367(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 1352(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 1352(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 1345(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 1386(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 1379(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1404(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1397(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1366(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1375(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1404(a0)
+    xor s6, s6, t0
+    lb t0, 1397(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 1366(a0)
+    xor t0, t0, t1
+    lb t1, 1375(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 1360(a0)
-    xor a2, a2, t0
+    lb a3, 1360(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1353(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1394(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1387(a0)
-    xor a5, a5, t0
+    lb a6, 1353(a0)
+    xor a3, a3, a6
+    lb a6, 1394(a0)
+    xor t4, t4, a6
+    lb a6, 1387(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 1348(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 1405(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1374(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1383(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 1374(a0)
+    xor t0, t0, t1
+    lb t1, 1383(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 1368(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 1361(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1402(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1395(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 1368(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 1361(a0)
+    xor a4, a4, a6
+    lb a6, 1402(a0)
+    xor t6, t6, a6
+    lb a6, 1395(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 1356(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1349(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1382(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1391(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 1349(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 1382(a0)
+    xor t1, t1, t2
+    lb t2, 1391(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 1376(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 1369(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 1376(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 1369(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 1346(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 1403(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1364(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1357(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 1364(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 1357(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 1390(a0)
-    xor t3, t3, t0
+    lb t4, 1390(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 1399(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1399(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 1384(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 1377(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1354(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1347(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1372(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1365(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1398(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1407(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 1377(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 1354(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 1347(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 1372(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 1365(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 1398(a0)
+    xor s0, s0, s1
+    lb s1, 1407(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 1392(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 1385(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1362(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1355(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1380(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1373(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1406(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1351(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 1385(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 1362(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 1355(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 1380(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 1373(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 1406(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 1351(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 1400(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 1393(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1370(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1363(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1388(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1381(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1350(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1359(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 1393(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 1370(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 1363(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 1388(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 1381(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 1350(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 1359(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 1408(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1465(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 1442(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1435(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1460(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1453(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1422(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 1431(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit14
+    lw t0, 0(a0)
+    lb s4, 1408(a0)
+    xor t0, t0, s4
+    lb s4, 1465(a0)
+    xor s8, s8, s4
+    lb s4, 1442(a0)
+    xor a6, a6, s4
+    lb s4, 1435(a0)
+    xor t1, t1, s4
+    lb s4, 1460(a0)
+    xor s2, s2, s4
+    lb s4, 1453(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 1422(a0)
+    xor s4, s4, s9
+    lb s9, 1431(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 1416(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 1416(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 1409(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 1450(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 1443(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1468(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1461(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1430(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1439(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1468(a0)
+    xor s6, s6, t0
+    lb t0, 1461(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 1430(a0)
+    xor t0, t0, t1
+    lb t1, 1439(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 1424(a0)
-    xor a2, a2, t0
+    lb a3, 1424(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1417(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1458(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 1451(a0)
-    xor a5, a5, t0
+    lb a6, 1417(a0)
+    xor a3, a3, a6
+    lb a6, 1458(a0)
+    xor t4, t4, a6
+    lb a6, 1451(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 1412(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 1469(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1438(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1447(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 1438(a0)
+    xor t0, t0, t1
+    lb t1, 1447(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
-    sw a2, 488(a0)
-    lw a2, 12(a0)
-    lb t0, 1432(a0)
-    xor a2, a2, t0
-    lw a3, 40(a0)
-    lb t0, 1425(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1466(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1459(a0)
-    xor a5, a5, t0
+    sw s0, 456(a0)
+    lw a3, 12(a0)
+    lb a4, 1432(a0)
+    xor a3, a3, a4
+    lw a4, 40(a0)
+    lb a6, 1425(a0)
+    xor a4, a4, a6
+    lb a6, 1466(a0)
+    xor t6, t6, a6
+    lb a6, 1459(a0)
+    xor s3, s3, a6
     lw a6, 132(a0)
     lb t0, 1420(a0)
     xor a6, a6, t0
-    lw a7, 160(a0)
-    lb t0, 1413(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1446(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1455(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 160(a0)
+    lb t1, 1413(a0)
+    xor t0, t0, t1
+    lw t1, 208(a0)
+    lb t2, 1446(a0)
+    xor t1, t1, t2
+    lb t2, 1455(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
+    sw a4, 268(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 396(a0)
     sw a6, 428(a0)
-    sw a5, 460(a0)
-    sw a2, 492(a0)
-    lw a2, 16(a0)
-    lb t0, 1440(a0)
-    xor a2, a2, t0
-    lw a3, 44(a0)
-    lb t0, 1433(a0)
-    xor a3, a3, t0
-    lw a4, 64(a0)
+    sw s3, 460(a0)
+    lw a4, 16(a0)
+    lb a5, 1440(a0)
+    xor a4, a4, a5
+    lw a5, 44(a0)
+    lb a6, 1433(a0)
+    xor a5, a5, a6
+    lw a6, 64(a0)
     lb t0, 1410(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
+    xor a6, a6, t0
     lb t0, 1467(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1428(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
-    lb t0, 1421(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 136(a0)
+    lb t2, 1428(a0)
+    xor t0, t0, t2
+    lw t2, 164(a0)
+    lb t3, 1421(a0)
+    xor t2, t2, t3
     lw t3, 212(a0)
-    lb t0, 1454(a0)
-    xor t3, t3, t0
+    lb t4, 1454(a0)
+    xor t3, t3, t4
     lw t4, 248(a0)
-    lb t0, 1463(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1463(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 272(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 272(a0)
     sw t4, 304(a0)
-    sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
-    sw a2, 496(a0)
-    lw a2, 20(a0)
+    sw t2, 400(a0)
+    sw t0, 432(a0)
+    sw s7, 464(a0)
+    lw a5, 20(a0)
     lb t0, 1448(a0)
-    xor a2, a2, t0
-    lw a3, 48(a0)
-    lb t0, 1441(a0)
-    xor a3, a3, t0
-    lw a4, 68(a0)
-    lb t0, 1418(a0)
-    xor a4, a4, t0
-    lw a5, 96(a0)
-    lb t0, 1411(a0)
     xor a5, a5, t0
-    lw a6, 140(a0)
-    lb t0, 1436(a0)
-    xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1429(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1462(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1471(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 48(a0)
+    lb t2, 1441(a0)
+    xor t0, t0, t2
+    lw t2, 68(a0)
+    lb t4, 1418(a0)
+    xor t2, t2, t4
+    lw t4, 96(a0)
+    lb t5, 1411(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 276(a0)
-    sw t4, 308(a0)
-    sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
-    sw a6, 436(a0)
-    sw a5, 468(a0)
-    sw a2, 500(a0)
-    lw a2, 24(a0)
+    lw t5, 140(a0)
+    lb t6, 1436(a0)
+    xor t5, t5, t6
+    lw t6, 168(a0)
+    lb s0, 1429(a0)
+    xor t6, t6, s0
+    lw s0, 216(a0)
+    lb s1, 1462(a0)
+    xor s0, s0, s1
+    lb s1, 1471(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 276(a0)
+    sw a7, 308(a0)
+    sw t6, 404(a0)
+    sw t4, 468(a0)
+    lw a7, 24(a0)
     lb t0, 1456(a0)
-    xor a2, a2, t0
-    lw a3, 52(a0)
-    lb t0, 1449(a0)
-    xor a3, a3, t0
-    lw a4, 72(a0)
-    lb t0, 1426(a0)
-    xor a4, a4, t0
-    lw a5, 100(a0)
-    lb t0, 1419(a0)
-    xor a5, a5, t0
-    lw a6, 144(a0)
-    lb t0, 1444(a0)
-    xor a6, a6, t0
-    lw a7, 172(a0)
-    lb t0, 1437(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1470(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1415(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 280(a0)
-    sw t4, 312(a0)
-    sw a4, 344(a0)
-    sw t3, 376(a0)
-    sw a7, 408(a0)
-    sw a6, 440(a0)
-    sw a5, 472(a0)
-    sw a2, 504(a0)
-    lw a2, 28(a0)
+    lw t0, 52(a0)
+    lb t4, 1449(a0)
+    xor t0, t0, t4
+    lw t4, 72(a0)
+    lb t6, 1426(a0)
+    xor t4, t4, t6
+    lw t6, 100(a0)
+    lb s1, 1419(a0)
+    xor t6, t6, s1
+    lw s1, 144(a0)
+    lb s2, 1444(a0)
+    xor s1, s1, s2
+    lw s2, 172(a0)
+    lb s3, 1437(a0)
+    xor s2, s2, s3
+    lw s3, 220(a0)
+    lb s4, 1470(a0)
+    xor s3, s3, s4
+    lw s4, 224(a0)
+    lb s5, 1415(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 280(a0)
+    sw s4, 312(a0)
+    sw t6, 472(a0)
+    sw a7, 504(a0)
+    lw a7, 28(a0)
     lb t0, 1464(a0)
-    xor a2, a2, t0
-    lw a3, 56(a0)
-    lb t0, 1457(a0)
-    xor a3, a3, t0
-    lw a4, 76(a0)
-    lb t0, 1434(a0)
-    xor a4, a4, t0
-    lw a5, 104(a0)
-    lb t0, 1427(a0)
-    xor a5, a5, t0
-    lw a6, 148(a0)
-    lb t0, 1452(a0)
-    xor a6, a6, t0
-    lw a7, 176(a0)
-    lb t0, 1445(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1414(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1423(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 284(a0)
-    sw t4, 316(a0)
-    sw a4, 348(a0)
-    sw t3, 380(a0)
-    sw a7, 412(a0)
-    sw a6, 444(a0)
-    sw a5, 476(a0)
-    sw a2, 508(a0)
+    lw t0, 56(a0)
+    lb t6, 1457(a0)
+    xor t0, t0, t6
+    lw t6, 76(a0)
+    lb s4, 1434(a0)
+    xor t6, t6, s4
+    lw s4, 104(a0)
+    lb s5, 1427(a0)
+    xor s4, s4, s5
+    lw s5, 148(a0)
+    lb s6, 1452(a0)
+    xor s5, s5, s6
+    lw s6, 176(a0)
+    lb s7, 1445(a0)
+    xor s6, s6, s7
+    lw s7, 192(a0)
+    lb s8, 1414(a0)
+    xor s7, s7, s8
+    lw s8, 228(a0)
+    lb s9, 1423(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 284(a0)
+    sw s4, 476(a0)
     addi a1, a1, -1
-    beqz a1, 1f
-    lw a2, 256(a0)
-    lb t0, 1472(a0)
-    xor a2, a2, t0
-    lw a3, 316(a0)
-    lb t0, 1529(a0)
-    xor a3, a3, t0
-    lw a4, 336(a0)
-    lb t0, 1506(a0)
-    xor a4, a4, t0
-    lw a5, 364(a0)
-    lb t0, 1499(a0)
-    xor a5, a5, t0
-    lw a6, 408(a0)
-    lb t0, 1524(a0)
-    xor a6, a6, t0
-    lw a7, 436(a0)
-    lb t0, 1517(a0)
-    xor a7, a7, t0
-    lw t3, 452(a0)
-    lb t0, 1486(a0)
-    xor t3, t3, t0
-    lw t4, 488(a0)
-    lb t0, 1495(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 0(a0)
-    sw t4, 32(a0)
-    sw a4, 64(a0)
-    sw t3, 96(a0)
-    sw a7, 128(a0)
-    sw a6, 160(a0)
-    sw a5, 192(a0)
-    sw a2, 224(a0)
+    beqz a1, .Ldec_exit15
+    lw t0, 256(a0)
+    lb s4, 1472(a0)
+    xor t0, t0, s4
+    lb s4, 1529(a0)
+    xor s8, s8, s4
+    lb s4, 1506(a0)
+    xor a6, a6, s4
+    lb s4, 1499(a0)
+    xor t1, t1, s4
+    lb s4, 1524(a0)
+    xor s2, s2, s4
+    lb s4, 1517(a0)
+    xor t5, t5, s4
+    lw s4, 452(a0)
+    lb s9, 1486(a0)
+    xor s4, s4, s9
+    lb s9, 1495(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 0(a0)
+    sw a2, 32(a0)
+    sw a6, 64(a0)
+    sw s4, 96(a0)
+    sw t5, 128(a0)
+    sw s2, 160(a0)
+    sw t1, 192(a0)
+    sw t0, 224(a0)
     lw a2, 260(a0)
-    lb t0, 1480(a0)
-    xor a2, a2, t0
-    lw a3, 288(a0)
+    lb a6, 1480(a0)
+    xor a2, a2, a6
+    lw a6, 288(a0)
     lb t0, 1473(a0)
-    xor a3, a3, t0
-    lw a4, 340(a0)
+    xor a6, a6, t0
     lb t0, 1514(a0)
-    xor a4, a4, t0
-    lw a5, 368(a0)
+    xor t2, t2, t0
     lb t0, 1507(a0)
-    xor a5, a5, t0
-    lw a6, 412(a0)
-    lb t0, 1532(a0)
-    xor a6, a6, t0
-    lw a7, 440(a0)
-    lb t0, 1525(a0)
-    xor a7, a7, t0
-    lw t3, 456(a0)
-    lb t0, 1494(a0)
     xor t3, t3, t0
-    lw t4, 492(a0)
-    lb t0, 1503(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1532(a0)
+    xor s6, s6, t0
+    lb t0, 1525(a0)
+    xor s1, s1, t0
+    lw t0, 456(a0)
+    lb t1, 1494(a0)
+    xor t0, t0, t1
+    lb t1, 1503(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 4(a0)
-    sw t4, 36(a0)
-    sw a4, 68(a0)
-    sw t3, 100(a0)
-    sw a7, 132(a0)
-    sw a6, 164(a0)
-    sw a5, 196(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 4(a0)
+    sw a3, 36(a0)
+    sw t2, 68(a0)
+    sw t0, 100(a0)
+    sw s1, 132(a0)
+    sw s6, 164(a0)
+    sw t3, 196(a0)
     sw a2, 228(a0)
     lw a2, 264(a0)
-    lb t0, 1488(a0)
-    xor a2, a2, t0
+    lb a3, 1488(a0)
+    xor a2, a2, a3
     lw a3, 292(a0)
-    lb t0, 1481(a0)
-    xor a3, a3, t0
-    lw a4, 344(a0)
-    lb t0, 1522(a0)
-    xor a4, a4, t0
-    lw a5, 372(a0)
-    lb t0, 1515(a0)
-    xor a5, a5, t0
+    lb a6, 1481(a0)
+    xor a3, a3, a6
+    lb a6, 1522(a0)
+    xor t4, t4, a6
+    lb a6, 1515(a0)
+    xor s0, s0, a6
     lw a6, 384(a0)
     lb t0, 1476(a0)
     xor a6, a6, t0
-    lw a7, 444(a0)
     lb t0, 1533(a0)
-    xor a7, a7, t0
-    lw t3, 460(a0)
-    lb t0, 1502(a0)
-    xor t3, t3, t0
-    lw t4, 496(a0)
-    lb t0, 1511(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 460(a0)
+    lb t1, 1502(a0)
+    xor t0, t0, t1
+    lb t1, 1511(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 8(a0)
-    sw t4, 40(a0)
-    sw a4, 72(a0)
-    sw t3, 104(a0)
-    sw a7, 136(a0)
+    sw a4, 40(a0)
+    sw t4, 72(a0)
+    sw t0, 104(a0)
+    sw s5, 136(a0)
     sw a6, 168(a0)
-    sw a5, 200(a0)
-    sw a2, 232(a0)
-    lw a2, 268(a0)
-    lb t0, 1496(a0)
-    xor a2, a2, t0
-    lw a3, 296(a0)
-    lb t0, 1489(a0)
-    xor a3, a3, t0
-    lw a4, 348(a0)
-    lb t0, 1530(a0)
-    xor a4, a4, t0
-    lw a5, 376(a0)
-    lb t0, 1523(a0)
-    xor a5, a5, t0
+    sw s0, 200(a0)
+    lw a3, 268(a0)
+    lb a4, 1496(a0)
+    xor a3, a3, a4
+    lw a4, 296(a0)
+    lb a6, 1489(a0)
+    xor a4, a4, a6
+    lb a6, 1530(a0)
+    xor t6, t6, a6
+    lb a6, 1523(a0)
+    xor s3, s3, a6
     lw a6, 388(a0)
     lb t0, 1484(a0)
     xor a6, a6, t0
-    lw a7, 416(a0)
-    lb t0, 1477(a0)
-    xor a7, a7, t0
-    lw t3, 464(a0)
-    lb t0, 1510(a0)
-    xor t3, t3, t0
-    lw t4, 500(a0)
-    lb t0, 1519(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 416(a0)
+    lb t1, 1477(a0)
+    xor t0, t0, t1
+    lw t1, 464(a0)
+    lb t2, 1510(a0)
+    xor t1, t1, t2
+    lb t2, 1519(a0)
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t2, s3, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor s3, s3, t3
+    xor t3, a3, s3
+    and t4, a3, a6
+    xor s3, s3, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a5, a5, t4
+    xor a4, a4, t2
+    xor t6, t6, t3
+    xor a3, a3, a5
+    xor t1, t1, t6
+    xor t0, t0, a4
+    not t6, t6
+    or t5, t6, a4
+    xor a5, a5, t5
+    or t5, t6, a5
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, a4
+    xor t6, t6, t5
+    and t5, a6, s3
+    xor t0, t0, t5
+    xor a6, a6, a3
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor s3, s3, t1
+    xor a3, a3, t0
+    and t5, t1, a6
+    xor t0, t0, t5
+    and t5, a3, s3
     xor a6, a6, t5
-    sw a3, 12(a0)
-    sw t4, 44(a0)
-    sw a4, 76(a0)
-    sw t3, 108(a0)
-    sw a7, 140(a0)
+    sw a4, 12(a0)
+    sw a5, 44(a0)
+    sw t6, 76(a0)
+    sw t0, 140(a0)
     sw a6, 172(a0)
-    sw a5, 204(a0)
-    sw a2, 236(a0)
-    lw a2, 272(a0)
-    lb t0, 1504(a0)
-    xor a2, a2, t0
-    lw a3, 300(a0)
-    lb t0, 1497(a0)
-    xor a3, a3, t0
-    lw a4, 320(a0)
+    sw s3, 204(a0)
+    lw a4, 272(a0)
+    lb a5, 1504(a0)
+    xor a4, a4, a5
+    lw a5, 300(a0)
+    lb a6, 1497(a0)
+    xor a5, a5, a6
+    lw a6, 320(a0)
     lb t0, 1474(a0)
-    xor a4, a4, t0
-    lw a5, 380(a0)
+    xor a6, a6, t0
     lb t0, 1531(a0)
-    xor a5, a5, t0
-    lw a6, 392(a0)
-    lb t0, 1492(a0)
-    xor a6, a6, t0
-    lw a7, 420(a0)
-    lb t0, 1485(a0)
-    xor a7, a7, t0
+    xor s7, s7, t0
+    lw t0, 392(a0)
+    lb t2, 1492(a0)
+    xor t0, t0, t2
+    lw t2, 420(a0)
+    lb t3, 1485(a0)
+    xor t2, t2, t3
     lw t3, 468(a0)
-    lb t0, 1518(a0)
-    xor t3, t3, t0
+    lb t4, 1518(a0)
+    xor t3, t3, t4
     lw t4, 504(a0)
-    lb t0, 1527(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lb t5, 1527(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 16(a0)
+    or t5, s7, t2
+    xor t0, t0, t5
+    xor t5, t3, t0
+    or t6, t2, t3
+    xor s7, s7, t6
+    xor t6, a4, s7
+    and s0, a4, t0
+    xor s7, s7, s0
+    and s0, t5, t6
+    xor s0, t2, s0
+    xor t4, t4, s0
+    xor a5, a5, t5
+    xor a6, a6, t6
+    xor a4, a4, t4
+    xor t3, t3, a6
+    xor t2, t2, a5
+    not a6, a6
+    or s1, a6, a5
+    xor t4, t4, s1
+    or s1, a6, t4
+    xor a5, a5, s1
+    and s1, t4, a5
+    xor a6, a6, s1
+    and s1, t0, s7
+    xor t2, t2, s1
+    xor t0, t0, a4
+    or s1, t2, t0
+    xor t3, t3, s1
+    xor s7, s7, t3
+    xor a4, a4, t2
+    and s1, t3, t0
+    xor t2, t2, s1
+    and s1, a4, s7
+    xor t0, t0, s1
+    sw a5, 16(a0)
     sw t4, 48(a0)
-    sw a4, 80(a0)
-    sw t3, 112(a0)
-    sw a7, 144(a0)
-    sw a6, 176(a0)
-    sw a5, 208(a0)
-    sw a2, 240(a0)
-    lw a2, 276(a0)
+    sw t2, 144(a0)
+    sw t0, 176(a0)
+    sw s7, 208(a0)
+    lw a5, 276(a0)
     lb t0, 1512(a0)
-    xor a2, a2, t0
-    lw a3, 304(a0)
-    lb t0, 1505(a0)
-    xor a3, a3, t0
-    lw a4, 324(a0)
-    lb t0, 1482(a0)
-    xor a4, a4, t0
-    lw a5, 352(a0)
-    lb t0, 1475(a0)
     xor a5, a5, t0
-    lw a6, 396(a0)
-    lb t0, 1500(a0)
-    xor a6, a6, t0
-    lw a7, 424(a0)
-    lb t0, 1493(a0)
-    xor a7, a7, t0
-    lw t3, 472(a0)
-    lb t0, 1526(a0)
-    xor t3, t3, t0
-    lw t4, 508(a0)
-    lb t0, 1535(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
+    lw t0, 304(a0)
+    lb t2, 1505(a0)
+    xor t0, t0, t2
+    lw t2, 324(a0)
+    lb t4, 1482(a0)
+    xor t2, t2, t4
+    lw t4, 352(a0)
+    lb t5, 1475(a0)
     xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 20(a0)
-    sw t4, 52(a0)
-    sw a4, 84(a0)
-    sw t3, 116(a0)
-    sw a7, 148(a0)
-    sw a6, 180(a0)
-    sw a5, 212(a0)
-    sw a2, 244(a0)
-    lw a2, 280(a0)
+    lw t5, 396(a0)
+    lb t6, 1500(a0)
+    xor t5, t5, t6
+    lw t6, 424(a0)
+    lb s0, 1493(a0)
+    xor t6, t6, s0
+    lw s0, 472(a0)
+    lb s1, 1526(a0)
+    xor s0, s0, s1
+    lb s1, 1535(a0)
+    xor a7, a7, s1
+    or s1, t4, t6
+    xor t5, t5, s1
+    xor s1, s0, t5
+    or s2, t6, s0
+    xor t4, t4, s2
+    xor s2, a5, t4
+    and s3, a5, t5
+    xor t4, t4, s3
+    and s3, s1, s2
+    xor s3, t6, s3
+    xor a7, a7, s3
+    xor t0, t0, s1
+    xor t2, t2, s2
+    xor a5, a5, a7
+    xor s0, s0, t2
+    xor t6, t6, t0
+    not t2, t2
+    or s4, t2, t0
+    xor a7, a7, s4
+    or s4, t2, a7
+    xor t0, t0, s4
+    and s4, a7, t0
+    xor t2, t2, s4
+    and s4, t5, t4
+    xor t6, t6, s4
+    xor t5, t5, a5
+    or s4, t6, t5
+    xor s0, s0, s4
+    xor t4, t4, s0
+    xor a5, a5, t6
+    and s4, s0, t5
+    xor t6, t6, s4
+    and s4, a5, t4
+    xor t5, t5, s4
+    sw t0, 20(a0)
+    sw a7, 52(a0)
+    sw t6, 148(a0)
+    sw t4, 212(a0)
+    lw a7, 280(a0)
     lb t0, 1520(a0)
-    xor a2, a2, t0
-    lw a3, 308(a0)
-    lb t0, 1513(a0)
-    xor a3, a3, t0
-    lw a4, 328(a0)
-    lb t0, 1490(a0)
-    xor a4, a4, t0
-    lw a5, 356(a0)
-    lb t0, 1483(a0)
-    xor a5, a5, t0
-    lw a6, 400(a0)
-    lb t0, 1508(a0)
-    xor a6, a6, t0
-    lw a7, 428(a0)
-    lb t0, 1501(a0)
     xor a7, a7, t0
-    lw t3, 476(a0)
-    lb t0, 1534(a0)
-    xor t3, t3, t0
-    lw t4, 480(a0)
-    lb t0, 1479(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 24(a0)
-    sw t4, 56(a0)
-    sw a4, 88(a0)
-    sw t3, 120(a0)
-    sw a7, 152(a0)
-    sw a6, 184(a0)
-    sw a5, 216(a0)
-    sw a2, 248(a0)
-    lw a2, 284(a0)
+    lw t0, 308(a0)
+    lb t4, 1513(a0)
+    xor t0, t0, t4
+    lw t4, 328(a0)
+    lb t6, 1490(a0)
+    xor t4, t4, t6
+    lw t6, 356(a0)
+    lb s1, 1483(a0)
+    xor t6, t6, s1
+    lw s1, 400(a0)
+    lb s2, 1508(a0)
+    xor s1, s1, s2
+    lw s2, 428(a0)
+    lb s3, 1501(a0)
+    xor s2, s2, s3
+    lw s3, 476(a0)
+    lb s4, 1534(a0)
+    xor s3, s3, s4
+    lw s4, 480(a0)
+    lb s5, 1479(a0)
+    xor s4, s4, s5
+    or s5, t6, s2
+    xor s1, s1, s5
+    xor s5, s3, s1
+    or s6, s2, s3
+    xor t6, t6, s6
+    xor s6, a7, t6
+    and s7, a7, s1
+    xor t6, t6, s7
+    and s7, s5, s6
+    xor s7, s2, s7
+    xor s4, s4, s7
+    xor t0, t0, s5
+    xor t4, t4, s6
+    xor a7, a7, s4
+    xor s3, s3, t4
+    xor s2, s2, t0
+    not t4, t4
+    or s8, t4, t0
+    xor s4, s4, s8
+    or s8, t4, s4
+    xor t0, t0, s8
+    and s8, s4, t0
+    xor t4, t4, s8
+    and s8, s1, t6
+    xor s2, s2, s8
+    xor s1, s1, a7
+    or s8, s2, s1
+    xor s3, s3, s8
+    xor t6, t6, s3
+    xor a7, a7, s2
+    and s8, s3, s1
+    xor s2, s2, s8
+    and s8, a7, t6
+    xor s1, s1, s8
+    sw t0, 24(a0)
+    sw s4, 56(a0)
+    sw t6, 216(a0)
+    sw a7, 248(a0)
+    lw a7, 284(a0)
     lb t0, 1528(a0)
-    xor a2, a2, t0
-    lw a3, 312(a0)
-    lb t0, 1521(a0)
-    xor a3, a3, t0
-    lw a4, 332(a0)
-    lb t0, 1498(a0)
-    xor a4, a4, t0
-    lw a5, 360(a0)
-    lb t0, 1491(a0)
-    xor a5, a5, t0
-    lw a6, 404(a0)
-    lb t0, 1516(a0)
-    xor a6, a6, t0
-    lw a7, 432(a0)
-    lb t0, 1509(a0)
     xor a7, a7, t0
-    lw t3, 448(a0)
-    lb t0, 1478(a0)
-    xor t3, t3, t0
-    lw t4, 484(a0)
-    lb t0, 1487(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 28(a0)
-    sw t4, 60(a0)
-    sw a4, 92(a0)
-    sw t3, 124(a0)
-    sw a7, 156(a0)
-    sw a6, 188(a0)
-    sw a5, 220(a0)
-    sw a2, 252(a0)
+    lw t0, 312(a0)
+    lb t6, 1521(a0)
+    xor t0, t0, t6
+    lw t6, 332(a0)
+    lb s4, 1498(a0)
+    xor t6, t6, s4
+    lw s4, 360(a0)
+    lb s5, 1491(a0)
+    xor s4, s4, s5
+    lw s5, 404(a0)
+    lb s6, 1516(a0)
+    xor s5, s5, s6
+    lw s6, 432(a0)
+    lb s7, 1509(a0)
+    xor s6, s6, s7
+    lw s7, 448(a0)
+    lb s8, 1478(a0)
+    xor s7, s7, s8
+    lw s8, 484(a0)
+    lb s9, 1487(a0)
+    xor s8, s8, s9
+    or s9, s4, s6
+    xor s5, s5, s9
+    xor s9, s7, s5
+    or s10, s6, s7
+    xor s4, s4, s10
+    xor s10, a7, s4
+    and s11, a7, s5
+    xor s4, s4, s11
+    and s11, s9, s10
+    xor s11, s6, s11
+    xor s8, s8, s11
+    xor t0, t0, s9
+    xor t6, t6, s10
+    xor a7, a7, s8
+    xor s7, s7, t6
+    xor s6, s6, t0
+    not t6, t6
+    or ra, t6, t0
+    xor s8, s8, ra
+    or ra, t6, s8
+    xor t0, t0, ra
+    and ra, s8, t0
+    xor t6, t6, ra
+    and ra, s5, s4
+    xor s6, s6, ra
+    xor s5, s5, a7
+    or ra, s6, s5
+    xor s7, s7, ra
+    xor s4, s4, s7
+    xor a7, a7, s6
+    and ra, s7, s5
+    xor s6, s6, ra
+    and ra, a7, s4
+    xor s5, s5, ra
+    sw t0, 28(a0)
+    sw s4, 220(a0)
     addi a1, a1, -1
-    beqz a1, 9f
-    lw a2, 0(a0)
-    lb t0, 1536(a0)
-    xor a2, a2, t0
-    lw a3, 60(a0)
-    lb t0, 1593(a0)
-    xor a3, a3, t0
-    lw a4, 80(a0)
-    lb t0, 1570(a0)
-    xor a4, a4, t0
-    lw a5, 108(a0)
-    lb t0, 1563(a0)
-    xor a5, a5, t0
-    lw a6, 152(a0)
-    lb t0, 1588(a0)
-    xor a6, a6, t0
-    lw a7, 180(a0)
-    lb t0, 1581(a0)
-    xor a7, a7, t0
-    lw t3, 196(a0)
-    lb t0, 1550(a0)
-    xor t3, t3, t0
-    lw t4, 232(a0)
-    lb t0, 1559(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 256(a0)
-    sw t4, 288(a0)
-    sw a4, 320(a0)
-    sw t3, 352(a0)
-    sw a7, 384(a0)
-    sw a6, 416(a0)
-    sw a5, 448(a0)
-    sw a2, 480(a0)
+    beqz a1, .Ldec_exit16
+    lw t0, 0(a0)
+    lb s4, 1536(a0)
+    xor t0, t0, s4
+    lb s4, 1593(a0)
+    xor s8, s8, s4
+    lb s4, 1570(a0)
+    xor a6, a6, s4
+    lb s4, 1563(a0)
+    xor t1, t1, s4
+    lb s4, 1588(a0)
+    xor s2, s2, s4
+    lb s4, 1581(a0)
+    xor t5, t5, s4
+    lw s4, 196(a0)
+    lb s9, 1550(a0)
+    xor s4, s4, s9
+    lb s9, 1559(a0)
+    xor a2, a2, s9
+    or s9, t1, t5
+    xor s2, s2, s9
+    xor s9, s4, s2
+    or s10, t5, s4
+    xor t1, t1, s10
+    xor s10, t0, t1
+    and s11, t0, s2
+    xor t1, t1, s11
+    and s11, s9, s10
+    xor s11, t5, s11
+    xor a2, a2, s11
+    xor s8, s8, s9
+    xor a6, a6, s10
+    xor t0, t0, a2
+    xor s4, s4, a6
+    xor t5, t5, s8
+    not a6, a6
+    or ra, a6, s8
+    xor a2, a2, ra
+    or ra, a6, a2
+    xor s8, s8, ra
+    and ra, a2, s8
+    xor a6, a6, ra
+    and ra, s2, t1
+    xor t5, t5, ra
+    xor s2, s2, t0
+    or ra, t5, s2
+    xor s4, s4, ra
+    xor t1, t1, s4
+    xor t0, t0, t5
+    and ra, s4, s2
+    xor t5, t5, ra
+    and ra, t0, t1
+    xor s2, s2, ra
+    sw s8, 256(a0)
+    sw a2, 288(a0)
+    sw a6, 320(a0)
+    sw s4, 352(a0)
+    sw t5, 384(a0)
+    sw s2, 416(a0)
+    sw t1, 448(a0)
+    sw t0, 480(a0)
     lw a2, 4(a0)
-    lb t0, 1544(a0)
-    xor a2, a2, t0
-    lw a3, 32(a0)
+    lb a6, 1544(a0)
+    xor a2, a2, a6
+    lw a6, 32(a0)
     lb t0, 1537(a0)
-    xor a3, a3, t0
-    lw a4, 84(a0)
+    xor a6, a6, t0
     lb t0, 1578(a0)
-    xor a4, a4, t0
-    lw a5, 112(a0)
+    xor t2, t2, t0
     lb t0, 1571(a0)
-    xor a5, a5, t0
-    lw a6, 156(a0)
-    lb t0, 1596(a0)
-    xor a6, a6, t0
-    lw a7, 184(a0)
-    lb t0, 1589(a0)
-    xor a7, a7, t0
-    lw t3, 200(a0)
-    lb t0, 1558(a0)
     xor t3, t3, t0
-    lw t4, 236(a0)
-    lb t0, 1567(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
+    lb t0, 1596(a0)
+    xor s6, s6, t0
+    lb t0, 1589(a0)
+    xor s1, s1, t0
+    lw t0, 200(a0)
+    lb t1, 1558(a0)
+    xor t0, t0, t1
+    lb t1, 1567(a0)
+    xor a3, a3, t1
+    or t1, t3, s1
+    xor s6, s6, t1
+    xor t1, t0, s6
+    or t5, s1, t0
     xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
-    sw a3, 260(a0)
-    sw t4, 292(a0)
-    sw a4, 324(a0)
-    sw t3, 356(a0)
-    sw a7, 388(a0)
-    sw a6, 420(a0)
-    sw a5, 452(a0)
+    xor t5, a2, t3
+    and s2, a2, s6
+    xor t3, t3, s2
+    and s2, t1, t5
+    xor s2, s1, s2
+    xor a3, a3, s2
+    xor a6, a6, t1
+    xor t2, t2, t5
+    xor a2, a2, a3
+    xor t0, t0, t2
+    xor s1, s1, a6
+    not t2, t2
+    or s4, t2, a6
+    xor a3, a3, s4
+    or s4, t2, a3
+    xor a6, a6, s4
+    and s4, a3, a6
+    xor t2, t2, s4
+    and s4, s6, t3
+    xor s1, s1, s4
+    xor s6, s6, a2
+    or s4, s1, s6
+    xor t0, t0, s4
+    xor t3, t3, t0
+    xor a2, a2, s1
+    and s4, t0, s6
+    xor s1, s1, s4
+    and s4, a2, t3
+    xor s6, s6, s4
+    sw a6, 260(a0)
+    sw a3, 292(a0)
+    sw t2, 324(a0)
+    sw t0, 356(a0)
+    sw s1, 388(a0)
+    sw s6, 420(a0)
+    sw t3, 452(a0)
     sw a2, 484(a0)
     lw a2, 8(a0)
-    lb t0, 1552(a0)
-    xor a2, a2, t0
+    lb a3, 1552(a0)
+    xor a2, a2, a3
     lw a3, 36(a0)
-    lb t0, 1545(a0)
-    xor a3, a3, t0
-    lw a4, 88(a0)
-    lb t0, 1586(a0)
-    xor a4, a4, t0
-    lw a5, 116(a0)
-    lb t0, 1579(a0)
-    xor a5, a5, t0
+    lb a6, 1545(a0)
+    xor a3, a3, a6
+    lb a6, 1586(a0)
+    xor t4, t4, a6
+    lb a6, 1579(a0)
+    xor s0, s0, a6
     lw a6, 128(a0)
     lb t0, 1540(a0)
     xor a6, a6, t0
-    lw a7, 188(a0)
     lb t0, 1597(a0)
-    xor a7, a7, t0
-    lw t3, 204(a0)
-    lb t0, 1566(a0)
-    xor t3, t3, t0
-    lw t4, 240(a0)
-    lb t0, 1575(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    xor s5, s5, t0
+    lw t0, 204(a0)
+    lb t1, 1566(a0)
+    xor t0, t0, t1
+    lb t1, 1575(a0)
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
+    or t1, s0, s5
+    xor a6, a6, t1
+    xor t1, t0, a6
+    or t2, s5, t0
+    xor s0, s0, t2
+    xor t2, a2, s0
+    and t3, a2, a6
+    xor s0, s0, t3
+    and t3, t1, t2
+    xor t3, s5, t3
+    xor a4, a4, t3
+    xor a3, a3, t1
+    xor t4, t4, t2
+    xor a2, a2, a4
+    xor t0, t0, t4
+    xor s5, s5, a3
+    not t4, t4
+    or t5, t4, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
+    or t5, t4, a4
+    xor a3, a3, t5
+    and t5, a4, a3
+    xor t4, t4, t5
+    and t5, a6, s0
+    xor s5, s5, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    or t5, s5, a6
+    xor t0, t0, t5
+    xor s0, s0, t0
+    xor a2, a2, s5
+    and t5, t0, a6
+    xor s5, s5, t5
+    and t5, a2, s0
     xor a6, a6, t5
     sw a3, 264(a0)
-    sw t4, 296(a0)
-    sw a4, 328(a0)
-    sw t3, 360(a0)
-    sw a7, 392(a0)
+    sw a4, 296(a0)
+    sw t4, 328(a0)
+    sw t0, 360(a0)
+    sw s5, 392(a0)
     sw a6, 424(a0)
-    sw a5, 456(a0)
+    sw s0, 456(a0)
     sw a2, 488(a0)
     lw a2, 12(a0)
-    lb t0, 1560(a0)
-    xor a2, a2, t0
+    lb a3, 1560(a0)
+    xor a2, a2, a3
     lw a3, 40(a0)
-    lb t0, 1553(a0)
-    xor a3, a3, t0
-    lw a4, 92(a0)
-    lb t0, 1594(a0)
-    xor a4, a4, t0
-    lw a5, 120(a0)
-    lb t0, 1587(a0)
-    xor a5, a5, t0
-    lw a6, 132(a0)
-    lb t0, 1548(a0)
-    xor a6, a6, t0
-    lw a7, 160(a0)
+    lb a4, 1553(a0)
+    xor a3, a3, a4
+    lb a4, 1594(a0)
+    xor t6, t6, a4
+    lb a4, 1587(a0)
+    xor s3, s3, a4
+    lw a4, 132(a0)
+    lb a6, 1548(a0)
+    xor a4, a4, a6
+    lw a6, 160(a0)
     lb t0, 1541(a0)
-    xor a7, a7, t0
-    lw t3, 208(a0)
-    lb t0, 1574(a0)
-    xor t3, t3, t0
-    lw t4, 244(a0)
-    lb t0, 1583(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
     xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
+    lw t0, 208(a0)
+    lb t1, 1574(a0)
+    xor t0, t0, t1
+    lb t1, 1583(a0)
     xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
+    or t1, s3, a6
     xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
-    not a4, a4
-    or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
-    xor a3, a3, t5
-    and t5, t4, a3
-    xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
+    xor t1, t0, a4
+    or t2, a6, t0
+    xor s3, s3, t2
+    xor t2, a2, s3
+    and t3, a2, a4
+    xor s3, s3, t3
+    and t3, t1, t2
+    xor t3, a6, t3
     xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
-    xor a6, a6, t5
+    xor a3, a3, t1
+    xor t6, t6, t2
+    xor a2, a2, a5
+    xor t0, t0, t6
+    xor a6, a6, a3
+    not t6, t6
+    or t4, t6, a3
+    xor a5, a5, t4
+    or t4, t6, a5
+    xor a3, a3, t4
+    and t4, a5, a3
+    xor t6, t6, t4
+    and t4, a4, s3
+    xor a6, a6, t4
+    xor a4, a4, a2
+    or t4, a6, a4
+    xor t0, t0, t4
+    xor s3, s3, t0
+    xor a2, a2, a6
+    and t4, t0, a4
+    xor a6, a6, t4
+    and t4, a2, s3
+    xor a4, a4, t4
     sw a3, 268(a0)
-    sw t4, 300(a0)
-    sw a4, 332(a0)
-    sw t3, 364(a0)
-    sw a7, 396(a0)
-    sw a6, 428(a0)
-    sw a5, 460(a0)
+    sw a5, 300(a0)
+    sw t6, 332(a0)
+    sw t0, 364(a0)
+    sw a6, 396(a0)
+    sw a4, 428(a0)
+    sw s3, 460(a0)
     sw a2, 492(a0)
     lw a2, 16(a0)
-    lb t0, 1568(a0)
-    xor a2, a2, t0
+    lb a3, 1568(a0)
+    xor a2, a2, a3
     lw a3, 44(a0)
-    lb t0, 1561(a0)
-    xor a3, a3, t0
+    lb a4, 1561(a0)
+    xor a3, a3, a4
     lw a4, 64(a0)
-    lb t0, 1538(a0)
-    xor a4, a4, t0
-    lw a5, 124(a0)
-    lb t0, 1595(a0)
-    xor a5, a5, t0
-    lw a6, 136(a0)
-    lb t0, 1556(a0)
-    xor a6, a6, t0
-    lw a7, 164(a0)
+    lb a5, 1538(a0)
+    xor a4, a4, a5
+    lb a5, 1595(a0)
+    xor s7, s7, a5
+    lw a5, 136(a0)
+    lb a6, 1556(a0)
+    xor a5, a5, a6
+    lw a6, 164(a0)
     lb t0, 1549(a0)
-    xor a7, a7, t0
-    lw t3, 212(a0)
-    lb t0, 1582(a0)
-    xor t3, t3, t0
-    lw t4, 248(a0)
-    lb t0, 1591(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
     xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
+    lw t0, 212(a0)
+    lb t1, 1582(a0)
+    xor t0, t0, t1
+    lw t1, 248(a0)
+    lb t2, 1591(a0)
+    xor t1, t1, t2
+    or t2, s7, a6
     xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
+    xor t2, t0, a5
+    or t3, a6, t0
+    xor s7, s7, t3
+    xor t3, a2, s7
+    and t4, a2, a5
+    xor s7, s7, t4
+    and t4, t2, t3
+    xor t4, a6, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
+    xor a6, a6, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
-    and t5, a6, a5
-    xor a7, a7, t5
-    xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
-    and t5, a2, a5
+    and t5, a5, s7
     xor a6, a6, t5
+    xor a5, a5, a2
+    or t5, a6, a5
+    xor t0, t0, t5
+    xor s7, s7, t0
+    xor a2, a2, a6
+    and t5, t0, a5
+    xor a6, a6, t5
+    and t5, a2, s7
+    xor a5, a5, t5
     sw a3, 272(a0)
-    sw t4, 304(a0)
+    sw t1, 304(a0)
     sw a4, 336(a0)
-    sw t3, 368(a0)
-    sw a7, 400(a0)
-    sw a6, 432(a0)
-    sw a5, 464(a0)
+    sw t0, 368(a0)
+    sw a6, 400(a0)
+    sw a5, 432(a0)
+    sw s7, 464(a0)
     sw a2, 496(a0)
     lw a2, 20(a0)
-    lb t0, 1576(a0)
-    xor a2, a2, t0
+    lb a3, 1576(a0)
+    xor a2, a2, a3
     lw a3, 48(a0)
-    lb t0, 1569(a0)
-    xor a3, a3, t0
+    lb a4, 1569(a0)
+    xor a3, a3, a4
     lw a4, 68(a0)
-    lb t0, 1546(a0)
-    xor a4, a4, t0
+    lb a5, 1546(a0)
+    xor a4, a4, a5
     lw a5, 96(a0)
-    lb t0, 1539(a0)
-    xor a5, a5, t0
+    lb a6, 1539(a0)
+    xor a5, a5, a6
     lw a6, 140(a0)
     lb t0, 1564(a0)
     xor a6, a6, t0
-    lw a7, 168(a0)
-    lb t0, 1557(a0)
-    xor a7, a7, t0
-    lw t3, 216(a0)
-    lb t0, 1590(a0)
-    xor t3, t3, t0
-    lw t4, 252(a0)
-    lb t0, 1599(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
-    xor a7, a7, a3
+    lw t0, 168(a0)
+    lb t1, 1557(a0)
+    xor t0, t0, t1
+    lw t1, 216(a0)
+    lb t2, 1590(a0)
+    xor t1, t1, t2
+    lb t2, 1599(a0)
+    xor a7, a7, t2
+    or t2, a5, t0
+    xor a6, a6, t2
+    xor t2, t1, a6
+    or t3, t0, t1
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, t0, t4
+    xor a7, a7, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, a7
+    xor t1, t1, a4
+    xor t0, t0, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor a7, a7, t5
+    or t5, a4, a7
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, a7, a3
     xor a4, a4, t5
     and t5, a6, a5
-    xor a7, a7, t5
+    xor t0, t0, t5
     xor a6, a6, a2
-    or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
-    xor a2, a2, a7
-    and t5, t3, a6
-    xor a7, a7, t5
+    or t5, t0, a6
+    xor t1, t1, t5
+    xor a5, a5, t1
+    xor a2, a2, t0
+    and t5, t1, a6
+    xor t0, t0, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 276(a0)
-    sw t4, 308(a0)
+    sw a7, 308(a0)
     sw a4, 340(a0)
-    sw t3, 372(a0)
-    sw a7, 404(a0)
+    sw t1, 372(a0)
+    sw t0, 404(a0)
     sw a6, 436(a0)
     sw a5, 468(a0)
     sw a2, 500(a0)
     lw a2, 24(a0)
-    lb t0, 1584(a0)
-    xor a2, a2, t0
+    lb a3, 1584(a0)
+    xor a2, a2, a3
     lw a3, 52(a0)
-    lb t0, 1577(a0)
-    xor a3, a3, t0
+    lb a4, 1577(a0)
+    xor a3, a3, a4
     lw a4, 72(a0)
-    lb t0, 1554(a0)
-    xor a4, a4, t0
+    lb a5, 1554(a0)
+    xor a4, a4, a5
     lw a5, 100(a0)
-    lb t0, 1547(a0)
-    xor a5, a5, t0
+    lb a6, 1547(a0)
+    xor a5, a5, a6
     lw a6, 144(a0)
-    lb t0, 1572(a0)
-    xor a6, a6, t0
+    lb a7, 1572(a0)
+    xor a6, a6, a7
     lw a7, 172(a0)
     lb t0, 1565(a0)
     xor a7, a7, t0
-    lw t3, 220(a0)
-    lb t0, 1598(a0)
-    xor t3, t3, t0
-    lw t4, 224(a0)
-    lb t0, 1543(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
+    lw t0, 220(a0)
+    lb t1, 1598(a0)
+    xor t0, t0, t1
+    lw t1, 224(a0)
+    lb t2, 1543(a0)
+    xor t1, t1, t2
+    or t2, a5, a7
+    xor a6, a6, t2
+    xor t2, t0, a6
+    or t3, a7, t0
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, a7, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
     xor a7, a7, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
     and t5, a6, a5
     xor a7, a7, t5
     xor a6, a6, a2
     or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
+    xor t0, t0, t5
+    xor a5, a5, t0
     xor a2, a2, a7
-    and t5, t3, a6
+    and t5, t0, a6
     xor a7, a7, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 280(a0)
-    sw t4, 312(a0)
+    sw t1, 312(a0)
     sw a4, 344(a0)
-    sw t3, 376(a0)
+    sw t0, 376(a0)
     sw a7, 408(a0)
     sw a6, 440(a0)
     sw a5, 472(a0)
     sw a2, 504(a0)
     lw a2, 28(a0)
-    lb t0, 1592(a0)
-    xor a2, a2, t0
+    lb a3, 1592(a0)
+    xor a2, a2, a3
     lw a3, 56(a0)
-    lb t0, 1585(a0)
-    xor a3, a3, t0
+    lb a4, 1585(a0)
+    xor a3, a3, a4
     lw a4, 76(a0)
-    lb t0, 1562(a0)
-    xor a4, a4, t0
+    lb a5, 1562(a0)
+    xor a4, a4, a5
     lw a5, 104(a0)
-    lb t0, 1555(a0)
-    xor a5, a5, t0
+    lb a6, 1555(a0)
+    xor a5, a5, a6
     lw a6, 148(a0)
-    lb t0, 1580(a0)
-    xor a6, a6, t0
+    lb a7, 1580(a0)
+    xor a6, a6, a7
     lw a7, 176(a0)
     lb t0, 1573(a0)
     xor a7, a7, t0
-    lw t3, 192(a0)
-    lb t0, 1542(a0)
-    xor t3, t3, t0
-    lw t4, 228(a0)
-    lb t0, 1551(a0)
-    xor t4, t4, t0
-    or t0, a5, a7
-    xor a6, a6, t0
-    xor t0, t3, a6
-    or t1, a7, t3
-    xor a5, a5, t1
-    xor t1, a2, a5
-    and t2, a2, a6
-    xor a5, a5, t2
-    and t2, t0, t1
-    xor t2, a7, t2
-    xor t4, t4, t2
-    xor a3, a3, t0
-    xor a4, a4, t1
-    xor a2, a2, t4
-    xor t3, t3, a4
+    lw t0, 192(a0)
+    lb t1, 1542(a0)
+    xor t0, t0, t1
+    lw t1, 228(a0)
+    lb t2, 1551(a0)
+    xor t1, t1, t2
+    or t2, a5, a7
+    xor a6, a6, t2
+    xor t2, t0, a6
+    or t3, a7, t0
+    xor a5, a5, t3
+    xor t3, a2, a5
+    and t4, a2, a6
+    xor a5, a5, t4
+    and t4, t2, t3
+    xor t4, a7, t4
+    xor t1, t1, t4
+    xor a3, a3, t2
+    xor a4, a4, t3
+    xor a2, a2, t1
+    xor t0, t0, a4
     xor a7, a7, a3
     not a4, a4
     or t5, a4, a3
-    xor t4, t4, t5
-    or t5, a4, t4
+    xor t1, t1, t5
+    or t5, a4, t1
     xor a3, a3, t5
-    and t5, t4, a3
+    and t5, t1, a3
     xor a4, a4, t5
     and t5, a6, a5
     xor a7, a7, t5
     xor a6, a6, a2
     or t5, a7, a6
-    xor t3, t3, t5
-    xor a5, a5, t3
+    xor t0, t0, t5
+    xor a5, a5, t0
     xor a2, a2, a7
-    and t5, t3, a6
+    and t5, t0, a6
     xor a7, a7, t5
     and t5, a2, a5
     xor a6, a6, t5
     sw a3, 284(a0)
-    sw t4, 316(a0)
+    sw t1, 316(a0)
     sw a4, 348(a0)
-    sw t3, 380(a0)
+    sw t0, 380(a0)
     sw a7, 412(a0)
     sw a6, 444(a0)
     sw a5, 476(a0)
     sw a2, 508(a0)
-1:
+    j .Ldec_exit17
+.Ldec_exit0:
+    j .Ldec_ret
+.Ldec_exit1:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t0, 340(a0)
+    sw t5, 344(a0)
+    sw s0, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw t6, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t4, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
     addi a0, a0, 256
-9:
+    j .Ldec_ret
+.Ldec_exit2:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit3:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit4:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit5:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit6:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit7:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit8:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit9:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit10:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit11:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit12:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit13:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit14:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit15:
+    sw s8, 316(a0)
+    sw a6, 336(a0)
+    sw t2, 340(a0)
+    sw t4, 344(a0)
+    sw t6, 348(a0)
+    sw t1, 364(a0)
+    sw t3, 368(a0)
+    sw s0, 372(a0)
+    sw s3, 376(a0)
+    sw s7, 380(a0)
+    sw s2, 408(a0)
+    sw s6, 412(a0)
+    sw t5, 436(a0)
+    sw s1, 440(a0)
+    sw s5, 444(a0)
+    sw a2, 488(a0)
+    sw a3, 492(a0)
+    sw a4, 496(a0)
+    sw a5, 500(a0)
+    sw a7, 508(a0)
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_exit16:
+    sw s8, 60(a0)
+    sw a6, 80(a0)
+    sw t2, 84(a0)
+    sw t4, 88(a0)
+    sw t6, 92(a0)
+    sw t1, 108(a0)
+    sw t3, 112(a0)
+    sw s0, 116(a0)
+    sw s3, 120(a0)
+    sw s7, 124(a0)
+    sw s2, 152(a0)
+    sw s6, 156(a0)
+    sw t5, 180(a0)
+    sw s1, 184(a0)
+    sw s5, 188(a0)
+    sw a2, 232(a0)
+    sw a3, 236(a0)
+    sw a4, 240(a0)
+    sw a5, 244(a0)
+    sw a7, 252(a0)
+    j .Ldec_ret
+.Ldec_exit17:
+    addi a0, a0, 256
+    j .Ldec_ret
+.Ldec_ret:
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    lw ra, 48(sp)
+    addi sp, sp, 64
     ret
     .size nuri_pipo_rv32_bs32_core_dec, .-nuri_pipo_rv32_bs32_core_dec
 
