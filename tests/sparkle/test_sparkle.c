@@ -487,15 +487,17 @@ static void test_streaming_random(void)
                 nuri_esch_ctx h, h2;
                 ok = nuri_esch_init(&h, dl, impl) == 0;
                 size_t half = m / 2, copied = 0;
+                int did_copy = 0; /* a flag, not `copied`: half may be 0 (m = 0 or 1) */
                 for (size_t off = 0; off < m;) {
                     size_t take = (size_t)(tu_rand64() % 50);
                     if (take > m - off) take = m - off;
-                    if (!copied && off + take > half) { /* copy mid-stream (a plain struct copy) */
+                    if (!did_copy && off + take > half) { /* copy mid-stream (a plain struct copy) */
                         take = half - off;
                         ok &= nuri_esch_update(&h, msg + off, take) == 0;
                         off += take;
                         memcpy(&h2, &h, sizeof h);
                         copied = off;
+                        did_copy = 1;
                         continue;
                     }
                     ok &= nuri_esch_update(&h, msg + off, take) == 0;
@@ -504,7 +506,7 @@ static void test_streaming_random(void)
                 ok &= nuri_esch_final(&h, d2, dl) == 0;
                 CHECK(ok && memcmp(d1, d2, dl) == 0 && memcmp(d1, d3, dl) == 0, "%s: Esch%zu streaming (m=%zu)", impl,
                       dl * 8, m);
-                if (copied || m == 0) {
+                if (did_copy || m == 0) {
                     uint8_t d4[48];
                     if (m == 0) ok &= nuri_esch_init(&h2, dl, impl) == 0;
                     ok &= nuri_esch_update(&h2, msg + copied, m - copied) == 0;
