@@ -8,9 +8,9 @@
 #   NURI_FEA_IMPLS="neon table ct64" (default) selects the implementations.
 # Method: bench/arm/count_fea.c runs one batch call 1 and 1+N times; the whole-program count
 # difference over N is the exact cost of one call (Feistel layer, tweak handling and kernel).
-# Counting: `qemu-aarch64 -singlestep -d exec,nochain` (Trace lines), which needs only Debian's
-# qemu-user; if a QEMU insn plugin is present at build/qemu-plugins/libinsn.so (built by you from
-# QEMU's tests/plugin/insn.c; Debian ships none) it is used instead (same counts, faster).
+# Counting: the project's own QEMU plugin (bench/qemu/insncount.c, built by
+# scripts/build-qemu-plugin.sh); without it `qemu-aarch64 -singlestep -d exec,nochain` (Trace
+# lines, same counts, slower).
 # QEMU models no pipeline: these are instructions, not cycles.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +28,7 @@ ninja -C "$B" -j2 nuri_static >"$O/ninja.log" 2>&1 || { cat "$O/ninja.log" >&2; 
 aarch64-linux-gnu-gcc -O3 -static -I"$ROOT/include" "$ROOT/bench/arm/count_fea.c" "$B/libnuri.a" -o "$O/count_fea"
 
 PLUGIN=$ROOT/build/qemu-plugins/libinsn.so
+"$ROOT/scripts/build-qemu-plugin.sh" >/dev/null 2>&1 || true
 if [ -f "$PLUGIN" ] && [ "${NURI_COUNT_MODE:-}" != singlestep ]; then MODE=plugin; N=4; else MODE=singlestep; N=2; fi
 
 count() { # impl values iterations -> instructions of the whole run; checksum into $O/sum

@@ -7,11 +7,9 @@
 # insnrange TCG plugin restricted to the .text of that implementation's own object file
 # (from the map), so the count is exactly the instructions executed inside the permutation
 # call (dispatch, prologue, steps, stores), with no loop or harness overhead.
-# By default it uses `qemu-aarch64 -singlestep -d exec,nochain -dfilter lo..hi` and counts Trace
-# lines (N=10): exact, and needs nothing beyond Debian's qemu-user. If an insnrange plugin built from
-# bench/arm/insnrange.c is present at build/qemu-plugins/libinsnrange.so (you build it yourself
-# against qemu-plugin.h, which Debian does not ship), NURI_COUNT_MODE=plugin uses it; the counts
-# are identical.
+# It counts with the project's own plugin (bench/qemu/insncount.c with lo=/hi=, built by
+# scripts/build-qemu-plugin.sh); NURI_COUNT_MODE=singlestep uses `qemu-aarch64 -singlestep -d
+# exec,nochain -dfilter lo..hi` and counts Trace lines instead (N=10); the counts are identical.
 # Output: one JSON record per measurement on stdout (harness schema, metric "instructions",
 # median = instructions per permutation, runs 1), then a ratio summary on stderr.
 set -eu
@@ -32,7 +30,8 @@ aarch64-linux-gnu-gcc -O3 -static $DEFS -I"$ROOT/include" -I"$ROOT/src/common" -
     "$ROOT/bench/arm/count_sparkle.c" "$B/libnuri.a" -Wl,-Map="$O/count.map" -o "$O/count_sparkle"
 
 PLUGIN=$ROOT/build/qemu-plugins/libinsnrange.so
-MODE=${NURI_COUNT_MODE:-singlestep}
+"$ROOT/scripts/build-qemu-plugin.sh" >/dev/null 2>&1 || echo "count.sh: plugin build failed, using -singlestep" >&2
+MODE=${NURI_COUNT_MODE:-plugin}
 if [ ! -f "$PLUGIN" ] || [ "$MODE" = singlestep ]; then MODE=singlestep; N=10; fi
 
 # .text range of one object file of libnuri.a, from the linker map: "lo hi" (hex).
