@@ -37,8 +37,9 @@ static const nuri_pipo_impl impl_rv32_1blk = {
 #endif
 #if !defined(NURI_PIPO_NO_BS64)
 static const nuri_pipo_impl impl_bs64 = {
-    {"bitslice64", 0, 1, "portable C, 8 blocks per pass, one state byte of 8 blocks per 64-bit word"},
-    nuri_pipo_bs64_encrypt, nuri_pipo_bs64_decrypt, 8, NULL};
+    {"bitslice64", 0, 1,
+     "portable C, one state byte of 8 blocks per 64-bit word; 32 blocks per pass where 128-bit vectors exist"},
+    nuri_pipo_bs64_encrypt, nuri_pipo_bs64_decrypt, 32, NULL};
 #endif
 static const nuri_pipo_impl impl_ref = {
     {"ref", 0, 1, "one block at a time, the designers' byte-oriented form (34-op bitsliced S-layer)"},

@@ -19,7 +19,7 @@ typedef struct nuri_pipo_impl {
     nuri_impl_info info;
     nuri_pipo_blocks_fn encrypt;
     nuri_pipo_blocks_fn decrypt;
-    size_t parallel_blocks; /* blocks per pass; the mode layer batches in multiples of it */
+    size_t parallel_blocks; /* blocks per pass (informational: modes.c batches CHUNK blocks, a multiple of every width) */
     nuri_pipo_ctr_fn ctr;   /* NULL = generic CTR path */
 } nuri_pipo_impl;
 
