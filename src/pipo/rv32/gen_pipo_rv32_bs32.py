@@ -38,7 +38,15 @@ def mask_off(blk, j, c):
     return 512 + 64 * blk + 4 * (2 * c + (j >> 2)) + (j & 3)
 
 
-CTR_OFF = 1600  # counter planes (CTR entry): bytes 1600..1855 of the workspace
+# CTR (rows of a batch of big-endian counters: only a few counter bit-planes change from one batch
+# to the next, so round 1 is cached column by column):
+#   bytes 1600..1855  R1: round-1 output planes at their home words (R-layer applied), with the
+#                     round-2 key (mask block 1) already XORed in
+#   bytes 1856..2111  the counter planes with the whitening key XORed in
+# nuri_pipo_rv32_bs32_r1(ws, colmask) recomputes the R1 columns in colmask (public: counter
+# bits); nuri_pipo_rv32_bs32_core_ctr(ws, rounds) runs rounds 2.. from R1 (rounds >= 3).
+R1_OFF = 1600
+CTR_OFF = 1856
 
 # Register residency: the planes produced late in a round and consumed early in the next stay in
 # registers (no sw/lw). Pool: every register but zero, sp, gp, tp, a0 (workspace), a1 (rounds
@@ -91,7 +99,7 @@ class Alloc:
         self.free.sort(key=POOL.index)
 
 
-def emit_round(em, al, direction, n, last, resident, src_off):
+def emit_round(em, al, direction, n, last, resident, src_off, keyed=True, reload=False):
     """Round n (1-based). src_off(pos) = byte offset of a plane to load; stores go to buffer
     n % 2. Planes in `resident` stay in registers for round n + 1 unless `last`."""
     dst = n % 2
@@ -100,10 +108,12 @@ def emit_round(em, al, direction, n, last, resident, src_off):
         for j, pos in ins:
             if pos in al.reg_of:
                 regs[j] = al.reg_of.pop(pos)
+                if reload:
+                    em("lw %s, %d(a0)" % (regs[j], src_off(pos)))
             else:
                 regs[j] = al.take()
                 em("lw %s, %d(a0)" % (regs[j], src_off(pos)))
-            if n >= 2:
+            if n >= 2 and keyed:
                 t = al.take()
                 em("lb %s, %d(a0)" % (t, mask_off(n - 1, pos[0], pos[1])))
                 em("xor %s, %s, %s" % (regs[j], regs[j], t))
@@ -130,9 +140,9 @@ def emit_round(em, al, direction, n, last, resident, src_off):
                 al.give(out[j])
 
 
-def gen_core(direction, ctr=False):
+def gen_core(direction):
     em = Emitter()
-    name = "ctr" if ctr else direction
+    name = direction
     fn = "nuri_pipo_rv32_bs32_core_%s" % name
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
     em("addi sp, sp, -64")
@@ -142,26 +152,19 @@ def gen_core(direction, ctr=False):
     resident = choose_residents(direction)
     al = Alloc()
     exits = []
-    last_round = 1 if ctr else MAX_ROUNDS
-    for n in range(1, last_round + 1):
-        if n == 2:
-            em.label("nuri_pipo_rv32_bs32_round2_%s" % direction)
-        if n == 1 and ctr:
-            src_off = lambda pos: CTR_OFF + 4 * (8 * pos[0] + pos[1])
-        else:
-            src_off = lambda pos, b=(n - 1) % 2: plane_off(b, pos[0], pos[1])
+    states = {}
+    for n in range(1, MAX_ROUNDS + 1):
+        src_off = lambda pos, b=(n - 1) % 2: plane_off(b, pos[0], pos[1])
         emit_round(em, al, direction, n, n == MAX_ROUNDS, resident, src_off)
-        if n == 1:
-            after1 = (dict(al.reg_of), list(al.free))
+        states[n] = (dict(al.reg_of), list(al.free))
         if n < MAX_ROUNDS:
+            if n == 2:
+                em.label("nuri_pipo_rv32_bs32_after2_%s" % direction)
             em("addi a1, a1, -1")
             em("beqz a1, .L%s_exit%d" % (name, n))
             exits.append((n, dict(al.reg_of)))
-    if ctr:
-        em("j nuri_pipo_rv32_bs32_round2_%s" % direction)
-    else:
-        exits.append((MAX_ROUNDS, {}))
-        em("j .L%s_exit%d" % (name, MAX_ROUNDS))
+    exits.append((MAX_ROUNDS, {}))
+    em("j .L%s_exit%d" % (name, MAX_ROUNDS))
     em.label(".L%s_exit0" % name)
     em("j .L%s_ret" % name)
     for n, reg_of in exits:
@@ -177,7 +180,64 @@ def gen_core(direction, ctr=False):
     em("addi sp, sp, 64")
     em("ret")
     em.raw("    .size %s, .-%s\n" % (fn, fn))
-    return "\n".join(em.lines) + "\n", after1
+    return "\n".join(em.lines) + "\n", states
+
+
+def gen_ctr_core(states):
+    """nuri_pipo_rv32_bs32_core_ctr(ws, rounds), rounds >= 2: round 2 from the R1 cache (its key
+    already added), every input loaded into the register that the encryption core's round 2 finds
+    it in (so both cores leave round 2 in the same registers), then the encryption core from its
+    round-2 exit test on (same stack frame)."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_core_ctr"
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("addi sp, sp, -64")
+    for i, r in enumerate(SAVED):
+        em("sw %s, %d(sp)" % (r, 4 * i))
+    al = Alloc()
+    al.reg_of, al.free = dict(states[1][0]), list(states[1][1])
+    emit_round(em, al, "enc", 2, False, choose_residents("enc"),
+               lambda pos: R1_OFF + 4 * (8 * pos[0] + pos[1]), keyed=False, reload=True)
+    assert (al.reg_of, al.free) == states[2], "the CTR core must leave round 2 as the encryption core does"
+    em("addi a1, a1, -1")
+    em("j nuri_pipo_rv32_bs32_after2_enc")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    return "\n".join(em.lines) + "\n"
+
+
+def gen_r1():
+    """void nuri_pipo_rv32_bs32_r1(ws, unsigned colmask): for each S-box column c in colmask,
+    round 1 of the counter planes (whitening key included) -> R1, R-layer applied and the
+    round-2 key added. colmask is public (which counter bits changed)."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_r1"
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("addi sp, sp, -16")
+    em("sw s0, 0(sp)")
+    em("sw s1, 4(sp)")
+    em("addi a2, a0, %d" % CTR_OFF)
+    regs = ["a3", "a4", "a5", "a6", "a7", "t3", "t4", "t5", "t0", "t1", "t2", "t6", "s0", "s1"]
+    for c in range(8):
+        em("andi t0, a1, %d" % (1 << c))
+        em("beqz t0, .Lr1_skip%d" % c)
+        x = regs[:8]
+        for j in range(8):
+            em("lw %s, %d(a2)" % (x[j], 4 * (8 * j + c)))
+        names = run_ops(em, S_OPS, {"x%d" % j: x[j] for j in range(8)}, regs[8:])
+        out = {j: names[S_OUT[j]] for j in range(8)}
+        spare = [r for r in regs if r not in out.values()][0]
+        for j in range(8):
+            pos = (j, (c + ROT[j]) % 8)
+            em("lb %s, %d(a0)" % (spare, mask_off(1, pos[0], pos[1])))
+            em("xor %s, %s, %s" % (out[j], out[j], spare))
+            em("sw %s, %d(a0)" % (out[j], R1_OFF + 4 * (8 * pos[0] + pos[1])))
+        em.label(".Lr1_skip%d" % c)
+    em("lw s0, 0(sp)")
+    em("lw s1, 4(sp)")
+    em("addi sp, sp, 16")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    return "\n".join(em.lines) + "\n"
 
 
 def swapmove(em, a, b, sh, m, t):
@@ -299,9 +359,8 @@ def gen_out(with_x):
 
 
 if __name__ == "__main__":
-    enc, a1 = gen_core("enc")
-    ctr, a2 = gen_core("enc", ctr=True)
-    assert a1 == a2, "the CTR entry must hand round 2 the same registers"
+    enc, states = gen_core("enc")
+    ctr = gen_ctr_core(states) + "\n" + gen_r1()
     dec, _ = gen_core("dec")
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +

@@ -402,7 +402,6 @@ nuri_pipo_rv32_bs32_core_enc:
     sw a2, 312(a0)
     addi a1, a1, -1
     beqz a1, .Lenc_exit1
-nuri_pipo_rv32_bs32_round2_enc:
     lw a2, 256(a0)
     lb s9, 576(a0)
     xor a2, a2, s9
@@ -889,6 +888,7 @@ nuri_pipo_rv32_bs32_round2_enc:
     xor a2, a2, s11
     sw s9, 28(a0)
     sw a2, 56(a0)
+nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit2
     lw a2, 0(a0)
@@ -8649,432 +8649,955 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw s10, 40(sp)
     sw s11, 44(sp)
     sw ra, 48(sp)
-    beqz a1, .Lctr_exit0
     lw a2, 1600(a0)
-    lw a3, 1632(a0)
+    lw s9, 1632(a0)
     lw a4, 1664(a0)
-    lw a5, 1696(a0)
-    lw a6, 1728(a0)
-    lw a7, 1760(a0)
-    lw t0, 1792(a0)
-    lw t1, 1824(a0)
-    and t2, t1, t0
-    xor a7, a7, t2
-    and t2, a5, a7
-    xor a6, a6, t2
-    xor t1, t1, a6
-    xor t0, t0, a5
-    or t2, a6, a7
-    xor a5, a5, t2
-    xor a7, a7, t1
-    and t2, a7, t0
-    xor a6, a6, t2
-    and t2, a3, a2
-    xor a4, a4, t2
-    or t2, a4, a3
-    xor a2, a2, t2
-    or t2, a4, a2
-    xor a3, a3, t2
+    lw t6, 1696(a0)
+    lw a7, 1728(a0)
+    lw a6, 1760(a0)
+    lw s5, 1792(a0)
+    lw a3, 1824(a0)
+    and s10, a3, s5
+    xor a6, a6, s10
+    and s10, t6, a6
+    xor a7, a7, s10
+    xor a3, a3, a7
+    xor s5, s5, t6
+    or s10, a7, a6
+    xor t6, t6, s10
+    xor a6, a6, a3
+    and s10, a6, s5
+    xor a7, a7, s10
+    and s10, s9, a2
+    xor a4, a4, s10
+    or s10, a4, s9
+    xor a2, a2, s10
+    or s10, a4, a2
+    xor s9, s9, s10
     not a4, a4
-    xor t1, t1, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t2, t1, a7
-    xor t0, t0, t2
-    xor t2, t1, t0
-    or t3, a6, a5
-    xor t0, t0, t3
-    xor t3, a5, a7
-    or t4, t0, a6
-    xor a7, a7, t4
-    and t4, t3, t2
-    xor t4, a6, t4
-    xor a4, a4, t2
-    xor a3, a3, t4
-    xor a2, a2, t3
-    sw t1, 256(a0)
-    sw a2, 316(a0)
-    sw a4, 336(a0)
-    sw t0, 364(a0)
-    sw a7, 408(a0)
-    sw a6, 436(a0)
-    sw a5, 452(a0)
-    sw a3, 488(a0)
+    xor a3, a3, s9
+    xor t6, t6, a4
+    xor a7, a7, a2
+    and s10, a3, a6
+    xor s5, s5, s10
+    xor s10, a3, s5
+    or s11, a7, t6
+    xor s5, s5, s11
+    xor s11, t6, a6
+    or ra, s5, a7
+    xor a6, a6, ra
+    and ra, s11, s10
+    xor ra, a7, ra
+    xor a4, a4, s10
+    xor s9, s9, ra
+    xor a2, a2, s11
+    sw a3, 0(a0)
+    sw a2, 60(a0)
+    sw a4, 80(a0)
+    sw s5, 108(a0)
+    sw a6, 152(a0)
+    sw a7, 180(a0)
+    sw t6, 196(a0)
+    sw s9, 232(a0)
     lw a2, 1604(a0)
     lw a3, 1636(a0)
-    lw a4, 1668(a0)
-    lw a5, 1700(a0)
-    lw a6, 1732(a0)
-    lw a7, 1764(a0)
-    lw t0, 1796(a0)
-    lw t1, 1828(a0)
-    and t2, t1, t0
-    xor a7, a7, t2
-    and t2, a5, a7
-    xor a6, a6, t2
+    lw a5, 1668(a0)
+    lw s3, 1700(a0)
+    lw t0, 1732(a0)
+    lw t1, 1764(a0)
+    lw a4, 1796(a0)
+    lw s0, 1828(a0)
+    and a6, s0, a4
     xor t1, t1, a6
-    xor t0, t0, a5
-    or t2, a6, a7
-    xor a5, a5, t2
-    xor a7, a7, t1
-    and t2, a7, t0
-    xor a6, a6, t2
-    and t2, a3, a2
-    xor a4, a4, t2
-    or t2, a4, a3
-    xor a2, a2, t2
-    or t2, a4, a2
-    xor a3, a3, t2
-    not a4, a4
-    xor t1, t1, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t2, t1, a7
-    xor t0, t0, t2
-    xor t2, t1, t0
-    or t3, a6, a5
-    xor t0, t0, t3
-    xor t3, a5, a7
-    or t4, t0, a6
-    xor a7, a7, t4
-    and t4, t3, t2
-    xor t4, a6, t4
-    xor a4, a4, t2
-    xor a3, a3, t4
-    xor a2, a2, t3
-    sw t1, 260(a0)
-    sw a2, 288(a0)
-    sw a4, 340(a0)
-    sw t0, 368(a0)
-    sw a7, 412(a0)
-    sw a6, 440(a0)
-    sw a5, 456(a0)
-    sw a3, 492(a0)
+    and a6, s3, t1
+    xor t0, t0, a6
+    xor s0, s0, t0
+    xor a4, a4, s3
+    or a6, t0, t1
+    xor s3, s3, a6
+    xor t1, t1, s0
+    and a6, t1, a4
+    xor t0, t0, a6
+    and a6, a3, a2
+    xor a5, a5, a6
+    or a6, a5, a3
+    xor a2, a2, a6
+    or a6, a5, a2
+    xor a3, a3, a6
+    not a5, a5
+    xor s0, s0, a3
+    xor s3, s3, a5
+    xor t0, t0, a2
+    and a6, s0, t1
+    xor a4, a4, a6
+    xor a6, s0, a4
+    or a7, t0, s3
+    xor a4, a4, a7
+    xor a7, s3, t1
+    or t6, a4, t0
+    xor t1, t1, t6
+    and t6, a7, a6
+    xor t6, t0, t6
+    xor a5, a5, a6
+    xor a3, a3, t6
+    xor a2, a2, a7
+    sw s0, 4(a0)
+    sw a2, 32(a0)
+    sw a5, 84(a0)
+    sw a4, 112(a0)
+    sw t1, 156(a0)
+    sw t0, 184(a0)
+    sw s3, 200(a0)
+    sw a3, 236(a0)
     lw a2, 1608(a0)
     lw a3, 1640(a0)
-    lw a4, 1672(a0)
-    lw a5, 1704(a0)
-    lw a6, 1736(a0)
-    lw a7, 1768(a0)
-    lw t0, 1800(a0)
-    lw t1, 1832(a0)
-    and t2, t1, t0
-    xor a7, a7, t2
-    and t2, a5, a7
-    xor a6, a6, t2
-    xor t1, t1, a6
-    xor t0, t0, a5
-    or t2, a6, a7
+    lw t3, 1672(a0)
+    lw s8, 1704(a0)
+    lw t2, 1736(a0)
+    lw t4, 1768(a0)
+    lw a4, 1800(a0)
+    lw a5, 1832(a0)
+    and a6, a5, a4
+    xor t4, t4, a6
+    and a6, s8, t4
+    xor t2, t2, a6
     xor a5, a5, t2
-    xor a7, a7, t1
-    and t2, a7, t0
-    xor a6, a6, t2
-    and t2, a3, a2
-    xor a4, a4, t2
-    or t2, a4, a3
-    xor a2, a2, t2
-    or t2, a4, a2
-    xor a3, a3, t2
-    not a4, a4
-    xor t1, t1, a3
-    xor a5, a5, a4
-    xor a6, a6, a2
-    and t2, t1, a7
-    xor t0, t0, t2
-    xor t2, t1, t0
-    or t3, a6, a5
-    xor t0, t0, t3
-    xor t3, a5, a7
-    or t4, t0, a6
-    xor a7, a7, t4
-    and t4, t3, t2
-    xor t4, a6, t4
-    xor a4, a4, t2
-    xor a3, a3, t4
-    xor a2, a2, t3
-    sw t1, 264(a0)
-    sw a2, 292(a0)
-    sw a4, 344(a0)
-    sw t0, 372(a0)
-    sw a6, 444(a0)
-    sw a5, 460(a0)
-    sw a3, 496(a0)
+    xor a4, a4, s8
+    or a6, t2, t4
+    xor s8, s8, a6
+    xor t4, t4, a5
+    and a6, t4, a4
+    xor t2, t2, a6
+    and a6, a3, a2
+    xor t3, t3, a6
+    or a6, t3, a3
+    xor a2, a2, a6
+    or a6, t3, a2
+    xor a3, a3, a6
+    not t3, t3
+    xor a5, a5, a3
+    xor s8, s8, t3
+    xor t2, t2, a2
+    and a6, a5, t4
+    xor a4, a4, a6
+    xor a6, a5, a4
+    or a7, t2, s8
+    xor a4, a4, a7
+    xor a7, s8, t4
+    or t0, a4, t2
+    xor t4, t4, t0
+    and t0, a7, a6
+    xor t0, t2, t0
+    xor t3, t3, a6
+    xor a3, a3, t0
+    xor a2, a2, a7
+    sw a5, 8(a0)
+    sw a2, 36(a0)
+    sw t3, 88(a0)
+    sw a4, 116(a0)
+    sw t2, 188(a0)
+    sw s8, 204(a0)
+    sw a3, 240(a0)
     lw a2, 1612(a0)
     lw a3, 1644(a0)
-    lw a4, 1676(a0)
-    lw a5, 1708(a0)
-    lw a6, 1740(a0)
-    lw t0, 1772(a0)
-    lw t1, 1804(a0)
-    lw t2, 1836(a0)
-    and t3, t2, t1
-    xor t0, t0, t3
-    and t3, a5, t0
-    xor a6, a6, t3
-    xor t2, t2, a6
-    xor t1, t1, a5
-    or t3, a6, t0
-    xor a5, a5, t3
-    xor t0, t0, t2
-    and t3, t0, t1
-    xor a6, a6, t3
-    and t3, a3, a2
-    xor a4, a4, t3
-    or t3, a4, a3
-    xor a2, a2, t3
-    or t3, a4, a2
-    xor a3, a3, t3
-    not a4, a4
-    xor t2, t2, a3
+    lw s4, 1676(a0)
+    lw a4, 1708(a0)
+    lw t5, 1740(a0)
+    lw s1, 1772(a0)
+    lw a5, 1804(a0)
+    lw a6, 1836(a0)
+    and a7, a6, a5
+    xor s1, s1, a7
+    and a7, a4, s1
+    xor t5, t5, a7
+    xor a6, a6, t5
     xor a5, a5, a4
-    xor a6, a6, a2
-    and t3, t2, t0
-    xor t1, t1, t3
-    xor t3, t2, t1
-    or t4, a6, a5
-    xor t1, t1, t4
-    xor t4, a5, t0
-    or t5, t1, a6
-    xor t0, t0, t5
-    and t5, t4, t3
-    xor t5, a6, t5
-    xor a4, a4, t3
-    xor a3, a3, t5
-    xor a2, a2, t4
-    sw t2, 268(a0)
-    sw a2, 296(a0)
-    sw a4, 348(a0)
-    sw t1, 376(a0)
-    sw a5, 464(a0)
-    sw a3, 500(a0)
+    or a7, t5, s1
+    xor a4, a4, a7
+    xor s1, s1, a6
+    and a7, s1, a5
+    xor t5, t5, a7
+    and a7, a3, a2
+    xor s4, s4, a7
+    or a7, s4, a3
+    xor a2, a2, a7
+    or a7, s4, a2
+    xor a3, a3, a7
+    not s4, s4
+    xor a6, a6, a3
+    xor a4, a4, s4
+    xor t5, t5, a2
+    and a7, a6, s1
+    xor a5, a5, a7
+    xor a7, a6, a5
+    or t0, t5, a4
+    xor a5, a5, t0
+    xor t0, a4, s1
+    or t1, a5, t5
+    xor s1, s1, t1
+    and t1, t0, a7
+    xor t1, t5, t1
+    xor s4, s4, a7
+    xor a3, a3, t1
+    xor a2, a2, t0
+    sw a6, 12(a0)
+    sw a2, 40(a0)
+    sw s4, 92(a0)
+    sw a5, 120(a0)
+    sw a4, 208(a0)
+    sw a3, 244(a0)
     lw a2, 1616(a0)
     lw a3, 1648(a0)
     lw a4, 1680(a0)
     lw a5, 1712(a0)
-    lw t1, 1744(a0)
-    lw t2, 1776(a0)
-    lw t3, 1808(a0)
-    lw t4, 1840(a0)
-    and t5, t4, t3
-    xor t2, t2, t5
-    and t5, a5, t2
-    xor t1, t1, t5
-    xor t4, t4, t1
-    xor t3, t3, a5
-    or t5, t1, t2
-    xor a5, a5, t5
-    xor t2, t2, t4
-    and t5, t2, t3
-    xor t1, t1, t5
-    and t5, a3, a2
-    xor a4, a4, t5
-    or t5, a4, a3
-    xor a2, a2, t5
-    or t5, a4, a2
-    xor a3, a3, t5
+    lw s2, 1744(a0)
+    lw s6, 1776(a0)
+    lw a6, 1808(a0)
+    lw a7, 1840(a0)
+    and t0, a7, a6
+    xor s6, s6, t0
+    and t0, a5, s6
+    xor s2, s2, t0
+    xor a7, a7, s2
+    xor a6, a6, a5
+    or t0, s2, s6
+    xor a5, a5, t0
+    xor s6, s6, a7
+    and t0, s6, a6
+    xor s2, s2, t0
+    and t0, a3, a2
+    xor a4, a4, t0
+    or t0, a4, a3
+    xor a2, a2, t0
+    or t0, a4, a2
+    xor a3, a3, t0
     not a4, a4
-    xor t4, t4, a3
+    xor a7, a7, a3
     xor a5, a5, a4
-    xor t1, t1, a2
-    and t5, t4, t2
-    xor t3, t3, t5
-    xor t5, t4, t3
-    or t6, t1, a5
-    xor t3, t3, t6
-    xor t6, a5, t2
-    or s0, t3, t1
-    xor t2, t2, s0
-    and s0, t6, t5
-    xor s0, t1, s0
-    xor a4, a4, t5
-    xor a3, a3, s0
-    xor a2, a2, t6
-    sw t4, 272(a0)
-    sw a2, 300(a0)
-    sw t3, 380(a0)
-    sw a5, 468(a0)
-    sw a3, 504(a0)
+    xor s2, s2, a2
+    and t0, a7, s6
+    xor a6, a6, t0
+    xor t0, a7, a6
+    or t1, s2, a5
+    xor a6, a6, t1
+    xor t1, a5, s6
+    or t2, a6, s2
+    xor s6, s6, t2
+    and t2, t1, t0
+    xor t2, s2, t2
+    xor a4, a4, t0
+    xor a3, a3, t2
+    xor a2, a2, t1
+    sw a7, 16(a0)
+    sw a2, 44(a0)
+    sw a6, 124(a0)
+    sw a5, 212(a0)
+    sw a3, 248(a0)
     lw a2, 1620(a0)
     lw a3, 1652(a0)
     lw a5, 1684(a0)
-    lw t3, 1716(a0)
-    lw t4, 1748(a0)
-    lw t5, 1780(a0)
-    lw t6, 1812(a0)
-    lw s0, 1844(a0)
-    and s1, s0, t6
-    xor t5, t5, s1
-    and s1, t3, t5
-    xor t4, t4, s1
-    xor s0, s0, t4
-    xor t6, t6, t3
-    or s1, t4, t5
-    xor t3, t3, s1
-    xor t5, t5, s0
-    and s1, t5, t6
-    xor t4, t4, s1
-    and s1, a3, a2
-    xor a5, a5, s1
-    or s1, a5, a3
-    xor a2, a2, s1
-    or s1, a5, a2
-    xor a3, a3, s1
+    lw a6, 1716(a0)
+    lw s7, 1748(a0)
+    lw a7, 1780(a0)
+    lw t0, 1812(a0)
+    lw t1, 1844(a0)
+    and t2, t1, t0
+    xor a7, a7, t2
+    and t2, a6, a7
+    xor s7, s7, t2
+    xor t1, t1, s7
+    xor t0, t0, a6
+    or t2, s7, a7
+    xor a6, a6, t2
+    xor a7, a7, t1
+    and t2, a7, t0
+    xor s7, s7, t2
+    and t2, a3, a2
+    xor a5, a5, t2
+    or t2, a5, a3
+    xor a2, a2, t2
+    or t2, a5, a2
+    xor a3, a3, t2
     not a5, a5
-    xor s0, s0, a3
-    xor t3, t3, a5
-    xor t4, t4, a2
-    and s1, s0, t5
-    xor t6, t6, s1
-    xor s1, s0, t6
-    or s2, t4, t3
-    xor t6, t6, s2
-    xor s2, t3, t5
-    or s3, t6, t4
-    xor t5, t5, s3
-    and s3, s2, s1
-    xor s3, t4, s3
-    xor a5, a5, s1
-    xor a3, a3, s3
-    xor a2, a2, s2
-    sw s0, 276(a0)
-    sw a2, 304(a0)
-    sw t3, 472(a0)
-    sw a3, 508(a0)
+    xor t1, t1, a3
+    xor a6, a6, a5
+    xor s7, s7, a2
+    and t2, t1, a7
+    xor t0, t0, t2
+    xor t2, t1, t0
+    or t3, s7, a6
+    xor t0, t0, t3
+    xor t3, a6, a7
+    or t6, t0, s7
+    xor a7, a7, t6
+    and t6, t3, t2
+    xor t6, s7, t6
+    xor a5, a5, t2
+    xor a3, a3, t6
+    xor a2, a2, t3
+    sw t1, 20(a0)
+    sw a2, 48(a0)
+    sw a6, 216(a0)
+    sw a3, 252(a0)
     lw a2, 1624(a0)
     lw a3, 1656(a0)
-    lw t3, 1688(a0)
-    lw s0, 1720(a0)
-    lw s1, 1752(a0)
-    lw s2, 1784(a0)
-    lw s3, 1816(a0)
-    lw s4, 1848(a0)
+    lw a6, 1688(a0)
+    lw t1, 1720(a0)
+    lw t2, 1752(a0)
+    lw t3, 1784(a0)
+    lw t6, 1816(a0)
+    lw s0, 1848(a0)
+    and s3, s0, t6
+    xor t3, t3, s3
+    and s3, t1, t3
+    xor t2, t2, s3
+    xor s0, s0, t2
+    xor t6, t6, t1
+    or s3, t2, t3
+    xor t1, t1, s3
+    xor t3, t3, s0
+    and s3, t3, t6
+    xor t2, t2, s3
+    and s3, a3, a2
+    xor a6, a6, s3
+    or s3, a6, a3
+    xor a2, a2, s3
+    or s3, a6, a2
+    xor a3, a3, s3
+    not a6, a6
+    xor s0, s0, a3
+    xor t1, t1, a6
+    xor t2, t2, a2
+    and s3, s0, t3
+    xor t6, t6, s3
+    xor s3, s0, t6
+    or s4, t2, t1
+    xor t6, t6, s4
+    xor s4, t1, t3
+    or s5, t6, t2
+    xor t3, t3, s5
     and s5, s4, s3
-    xor s2, s2, s5
-    and s5, s0, s2
-    xor s1, s1, s5
-    xor s4, s4, s1
-    xor s3, s3, s0
-    or s5, s1, s2
-    xor s0, s0, s5
-    xor s2, s2, s4
-    and s5, s2, s3
-    xor s1, s1, s5
-    and s5, a3, a2
-    xor t3, t3, s5
-    or s5, t3, a3
-    xor a2, a2, s5
-    or s5, t3, a2
+    xor s5, t2, s5
+    xor a6, a6, s3
     xor a3, a3, s5
-    not t3, t3
-    xor s4, s4, a3
-    xor s0, s0, t3
-    xor s1, s1, a2
-    and s5, s4, s2
-    xor s3, s3, s5
-    xor s5, s4, s3
-    or s6, s1, s0
-    xor s3, s3, s6
-    xor s6, s0, s2
-    or s7, s3, s1
-    xor s2, s2, s7
-    and s7, s6, s5
-    xor s7, s1, s7
-    xor t3, t3, s5
-    xor a3, a3, s7
-    xor a2, a2, s6
-    sw s4, 280(a0)
-    sw a2, 308(a0)
-    sw s0, 476(a0)
+    xor a2, a2, s4
+    sw s0, 24(a0)
+    sw a2, 52(a0)
+    sw t1, 220(a0)
     lw a2, 1628(a0)
-    lw s0, 1660(a0)
-    lw s4, 1692(a0)
-    lw s5, 1724(a0)
-    lw s6, 1756(a0)
-    lw s7, 1788(a0)
+    lw t1, 1660(a0)
+    lw s0, 1692(a0)
+    lw s3, 1724(a0)
+    lw s4, 1756(a0)
+    lw s5, 1788(a0)
     lw s8, 1820(a0)
     lw s9, 1852(a0)
     and s10, s9, s8
-    xor s7, s7, s10
-    and s10, s5, s7
-    xor s6, s6, s10
-    xor s9, s9, s6
-    xor s8, s8, s5
-    or s10, s6, s7
     xor s5, s5, s10
-    xor s7, s7, s9
-    and s10, s7, s8
-    xor s6, s6, s10
-    and s10, s0, a2
+    and s10, s3, s5
     xor s4, s4, s10
-    or s10, s4, s0
-    xor a2, a2, s10
-    or s10, s4, a2
+    xor s9, s9, s4
+    xor s8, s8, s3
+    or s10, s4, s5
+    xor s3, s3, s10
+    xor s5, s5, s9
+    and s10, s5, s8
+    xor s4, s4, s10
+    and s10, t1, a2
     xor s0, s0, s10
-    not s4, s4
-    xor s9, s9, s0
-    xor s5, s5, s4
-    xor s6, s6, a2
-    and s10, s9, s7
+    or s10, s0, t1
+    xor a2, a2, s10
+    or s10, s0, a2
+    xor t1, t1, s10
+    not s0, s0
+    xor s9, s9, t1
+    xor s3, s3, s0
+    xor s4, s4, a2
+    and s10, s9, s5
     xor s8, s8, s10
     xor s10, s9, s8
-    or s11, s6, s5
+    or s11, s4, s3
     xor s8, s8, s11
-    xor s11, s5, s7
-    or ra, s8, s6
-    xor s7, s7, ra
+    xor s11, s3, s5
+    or ra, s8, s4
+    xor s5, s5, ra
     and ra, s11, s10
-    xor ra, s6, ra
-    xor s4, s4, s10
-    xor s0, s0, ra
+    xor ra, s4, ra
+    xor s0, s0, s10
+    xor t1, t1, ra
     xor a2, a2, s11
-    sw s9, 284(a0)
-    sw a2, 312(a0)
+    sw s9, 28(a0)
+    sw a2, 56(a0)
     addi a1, a1, -1
-    beqz a1, .Lctr_exit1
-    j nuri_pipo_rv32_bs32_round2_enc
-.Lctr_exit0:
-    j .Lctr_ret
-.Lctr_exit1:
-    sw a4, 320(a0)
-    sw a5, 324(a0)
-    sw t3, 328(a0)
-    sw s4, 332(a0)
-    sw t6, 352(a0)
-    sw s3, 356(a0)
-    sw s8, 360(a0)
-    sw a7, 384(a0)
-    sw t0, 388(a0)
-    sw t2, 392(a0)
-    sw t5, 396(a0)
-    sw s2, 400(a0)
-    sw s7, 404(a0)
-    sw a6, 416(a0)
-    sw t1, 420(a0)
-    sw t4, 424(a0)
-    sw s1, 428(a0)
-    sw s6, 432(a0)
-    sw s5, 448(a0)
-    sw a3, 480(a0)
-    sw s0, 484(a0)
-    addi a0, a0, 256
-    j .Lctr_ret
-.Lctr_ret:
+    j nuri_pipo_rv32_bs32_after2_enc
+    .size nuri_pipo_rv32_bs32_core_ctr, .-nuri_pipo_rv32_bs32_core_ctr
+
+
+    .globl nuri_pipo_rv32_bs32_r1
+    .type nuri_pipo_rv32_bs32_r1, @function
+    .align 2
+nuri_pipo_rv32_bs32_r1:
+    addi sp, sp, -16
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    addi a2, a0, 1856
+    andi t0, a1, 1
+    beqz t0, .Lr1_skip0
+    lw a3, 0(a2)
+    lw a4, 32(a2)
+    lw a5, 64(a2)
+    lw a6, 96(a2)
+    lw a7, 128(a2)
+    lw t3, 160(a2)
+    lw t4, 192(a2)
+    lw t5, 224(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 576(a0)
+    xor t5, t5, t0
+    sw t5, 1600(a0)
+    lb t0, 633(a0)
+    xor a3, a3, t0
+    sw a3, 1660(a0)
+    lb t0, 610(a0)
+    xor a5, a5, t0
+    sw a5, 1680(a0)
+    lb t0, 603(a0)
+    xor t4, t4, t0
+    sw t4, 1708(a0)
+    lb t0, 628(a0)
+    xor t3, t3, t0
+    sw t3, 1752(a0)
+    lb t0, 621(a0)
+    xor a7, a7, t0
+    sw a7, 1780(a0)
+    lb t0, 590(a0)
+    xor a6, a6, t0
+    sw a6, 1796(a0)
+    lb t0, 599(a0)
+    xor a4, a4, t0
+    sw a4, 1832(a0)
+.Lr1_skip0:
+    andi t0, a1, 2
+    beqz t0, .Lr1_skip1
+    lw a3, 4(a2)
+    lw a4, 36(a2)
+    lw a5, 68(a2)
+    lw a6, 100(a2)
+    lw a7, 132(a2)
+    lw t3, 164(a2)
+    lw t4, 196(a2)
+    lw t5, 228(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 584(a0)
+    xor t5, t5, t0
+    sw t5, 1604(a0)
+    lb t0, 577(a0)
+    xor a3, a3, t0
+    sw a3, 1632(a0)
+    lb t0, 618(a0)
+    xor a5, a5, t0
+    sw a5, 1684(a0)
+    lb t0, 611(a0)
+    xor t4, t4, t0
+    sw t4, 1712(a0)
+    lb t0, 636(a0)
+    xor t3, t3, t0
+    sw t3, 1756(a0)
+    lb t0, 629(a0)
+    xor a7, a7, t0
+    sw a7, 1784(a0)
+    lb t0, 598(a0)
+    xor a6, a6, t0
+    sw a6, 1800(a0)
+    lb t0, 607(a0)
+    xor a4, a4, t0
+    sw a4, 1836(a0)
+.Lr1_skip1:
+    andi t0, a1, 4
+    beqz t0, .Lr1_skip2
+    lw a3, 8(a2)
+    lw a4, 40(a2)
+    lw a5, 72(a2)
+    lw a6, 104(a2)
+    lw a7, 136(a2)
+    lw t3, 168(a2)
+    lw t4, 200(a2)
+    lw t5, 232(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 592(a0)
+    xor t5, t5, t0
+    sw t5, 1608(a0)
+    lb t0, 585(a0)
+    xor a3, a3, t0
+    sw a3, 1636(a0)
+    lb t0, 626(a0)
+    xor a5, a5, t0
+    sw a5, 1688(a0)
+    lb t0, 619(a0)
+    xor t4, t4, t0
+    sw t4, 1716(a0)
+    lb t0, 580(a0)
+    xor t3, t3, t0
+    sw t3, 1728(a0)
+    lb t0, 637(a0)
+    xor a7, a7, t0
+    sw a7, 1788(a0)
+    lb t0, 606(a0)
+    xor a6, a6, t0
+    sw a6, 1804(a0)
+    lb t0, 615(a0)
+    xor a4, a4, t0
+    sw a4, 1840(a0)
+.Lr1_skip2:
+    andi t0, a1, 8
+    beqz t0, .Lr1_skip3
+    lw a3, 12(a2)
+    lw a4, 44(a2)
+    lw a5, 76(a2)
+    lw a6, 108(a2)
+    lw a7, 140(a2)
+    lw t3, 172(a2)
+    lw t4, 204(a2)
+    lw t5, 236(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 600(a0)
+    xor t5, t5, t0
+    sw t5, 1612(a0)
+    lb t0, 593(a0)
+    xor a3, a3, t0
+    sw a3, 1640(a0)
+    lb t0, 634(a0)
+    xor a5, a5, t0
+    sw a5, 1692(a0)
+    lb t0, 627(a0)
+    xor t4, t4, t0
+    sw t4, 1720(a0)
+    lb t0, 588(a0)
+    xor t3, t3, t0
+    sw t3, 1732(a0)
+    lb t0, 581(a0)
+    xor a7, a7, t0
+    sw a7, 1760(a0)
+    lb t0, 614(a0)
+    xor a6, a6, t0
+    sw a6, 1808(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    sw a4, 1844(a0)
+.Lr1_skip3:
+    andi t0, a1, 16
+    beqz t0, .Lr1_skip4
+    lw a3, 16(a2)
+    lw a4, 48(a2)
+    lw a5, 80(a2)
+    lw a6, 112(a2)
+    lw a7, 144(a2)
+    lw t3, 176(a2)
+    lw t4, 208(a2)
+    lw t5, 240(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 608(a0)
+    xor t5, t5, t0
+    sw t5, 1616(a0)
+    lb t0, 601(a0)
+    xor a3, a3, t0
+    sw a3, 1644(a0)
+    lb t0, 578(a0)
+    xor a5, a5, t0
+    sw a5, 1664(a0)
+    lb t0, 635(a0)
+    xor t4, t4, t0
+    sw t4, 1724(a0)
+    lb t0, 596(a0)
+    xor t3, t3, t0
+    sw t3, 1736(a0)
+    lb t0, 589(a0)
+    xor a7, a7, t0
+    sw a7, 1764(a0)
+    lb t0, 622(a0)
+    xor a6, a6, t0
+    sw a6, 1812(a0)
+    lb t0, 631(a0)
+    xor a4, a4, t0
+    sw a4, 1848(a0)
+.Lr1_skip4:
+    andi t0, a1, 32
+    beqz t0, .Lr1_skip5
+    lw a3, 20(a2)
+    lw a4, 52(a2)
+    lw a5, 84(a2)
+    lw a6, 116(a2)
+    lw a7, 148(a2)
+    lw t3, 180(a2)
+    lw t4, 212(a2)
+    lw t5, 244(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 616(a0)
+    xor t5, t5, t0
+    sw t5, 1620(a0)
+    lb t0, 609(a0)
+    xor a3, a3, t0
+    sw a3, 1648(a0)
+    lb t0, 586(a0)
+    xor a5, a5, t0
+    sw a5, 1668(a0)
+    lb t0, 579(a0)
+    xor t4, t4, t0
+    sw t4, 1696(a0)
+    lb t0, 604(a0)
+    xor t3, t3, t0
+    sw t3, 1740(a0)
+    lb t0, 597(a0)
+    xor a7, a7, t0
+    sw a7, 1768(a0)
+    lb t0, 630(a0)
+    xor a6, a6, t0
+    sw a6, 1816(a0)
+    lb t0, 639(a0)
+    xor a4, a4, t0
+    sw a4, 1852(a0)
+.Lr1_skip5:
+    andi t0, a1, 64
+    beqz t0, .Lr1_skip6
+    lw a3, 24(a2)
+    lw a4, 56(a2)
+    lw a5, 88(a2)
+    lw a6, 120(a2)
+    lw a7, 152(a2)
+    lw t3, 184(a2)
+    lw t4, 216(a2)
+    lw t5, 248(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 624(a0)
+    xor t5, t5, t0
+    sw t5, 1624(a0)
+    lb t0, 617(a0)
+    xor a3, a3, t0
+    sw a3, 1652(a0)
+    lb t0, 594(a0)
+    xor a5, a5, t0
+    sw a5, 1672(a0)
+    lb t0, 587(a0)
+    xor t4, t4, t0
+    sw t4, 1700(a0)
+    lb t0, 612(a0)
+    xor t3, t3, t0
+    sw t3, 1744(a0)
+    lb t0, 605(a0)
+    xor a7, a7, t0
+    sw a7, 1772(a0)
+    lb t0, 638(a0)
+    xor a6, a6, t0
+    sw a6, 1820(a0)
+    lb t0, 583(a0)
+    xor a4, a4, t0
+    sw a4, 1824(a0)
+.Lr1_skip6:
+    andi t0, a1, 128
+    beqz t0, .Lr1_skip7
+    lw a3, 28(a2)
+    lw a4, 60(a2)
+    lw a5, 92(a2)
+    lw a6, 124(a2)
+    lw a7, 156(a2)
+    lw t3, 188(a2)
+    lw t4, 220(a2)
+    lw t5, 252(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 632(a0)
+    xor t5, t5, t0
+    sw t5, 1628(a0)
+    lb t0, 625(a0)
+    xor a3, a3, t0
+    sw a3, 1656(a0)
+    lb t0, 602(a0)
+    xor a5, a5, t0
+    sw a5, 1676(a0)
+    lb t0, 595(a0)
+    xor t4, t4, t0
+    sw t4, 1704(a0)
+    lb t0, 620(a0)
+    xor t3, t3, t0
+    sw t3, 1748(a0)
+    lb t0, 613(a0)
+    xor a7, a7, t0
+    sw a7, 1776(a0)
+    lb t0, 582(a0)
+    xor a6, a6, t0
+    sw a6, 1792(a0)
+    lb t0, 591(a0)
+    xor a4, a4, t0
+    sw a4, 1828(a0)
+.Lr1_skip7:
     lw s0, 0(sp)
     lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    lw s6, 24(sp)
-    lw s7, 28(sp)
-    lw s8, 32(sp)
-    lw s9, 36(sp)
-    lw s10, 40(sp)
-    lw s11, 44(sp)
-    lw ra, 48(sp)
-    addi sp, sp, 64
+    addi sp, sp, 16
     ret
-    .size nuri_pipo_rv32_bs32_core_ctr, .-nuri_pipo_rv32_bs32_core_ctr
+    .size nuri_pipo_rv32_bs32_r1, .-nuri_pipo_rv32_bs32_r1
 
 
     .globl nuri_pipo_rv32_bs32_core_dec
@@ -9478,7 +10001,6 @@ nuri_pipo_rv32_bs32_core_dec:
     sw s4, 476(a0)
     addi a1, a1, -1
     beqz a1, .Ldec_exit1
-nuri_pipo_rv32_bs32_round2_dec:
     lw t2, 256(a0)
     lb s4, 576(a0)
     xor t2, t2, s4
@@ -9967,6 +10489,7 @@ nuri_pipo_rv32_bs32_round2_dec:
     xor s5, s5, ra
     sw t0, 28(a0)
     sw s4, 220(a0)
+nuri_pipo_rv32_bs32_after2_dec:
     addi a1, a1, -1
     beqz a1, .Ldec_exit2
     lw t0, 0(a0)

@@ -11,18 +11,23 @@
  * public values (lengths, counters, alignment) steer branches and addresses. */
 #include "pipo_rv32.h"
 
+#include <stddef.h>
+
 #define SMALL 8 /* fewer blocks than this: the one-block kernel is cheaper than a padded batch */
 
 typedef struct {
     uint32_t st[2][64];                     /* state buffers (plane (j, c) = word 8j + c) */
     uint8_t mk[NURI_PIPO_MAX_ROUNDS * 64];  /* mask blocks 1..rounds-1 (block 0 unused) */
-    uint32_t ctr[64];                       /* CTR: planes of the batch's counters (offset 1600) */
+    uint32_t r1[64];                        /* CTR: round-1 output planes + round-2 key (offset 1600) */
+    uint32_t ctr[64];                       /* CTR: planes of the batch's counters + whitening key (1856) */
 } bs32_ws;
+_Static_assert(offsetof(bs32_ws, r1) == 1600 && offsetof(bs32_ws, ctr) == 1856, "layout of gen_pipo_rv32_bs32.py");
 
 /* assembly (pipo_rv32_bs32.S) */
 uint32_t *nuri_pipo_rv32_bs32_core_enc(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_dec(bs32_ws *ws, unsigned rounds);
-uint32_t *nuri_pipo_rv32_bs32_core_ctr(bs32_ws *ws, unsigned rounds); /* round 1 reads ws->ctr */
+uint32_t *nuri_pipo_rv32_bs32_core_ctr(bs32_ws *ws, unsigned rounds); /* rounds 2.. from ws->r1 */
+void nuri_pipo_rv32_bs32_r1(bs32_ws *ws, unsigned colmask); /* round 1 of the columns in colmask */
 void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
@@ -122,11 +127,17 @@ static inline uint32_t be32(uint32_t v)
 static inline unsigned ctr_word(unsigned p) { return 8 * (7 - p / 8) + p % 8; }
 
 /* XOR m into the planes of the counter bits that adding 32 to base flips (bits 5 .. the carry's
- * end: the counter is public, so the loop length may depend on it). */
-static void flip_carry(uint32_t *st, uint64_t base, uint32_t m)
+ * end: the counter is public, so the loop length may depend on it). Returns the S-box columns
+ * (bit positions p % 8) of those planes. */
+static unsigned flip_carry(uint32_t *st, uint64_t base, uint32_t m)
 {
     uint64_t d = base ^ (base + 32);
-    for (unsigned p = 5; p < 64 && ((d >> p) & 1); p++) st[ctr_word(p)] ^= m;
+    unsigned cols = 0;
+    for (unsigned p = 5; p < 64 && ((d >> p) & 1); p++) {
+        st[ctr_word(p)] ^= m;
+        cols |= 1u << (p % 8);
+    }
+    return cols;
 }
 
 /* Planes of the 32 counters c, c+1, ..., c+31 (mod 2^64), whitening key k XORed in. Lane i
@@ -138,11 +149,12 @@ static void counter_planes(uint32_t *st, uint64_t c, uint64_t k, uint32_t hmask)
     uint64_t base = c - s;
     /* the block of counter `base` (big-endian bytes) as little-endian words, plus the key */
     uint32_t w0 = be32((uint32_t)(base >> 32)) ^ (uint32_t)k, w1 = be32((uint32_t)base) ^ (uint32_t)(k >> 32);
-    for (int p = 0; p < 32; p++) {
-        st[p] = 0u - ((w0 >> p) & 1);
-        st[32 + p] = 0u - ((w1 >> p) & 1);
+#pragma GCC unroll 32
+    for (int p = 0; p < 32; p++) { /* bit p spread over the word (arithmetic shift) */
+        st[p] = (uint32_t)((int32_t)(w0 << (31 - p)) >> 31);
+        st[32 + p] = (uint32_t)((int32_t)(w1 << (31 - p)) >> 31);
     }
-    flip_carry(st, base, hmask);
+    (void)flip_carry(st, base, hmask);
     for (unsigned p = 0; p < 5; p++) {
         uint32_t v = lane_bits[p];
         st[56 + p] ^= s ? (v >> s) | (v << (32 - s)) : v;
@@ -156,7 +168,7 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
     uint32_t buf[64], kout[2];
     size_t full = n / 32, rest = n % 32;
     if (rest >= SMALL) full++;
-    if (rounds < 2) full = 0; /* the CTR core runs round 1, then the shared code from round 2 */
+    if (rounds < 2) full = 0; /* round 1 is cached (ws.r1), the CTR core runs rounds 2.. */
     if (full) {
         unsigned s = (unsigned)counter & 31;
         uint32_t hmask = s ? 0xffffffffu << (32 - s) : 0; /* lanes past the carry into bit 5 */
@@ -165,25 +177,29 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         expand_masks(&ws, rk, rounds, 0);
         counter_planes(ws.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
+        unsigned cols = 0xff; /* S-box columns of round 1 whose counter planes changed */
+        int used_buf = 0;
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
+            nuri_pipo_rv32_bs32_r1(&ws, cols);
             uint32_t *r = nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
             if (nb == 32 && aligned) {
                 nuri_pipo_rv32_bs32_out_xor(r, out + 256 * i, kout, in + 256 * i);
             } else {
+                used_buf = 1;
                 memcpy(buf, in + 256 * i, 8 * nb);
                 nuri_pipo_rv32_bs32_out_xor(r, (uint8_t *)buf, kout, (const uint8_t *)buf);
                 memcpy(out + 256 * i, buf, 8 * nb);
             }
             /* next batch (base + 32): lanes before the carry take the flips of base -> base + 32,
              * lanes past it those of base + 32 -> base + 64 */
-            flip_carry(ws.ctr, base, ~hmask);
+            cols = flip_carry(ws.ctr, base, ~hmask);
             base += 32;
-            flip_carry(ws.ctr, base, hmask);
+            if (hmask) cols |= flip_carry(ws.ctr, base, hmask);
         }
         wipe_words(&ws, ws_used_words(rounds));
-        wipe_words(ws.ctr, 64);
-        wipe_words(buf, 64);
+        wipe_words(ws.r1, 128); /* r1 and ctr */
+        if (used_buf) wipe_words(buf, 64);
     }
     /* fewer than SMALL blocks left: one-block kernel on the counter blocks */
     counter += 32 * full;
