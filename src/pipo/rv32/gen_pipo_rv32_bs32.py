@@ -358,11 +358,56 @@ def gen_out(with_x):
     return "\n".join(em.lines) + "\n"
 
 
+def gen_helpers():
+    """void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks):
+    nblocks mask blocks of 16 words (dst += 64 each), the key of each at rk, rk + stride (bytes),
+    ...: word 2c + h = bytes 0x00/0xFF from bit c of the 4 bytes of key word h.
+    void nuri_pipo_rv32_bs32_wipe(uint32_t *p, unsigned n8): zeroes 8 * n8 words."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_masks"
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("beqz a3, 2f")
+    em("li t0, 0x01010101")
+    em("li t1, 255")
+    em.label("1")
+    em("lw a4, 0(a1)")
+    em("lw a5, 4(a1)")
+    for c in range(8):
+        for h, w in enumerate(("a4", "a5")):
+            if c:
+                em("srli t2, %s, %d" % (w, c))
+                em("and t2, t2, t0")
+            else:
+                em("and t2, %s, t0" % w)
+            em("mul t2, t2, t1")
+            em("sw t2, %d(a0)" % (4 * (2 * c + h)))
+    em("add a1, a1, a2")
+    em("addi a0, a0, 64")
+    em("addi a3, a3, -1")
+    em("bnez a3, 1b")
+    em.label("2")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    fn = "nuri_pipo_rv32_bs32_wipe"
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("beqz a1, 2f")
+    em.label("1")
+    for i in range(8):
+        em("sw zero, %d(a0)" % (4 * i))
+    em("addi a0, a0, 32")
+    em("addi a1, a1, -1")
+    em("bnez a1, 1b")
+    em.label("2")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    return "\n".join(em.lines) + "\n"
+
+
 if __name__ == "__main__":
     enc, states = gen_core("enc")
     ctr = gen_ctr_core(states) + "\n" + gen_r1()
     dec, _ = gen_core("dec")
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
-            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True))
+            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())
     open("pipo_rv32_bs32.S", "w").write(text)

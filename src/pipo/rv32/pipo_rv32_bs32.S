@@ -22299,3 +22299,105 @@ nuri_pipo_rv32_bs32_out_xor:
     ret
     .size nuri_pipo_rv32_bs32_out_xor, .-nuri_pipo_rv32_bs32_out_xor
 
+
+    .globl nuri_pipo_rv32_bs32_masks
+    .type nuri_pipo_rv32_bs32_masks, @function
+    .align 2
+nuri_pipo_rv32_bs32_masks:
+    beqz a3, 2f
+    li t0, 0x01010101
+    li t1, 255
+1:
+    lw a4, 0(a1)
+    lw a5, 4(a1)
+    and t2, a4, t0
+    mul t2, t2, t1
+    sw t2, 0(a0)
+    and t2, a5, t0
+    mul t2, t2, t1
+    sw t2, 4(a0)
+    srli t2, a4, 1
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 8(a0)
+    srli t2, a5, 1
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 12(a0)
+    srli t2, a4, 2
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 16(a0)
+    srli t2, a5, 2
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 20(a0)
+    srli t2, a4, 3
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 24(a0)
+    srli t2, a5, 3
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 28(a0)
+    srli t2, a4, 4
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 32(a0)
+    srli t2, a5, 4
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 36(a0)
+    srli t2, a4, 5
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 40(a0)
+    srli t2, a5, 5
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 44(a0)
+    srli t2, a4, 6
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 48(a0)
+    srli t2, a5, 6
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 52(a0)
+    srli t2, a4, 7
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 56(a0)
+    srli t2, a5, 7
+    and t2, t2, t0
+    mul t2, t2, t1
+    sw t2, 60(a0)
+    add a1, a1, a2
+    addi a0, a0, 64
+    addi a3, a3, -1
+    bnez a3, 1b
+2:
+    ret
+    .size nuri_pipo_rv32_bs32_masks, .-nuri_pipo_rv32_bs32_masks
+
+    .globl nuri_pipo_rv32_bs32_wipe
+    .type nuri_pipo_rv32_bs32_wipe, @function
+    .align 2
+nuri_pipo_rv32_bs32_wipe:
+    beqz a1, 2f
+1:
+    sw zero, 0(a0)
+    sw zero, 4(a0)
+    sw zero, 8(a0)
+    sw zero, 12(a0)
+    sw zero, 16(a0)
+    sw zero, 20(a0)
+    sw zero, 24(a0)
+    sw zero, 28(a0)
+    addi a0, a0, 32
+    addi a1, a1, -1
+    bnez a1, 1b
+2:
+    ret
+    .size nuri_pipo_rv32_bs32_wipe, .-nuri_pipo_rv32_bs32_wipe
+

@@ -32,33 +32,22 @@ void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]
 void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
-/* volatile word stores, unrolled (picolibc's memset is byte by byte) */
-static void wipe_words(void *p, size_t nwords)
+void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks);
+void nuri_pipo_rv32_bs32_wipe(void *p, size_t n8); /* zeroes 8 * n8 words (assembly: not elided) */
+
+static void wipe_words(void *p, size_t nwords) /* nwords: a multiple of 8 */
 {
-    volatile uint32_t *v = (volatile uint32_t *)p;
-    for (; nwords >= 4; nwords -= 4, v += 4) {
-        v[0] = 0;
-        v[1] = 0;
-        v[2] = 0;
-        v[3] = 0;
-    }
-    for (; nwords > 0; nwords--) *v++ = 0;
+    nuri_pipo_rv32_bs32_wipe(p, nwords / 8);
 }
 
 /* Mask block b (1..rounds-1) = round key K_b (encryption) or K_(rounds-b) (decryption). */
 static void expand_masks(bs32_ws *ws, const uint64_t *rk, unsigned rounds, int dec)
 {
-    for (unsigned b = 1; b < rounds; b++) {
-        uint64_t k = rk[dec ? rounds - b : b];
-        uint32_t lo = (uint32_t)k, hi = (uint32_t)(k >> 32), *w = (uint32_t *)(void *)(ws->mk + 64 * b);
-        for (int c = 0; c < 8; c++) {
-            w[2 * c] = ((lo >> c) & 0x01010101u) * 0xffu;
-            w[2 * c + 1] = ((hi >> c) & 0x01010101u) * 0xffu;
-        }
-    }
+    if (rounds < 2) return;
+    nuri_pipo_rv32_bs32_masks(ws->mk + 64, dec ? rk + rounds - 1 : rk + 1, dec ? -8 : 8, rounds - 1);
 }
 
-/* the state buffers and the mask blocks in use */
+/* the state buffers and the mask blocks in use (a multiple of 8) */
 static size_t ws_used_words(unsigned rounds) { return 128 + (rounds > 1 ? 16 * rounds : 0); }
 
 static void key_words(uint32_t k[2], uint64_t v)
@@ -80,12 +69,13 @@ static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t
         key_words(kin, dec ? rk[rounds] : rk[0]);
         key_words(kout, rounds ? (dec ? rk[0] : rk[rounds]) : 0);
         expand_masks(&ws, rk, rounds, dec);
-        int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
+        int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0, used_buf = 0;
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
             const uint8_t *src = in + 256 * i;
             uint8_t *dst = out + 256 * i;
             if (nb < 32 || !aligned) {
+                used_buf = 1;
                 memset(buf, 0, sizeof buf);
                 memcpy(buf, src, 8 * nb);
                 src = (const uint8_t *)buf;
@@ -96,7 +86,7 @@ static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t
             if (dst == (uint8_t *)buf) memcpy(out + 256 * i, buf, 8 * nb);
         }
         wipe_words(&ws, ws_used_words(rounds));
-        wipe_words(buf, 64);
+        if (used_buf) wipe_words(buf, 64);
     }
     if (32 * full < n) { /* fewer than SMALL blocks left */
         size_t o = 256 * full, m = n - 32 * full;
@@ -131,11 +121,18 @@ static inline unsigned ctr_word(unsigned p) { return 8 * (7 - p / 8) + p % 8; }
  * (bit positions p % 8) of those planes. */
 static unsigned flip_carry(uint32_t *st, uint64_t base, uint32_t m)
 {
-    uint64_t d = base ^ (base + 32);
-    unsigned cols = 0;
-    for (unsigned p = 5; p < 64 && ((d >> p) & 1); p++) {
+    uint32_t lo = (uint32_t)base, d = (lo ^ (lo + 32)) >> 5; /* bit i: counter bit 5 + i flips */
+    unsigned cols = 0, p = 5;
+    for (; d & 1; d >>= 1, p++) {
         st[ctr_word(p)] ^= m;
         cols |= 1u << (p % 8);
+    }
+    if (p == 32) { /* the carry left the low word */
+        uint32_t hi = (uint32_t)(base >> 32);
+        for (d = hi ^ (hi + 1); d & 1; d >>= 1, p++) {
+            st[ctr_word(p)] ^= m;
+            cols |= 1u << (p % 8);
+        }
     }
     return cols;
 }
@@ -207,6 +204,8 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         uint32_t ks[2] = {be32((uint32_t)(counter >> 32)), be32((uint32_t)counter)};
         nuri_pipo_rv32_1blk_enc(rk, rounds, (uint8_t *)ks, (const uint8_t *)ks, 1);
         for (int j = 0; j < 8; j++) out[8 * i + j] = in[8 * i + j] ^ ((const uint8_t *)ks)[j];
-        wipe_words(ks, 2);
+        volatile uint32_t *vk = ks; /* wipe */
+        vk[0] = 0;
+        vk[1] = 0;
     }
 }
