@@ -35,11 +35,12 @@ check-c: bootstrap
 	ninja -C build/asan -j$(JOBS)
 	cd build/asan && ctest --output-on-failure -j$(JOBS)
 
-# Constant-time checks: valgrind with secrets marked undefined (tests/ct/).
+# Constant-time checks: valgrind with secrets marked undefined (tests/ct/); ABI checks (exported
+# symbols prefixed nuri_, install + pkg-config) run in this non-sanitized build.
 check-ct: bootstrap
 	cmake -S . -B build/ct $(CMAKE_COMMON) -DNURI_CT_VALGRIND=ON -DNURI_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	ninja -C build/ct -j$(JOBS)
-	cd build/ct && ctest --output-on-failure -j$(JOBS) -R '^ct_'
+	cd build/ct && ctest --output-on-failure -j$(JOBS) -R '^(ct_|abi_)'
 
 check-python: python
 	$(VENV)/bin/pytest -q tests/python
