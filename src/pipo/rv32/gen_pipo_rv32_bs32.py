@@ -7,7 +7,13 @@ block b. Plane (j, c) = bit c of row X[j] = word 8j + c of a 64-word state buffe
 on a workspace:
     bytes    0..255   state buffer 0       bytes 256..511  state buffer 1
     bytes  512 + 64*b + 4*(2c + h) + (j & 3), h = j >> 2: round-key mask byte (0x00 or 0xFF) of
-           plane (j, c) for key block b = 1..rounds-1 (the C glue expands them once per call).
+           plane (j, c) for key block b (the C glue expands them once per call).
+           Decryption: block b = 1..rounds-1 holds K_(rounds-b). Encryption (and CTR) reads 4
+           slots only: block b = 0..3 holds RK_b, and round key RK_i (i >= 1) is slot i % 4 with
+           the round constant bits i & ~3 applied by the core as NOTs of planes (0, c >= 2).
+           This relies on the key schedule of nuri_pipo_key_init (RK_i = K_(i mod w) ^ i with
+           w = 2 or 4 key words, so RK_i ^ RK_(i mod 4) = i ^ (i mod 4)); RK_0 and RK_rounds are
+           added in the block domain by the glue, and rounds <= 4 need only the slots 1..3.
 Round n = 1..rounds reads buffer (n-1) % 2 and writes buffer n % 2, so both buffers always
 hold planes at their home words: the R-layer is only the choice of store address. The key
 whitening before round 1 and the key after the last round are added by the C glue in the block
@@ -40,13 +46,14 @@ def mask_off(blk, j, c):
 
 # CTR (rows of a batch of big-endian counters: only a few counter bit-planes change from one batch
 # to the next, so round 1 is cached column by column):
-#   bytes 1600..1855  R1: round-1 output planes at their home words (R-layer applied), with the
-#                     round-2 key (mask block 1) already XORed in
-#   bytes 1856..2111  the counter planes with the whitening key XORed in
+#   bytes  768..1023  R1: round-1 output planes at their home words (R-layer applied), with the
+#                     round-2 key (mask slot 1) already XORed in
+#   bytes 1024..1279  the counter planes with the whitening key XORed in
+# (they overlap decryption's mask blocks 4.., which CTR never uses)
 # nuri_pipo_rv32_bs32_r1(ws, colmask) recomputes the R1 columns in colmask (public: counter
 # bits); nuri_pipo_rv32_bs32_core_ctr(ws, rounds) runs rounds 2.. from R1 (rounds >= 3).
-R1_OFF = 1600
-CTR_OFF = 1856
+R1_OFF = 768
+CTR_OFF = 1024
 
 # Register residency: the planes produced late in a round and consumed early in the next stay in
 # registers (no sw/lw). Pool: every register but zero, sp, gp, tp, a0 (workspace), a1 (rounds
@@ -115,8 +122,13 @@ def emit_round(em, al, direction, n, last, resident, src_off, keyed=True, reload
                 em("lw %s, %d(a0)" % (regs[j], src_off(pos)))
             if n >= 2 and keyed:
                 t = al.take()
-                em("lb %s, %d(a0)" % (t, mask_off(n - 1, pos[0], pos[1])))
+                if direction == "enc":  # key K_(n-1) = slot (n-1) % 4 ^ constant bits 2.. of n-1
+                    em("lb %s, %d(a0)" % (t, mask_off((n - 1) % 4, pos[0], pos[1])))
+                else:
+                    em("lb %s, %d(a0)" % (t, mask_off(n - 1, pos[0], pos[1])))
                 em("xor %s, %s, %s" % (regs[j], regs[j], t))
+                if direction == "enc" and pos[0] == 0 and pos[1] >= 2 and ((n - 1) >> pos[1]) & 1:
+                    em("not %s, %s" % (regs[j], regs[j]))
                 al.give(t)
         assert len(al.free) >= WORK[direction] - 8, (n, c, len(al.free))
         if direction == "enc":

@@ -1868,22 +1868,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit4
     lw a2, 0(a0)
-    lb s9, 768(a0)
+    lb s9, 512(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 769(a0)
+    lb s10, 513(a0)
     xor s9, s9, s10
-    lb s10, 770(a0)
+    lb s10, 514(a0)
     xor a4, a4, s10
-    lb s10, 771(a0)
+    lb s10, 515(a0)
     xor t1, t1, s10
-    lb s10, 772(a0)
+    lb s10, 516(a0)
     xor s5, s5, s10
-    lb s10, 773(a0)
+    lb s10, 517(a0)
     xor t0, t0, s10
-    lb s10, 774(a0)
+    lb s10, 518(a0)
     xor s2, s2, s10
-    lb s10, 775(a0)
+    lb s10, 519(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -1928,23 +1928,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 776(a0)
+    lb a3, 520(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 777(a0)
+    lb a4, 521(a0)
     xor a3, a3, a4
-    lb a4, 778(a0)
+    lb a4, 522(a0)
     xor a5, a5, a4
-    lb a4, 779(a0)
+    lb a4, 523(a0)
     xor s0, s0, a4
-    lb a4, 780(a0)
+    lb a4, 524(a0)
     xor t5, t5, a4
-    lb a4, 781(a0)
+    lb a4, 525(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 782(a0)
+    lb t0, 526(a0)
     xor a4, a4, t0
-    lb t0, 783(a0)
+    lb t0, 527(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -1989,24 +1989,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 784(a0)
+    lb a3, 528(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 40(a0)
-    lb a4, 785(a0)
+    lb a4, 529(a0)
     xor a3, a3, a4
-    lb a4, 786(a0)
+    lb a4, 530(a0)
     xor a6, a6, a4
-    lb a4, 787(a0)
+    lb a4, 531(a0)
     xor s8, s8, a4
-    lb a4, 788(a0)
+    lb a4, 532(a0)
     xor s3, s3, a4
-    lb a4, 789(a0)
+    lb a4, 533(a0)
     xor s6, s6, a4
     lw a4, 200(a0)
-    lb a5, 790(a0)
+    lb a5, 534(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 791(a0)
+    lb t0, 535(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s6, s6, t0
@@ -2050,25 +2051,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 792(a0)
+    lb a3, 536(a0)
     xor a2, a2, a3
     lw a3, 44(a0)
-    lb a4, 793(a0)
+    lb a4, 537(a0)
     xor a3, a3, a4
-    lb a4, 794(a0)
+    lb a4, 538(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 795(a0)
+    lb a5, 539(a0)
     xor a4, a4, a5
-    lb a5, 796(a0)
+    lb a5, 540(a0)
     xor a7, a7, a5
-    lb a5, 797(a0)
+    lb a5, 541(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 798(a0)
+    lb a6, 542(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 799(a0)
+    lb t0, 543(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -2111,26 +2112,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 800(a0)
+    lb a3, 544(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 801(a0)
+    lb a4, 545(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 802(a0)
+    lb a5, 546(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 803(a0)
+    lb a6, 547(a0)
     xor a5, a5, a6
-    lb a6, 804(a0)
+    lb a6, 548(a0)
     xor t4, t4, a6
-    lb a6, 805(a0)
+    lb a6, 549(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 806(a0)
+    lb t0, 550(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 807(a0)
+    lb t1, 551(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -2172,27 +2173,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 808(a0)
+    lb a3, 552(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 809(a0)
+    lb a5, 553(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 810(a0)
+    lb a6, 554(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 811(a0)
+    lb t0, 555(a0)
     xor a6, a6, t0
-    lb t0, 812(a0)
+    lb t0, 556(a0)
     xor s7, s7, t0
     lw t0, 180(a0)
-    lb t1, 813(a0)
+    lb t1, 557(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 814(a0)
+    lb t2, 558(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 815(a0)
+    lb t5, 559(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -2233,28 +2234,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 816(a0)
+    lb a3, 560(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 817(a0)
+    lb a6, 561(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 818(a0)
+    lb t2, 562(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 819(a0)
+    lb t5, 563(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 820(a0)
+    lb t6, 564(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 821(a0)
+    lb s0, 565(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 822(a0)
+    lb s1, 566(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 823(a0)
+    lb s2, 567(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -2294,28 +2295,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 824(a0)
+    lb t2, 568(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 825(a0)
+    lb s1, 569(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 826(a0)
+    lb s2, 570(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 827(a0)
+    lb s3, 571(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s5, 828(a0)
+    lb s5, 572(a0)
     xor s3, s3, s5
     lw s5, 188(a0)
-    lb s8, 829(a0)
+    lb s8, 573(a0)
     xor s5, s5, s8
     lw s8, 220(a0)
-    lb s9, 830(a0)
+    lb s9, 574(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 831(a0)
+    lb s10, 575(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s5, s5, s10
@@ -2356,22 +2357,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit5
     lw a2, 256(a0)
-    lb s9, 832(a0)
+    lb s9, 576(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 833(a0)
+    lb s10, 577(a0)
     xor s9, s9, s10
-    lb s10, 834(a0)
+    lb s10, 578(a0)
     xor a4, a4, s10
-    lb s10, 835(a0)
+    lb s10, 579(a0)
     xor t1, t1, s10
-    lb s10, 836(a0)
+    lb s10, 580(a0)
     xor s6, s6, s10
-    lb s10, 837(a0)
+    lb s10, 581(a0)
     xor a7, a7, s10
-    lb s10, 838(a0)
+    lb s10, 582(a0)
     xor s2, s2, s10
-    lb s10, 839(a0)
+    lb s10, 583(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -2416,23 +2417,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 840(a0)
+    lb a3, 584(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 841(a0)
+    lb a4, 585(a0)
     xor a3, a3, a4
-    lb a4, 842(a0)
+    lb a4, 586(a0)
     xor a5, a5, a4
-    lb a4, 843(a0)
+    lb a4, 587(a0)
     xor s0, s0, a4
-    lb a4, 844(a0)
+    lb a4, 588(a0)
     xor t3, t3, a4
-    lb a4, 845(a0)
+    lb a4, 589(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 846(a0)
+    lb a7, 590(a0)
     xor a4, a4, a7
-    lb a7, 847(a0)
+    lb a7, 591(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -2477,24 +2478,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 848(a0)
+    lb a3, 592(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 296(a0)
-    lb a4, 849(a0)
+    lb a4, 593(a0)
     xor a3, a3, a4
-    lb a4, 850(a0)
+    lb a4, 594(a0)
     xor a6, a6, a4
-    lb a4, 851(a0)
+    lb a4, 595(a0)
     xor s8, s8, a4
-    lb a4, 852(a0)
+    lb a4, 596(a0)
     xor s4, s4, a4
-    lb a4, 853(a0)
+    lb a4, 597(a0)
     xor s7, s7, a4
     lw a4, 456(a0)
-    lb a5, 854(a0)
+    lb a5, 598(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 855(a0)
+    lb a7, 599(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s7, s7, a7
@@ -2538,25 +2540,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 856(a0)
+    lb a3, 600(a0)
     xor a2, a2, a3
     lw a3, 300(a0)
-    lb a4, 857(a0)
+    lb a4, 601(a0)
     xor a3, a3, a4
-    lb a4, 858(a0)
+    lb a4, 602(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 859(a0)
+    lb a5, 603(a0)
     xor a4, a4, a5
-    lb a5, 860(a0)
+    lb a5, 604(a0)
     xor t0, t0, a5
-    lb a5, 861(a0)
+    lb a5, 605(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 862(a0)
+    lb a6, 606(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 863(a0)
+    lb a7, 607(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -2599,26 +2601,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 864(a0)
+    lb a3, 608(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 865(a0)
+    lb a4, 609(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 866(a0)
+    lb a5, 610(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 867(a0)
+    lb a6, 611(a0)
     xor a5, a5, a6
-    lb a6, 868(a0)
+    lb a6, 612(a0)
     xor t6, t6, a6
-    lb a6, 869(a0)
+    lb a6, 613(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 870(a0)
+    lb a7, 614(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 871(a0)
+    lb t1, 615(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -2660,27 +2662,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 872(a0)
+    lb a3, 616(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 873(a0)
+    lb a5, 617(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 874(a0)
+    lb a6, 618(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 875(a0)
+    lb a7, 619(a0)
     xor a6, a6, a7
-    lb a7, 876(a0)
+    lb a7, 620(a0)
     xor s5, s5, a7
     lw a7, 436(a0)
-    lb t1, 877(a0)
+    lb t1, 621(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 878(a0)
+    lb t2, 622(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 879(a0)
+    lb t3, 623(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -2721,28 +2723,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 880(a0)
+    lb a3, 624(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 881(a0)
+    lb a6, 625(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 882(a0)
+    lb t2, 626(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 883(a0)
+    lb t3, 627(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 884(a0)
+    lb t4, 628(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 885(a0)
+    lb s0, 629(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 886(a0)
+    lb s1, 630(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 887(a0)
+    lb s2, 631(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -2782,28 +2784,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 888(a0)
+    lb t2, 632(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 889(a0)
+    lb s1, 633(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 890(a0)
+    lb s2, 634(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 891(a0)
+    lb s4, 635(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s6, 892(a0)
+    lb s6, 636(a0)
     xor s4, s4, s6
     lw s6, 444(a0)
-    lb s8, 893(a0)
+    lb s8, 637(a0)
     xor s6, s6, s8
     lw s8, 476(a0)
-    lb s9, 894(a0)
+    lb s9, 638(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 895(a0)
+    lb s10, 639(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s6, s6, s10
@@ -2844,22 +2846,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit6
     lw a2, 0(a0)
-    lb s9, 896(a0)
+    lb s9, 640(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 897(a0)
+    lb s10, 641(a0)
     xor s9, s9, s10
-    lb s10, 898(a0)
+    lb s10, 642(a0)
     xor a4, a4, s10
-    lb s10, 899(a0)
+    lb s10, 643(a0)
     xor t1, t1, s10
-    lb s10, 900(a0)
+    lb s10, 644(a0)
     xor s7, s7, s10
-    lb s10, 901(a0)
+    lb s10, 645(a0)
     xor t0, t0, s10
-    lb s10, 902(a0)
+    lb s10, 646(a0)
     xor s2, s2, s10
-    lb s10, 903(a0)
+    lb s10, 647(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -2904,23 +2906,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 904(a0)
+    lb a3, 648(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 905(a0)
+    lb a4, 649(a0)
     xor a3, a3, a4
-    lb a4, 906(a0)
+    lb a4, 650(a0)
     xor a5, a5, a4
-    lb a4, 907(a0)
+    lb a4, 651(a0)
     xor s0, s0, a4
-    lb a4, 908(a0)
+    lb a4, 652(a0)
     xor t5, t5, a4
-    lb a4, 909(a0)
+    lb a4, 653(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 910(a0)
+    lb t0, 654(a0)
     xor a4, a4, t0
-    lb t0, 911(a0)
+    lb t0, 655(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -2965,24 +2967,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 912(a0)
+    lb a3, 656(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 40(a0)
-    lb a4, 913(a0)
+    lb a4, 657(a0)
     xor a3, a3, a4
-    lb a4, 914(a0)
+    lb a4, 658(a0)
     xor a6, a6, a4
-    lb a4, 915(a0)
+    lb a4, 659(a0)
     xor s8, s8, a4
-    lb a4, 916(a0)
+    lb a4, 660(a0)
     xor s3, s3, a4
-    lb a4, 917(a0)
+    lb a4, 661(a0)
     xor s5, s5, a4
     lw a4, 200(a0)
-    lb a5, 918(a0)
+    lb a5, 662(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 919(a0)
+    lb t0, 663(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s5, s5, t0
@@ -3026,25 +3029,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 920(a0)
+    lb a3, 664(a0)
     xor a2, a2, a3
     lw a3, 44(a0)
-    lb a4, 921(a0)
+    lb a4, 665(a0)
     xor a3, a3, a4
-    lb a4, 922(a0)
+    lb a4, 666(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 923(a0)
+    lb a5, 667(a0)
     xor a4, a4, a5
-    lb a5, 924(a0)
+    lb a5, 668(a0)
     xor a7, a7, a5
-    lb a5, 925(a0)
+    lb a5, 669(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 926(a0)
+    lb a6, 670(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 927(a0)
+    lb t0, 671(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -3087,26 +3090,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 928(a0)
+    lb a3, 672(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 929(a0)
+    lb a4, 673(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 930(a0)
+    lb a5, 674(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 931(a0)
+    lb a6, 675(a0)
     xor a5, a5, a6
-    lb a6, 932(a0)
+    lb a6, 676(a0)
     xor t4, t4, a6
-    lb a6, 933(a0)
+    lb a6, 677(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 934(a0)
+    lb t0, 678(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 935(a0)
+    lb t1, 679(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -3148,27 +3151,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 936(a0)
+    lb a3, 680(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 937(a0)
+    lb a5, 681(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 938(a0)
+    lb a6, 682(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 939(a0)
+    lb t0, 683(a0)
     xor a6, a6, t0
-    lb t0, 940(a0)
+    lb t0, 684(a0)
     xor s6, s6, t0
     lw t0, 180(a0)
-    lb t1, 941(a0)
+    lb t1, 685(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 942(a0)
+    lb t2, 686(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 943(a0)
+    lb t5, 687(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -3209,28 +3212,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 944(a0)
+    lb a3, 688(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 945(a0)
+    lb a6, 689(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 946(a0)
+    lb t2, 690(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 947(a0)
+    lb t5, 691(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 948(a0)
+    lb t6, 692(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 949(a0)
+    lb s0, 693(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 950(a0)
+    lb s1, 694(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 951(a0)
+    lb s2, 695(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -3270,28 +3273,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 952(a0)
+    lb t2, 696(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 953(a0)
+    lb s1, 697(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 954(a0)
+    lb s2, 698(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 955(a0)
+    lb s3, 699(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s7, 956(a0)
+    lb s7, 700(a0)
     xor s3, s3, s7
     lw s7, 188(a0)
-    lb s8, 957(a0)
+    lb s8, 701(a0)
     xor s7, s7, s8
     lw s8, 220(a0)
-    lb s9, 958(a0)
+    lb s9, 702(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 959(a0)
+    lb s10, 703(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s7, s7, s10
@@ -3332,22 +3335,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit7
     lw a2, 256(a0)
-    lb s9, 960(a0)
+    lb s9, 704(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 961(a0)
+    lb s10, 705(a0)
     xor s9, s9, s10
-    lb s10, 962(a0)
+    lb s10, 706(a0)
     xor a4, a4, s10
-    lb s10, 963(a0)
+    lb s10, 707(a0)
     xor t1, t1, s10
-    lb s10, 964(a0)
+    lb s10, 708(a0)
     xor s5, s5, s10
-    lb s10, 965(a0)
+    lb s10, 709(a0)
     xor a7, a7, s10
-    lb s10, 966(a0)
+    lb s10, 710(a0)
     xor s2, s2, s10
-    lb s10, 967(a0)
+    lb s10, 711(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -3392,23 +3395,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 968(a0)
+    lb a3, 712(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 969(a0)
+    lb a4, 713(a0)
     xor a3, a3, a4
-    lb a4, 970(a0)
+    lb a4, 714(a0)
     xor a5, a5, a4
-    lb a4, 971(a0)
+    lb a4, 715(a0)
     xor s0, s0, a4
-    lb a4, 972(a0)
+    lb a4, 716(a0)
     xor t3, t3, a4
-    lb a4, 973(a0)
+    lb a4, 717(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 974(a0)
+    lb a7, 718(a0)
     xor a4, a4, a7
-    lb a7, 975(a0)
+    lb a7, 719(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -3453,24 +3456,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 976(a0)
+    lb a3, 720(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 296(a0)
-    lb a4, 977(a0)
+    lb a4, 721(a0)
     xor a3, a3, a4
-    lb a4, 978(a0)
+    lb a4, 722(a0)
     xor a6, a6, a4
-    lb a4, 979(a0)
+    lb a4, 723(a0)
     xor s8, s8, a4
-    lb a4, 980(a0)
+    lb a4, 724(a0)
     xor s4, s4, a4
-    lb a4, 981(a0)
+    lb a4, 725(a0)
     xor s6, s6, a4
     lw a4, 456(a0)
-    lb a5, 982(a0)
+    lb a5, 726(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 983(a0)
+    lb a7, 727(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s6, s6, a7
@@ -3514,25 +3518,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 984(a0)
+    lb a3, 728(a0)
     xor a2, a2, a3
     lw a3, 300(a0)
-    lb a4, 985(a0)
+    lb a4, 729(a0)
     xor a3, a3, a4
-    lb a4, 986(a0)
+    lb a4, 730(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 987(a0)
+    lb a5, 731(a0)
     xor a4, a4, a5
-    lb a5, 988(a0)
+    lb a5, 732(a0)
     xor t0, t0, a5
-    lb a5, 989(a0)
+    lb a5, 733(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 990(a0)
+    lb a6, 734(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 991(a0)
+    lb a7, 735(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -3575,26 +3579,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 992(a0)
+    lb a3, 736(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 993(a0)
+    lb a4, 737(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 994(a0)
+    lb a5, 738(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 995(a0)
+    lb a6, 739(a0)
     xor a5, a5, a6
-    lb a6, 996(a0)
+    lb a6, 740(a0)
     xor t6, t6, a6
-    lb a6, 997(a0)
+    lb a6, 741(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 998(a0)
+    lb a7, 742(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 999(a0)
+    lb t1, 743(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -3636,27 +3640,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 1000(a0)
+    lb a3, 744(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 1001(a0)
+    lb a5, 745(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 1002(a0)
+    lb a6, 746(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 1003(a0)
+    lb a7, 747(a0)
     xor a6, a6, a7
-    lb a7, 1004(a0)
+    lb a7, 748(a0)
     xor s7, s7, a7
     lw a7, 436(a0)
-    lb t1, 1005(a0)
+    lb t1, 749(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 1006(a0)
+    lb t2, 750(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 1007(a0)
+    lb t3, 751(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -3697,28 +3701,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 1008(a0)
+    lb a3, 752(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 1009(a0)
+    lb a6, 753(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 1010(a0)
+    lb t2, 754(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 1011(a0)
+    lb t3, 755(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 1012(a0)
+    lb t4, 756(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 1013(a0)
+    lb s0, 757(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 1014(a0)
+    lb s1, 758(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 1015(a0)
+    lb s2, 759(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -3758,28 +3762,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 1016(a0)
+    lb t2, 760(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 1017(a0)
+    lb s1, 761(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 1018(a0)
+    lb s2, 762(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 1019(a0)
+    lb s4, 763(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s5, 1020(a0)
+    lb s5, 764(a0)
     xor s4, s4, s5
     lw s5, 444(a0)
-    lb s8, 1021(a0)
+    lb s8, 765(a0)
     xor s5, s5, s8
     lw s8, 476(a0)
-    lb s9, 1022(a0)
+    lb s9, 766(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 1023(a0)
+    lb s10, 767(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s5, s5, s10
@@ -3820,22 +3824,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit8
     lw a2, 0(a0)
-    lb s9, 1024(a0)
+    lb s9, 512(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 1025(a0)
+    lb s10, 513(a0)
     xor s9, s9, s10
-    lb s10, 1026(a0)
+    lb s10, 514(a0)
     xor a4, a4, s10
-    lb s10, 1027(a0)
+    lb s10, 515(a0)
     xor t1, t1, s10
-    lb s10, 1028(a0)
+    lb s10, 516(a0)
     xor s6, s6, s10
-    lb s10, 1029(a0)
+    lb s10, 517(a0)
     xor t0, t0, s10
-    lb s10, 1030(a0)
+    lb s10, 518(a0)
     xor s2, s2, s10
-    lb s10, 1031(a0)
+    lb s10, 519(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -3880,23 +3884,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 1032(a0)
+    lb a3, 520(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 1033(a0)
+    lb a4, 521(a0)
     xor a3, a3, a4
-    lb a4, 1034(a0)
+    lb a4, 522(a0)
     xor a5, a5, a4
-    lb a4, 1035(a0)
+    lb a4, 523(a0)
     xor s0, s0, a4
-    lb a4, 1036(a0)
+    lb a4, 524(a0)
     xor t5, t5, a4
-    lb a4, 1037(a0)
+    lb a4, 525(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 1038(a0)
+    lb t0, 526(a0)
     xor a4, a4, t0
-    lb t0, 1039(a0)
+    lb t0, 527(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -3941,24 +3945,24 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 1040(a0)
+    lb a3, 528(a0)
     xor a2, a2, a3
     lw a3, 40(a0)
-    lb a4, 1041(a0)
+    lb a4, 529(a0)
     xor a3, a3, a4
-    lb a4, 1042(a0)
+    lb a4, 530(a0)
     xor a6, a6, a4
-    lb a4, 1043(a0)
+    lb a4, 531(a0)
     xor s8, s8, a4
-    lb a4, 1044(a0)
+    lb a4, 532(a0)
     xor s3, s3, a4
-    lb a4, 1045(a0)
+    lb a4, 533(a0)
     xor s7, s7, a4
     lw a4, 200(a0)
-    lb a5, 1046(a0)
+    lb a5, 534(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 1047(a0)
+    lb t0, 535(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s7, s7, t0
@@ -4002,25 +4006,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 1048(a0)
+    lb a3, 536(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 44(a0)
-    lb a4, 1049(a0)
+    lb a4, 537(a0)
     xor a3, a3, a4
-    lb a4, 1050(a0)
+    lb a4, 538(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 1051(a0)
+    lb a5, 539(a0)
     xor a4, a4, a5
-    lb a5, 1052(a0)
+    lb a5, 540(a0)
     xor a7, a7, a5
-    lb a5, 1053(a0)
+    lb a5, 541(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 1054(a0)
+    lb a6, 542(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 1055(a0)
+    lb t0, 543(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -4063,26 +4068,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 1056(a0)
+    lb a3, 544(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 1057(a0)
+    lb a4, 545(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 1058(a0)
+    lb a5, 546(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 1059(a0)
+    lb a6, 547(a0)
     xor a5, a5, a6
-    lb a6, 1060(a0)
+    lb a6, 548(a0)
     xor t4, t4, a6
-    lb a6, 1061(a0)
+    lb a6, 549(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 1062(a0)
+    lb t0, 550(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 1063(a0)
+    lb t1, 551(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -4124,27 +4129,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 1064(a0)
+    lb a3, 552(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 1065(a0)
+    lb a5, 553(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 1066(a0)
+    lb a6, 554(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 1067(a0)
+    lb t0, 555(a0)
     xor a6, a6, t0
-    lb t0, 1068(a0)
+    lb t0, 556(a0)
     xor s5, s5, t0
     lw t0, 180(a0)
-    lb t1, 1069(a0)
+    lb t1, 557(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 1070(a0)
+    lb t2, 558(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 1071(a0)
+    lb t5, 559(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -4185,28 +4190,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 1072(a0)
+    lb a3, 560(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 1073(a0)
+    lb a6, 561(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 1074(a0)
+    lb t2, 562(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 1075(a0)
+    lb t5, 563(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 1076(a0)
+    lb t6, 564(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 1077(a0)
+    lb s0, 565(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 1078(a0)
+    lb s1, 566(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 1079(a0)
+    lb s2, 567(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -4246,28 +4251,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 1080(a0)
+    lb t2, 568(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 1081(a0)
+    lb s1, 569(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 1082(a0)
+    lb s2, 570(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 1083(a0)
+    lb s3, 571(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s6, 1084(a0)
+    lb s6, 572(a0)
     xor s3, s3, s6
     lw s6, 188(a0)
-    lb s8, 1085(a0)
+    lb s8, 573(a0)
     xor s6, s6, s8
     lw s8, 220(a0)
-    lb s9, 1086(a0)
+    lb s9, 574(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 1087(a0)
+    lb s10, 575(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s6, s6, s10
@@ -4308,22 +4313,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit9
     lw a2, 256(a0)
-    lb s9, 1088(a0)
+    lb s9, 576(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 1089(a0)
+    lb s10, 577(a0)
     xor s9, s9, s10
-    lb s10, 1090(a0)
+    lb s10, 578(a0)
     xor a4, a4, s10
-    lb s10, 1091(a0)
+    lb s10, 579(a0)
     xor t1, t1, s10
-    lb s10, 1092(a0)
+    lb s10, 580(a0)
     xor s7, s7, s10
-    lb s10, 1093(a0)
+    lb s10, 581(a0)
     xor a7, a7, s10
-    lb s10, 1094(a0)
+    lb s10, 582(a0)
     xor s2, s2, s10
-    lb s10, 1095(a0)
+    lb s10, 583(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -4368,23 +4373,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 1096(a0)
+    lb a3, 584(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 1097(a0)
+    lb a4, 585(a0)
     xor a3, a3, a4
-    lb a4, 1098(a0)
+    lb a4, 586(a0)
     xor a5, a5, a4
-    lb a4, 1099(a0)
+    lb a4, 587(a0)
     xor s0, s0, a4
-    lb a4, 1100(a0)
+    lb a4, 588(a0)
     xor t3, t3, a4
-    lb a4, 1101(a0)
+    lb a4, 589(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 1102(a0)
+    lb a7, 590(a0)
     xor a4, a4, a7
-    lb a7, 1103(a0)
+    lb a7, 591(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -4429,24 +4434,24 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 1104(a0)
+    lb a3, 592(a0)
     xor a2, a2, a3
     lw a3, 296(a0)
-    lb a4, 1105(a0)
+    lb a4, 593(a0)
     xor a3, a3, a4
-    lb a4, 1106(a0)
+    lb a4, 594(a0)
     xor a6, a6, a4
-    lb a4, 1107(a0)
+    lb a4, 595(a0)
     xor s8, s8, a4
-    lb a4, 1108(a0)
+    lb a4, 596(a0)
     xor s4, s4, a4
-    lb a4, 1109(a0)
+    lb a4, 597(a0)
     xor s5, s5, a4
     lw a4, 456(a0)
-    lb a5, 1110(a0)
+    lb a5, 598(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 1111(a0)
+    lb a7, 599(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s5, s5, a7
@@ -4490,25 +4495,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 1112(a0)
+    lb a3, 600(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 300(a0)
-    lb a4, 1113(a0)
+    lb a4, 601(a0)
     xor a3, a3, a4
-    lb a4, 1114(a0)
+    lb a4, 602(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 1115(a0)
+    lb a5, 603(a0)
     xor a4, a4, a5
-    lb a5, 1116(a0)
+    lb a5, 604(a0)
     xor t0, t0, a5
-    lb a5, 1117(a0)
+    lb a5, 605(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 1118(a0)
+    lb a6, 606(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 1119(a0)
+    lb a7, 607(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -4551,26 +4557,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 1120(a0)
+    lb a3, 608(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 1121(a0)
+    lb a4, 609(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 1122(a0)
+    lb a5, 610(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 1123(a0)
+    lb a6, 611(a0)
     xor a5, a5, a6
-    lb a6, 1124(a0)
+    lb a6, 612(a0)
     xor t6, t6, a6
-    lb a6, 1125(a0)
+    lb a6, 613(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 1126(a0)
+    lb a7, 614(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 1127(a0)
+    lb t1, 615(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -4612,27 +4618,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 1128(a0)
+    lb a3, 616(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 1129(a0)
+    lb a5, 617(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 1130(a0)
+    lb a6, 618(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 1131(a0)
+    lb a7, 619(a0)
     xor a6, a6, a7
-    lb a7, 1132(a0)
+    lb a7, 620(a0)
     xor s6, s6, a7
     lw a7, 436(a0)
-    lb t1, 1133(a0)
+    lb t1, 621(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 1134(a0)
+    lb t2, 622(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 1135(a0)
+    lb t3, 623(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -4673,28 +4679,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 1136(a0)
+    lb a3, 624(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 1137(a0)
+    lb a6, 625(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 1138(a0)
+    lb t2, 626(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 1139(a0)
+    lb t3, 627(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 1140(a0)
+    lb t4, 628(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 1141(a0)
+    lb s0, 629(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 1142(a0)
+    lb s1, 630(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 1143(a0)
+    lb s2, 631(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -4734,28 +4740,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 1144(a0)
+    lb t2, 632(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 1145(a0)
+    lb s1, 633(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 1146(a0)
+    lb s2, 634(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 1147(a0)
+    lb s4, 635(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s7, 1148(a0)
+    lb s7, 636(a0)
     xor s4, s4, s7
     lw s7, 444(a0)
-    lb s8, 1149(a0)
+    lb s8, 637(a0)
     xor s7, s7, s8
     lw s8, 476(a0)
-    lb s9, 1150(a0)
+    lb s9, 638(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 1151(a0)
+    lb s10, 639(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s7, s7, s10
@@ -4796,22 +4802,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit10
     lw a2, 0(a0)
-    lb s9, 1152(a0)
+    lb s9, 640(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 1153(a0)
+    lb s10, 641(a0)
     xor s9, s9, s10
-    lb s10, 1154(a0)
+    lb s10, 642(a0)
     xor a4, a4, s10
-    lb s10, 1155(a0)
+    lb s10, 643(a0)
     xor t1, t1, s10
-    lb s10, 1156(a0)
+    lb s10, 644(a0)
     xor s5, s5, s10
-    lb s10, 1157(a0)
+    lb s10, 645(a0)
     xor t0, t0, s10
-    lb s10, 1158(a0)
+    lb s10, 646(a0)
     xor s2, s2, s10
-    lb s10, 1159(a0)
+    lb s10, 647(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -4856,23 +4862,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 1160(a0)
+    lb a3, 648(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 1161(a0)
+    lb a4, 649(a0)
     xor a3, a3, a4
-    lb a4, 1162(a0)
+    lb a4, 650(a0)
     xor a5, a5, a4
-    lb a4, 1163(a0)
+    lb a4, 651(a0)
     xor s0, s0, a4
-    lb a4, 1164(a0)
+    lb a4, 652(a0)
     xor t5, t5, a4
-    lb a4, 1165(a0)
+    lb a4, 653(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 1166(a0)
+    lb t0, 654(a0)
     xor a4, a4, t0
-    lb t0, 1167(a0)
+    lb t0, 655(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -4917,24 +4923,24 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 1168(a0)
+    lb a3, 656(a0)
     xor a2, a2, a3
     lw a3, 40(a0)
-    lb a4, 1169(a0)
+    lb a4, 657(a0)
     xor a3, a3, a4
-    lb a4, 1170(a0)
+    lb a4, 658(a0)
     xor a6, a6, a4
-    lb a4, 1171(a0)
+    lb a4, 659(a0)
     xor s8, s8, a4
-    lb a4, 1172(a0)
+    lb a4, 660(a0)
     xor s3, s3, a4
-    lb a4, 1173(a0)
+    lb a4, 661(a0)
     xor s6, s6, a4
     lw a4, 200(a0)
-    lb a5, 1174(a0)
+    lb a5, 662(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 1175(a0)
+    lb t0, 663(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s6, s6, t0
@@ -4978,25 +4984,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 1176(a0)
+    lb a3, 664(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 44(a0)
-    lb a4, 1177(a0)
+    lb a4, 665(a0)
     xor a3, a3, a4
-    lb a4, 1178(a0)
+    lb a4, 666(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 1179(a0)
+    lb a5, 667(a0)
     xor a4, a4, a5
-    lb a5, 1180(a0)
+    lb a5, 668(a0)
     xor a7, a7, a5
-    lb a5, 1181(a0)
+    lb a5, 669(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 1182(a0)
+    lb a6, 670(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 1183(a0)
+    lb t0, 671(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -5039,26 +5046,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 1184(a0)
+    lb a3, 672(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 1185(a0)
+    lb a4, 673(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 1186(a0)
+    lb a5, 674(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 1187(a0)
+    lb a6, 675(a0)
     xor a5, a5, a6
-    lb a6, 1188(a0)
+    lb a6, 676(a0)
     xor t4, t4, a6
-    lb a6, 1189(a0)
+    lb a6, 677(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 1190(a0)
+    lb t0, 678(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 1191(a0)
+    lb t1, 679(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -5100,27 +5107,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 1192(a0)
+    lb a3, 680(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 1193(a0)
+    lb a5, 681(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 1194(a0)
+    lb a6, 682(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 1195(a0)
+    lb t0, 683(a0)
     xor a6, a6, t0
-    lb t0, 1196(a0)
+    lb t0, 684(a0)
     xor s7, s7, t0
     lw t0, 180(a0)
-    lb t1, 1197(a0)
+    lb t1, 685(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 1198(a0)
+    lb t2, 686(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 1199(a0)
+    lb t5, 687(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -5161,28 +5168,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 1200(a0)
+    lb a3, 688(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 1201(a0)
+    lb a6, 689(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 1202(a0)
+    lb t2, 690(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 1203(a0)
+    lb t5, 691(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 1204(a0)
+    lb t6, 692(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 1205(a0)
+    lb s0, 693(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 1206(a0)
+    lb s1, 694(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 1207(a0)
+    lb s2, 695(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -5222,28 +5229,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 1208(a0)
+    lb t2, 696(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 1209(a0)
+    lb s1, 697(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 1210(a0)
+    lb s2, 698(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 1211(a0)
+    lb s3, 699(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s5, 1212(a0)
+    lb s5, 700(a0)
     xor s3, s3, s5
     lw s5, 188(a0)
-    lb s8, 1213(a0)
+    lb s8, 701(a0)
     xor s5, s5, s8
     lw s8, 220(a0)
-    lb s9, 1214(a0)
+    lb s9, 702(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 1215(a0)
+    lb s10, 703(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s5, s5, s10
@@ -5284,22 +5291,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit11
     lw a2, 256(a0)
-    lb s9, 1216(a0)
+    lb s9, 704(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 1217(a0)
+    lb s10, 705(a0)
     xor s9, s9, s10
-    lb s10, 1218(a0)
+    lb s10, 706(a0)
     xor a4, a4, s10
-    lb s10, 1219(a0)
+    lb s10, 707(a0)
     xor t1, t1, s10
-    lb s10, 1220(a0)
+    lb s10, 708(a0)
     xor s6, s6, s10
-    lb s10, 1221(a0)
+    lb s10, 709(a0)
     xor a7, a7, s10
-    lb s10, 1222(a0)
+    lb s10, 710(a0)
     xor s2, s2, s10
-    lb s10, 1223(a0)
+    lb s10, 711(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -5344,23 +5351,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 1224(a0)
+    lb a3, 712(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 1225(a0)
+    lb a4, 713(a0)
     xor a3, a3, a4
-    lb a4, 1226(a0)
+    lb a4, 714(a0)
     xor a5, a5, a4
-    lb a4, 1227(a0)
+    lb a4, 715(a0)
     xor s0, s0, a4
-    lb a4, 1228(a0)
+    lb a4, 716(a0)
     xor t3, t3, a4
-    lb a4, 1229(a0)
+    lb a4, 717(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 1230(a0)
+    lb a7, 718(a0)
     xor a4, a4, a7
-    lb a7, 1231(a0)
+    lb a7, 719(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -5405,24 +5412,24 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 1232(a0)
+    lb a3, 720(a0)
     xor a2, a2, a3
     lw a3, 296(a0)
-    lb a4, 1233(a0)
+    lb a4, 721(a0)
     xor a3, a3, a4
-    lb a4, 1234(a0)
+    lb a4, 722(a0)
     xor a6, a6, a4
-    lb a4, 1235(a0)
+    lb a4, 723(a0)
     xor s8, s8, a4
-    lb a4, 1236(a0)
+    lb a4, 724(a0)
     xor s4, s4, a4
-    lb a4, 1237(a0)
+    lb a4, 725(a0)
     xor s7, s7, a4
     lw a4, 456(a0)
-    lb a5, 1238(a0)
+    lb a5, 726(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 1239(a0)
+    lb a7, 727(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s7, s7, a7
@@ -5466,25 +5473,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 1240(a0)
+    lb a3, 728(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 300(a0)
-    lb a4, 1241(a0)
+    lb a4, 729(a0)
     xor a3, a3, a4
-    lb a4, 1242(a0)
+    lb a4, 730(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 1243(a0)
+    lb a5, 731(a0)
     xor a4, a4, a5
-    lb a5, 1244(a0)
+    lb a5, 732(a0)
     xor t0, t0, a5
-    lb a5, 1245(a0)
+    lb a5, 733(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 1246(a0)
+    lb a6, 734(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 1247(a0)
+    lb a7, 735(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -5527,26 +5535,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 1248(a0)
+    lb a3, 736(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 1249(a0)
+    lb a4, 737(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 1250(a0)
+    lb a5, 738(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 1251(a0)
+    lb a6, 739(a0)
     xor a5, a5, a6
-    lb a6, 1252(a0)
+    lb a6, 740(a0)
     xor t6, t6, a6
-    lb a6, 1253(a0)
+    lb a6, 741(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 1254(a0)
+    lb a7, 742(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 1255(a0)
+    lb t1, 743(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -5588,27 +5596,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 1256(a0)
+    lb a3, 744(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 1257(a0)
+    lb a5, 745(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 1258(a0)
+    lb a6, 746(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 1259(a0)
+    lb a7, 747(a0)
     xor a6, a6, a7
-    lb a7, 1260(a0)
+    lb a7, 748(a0)
     xor s5, s5, a7
     lw a7, 436(a0)
-    lb t1, 1261(a0)
+    lb t1, 749(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 1262(a0)
+    lb t2, 750(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 1263(a0)
+    lb t3, 751(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -5649,28 +5657,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 1264(a0)
+    lb a3, 752(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 1265(a0)
+    lb a6, 753(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 1266(a0)
+    lb t2, 754(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 1267(a0)
+    lb t3, 755(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 1268(a0)
+    lb t4, 756(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 1269(a0)
+    lb s0, 757(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 1270(a0)
+    lb s1, 758(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 1271(a0)
+    lb s2, 759(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -5710,28 +5718,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 1272(a0)
+    lb t2, 760(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 1273(a0)
+    lb s1, 761(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 1274(a0)
+    lb s2, 762(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 1275(a0)
+    lb s4, 763(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s6, 1276(a0)
+    lb s6, 764(a0)
     xor s4, s4, s6
     lw s6, 444(a0)
-    lb s8, 1277(a0)
+    lb s8, 765(a0)
     xor s6, s6, s8
     lw s8, 476(a0)
-    lb s9, 1278(a0)
+    lb s9, 766(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 1279(a0)
+    lb s10, 767(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s6, s6, s10
@@ -5772,22 +5780,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit12
     lw a2, 0(a0)
-    lb s9, 1280(a0)
+    lb s9, 512(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 1281(a0)
+    lb s10, 513(a0)
     xor s9, s9, s10
-    lb s10, 1282(a0)
+    lb s10, 514(a0)
     xor a4, a4, s10
-    lb s10, 1283(a0)
+    lb s10, 515(a0)
     xor t1, t1, s10
-    lb s10, 1284(a0)
+    lb s10, 516(a0)
     xor s7, s7, s10
-    lb s10, 1285(a0)
+    lb s10, 517(a0)
     xor t0, t0, s10
-    lb s10, 1286(a0)
+    lb s10, 518(a0)
     xor s2, s2, s10
-    lb s10, 1287(a0)
+    lb s10, 519(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -5832,23 +5840,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 1288(a0)
+    lb a3, 520(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 1289(a0)
+    lb a4, 521(a0)
     xor a3, a3, a4
-    lb a4, 1290(a0)
+    lb a4, 522(a0)
     xor a5, a5, a4
-    lb a4, 1291(a0)
+    lb a4, 523(a0)
     xor s0, s0, a4
-    lb a4, 1292(a0)
+    lb a4, 524(a0)
     xor t5, t5, a4
-    lb a4, 1293(a0)
+    lb a4, 525(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 1294(a0)
+    lb t0, 526(a0)
     xor a4, a4, t0
-    lb t0, 1295(a0)
+    lb t0, 527(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -5893,24 +5901,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 1296(a0)
+    lb a3, 528(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 40(a0)
-    lb a4, 1297(a0)
+    lb a4, 529(a0)
     xor a3, a3, a4
-    lb a4, 1298(a0)
+    lb a4, 530(a0)
     xor a6, a6, a4
-    lb a4, 1299(a0)
+    lb a4, 531(a0)
     xor s8, s8, a4
-    lb a4, 1300(a0)
+    lb a4, 532(a0)
     xor s3, s3, a4
-    lb a4, 1301(a0)
+    lb a4, 533(a0)
     xor s5, s5, a4
     lw a4, 200(a0)
-    lb a5, 1302(a0)
+    lb a5, 534(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 1303(a0)
+    lb t0, 535(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s5, s5, t0
@@ -5954,25 +5963,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 1304(a0)
+    lb a3, 536(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 44(a0)
-    lb a4, 1305(a0)
+    lb a4, 537(a0)
     xor a3, a3, a4
-    lb a4, 1306(a0)
+    lb a4, 538(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 1307(a0)
+    lb a5, 539(a0)
     xor a4, a4, a5
-    lb a5, 1308(a0)
+    lb a5, 540(a0)
     xor a7, a7, a5
-    lb a5, 1309(a0)
+    lb a5, 541(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 1310(a0)
+    lb a6, 542(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 1311(a0)
+    lb t0, 543(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -6015,26 +6025,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 1312(a0)
+    lb a3, 544(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 1313(a0)
+    lb a4, 545(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 1314(a0)
+    lb a5, 546(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 1315(a0)
+    lb a6, 547(a0)
     xor a5, a5, a6
-    lb a6, 1316(a0)
+    lb a6, 548(a0)
     xor t4, t4, a6
-    lb a6, 1317(a0)
+    lb a6, 549(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 1318(a0)
+    lb t0, 550(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 1319(a0)
+    lb t1, 551(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -6076,27 +6086,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 1320(a0)
+    lb a3, 552(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 1321(a0)
+    lb a5, 553(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 1322(a0)
+    lb a6, 554(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 1323(a0)
+    lb t0, 555(a0)
     xor a6, a6, t0
-    lb t0, 1324(a0)
+    lb t0, 556(a0)
     xor s6, s6, t0
     lw t0, 180(a0)
-    lb t1, 1325(a0)
+    lb t1, 557(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 1326(a0)
+    lb t2, 558(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 1327(a0)
+    lb t5, 559(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -6137,28 +6147,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 1328(a0)
+    lb a3, 560(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 1329(a0)
+    lb a6, 561(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 1330(a0)
+    lb t2, 562(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 1331(a0)
+    lb t5, 563(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 1332(a0)
+    lb t6, 564(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 1333(a0)
+    lb s0, 565(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 1334(a0)
+    lb s1, 566(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 1335(a0)
+    lb s2, 567(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -6198,28 +6208,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 1336(a0)
+    lb t2, 568(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 1337(a0)
+    lb s1, 569(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 1338(a0)
+    lb s2, 570(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 1339(a0)
+    lb s3, 571(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s7, 1340(a0)
+    lb s7, 572(a0)
     xor s3, s3, s7
     lw s7, 188(a0)
-    lb s8, 1341(a0)
+    lb s8, 573(a0)
     xor s7, s7, s8
     lw s8, 220(a0)
-    lb s9, 1342(a0)
+    lb s9, 574(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 1343(a0)
+    lb s10, 575(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s7, s7, s10
@@ -6260,22 +6270,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit13
     lw a2, 256(a0)
-    lb s9, 1344(a0)
+    lb s9, 576(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 1345(a0)
+    lb s10, 577(a0)
     xor s9, s9, s10
-    lb s10, 1346(a0)
+    lb s10, 578(a0)
     xor a4, a4, s10
-    lb s10, 1347(a0)
+    lb s10, 579(a0)
     xor t1, t1, s10
-    lb s10, 1348(a0)
+    lb s10, 580(a0)
     xor s5, s5, s10
-    lb s10, 1349(a0)
+    lb s10, 581(a0)
     xor a7, a7, s10
-    lb s10, 1350(a0)
+    lb s10, 582(a0)
     xor s2, s2, s10
-    lb s10, 1351(a0)
+    lb s10, 583(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -6320,23 +6330,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 1352(a0)
+    lb a3, 584(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 1353(a0)
+    lb a4, 585(a0)
     xor a3, a3, a4
-    lb a4, 1354(a0)
+    lb a4, 586(a0)
     xor a5, a5, a4
-    lb a4, 1355(a0)
+    lb a4, 587(a0)
     xor s0, s0, a4
-    lb a4, 1356(a0)
+    lb a4, 588(a0)
     xor t3, t3, a4
-    lb a4, 1357(a0)
+    lb a4, 589(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 1358(a0)
+    lb a7, 590(a0)
     xor a4, a4, a7
-    lb a7, 1359(a0)
+    lb a7, 591(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -6381,24 +6391,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 1360(a0)
+    lb a3, 592(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 296(a0)
-    lb a4, 1361(a0)
+    lb a4, 593(a0)
     xor a3, a3, a4
-    lb a4, 1362(a0)
+    lb a4, 594(a0)
     xor a6, a6, a4
-    lb a4, 1363(a0)
+    lb a4, 595(a0)
     xor s8, s8, a4
-    lb a4, 1364(a0)
+    lb a4, 596(a0)
     xor s4, s4, a4
-    lb a4, 1365(a0)
+    lb a4, 597(a0)
     xor s6, s6, a4
     lw a4, 456(a0)
-    lb a5, 1366(a0)
+    lb a5, 598(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 1367(a0)
+    lb a7, 599(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s6, s6, a7
@@ -6442,25 +6453,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 1368(a0)
+    lb a3, 600(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 300(a0)
-    lb a4, 1369(a0)
+    lb a4, 601(a0)
     xor a3, a3, a4
-    lb a4, 1370(a0)
+    lb a4, 602(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 1371(a0)
+    lb a5, 603(a0)
     xor a4, a4, a5
-    lb a5, 1372(a0)
+    lb a5, 604(a0)
     xor t0, t0, a5
-    lb a5, 1373(a0)
+    lb a5, 605(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 1374(a0)
+    lb a6, 606(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 1375(a0)
+    lb a7, 607(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -6503,26 +6515,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 1376(a0)
+    lb a3, 608(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 1377(a0)
+    lb a4, 609(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 1378(a0)
+    lb a5, 610(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 1379(a0)
+    lb a6, 611(a0)
     xor a5, a5, a6
-    lb a6, 1380(a0)
+    lb a6, 612(a0)
     xor t6, t6, a6
-    lb a6, 1381(a0)
+    lb a6, 613(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 1382(a0)
+    lb a7, 614(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 1383(a0)
+    lb t1, 615(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -6564,27 +6576,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 1384(a0)
+    lb a3, 616(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 1385(a0)
+    lb a5, 617(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 1386(a0)
+    lb a6, 618(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 1387(a0)
+    lb a7, 619(a0)
     xor a6, a6, a7
-    lb a7, 1388(a0)
+    lb a7, 620(a0)
     xor s7, s7, a7
     lw a7, 436(a0)
-    lb t1, 1389(a0)
+    lb t1, 621(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 1390(a0)
+    lb t2, 622(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 1391(a0)
+    lb t3, 623(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -6625,28 +6637,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 1392(a0)
+    lb a3, 624(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 1393(a0)
+    lb a6, 625(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 1394(a0)
+    lb t2, 626(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 1395(a0)
+    lb t3, 627(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 1396(a0)
+    lb t4, 628(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 1397(a0)
+    lb s0, 629(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 1398(a0)
+    lb s1, 630(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 1399(a0)
+    lb s2, 631(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -6686,28 +6698,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 1400(a0)
+    lb t2, 632(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 1401(a0)
+    lb s1, 633(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 1402(a0)
+    lb s2, 634(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 1403(a0)
+    lb s4, 635(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s5, 1404(a0)
+    lb s5, 636(a0)
     xor s4, s4, s5
     lw s5, 444(a0)
-    lb s8, 1405(a0)
+    lb s8, 637(a0)
     xor s5, s5, s8
     lw s8, 476(a0)
-    lb s9, 1406(a0)
+    lb s9, 638(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 1407(a0)
+    lb s10, 639(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s5, s5, s10
@@ -6748,22 +6760,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit14
     lw a2, 0(a0)
-    lb s9, 1408(a0)
+    lb s9, 640(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 1409(a0)
+    lb s10, 641(a0)
     xor s9, s9, s10
-    lb s10, 1410(a0)
+    lb s10, 642(a0)
     xor a4, a4, s10
-    lb s10, 1411(a0)
+    lb s10, 643(a0)
     xor t1, t1, s10
-    lb s10, 1412(a0)
+    lb s10, 644(a0)
     xor s6, s6, s10
-    lb s10, 1413(a0)
+    lb s10, 645(a0)
     xor t0, t0, s10
-    lb s10, 1414(a0)
+    lb s10, 646(a0)
     xor s2, s2, s10
-    lb s10, 1415(a0)
+    lb s10, 647(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -6808,23 +6820,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 1416(a0)
+    lb a3, 648(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 1417(a0)
+    lb a4, 649(a0)
     xor a3, a3, a4
-    lb a4, 1418(a0)
+    lb a4, 650(a0)
     xor a5, a5, a4
-    lb a4, 1419(a0)
+    lb a4, 651(a0)
     xor s0, s0, a4
-    lb a4, 1420(a0)
+    lb a4, 652(a0)
     xor t5, t5, a4
-    lb a4, 1421(a0)
+    lb a4, 653(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 1422(a0)
+    lb t0, 654(a0)
     xor a4, a4, t0
-    lb t0, 1423(a0)
+    lb t0, 655(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -6869,24 +6881,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 1424(a0)
+    lb a3, 656(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 40(a0)
-    lb a4, 1425(a0)
+    lb a4, 657(a0)
     xor a3, a3, a4
-    lb a4, 1426(a0)
+    lb a4, 658(a0)
     xor a6, a6, a4
-    lb a4, 1427(a0)
+    lb a4, 659(a0)
     xor s8, s8, a4
-    lb a4, 1428(a0)
+    lb a4, 660(a0)
     xor s3, s3, a4
-    lb a4, 1429(a0)
+    lb a4, 661(a0)
     xor s7, s7, a4
     lw a4, 200(a0)
-    lb a5, 1430(a0)
+    lb a5, 662(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 1431(a0)
+    lb t0, 663(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s7, s7, t0
@@ -6930,25 +6943,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 1432(a0)
+    lb a3, 664(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 44(a0)
-    lb a4, 1433(a0)
+    lb a4, 665(a0)
     xor a3, a3, a4
-    lb a4, 1434(a0)
+    lb a4, 666(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 1435(a0)
+    lb a5, 667(a0)
     xor a4, a4, a5
-    lb a5, 1436(a0)
+    lb a5, 668(a0)
     xor a7, a7, a5
-    lb a5, 1437(a0)
+    lb a5, 669(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 1438(a0)
+    lb a6, 670(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 1439(a0)
+    lb t0, 671(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -6991,26 +7005,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 1440(a0)
+    lb a3, 672(a0)
     xor a2, a2, a3
     lw a3, 48(a0)
-    lb a4, 1441(a0)
+    lb a4, 673(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 1442(a0)
+    lb a5, 674(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 1443(a0)
+    lb a6, 675(a0)
     xor a5, a5, a6
-    lb a6, 1444(a0)
+    lb a6, 676(a0)
     xor t4, t4, a6
-    lb a6, 1445(a0)
+    lb a6, 677(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb t0, 1446(a0)
+    lb t0, 678(a0)
     xor a6, a6, t0
     lw t0, 240(a0)
-    lb t1, 1447(a0)
+    lb t1, 679(a0)
     xor t0, t0, t1
     and t1, t0, a6
     xor s4, s4, t1
@@ -7052,27 +7066,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 1448(a0)
+    lb a3, 680(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a5, 1449(a0)
+    lb a5, 681(a0)
     xor a3, a3, a5
     lw a5, 84(a0)
-    lb a6, 1450(a0)
+    lb a6, 682(a0)
     xor a5, a5, a6
     lw a6, 116(a0)
-    lb t0, 1451(a0)
+    lb t0, 683(a0)
     xor a6, a6, t0
-    lb t0, 1452(a0)
+    lb t0, 684(a0)
     xor s5, s5, t0
     lw t0, 180(a0)
-    lb t1, 1453(a0)
+    lb t1, 685(a0)
     xor t0, t0, t1
     lw t1, 212(a0)
-    lb t2, 1454(a0)
+    lb t2, 686(a0)
     xor t1, t1, t2
     lw t2, 244(a0)
-    lb t5, 1455(a0)
+    lb t5, 687(a0)
     xor t2, t2, t5
     and t5, t2, t1
     xor t0, t0, t5
@@ -7113,28 +7127,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 1456(a0)
+    lb a3, 688(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a6, 1457(a0)
+    lb a6, 689(a0)
     xor a3, a3, a6
     lw a6, 88(a0)
-    lb t2, 1458(a0)
+    lb t2, 690(a0)
     xor a6, a6, t2
     lw t2, 120(a0)
-    lb t5, 1459(a0)
+    lb t5, 691(a0)
     xor t2, t2, t5
     lw t5, 152(a0)
-    lb t6, 1460(a0)
+    lb t6, 692(a0)
     xor t5, t5, t6
     lw t6, 184(a0)
-    lb s0, 1461(a0)
+    lb s0, 693(a0)
     xor t6, t6, s0
     lw s0, 216(a0)
-    lb s1, 1462(a0)
+    lb s1, 694(a0)
     xor s0, s0, s1
     lw s1, 248(a0)
-    lb s2, 1463(a0)
+    lb s2, 695(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t6, t6, s2
@@ -7174,28 +7188,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 308(a0)
     sw t2, 476(a0)
     lw a2, 28(a0)
-    lb t2, 1464(a0)
+    lb t2, 696(a0)
     xor a2, a2, t2
     lw t2, 60(a0)
-    lb s1, 1465(a0)
+    lb s1, 697(a0)
     xor t2, t2, s1
     lw s1, 92(a0)
-    lb s2, 1466(a0)
+    lb s2, 698(a0)
     xor s1, s1, s2
     lw s2, 124(a0)
-    lb s3, 1467(a0)
+    lb s3, 699(a0)
     xor s2, s2, s3
     lw s3, 156(a0)
-    lb s6, 1468(a0)
+    lb s6, 700(a0)
     xor s3, s3, s6
     lw s6, 188(a0)
-    lb s8, 1469(a0)
+    lb s8, 701(a0)
     xor s6, s6, s8
     lw s8, 220(a0)
-    lb s9, 1470(a0)
+    lb s9, 702(a0)
     xor s8, s8, s9
     lw s9, 252(a0)
-    lb s10, 1471(a0)
+    lb s10, 703(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s6, s6, s10
@@ -7236,22 +7250,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit15
     lw a2, 256(a0)
-    lb s9, 1472(a0)
+    lb s9, 704(a0)
     xor a2, a2, s9
     lw s9, 288(a0)
-    lb s10, 1473(a0)
+    lb s10, 705(a0)
     xor s9, s9, s10
-    lb s10, 1474(a0)
+    lb s10, 706(a0)
     xor a4, a4, s10
-    lb s10, 1475(a0)
+    lb s10, 707(a0)
     xor t1, t1, s10
-    lb s10, 1476(a0)
+    lb s10, 708(a0)
     xor s7, s7, s10
-    lb s10, 1477(a0)
+    lb s10, 709(a0)
     xor a7, a7, s10
-    lb s10, 1478(a0)
+    lb s10, 710(a0)
     xor s2, s2, s10
-    lb s10, 1479(a0)
+    lb s10, 711(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor a7, a7, s10
@@ -7296,23 +7310,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 196(a0)
     sw s9, 232(a0)
     lw a2, 260(a0)
-    lb a3, 1480(a0)
+    lb a3, 712(a0)
     xor a2, a2, a3
     lw a3, 292(a0)
-    lb a4, 1481(a0)
+    lb a4, 713(a0)
     xor a3, a3, a4
-    lb a4, 1482(a0)
+    lb a4, 714(a0)
     xor a5, a5, a4
-    lb a4, 1483(a0)
+    lb a4, 715(a0)
     xor s0, s0, a4
-    lb a4, 1484(a0)
+    lb a4, 716(a0)
     xor t3, t3, a4
-    lb a4, 1485(a0)
+    lb a4, 717(a0)
     xor t4, t4, a4
     lw a4, 452(a0)
-    lb a7, 1486(a0)
+    lb a7, 718(a0)
     xor a4, a4, a7
-    lb a7, 1487(a0)
+    lb a7, 719(a0)
     xor t2, t2, a7
     and a7, t2, a4
     xor t4, t4, a7
@@ -7357,24 +7371,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 200(a0)
     sw a3, 236(a0)
     lw a2, 264(a0)
-    lb a3, 1488(a0)
+    lb a3, 720(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 296(a0)
-    lb a4, 1489(a0)
+    lb a4, 721(a0)
     xor a3, a3, a4
-    lb a4, 1490(a0)
+    lb a4, 722(a0)
     xor a6, a6, a4
-    lb a4, 1491(a0)
+    lb a4, 723(a0)
     xor s8, s8, a4
-    lb a4, 1492(a0)
+    lb a4, 724(a0)
     xor s4, s4, a4
-    lb a4, 1493(a0)
+    lb a4, 725(a0)
     xor s5, s5, a4
     lw a4, 456(a0)
-    lb a5, 1494(a0)
+    lb a5, 726(a0)
     xor a4, a4, a5
     lw a5, 488(a0)
-    lb a7, 1495(a0)
+    lb a7, 727(a0)
     xor a5, a5, a7
     and a7, a5, a4
     xor s5, s5, a7
@@ -7418,25 +7433,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 204(a0)
     sw a3, 240(a0)
     lw a2, 268(a0)
-    lb a3, 1496(a0)
+    lb a3, 728(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 300(a0)
-    lb a4, 1497(a0)
+    lb a4, 729(a0)
     xor a3, a3, a4
-    lb a4, 1498(a0)
+    lb a4, 730(a0)
     xor s1, s1, a4
     lw a4, 364(a0)
-    lb a5, 1499(a0)
+    lb a5, 731(a0)
     xor a4, a4, a5
-    lb a5, 1500(a0)
+    lb a5, 732(a0)
     xor t0, t0, a5
-    lb a5, 1501(a0)
+    lb a5, 733(a0)
     xor t5, t5, a5
     lw a5, 460(a0)
-    lb a6, 1502(a0)
+    lb a6, 734(a0)
     xor a5, a5, a6
     lw a6, 492(a0)
-    lb a7, 1503(a0)
+    lb a7, 735(a0)
     xor a6, a6, a7
     and a7, a6, a5
     xor t5, t5, a7
@@ -7479,26 +7495,26 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 208(a0)
     sw a3, 244(a0)
     lw a2, 272(a0)
-    lb a3, 1504(a0)
+    lb a3, 736(a0)
     xor a2, a2, a3
     lw a3, 304(a0)
-    lb a4, 1505(a0)
+    lb a4, 737(a0)
     xor a3, a3, a4
     lw a4, 336(a0)
-    lb a5, 1506(a0)
+    lb a5, 738(a0)
     xor a4, a4, a5
     lw a5, 368(a0)
-    lb a6, 1507(a0)
+    lb a6, 739(a0)
     xor a5, a5, a6
-    lb a6, 1508(a0)
+    lb a6, 740(a0)
     xor t6, t6, a6
-    lb a6, 1509(a0)
+    lb a6, 741(a0)
     xor s3, s3, a6
     lw a6, 464(a0)
-    lb a7, 1510(a0)
+    lb a7, 742(a0)
     xor a6, a6, a7
     lw a7, 496(a0)
-    lb t1, 1511(a0)
+    lb t1, 743(a0)
     xor a7, a7, t1
     and t1, a7, a6
     xor s3, s3, t1
@@ -7540,27 +7556,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 212(a0)
     sw a3, 248(a0)
     lw a2, 276(a0)
-    lb a3, 1512(a0)
+    lb a3, 744(a0)
     xor a2, a2, a3
     lw a3, 308(a0)
-    lb a5, 1513(a0)
+    lb a5, 745(a0)
     xor a3, a3, a5
     lw a5, 340(a0)
-    lb a6, 1514(a0)
+    lb a6, 746(a0)
     xor a5, a5, a6
     lw a6, 372(a0)
-    lb a7, 1515(a0)
+    lb a7, 747(a0)
     xor a6, a6, a7
-    lb a7, 1516(a0)
+    lb a7, 748(a0)
     xor s6, s6, a7
     lw a7, 436(a0)
-    lb t1, 1517(a0)
+    lb t1, 749(a0)
     xor a7, a7, t1
     lw t1, 468(a0)
-    lb t2, 1518(a0)
+    lb t2, 750(a0)
     xor t1, t1, t2
     lw t2, 500(a0)
-    lb t3, 1519(a0)
+    lb t3, 751(a0)
     xor t2, t2, t3
     and t3, t2, t1
     xor a7, a7, t3
@@ -7601,28 +7617,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a6, 216(a0)
     sw a3, 252(a0)
     lw a2, 280(a0)
-    lb a3, 1520(a0)
+    lb a3, 752(a0)
     xor a2, a2, a3
     lw a3, 312(a0)
-    lb a6, 1521(a0)
+    lb a6, 753(a0)
     xor a3, a3, a6
     lw a6, 344(a0)
-    lb t2, 1522(a0)
+    lb t2, 754(a0)
     xor a6, a6, t2
     lw t2, 376(a0)
-    lb t3, 1523(a0)
+    lb t3, 755(a0)
     xor t2, t2, t3
     lw t3, 408(a0)
-    lb t4, 1524(a0)
+    lb t4, 756(a0)
     xor t3, t3, t4
     lw t4, 440(a0)
-    lb s0, 1525(a0)
+    lb s0, 757(a0)
     xor t4, t4, s0
     lw s0, 472(a0)
-    lb s1, 1526(a0)
+    lb s1, 758(a0)
     xor s0, s0, s1
     lw s1, 504(a0)
-    lb s2, 1527(a0)
+    lb s2, 759(a0)
     xor s1, s1, s2
     and s2, s1, s0
     xor t4, t4, s2
@@ -7662,28 +7678,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a2, 52(a0)
     sw t2, 220(a0)
     lw a2, 284(a0)
-    lb t2, 1528(a0)
+    lb t2, 760(a0)
     xor a2, a2, t2
     lw t2, 316(a0)
-    lb s1, 1529(a0)
+    lb s1, 761(a0)
     xor t2, t2, s1
     lw s1, 348(a0)
-    lb s2, 1530(a0)
+    lb s2, 762(a0)
     xor s1, s1, s2
     lw s2, 380(a0)
-    lb s4, 1531(a0)
+    lb s4, 763(a0)
     xor s2, s2, s4
     lw s4, 412(a0)
-    lb s7, 1532(a0)
+    lb s7, 764(a0)
     xor s4, s4, s7
     lw s7, 444(a0)
-    lb s8, 1533(a0)
+    lb s8, 765(a0)
     xor s7, s7, s8
     lw s8, 476(a0)
-    lb s9, 1534(a0)
+    lb s9, 766(a0)
     xor s8, s8, s9
     lw s9, 508(a0)
-    lb s10, 1535(a0)
+    lb s10, 767(a0)
     xor s9, s9, s10
     and s10, s9, s8
     xor s7, s7, s10
@@ -7724,22 +7740,22 @@ nuri_pipo_rv32_bs32_after2_enc:
     addi a1, a1, -1
     beqz a1, .Lenc_exit16
     lw a2, 0(a0)
-    lb s9, 1536(a0)
+    lb s9, 512(a0)
     xor a2, a2, s9
     lw s9, 32(a0)
-    lb s10, 1537(a0)
+    lb s10, 513(a0)
     xor s9, s9, s10
-    lb s10, 1538(a0)
+    lb s10, 514(a0)
     xor a4, a4, s10
-    lb s10, 1539(a0)
+    lb s10, 515(a0)
     xor t1, t1, s10
-    lb s10, 1540(a0)
+    lb s10, 516(a0)
     xor s5, s5, s10
-    lb s10, 1541(a0)
+    lb s10, 517(a0)
     xor t0, t0, s10
-    lb s10, 1542(a0)
+    lb s10, 518(a0)
     xor s2, s2, s10
-    lb s10, 1543(a0)
+    lb s10, 519(a0)
     xor a3, a3, s10
     and s10, a3, s2
     xor t0, t0, s10
@@ -7784,23 +7800,23 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw t1, 452(a0)
     sw s9, 488(a0)
     lw a2, 4(a0)
-    lb a3, 1544(a0)
+    lb a3, 520(a0)
     xor a2, a2, a3
     lw a3, 36(a0)
-    lb a4, 1545(a0)
+    lb a4, 521(a0)
     xor a3, a3, a4
-    lb a4, 1546(a0)
+    lb a4, 522(a0)
     xor a5, a5, a4
-    lb a4, 1547(a0)
+    lb a4, 523(a0)
     xor s0, s0, a4
-    lb a4, 1548(a0)
+    lb a4, 524(a0)
     xor t5, t5, a4
-    lb a4, 1549(a0)
+    lb a4, 525(a0)
     xor t6, t6, a4
     lw a4, 196(a0)
-    lb t0, 1550(a0)
+    lb t0, 526(a0)
     xor a4, a4, t0
-    lb t0, 1551(a0)
+    lb t0, 527(a0)
     xor t2, t2, t0
     and t0, t2, a4
     xor t6, t6, t0
@@ -7845,24 +7861,24 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s0, 456(a0)
     sw a3, 492(a0)
     lw a2, 8(a0)
-    lb a3, 1552(a0)
+    lb a3, 528(a0)
     xor a2, a2, a3
     lw a3, 40(a0)
-    lb a4, 1553(a0)
+    lb a4, 529(a0)
     xor a3, a3, a4
-    lb a4, 1554(a0)
+    lb a4, 530(a0)
     xor a6, a6, a4
-    lb a4, 1555(a0)
+    lb a4, 531(a0)
     xor s8, s8, a4
-    lb a4, 1556(a0)
+    lb a4, 532(a0)
     xor s3, s3, a4
-    lb a4, 1557(a0)
+    lb a4, 533(a0)
     xor s6, s6, a4
     lw a4, 200(a0)
-    lb a5, 1558(a0)
+    lb a5, 534(a0)
     xor a4, a4, a5
     lw a5, 232(a0)
-    lb t0, 1559(a0)
+    lb t0, 535(a0)
     xor a5, a5, t0
     and t0, a5, a4
     xor s6, s6, t0
@@ -7907,25 +7923,25 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw s8, 460(a0)
     sw a3, 496(a0)
     lw a2, 12(a0)
-    lb a3, 1560(a0)
+    lb a3, 536(a0)
     xor a2, a2, a3
     lw a3, 44(a0)
-    lb a4, 1561(a0)
+    lb a4, 537(a0)
     xor a3, a3, a4
-    lb a4, 1562(a0)
+    lb a4, 538(a0)
     xor s1, s1, a4
     lw a4, 108(a0)
-    lb a5, 1563(a0)
+    lb a5, 539(a0)
     xor a4, a4, a5
-    lb a5, 1564(a0)
+    lb a5, 540(a0)
     xor a7, a7, a5
-    lb a5, 1565(a0)
+    lb a5, 541(a0)
     xor t3, t3, a5
     lw a5, 204(a0)
-    lb a6, 1566(a0)
+    lb a6, 542(a0)
     xor a5, a5, a6
     lw a6, 236(a0)
-    lb t0, 1567(a0)
+    lb t0, 543(a0)
     xor a6, a6, t0
     and t0, a6, a5
     xor t3, t3, t0
@@ -7970,26 +7986,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a4, 464(a0)
     sw a3, 500(a0)
     lw a2, 16(a0)
-    lb a3, 1568(a0)
+    lb a3, 544(a0)
     xor a2, a2, a3
+    not a2, a2
     lw a3, 48(a0)
-    lb a4, 1569(a0)
+    lb a4, 545(a0)
     xor a3, a3, a4
     lw a4, 80(a0)
-    lb a5, 1570(a0)
+    lb a5, 546(a0)
     xor a4, a4, a5
     lw a5, 112(a0)
-    lb a6, 1571(a0)
+    lb a6, 547(a0)
     xor a5, a5, a6
-    lb a6, 1572(a0)
+    lb a6, 548(a0)
     xor t4, t4, a6
-    lb a6, 1573(a0)
+    lb a6, 549(a0)
     xor s4, s4, a6
     lw a6, 208(a0)
-    lb a7, 1574(a0)
+    lb a7, 550(a0)
     xor a6, a6, a7
     lw a7, 240(a0)
-    lb t0, 1575(a0)
+    lb t0, 551(a0)
     xor a7, a7, t0
     and t0, a7, a6
     xor s4, s4, t0
@@ -8034,27 +8051,27 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 468(a0)
     sw a3, 504(a0)
     lw a2, 20(a0)
-    lb a3, 1576(a0)
+    lb a3, 552(a0)
     xor a2, a2, a3
     lw a3, 52(a0)
-    lb a4, 1577(a0)
+    lb a4, 553(a0)
     xor a3, a3, a4
     lw a4, 84(a0)
-    lb a5, 1578(a0)
+    lb a5, 554(a0)
     xor a4, a4, a5
     lw a5, 116(a0)
-    lb a6, 1579(a0)
+    lb a6, 555(a0)
     xor a5, a5, a6
-    lb a6, 1580(a0)
+    lb a6, 556(a0)
     xor s7, s7, a6
     lw a6, 180(a0)
-    lb a7, 1581(a0)
+    lb a7, 557(a0)
     xor a6, a6, a7
     lw a7, 212(a0)
-    lb t0, 1582(a0)
+    lb t0, 558(a0)
     xor a7, a7, t0
     lw t0, 244(a0)
-    lb t1, 1583(a0)
+    lb t1, 559(a0)
     xor t0, t0, t1
     and t1, t0, a7
     xor a6, a6, t1
@@ -8099,28 +8116,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 472(a0)
     sw a3, 508(a0)
     lw a2, 24(a0)
-    lb a3, 1584(a0)
+    lb a3, 560(a0)
     xor a2, a2, a3
     lw a3, 56(a0)
-    lb a4, 1585(a0)
+    lb a4, 561(a0)
     xor a3, a3, a4
     lw a4, 88(a0)
-    lb a5, 1586(a0)
+    lb a5, 562(a0)
     xor a4, a4, a5
     lw a5, 120(a0)
-    lb a6, 1587(a0)
+    lb a6, 563(a0)
     xor a5, a5, a6
     lw a6, 152(a0)
-    lb a7, 1588(a0)
+    lb a7, 564(a0)
     xor a6, a6, a7
     lw a7, 184(a0)
-    lb t0, 1589(a0)
+    lb t0, 565(a0)
     xor a7, a7, t0
     lw t0, 216(a0)
-    lb t1, 1590(a0)
+    lb t1, 566(a0)
     xor t0, t0, t1
     lw t1, 248(a0)
-    lb t2, 1591(a0)
+    lb t2, 567(a0)
     xor t1, t1, t2
     and t2, t1, t0
     xor a7, a7, t2
@@ -8165,28 +8182,28 @@ nuri_pipo_rv32_bs32_after2_enc:
     sw a5, 476(a0)
     sw a3, 480(a0)
     lw a2, 28(a0)
-    lb a3, 1592(a0)
+    lb a3, 568(a0)
     xor a2, a2, a3
     lw a3, 60(a0)
-    lb a4, 1593(a0)
+    lb a4, 569(a0)
     xor a3, a3, a4
     lw a4, 92(a0)
-    lb a5, 1594(a0)
+    lb a5, 570(a0)
     xor a4, a4, a5
     lw a5, 124(a0)
-    lb a6, 1595(a0)
+    lb a6, 571(a0)
     xor a5, a5, a6
     lw a6, 156(a0)
-    lb a7, 1596(a0)
+    lb a7, 572(a0)
     xor a6, a6, a7
     lw a7, 188(a0)
-    lb t0, 1597(a0)
+    lb t0, 573(a0)
     xor a7, a7, t0
     lw t0, 220(a0)
-    lb t1, 1598(a0)
+    lb t1, 574(a0)
     xor t0, t0, t1
     lw t1, 252(a0)
-    lb t2, 1599(a0)
+    lb t2, 575(a0)
     xor t1, t1, t2
     and t2, t1, t0
     xor a7, a7, t2
@@ -8649,14 +8666,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw s10, 40(sp)
     sw s11, 44(sp)
     sw ra, 48(sp)
-    lw a2, 1600(a0)
-    lw s9, 1632(a0)
-    lw a4, 1664(a0)
-    lw t6, 1696(a0)
-    lw a7, 1728(a0)
-    lw a6, 1760(a0)
-    lw s5, 1792(a0)
-    lw a3, 1824(a0)
+    lw a2, 768(a0)
+    lw s9, 800(a0)
+    lw a4, 832(a0)
+    lw t6, 864(a0)
+    lw a7, 896(a0)
+    lw a6, 928(a0)
+    lw s5, 960(a0)
+    lw a3, 992(a0)
     and s10, a3, s5
     xor a6, a6, s10
     and s10, t6, a6
@@ -8699,14 +8716,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw a7, 180(a0)
     sw t6, 196(a0)
     sw s9, 232(a0)
-    lw a2, 1604(a0)
-    lw a3, 1636(a0)
-    lw a5, 1668(a0)
-    lw s3, 1700(a0)
-    lw t0, 1732(a0)
-    lw t1, 1764(a0)
-    lw a4, 1796(a0)
-    lw s0, 1828(a0)
+    lw a2, 772(a0)
+    lw a3, 804(a0)
+    lw a5, 836(a0)
+    lw s3, 868(a0)
+    lw t0, 900(a0)
+    lw t1, 932(a0)
+    lw a4, 964(a0)
+    lw s0, 996(a0)
     and a6, s0, a4
     xor t1, t1, a6
     and a6, s3, t1
@@ -8749,14 +8766,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw t0, 184(a0)
     sw s3, 200(a0)
     sw a3, 236(a0)
-    lw a2, 1608(a0)
-    lw a3, 1640(a0)
-    lw t3, 1672(a0)
-    lw s8, 1704(a0)
-    lw t2, 1736(a0)
-    lw t4, 1768(a0)
-    lw a4, 1800(a0)
-    lw a5, 1832(a0)
+    lw a2, 776(a0)
+    lw a3, 808(a0)
+    lw t3, 840(a0)
+    lw s8, 872(a0)
+    lw t2, 904(a0)
+    lw t4, 936(a0)
+    lw a4, 968(a0)
+    lw a5, 1000(a0)
     and a6, a5, a4
     xor t4, t4, a6
     and a6, s8, t4
@@ -8798,14 +8815,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw t2, 188(a0)
     sw s8, 204(a0)
     sw a3, 240(a0)
-    lw a2, 1612(a0)
-    lw a3, 1644(a0)
-    lw s4, 1676(a0)
-    lw a4, 1708(a0)
-    lw t5, 1740(a0)
-    lw s1, 1772(a0)
-    lw a5, 1804(a0)
-    lw a6, 1836(a0)
+    lw a2, 780(a0)
+    lw a3, 812(a0)
+    lw s4, 844(a0)
+    lw a4, 876(a0)
+    lw t5, 908(a0)
+    lw s1, 940(a0)
+    lw a5, 972(a0)
+    lw a6, 1004(a0)
     and a7, a6, a5
     xor s1, s1, a7
     and a7, a4, s1
@@ -8846,14 +8863,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw a5, 120(a0)
     sw a4, 208(a0)
     sw a3, 244(a0)
-    lw a2, 1616(a0)
-    lw a3, 1648(a0)
-    lw a4, 1680(a0)
-    lw a5, 1712(a0)
-    lw s2, 1744(a0)
-    lw s6, 1776(a0)
-    lw a6, 1808(a0)
-    lw a7, 1840(a0)
+    lw a2, 784(a0)
+    lw a3, 816(a0)
+    lw a4, 848(a0)
+    lw a5, 880(a0)
+    lw s2, 912(a0)
+    lw s6, 944(a0)
+    lw a6, 976(a0)
+    lw a7, 1008(a0)
     and t0, a7, a6
     xor s6, s6, t0
     and t0, a5, s6
@@ -8893,14 +8910,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw a6, 124(a0)
     sw a5, 212(a0)
     sw a3, 248(a0)
-    lw a2, 1620(a0)
-    lw a3, 1652(a0)
-    lw a5, 1684(a0)
-    lw a6, 1716(a0)
-    lw s7, 1748(a0)
-    lw a7, 1780(a0)
-    lw t0, 1812(a0)
-    lw t1, 1844(a0)
+    lw a2, 788(a0)
+    lw a3, 820(a0)
+    lw a5, 852(a0)
+    lw a6, 884(a0)
+    lw s7, 916(a0)
+    lw a7, 948(a0)
+    lw t0, 980(a0)
+    lw t1, 1012(a0)
     and t2, t1, t0
     xor a7, a7, t2
     and t2, a6, a7
@@ -8939,14 +8956,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw a2, 48(a0)
     sw a6, 216(a0)
     sw a3, 252(a0)
-    lw a2, 1624(a0)
-    lw a3, 1656(a0)
-    lw a6, 1688(a0)
-    lw t1, 1720(a0)
-    lw t2, 1752(a0)
-    lw t3, 1784(a0)
-    lw t6, 1816(a0)
-    lw s0, 1848(a0)
+    lw a2, 792(a0)
+    lw a3, 824(a0)
+    lw a6, 856(a0)
+    lw t1, 888(a0)
+    lw t2, 920(a0)
+    lw t3, 952(a0)
+    lw t6, 984(a0)
+    lw s0, 1016(a0)
     and s3, s0, t6
     xor t3, t3, s3
     and s3, t1, t3
@@ -8984,14 +9001,14 @@ nuri_pipo_rv32_bs32_core_ctr:
     sw s0, 24(a0)
     sw a2, 52(a0)
     sw t1, 220(a0)
-    lw a2, 1628(a0)
-    lw t1, 1660(a0)
-    lw s0, 1692(a0)
-    lw s3, 1724(a0)
-    lw s4, 1756(a0)
-    lw s5, 1788(a0)
-    lw s8, 1820(a0)
-    lw s9, 1852(a0)
+    lw a2, 796(a0)
+    lw t1, 828(a0)
+    lw s0, 860(a0)
+    lw s3, 892(a0)
+    lw s4, 924(a0)
+    lw s5, 956(a0)
+    lw s8, 988(a0)
+    lw s9, 1020(a0)
     and s10, s9, s8
     xor s5, s5, s10
     and s10, s3, s5
@@ -9040,7 +9057,7 @@ nuri_pipo_rv32_bs32_r1:
     addi sp, sp, -16
     sw s0, 0(sp)
     sw s1, 4(sp)
-    addi a2, a0, 1856
+    addi a2, a0, 1024
     andi t0, a1, 1
     beqz t0, .Lr1_skip0
     lw a3, 0(a2)
@@ -9087,28 +9104,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 576(a0)
     xor t5, t5, t0
-    sw t5, 1600(a0)
+    sw t5, 768(a0)
     lb t0, 633(a0)
     xor a3, a3, t0
-    sw a3, 1660(a0)
+    sw a3, 828(a0)
     lb t0, 610(a0)
     xor a5, a5, t0
-    sw a5, 1680(a0)
+    sw a5, 848(a0)
     lb t0, 603(a0)
     xor t4, t4, t0
-    sw t4, 1708(a0)
+    sw t4, 876(a0)
     lb t0, 628(a0)
     xor t3, t3, t0
-    sw t3, 1752(a0)
+    sw t3, 920(a0)
     lb t0, 621(a0)
     xor a7, a7, t0
-    sw a7, 1780(a0)
+    sw a7, 948(a0)
     lb t0, 590(a0)
     xor a6, a6, t0
-    sw a6, 1796(a0)
+    sw a6, 964(a0)
     lb t0, 599(a0)
     xor a4, a4, t0
-    sw a4, 1832(a0)
+    sw a4, 1000(a0)
 .Lr1_skip0:
     andi t0, a1, 2
     beqz t0, .Lr1_skip1
@@ -9156,28 +9173,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 584(a0)
     xor t5, t5, t0
-    sw t5, 1604(a0)
+    sw t5, 772(a0)
     lb t0, 577(a0)
     xor a3, a3, t0
-    sw a3, 1632(a0)
+    sw a3, 800(a0)
     lb t0, 618(a0)
     xor a5, a5, t0
-    sw a5, 1684(a0)
+    sw a5, 852(a0)
     lb t0, 611(a0)
     xor t4, t4, t0
-    sw t4, 1712(a0)
+    sw t4, 880(a0)
     lb t0, 636(a0)
     xor t3, t3, t0
-    sw t3, 1756(a0)
+    sw t3, 924(a0)
     lb t0, 629(a0)
     xor a7, a7, t0
-    sw a7, 1784(a0)
+    sw a7, 952(a0)
     lb t0, 598(a0)
     xor a6, a6, t0
-    sw a6, 1800(a0)
+    sw a6, 968(a0)
     lb t0, 607(a0)
     xor a4, a4, t0
-    sw a4, 1836(a0)
+    sw a4, 1004(a0)
 .Lr1_skip1:
     andi t0, a1, 4
     beqz t0, .Lr1_skip2
@@ -9225,28 +9242,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 592(a0)
     xor t5, t5, t0
-    sw t5, 1608(a0)
+    sw t5, 776(a0)
     lb t0, 585(a0)
     xor a3, a3, t0
-    sw a3, 1636(a0)
+    sw a3, 804(a0)
     lb t0, 626(a0)
     xor a5, a5, t0
-    sw a5, 1688(a0)
+    sw a5, 856(a0)
     lb t0, 619(a0)
     xor t4, t4, t0
-    sw t4, 1716(a0)
+    sw t4, 884(a0)
     lb t0, 580(a0)
     xor t3, t3, t0
-    sw t3, 1728(a0)
+    sw t3, 896(a0)
     lb t0, 637(a0)
     xor a7, a7, t0
-    sw a7, 1788(a0)
+    sw a7, 956(a0)
     lb t0, 606(a0)
     xor a6, a6, t0
-    sw a6, 1804(a0)
+    sw a6, 972(a0)
     lb t0, 615(a0)
     xor a4, a4, t0
-    sw a4, 1840(a0)
+    sw a4, 1008(a0)
 .Lr1_skip2:
     andi t0, a1, 8
     beqz t0, .Lr1_skip3
@@ -9294,28 +9311,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 600(a0)
     xor t5, t5, t0
-    sw t5, 1612(a0)
+    sw t5, 780(a0)
     lb t0, 593(a0)
     xor a3, a3, t0
-    sw a3, 1640(a0)
+    sw a3, 808(a0)
     lb t0, 634(a0)
     xor a5, a5, t0
-    sw a5, 1692(a0)
+    sw a5, 860(a0)
     lb t0, 627(a0)
     xor t4, t4, t0
-    sw t4, 1720(a0)
+    sw t4, 888(a0)
     lb t0, 588(a0)
     xor t3, t3, t0
-    sw t3, 1732(a0)
+    sw t3, 900(a0)
     lb t0, 581(a0)
     xor a7, a7, t0
-    sw a7, 1760(a0)
+    sw a7, 928(a0)
     lb t0, 614(a0)
     xor a6, a6, t0
-    sw a6, 1808(a0)
+    sw a6, 976(a0)
     lb t0, 623(a0)
     xor a4, a4, t0
-    sw a4, 1844(a0)
+    sw a4, 1012(a0)
 .Lr1_skip3:
     andi t0, a1, 16
     beqz t0, .Lr1_skip4
@@ -9363,28 +9380,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 608(a0)
     xor t5, t5, t0
-    sw t5, 1616(a0)
+    sw t5, 784(a0)
     lb t0, 601(a0)
     xor a3, a3, t0
-    sw a3, 1644(a0)
+    sw a3, 812(a0)
     lb t0, 578(a0)
     xor a5, a5, t0
-    sw a5, 1664(a0)
+    sw a5, 832(a0)
     lb t0, 635(a0)
     xor t4, t4, t0
-    sw t4, 1724(a0)
+    sw t4, 892(a0)
     lb t0, 596(a0)
     xor t3, t3, t0
-    sw t3, 1736(a0)
+    sw t3, 904(a0)
     lb t0, 589(a0)
     xor a7, a7, t0
-    sw a7, 1764(a0)
+    sw a7, 932(a0)
     lb t0, 622(a0)
     xor a6, a6, t0
-    sw a6, 1812(a0)
+    sw a6, 980(a0)
     lb t0, 631(a0)
     xor a4, a4, t0
-    sw a4, 1848(a0)
+    sw a4, 1016(a0)
 .Lr1_skip4:
     andi t0, a1, 32
     beqz t0, .Lr1_skip5
@@ -9432,28 +9449,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 616(a0)
     xor t5, t5, t0
-    sw t5, 1620(a0)
+    sw t5, 788(a0)
     lb t0, 609(a0)
     xor a3, a3, t0
-    sw a3, 1648(a0)
+    sw a3, 816(a0)
     lb t0, 586(a0)
     xor a5, a5, t0
-    sw a5, 1668(a0)
+    sw a5, 836(a0)
     lb t0, 579(a0)
     xor t4, t4, t0
-    sw t4, 1696(a0)
+    sw t4, 864(a0)
     lb t0, 604(a0)
     xor t3, t3, t0
-    sw t3, 1740(a0)
+    sw t3, 908(a0)
     lb t0, 597(a0)
     xor a7, a7, t0
-    sw a7, 1768(a0)
+    sw a7, 936(a0)
     lb t0, 630(a0)
     xor a6, a6, t0
-    sw a6, 1816(a0)
+    sw a6, 984(a0)
     lb t0, 639(a0)
     xor a4, a4, t0
-    sw a4, 1852(a0)
+    sw a4, 1020(a0)
 .Lr1_skip5:
     andi t0, a1, 64
     beqz t0, .Lr1_skip6
@@ -9501,28 +9518,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 624(a0)
     xor t5, t5, t0
-    sw t5, 1624(a0)
+    sw t5, 792(a0)
     lb t0, 617(a0)
     xor a3, a3, t0
-    sw a3, 1652(a0)
+    sw a3, 820(a0)
     lb t0, 594(a0)
     xor a5, a5, t0
-    sw a5, 1672(a0)
+    sw a5, 840(a0)
     lb t0, 587(a0)
     xor t4, t4, t0
-    sw t4, 1700(a0)
+    sw t4, 868(a0)
     lb t0, 612(a0)
     xor t3, t3, t0
-    sw t3, 1744(a0)
+    sw t3, 912(a0)
     lb t0, 605(a0)
     xor a7, a7, t0
-    sw a7, 1772(a0)
+    sw a7, 940(a0)
     lb t0, 638(a0)
     xor a6, a6, t0
-    sw a6, 1820(a0)
+    sw a6, 988(a0)
     lb t0, 583(a0)
     xor a4, a4, t0
-    sw a4, 1824(a0)
+    sw a4, 992(a0)
 .Lr1_skip6:
     andi t0, a1, 128
     beqz t0, .Lr1_skip7
@@ -9570,28 +9587,28 @@ nuri_pipo_rv32_bs32_r1:
     xor a3, a3, t1
     lb t0, 632(a0)
     xor t5, t5, t0
-    sw t5, 1628(a0)
+    sw t5, 796(a0)
     lb t0, 625(a0)
     xor a3, a3, t0
-    sw a3, 1656(a0)
+    sw a3, 824(a0)
     lb t0, 602(a0)
     xor a5, a5, t0
-    sw a5, 1676(a0)
+    sw a5, 844(a0)
     lb t0, 595(a0)
     xor t4, t4, t0
-    sw t4, 1704(a0)
+    sw t4, 872(a0)
     lb t0, 620(a0)
     xor t3, t3, t0
-    sw t3, 1748(a0)
+    sw t3, 916(a0)
     lb t0, 613(a0)
     xor a7, a7, t0
-    sw a7, 1776(a0)
+    sw a7, 944(a0)
     lb t0, 582(a0)
     xor a6, a6, t0
-    sw a6, 1792(a0)
+    sw a6, 960(a0)
     lb t0, 591(a0)
     xor a4, a4, t0
-    sw a4, 1828(a0)
+    sw a4, 996(a0)
 .Lr1_skip7:
     lw s0, 0(sp)
     lw s1, 4(sp)

@@ -16,12 +16,18 @@
 #define SMALL 8 /* fewer blocks than this: the one-block kernel is cheaper than a padded batch */
 
 typedef struct {
-    uint32_t st[2][64];                     /* state buffers (plane (j, c) = word 8j + c) */
-    uint8_t mk[NURI_PIPO_MAX_ROUNDS * 64];  /* mask blocks 1..rounds-1 (block 0 unused) */
-    uint32_t r1[64];                        /* CTR: round-1 output planes + round-2 key (offset 1600) */
-    uint32_t ctr[64];                       /* CTR: planes of the batch's counters + whitening key (1856) */
+    uint32_t st[2][64]; /* state buffers (plane (j, c) = word 8j + c) */
+    union {
+        uint8_t mk[NURI_PIPO_MAX_ROUNDS * 64]; /* decryption: mask blocks 1..rounds-1 (block 0 unused) */
+        struct {
+            uint8_t slot[4 * 64]; /* encryption/CTR: mask slots 0..3 = RK_0..RK_3 */
+            uint32_t r1[64];      /* CTR: round-1 output planes + round-2 key (offset 768) */
+            uint32_t ctr[64];     /* CTR: planes of the batch's counters + whitening key (1024) */
+        } e;
+    } u;
 } bs32_ws;
-_Static_assert(offsetof(bs32_ws, r1) == 1600 && offsetof(bs32_ws, ctr) == 1856, "layout of gen_pipo_rv32_bs32.py");
+_Static_assert(offsetof(bs32_ws, u.e.r1) == 768 && offsetof(bs32_ws, u.e.ctr) == 1024, "layout of gen_pipo_rv32_bs32.py");
+_Static_assert(offsetof(bs32_ws, u.mk) == 512, "layout of gen_pipo_rv32_bs32.py");
 
 /* assembly (pipo_rv32_bs32.S) */
 uint32_t *nuri_pipo_rv32_bs32_core_enc(bs32_ws *ws, unsigned rounds);
@@ -40,15 +46,26 @@ static void wipe_words(void *p, size_t nwords) /* nwords: a multiple of 8 */
     nuri_pipo_rv32_bs32_wipe(p, nwords / 8);
 }
 
-/* Mask block b (1..rounds-1) = round key K_b (encryption) or K_(rounds-b) (decryption). */
+/* Decryption: mask block b (1..rounds-1) = round key K_(rounds-b). Encryption: mask slot s = RK_s
+ * for the slots that rounds 2..rounds read (key RK_i, i = 1..rounds-1, from slot i % 4; the core
+ * adds the round-constant bits i & ~3, see gen_pipo_rv32_bs32.py). */
 static void expand_masks(bs32_ws *ws, const uint64_t *rk, unsigned rounds, int dec)
 {
     if (rounds < 2) return;
-    nuri_pipo_rv32_bs32_masks(ws->mk + 64, dec ? rk + rounds - 1 : rk + 1, dec ? -8 : 8, rounds - 1);
+    if (dec) {
+        nuri_pipo_rv32_bs32_masks(ws->u.mk + 64, rk + rounds - 1, -8, rounds - 1);
+    } else {
+        nuri_pipo_rv32_bs32_masks(ws->u.mk + 64, rk + 1, 8, rounds - 1 < 3 ? rounds - 1 : 3);
+        if (rounds > 4) nuri_pipo_rv32_bs32_masks(ws->u.mk, rk, 8, 1);
+    }
 }
 
 /* the state buffers and the mask blocks in use (a multiple of 8) */
-static size_t ws_used_words(unsigned rounds) { return 128 + (rounds > 1 ? 16 * rounds : 0); }
+static size_t ws_used_words(unsigned rounds, int dec)
+{
+    if (rounds < 2) return 128;
+    return dec ? 128 + 16 * rounds : 192;
+}
 
 static void key_words(uint32_t k[2], uint64_t v)
 {
@@ -85,7 +102,7 @@ static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t
             nuri_pipo_rv32_bs32_out(core(&ws, rounds), dst, kout);
             if (dst == (uint8_t *)buf) memcpy(out + 256 * i, buf, 8 * nb);
         }
-        wipe_words(&ws, ws_used_words(rounds));
+        wipe_words(&ws, ws_used_words(rounds, dec));
         if (used_buf) wipe_words(buf, 64);
     }
     if (32 * full < n) { /* fewer than SMALL blocks left */
@@ -172,7 +189,7 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         uint64_t base = counter - s;
         key_words(kout, rk[rounds]);
         expand_masks(&ws, rk, rounds, 0);
-        counter_planes(ws.ctr, counter, rk[0], hmask);
+        counter_planes(ws.u.e.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
         unsigned cols = 0xff; /* S-box columns of round 1 whose counter planes changed */
         int used_buf = 0;
@@ -190,12 +207,11 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
             }
             /* next batch (base + 32): lanes before the carry take the flips of base -> base + 32,
              * lanes past it those of base + 32 -> base + 64 */
-            cols = flip_carry(ws.ctr, base, ~hmask);
+            cols = flip_carry(ws.u.e.ctr, base, ~hmask);
             base += 32;
-            if (hmask) cols |= flip_carry(ws.ctr, base, hmask);
+            if (hmask) cols |= flip_carry(ws.u.e.ctr, base, hmask);
         }
-        wipe_words(&ws, ws_used_words(rounds));
-        wipe_words(ws.r1, 128); /* r1 and ctr */
+        wipe_words(&ws, 320); /* state buffers, mask slots, r1 and ctr */
         if (used_buf) wipe_words(buf, 64);
     }
     /* fewer than SMALL blocks left: one-block kernel on the counter blocks */
