@@ -64,9 +64,14 @@ demo: python peers
 	$(NURI) selftest
 	@if $(NURI) report --help >/dev/null 2>&1; then $(NURI) report; else $(NURI) bench --quick; fi
 
+# Host benchmarks (with peers), then the emulated targets' counts when their toolchains are
+# installed (`make bootstrap-cross`): one JSON record per line in build/bench.json.
 bench: python peers
 	@mkdir -p build
 	$(NURI) bench --json | tee build/bench.json
+	@if command -v qemu-system-riscv32 >/dev/null && command -v simavr >/dev/null; then \
+	  scripts/bench-cross.sh | tee -a build/bench.json; \
+	else echo "bench: emulated targets skipped (run make bootstrap-cross)"; fi
 	@echo "records written to build/bench.json"
 
 clean:
