@@ -415,10 +415,216 @@ def gen_helpers():
     return "\n".join(em.lines) + "\n"
 
 
+# ---- fixed-round CTR cores (rounds 2..R from the R1 cache, R known at generation time) ----
+# No round counter: a1 joins the pool (27 registers). Each S-box column loads its inputs lazily
+# (just before their first use, key added at once), runs its operations in a greedy order that
+# keeps few values live, and stores each non-resident output as soon as it is final and dead.
+# The planes kept in registers across a round boundary are chosen greedily (shortest producer-
+# to-consumer spans first) under an exact register count of that schedule.
+FPOOL = ["a1"] + POOL
+FIXED_ROUNDS = (13, 17)
+
+
+def ssa_sbox():
+    """S_OPS as single-assignment ops [(op, dst, a, b)] on wires; inputs 'i0'..'i7'; outputs."""
+    cur = {"x%d" % j: "i%d" % j for j in range(8)}
+    ops = []
+    for k, (op, d, a, b) in enumerate(S_OPS):
+        w = "w%d" % k
+        ops.append((op, w, cur[a], cur[b] if b else None))
+        cur[d] = w
+    return ops, {j: cur[S_OUT[j]] for j in range(8)}
+
+
+SSA_OPS, SSA_OUT = ssa_sbox()
+
+
+def column_schedule(res_in, res_out, keyed, avail):
+    """Greedy op order for one column. res_in: input rows already in registers; res_out: output
+    rows that stay in registers. avail: registers free for this column (pool minus bystanders
+    of other columns). Returns (order, peak) where peak = most registers the column holds."""
+    uses = {}
+    for k, (op, d, a, b) in enumerate(SSA_OPS):
+        for w in (a, b):
+            if w:
+                uses.setdefault(w, set()).add(k)
+    outw = {w: j for j, w in SSA_OUT.items()}
+    live = set("i%d" % j for j in res_in)
+    done, order, peak = set(), [], len(live)
+    loaded = set(live)
+    while len(done) < len(SSA_OPS):
+        best = None
+        for k, (op, d, a, b) in enumerate(SSA_OPS):
+            if k in done or any(w and w.startswith("w") and w not in live and w not in loaded for w in (a, b)):
+                continue
+            if any(w and w.startswith("w") and w not in loaded for w in (a, b)):
+                continue
+            cnt = len(live)
+            pk = cnt
+            for w in (a, b):
+                if w and w not in loaded:
+                    cnt += 1
+                    pk = max(pk, cnt + (1 if keyed else 0))
+            freed = sum(1 for w in set((a, b)) if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out))
+            pk = max(pk, cnt - freed + 1)
+            after = cnt - freed + 1
+            if d in outw and not uses.get(d) and outw[d] not in res_out:
+                after -= 1
+            key = (after, pk, k)
+            if best is None or key < best[0]:
+                best = (key, k, pk)
+        (after, pk, _), k, _ = best
+        op, d, a, b = SSA_OPS[k]
+        for w in (a, b):
+            if w and w not in loaded:
+                loaded.add(w)
+                live.add(w)
+        for w in set((a, b)):
+            if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out):
+                live.discard(w)
+        live.add(d)
+        loaded.add(d)
+        if d in outw and not uses.get(d) and outw[d] not in res_out:
+            live.discard(d)
+        done.add(k)
+        order.append(k)
+        peak = max(peak, pk)
+    return order, peak
+
+
+def fixed_feasible(resident):
+    """steady-state round: every column's schedule fits beside its bystanders"""
+    sl = slots("enc")
+    prod = {pos: c for c, (_, outs) in enumerate(sl) for _, pos in outs}
+    cons = {pos: c for c, (ins, _) in enumerate(sl) for _, pos in ins}
+    for c, (ins, outs) in enumerate(sl):
+        by = sum(1 for q in resident if cons[q] > c) + sum(1 for q in resident if prod[q] < c)
+        res_in = [j for j, pos in ins if pos in resident]
+        res_out = [j for j, pos in outs if pos in resident]
+        _, peak = column_schedule(res_in, res_out, True, len(FPOOL) - by)
+        if by + peak > len(FPOOL):
+            return False
+    return True
+
+
+def fixed_residents():
+    sl = slots("enc")
+    prod = {pos: c for c, (_, outs) in enumerate(sl) for _, pos in outs}
+    cons = {pos: c for c, (ins, _) in enumerate(sl) for _, pos in ins}
+    chosen = []
+    for pos in sorted(prod, key=lambda q: (8 - prod[q] + cons[q], q)):
+        if fixed_feasible(chosen + [pos]):
+            chosen.append(pos)
+    return set(chosen)
+
+
+def gen_ctr_fixed(rounds):
+    """uint32_t *nuri_pipo_rv32_bs32_ctr<rounds>(ws): rounds 2..rounds of the CTR batch from R1
+    (round-2 key already in R1); returns the buffer holding the result."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_ctr%d" % rounds
+    em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
+    em("addi sp, sp, -64")
+    for i, r in enumerate(SAVED):
+        em("sw %s, %d(sp)" % (r, 4 * i))
+    resident = fixed_residents()
+    free = list(FPOOL)
+    reg_of = {}  # resident plane -> register
+
+    def take():
+        return free.pop(0)
+
+    def give(r):
+        free.append(r)
+        free.sort(key=FPOOL.index)
+
+    uses = {}
+    for k, (op, d, a, b) in enumerate(SSA_OPS):
+        for w in (a, b):
+            if w:
+                uses.setdefault(w, set()).add(k)
+    outw = {w: j for j, w in SSA_OUT.items()}
+    for n in range(2, rounds + 1):
+        last = n == rounds
+        dst = n % 2
+        for c, (ins, outs) in enumerate(slots("enc")):
+            in_pos = dict(ins)
+            out_pos = dict(outs)
+            res_in = [j for j in range(8) if in_pos[j] in reg_of]
+            res_out = [] if last else [j for j in range(8) if out_pos[j] in resident]
+            order, _ = column_schedule(res_in, res_out, n > 2, 0)
+            reg = {"i%d" % j: reg_of.pop(in_pos[j]) for j in res_in}
+
+            def keyadd(j, r):
+                if n == 2:
+                    return
+                t = take()
+                pos = in_pos[j]
+                em("lb %s, %d(a0)" % (t, mask_off((n - 1) % 4, pos[0], pos[1])))
+                em("xor %s, %s, %s" % (r, r, t))
+                if pos[0] == 0 and pos[1] >= 2 and ((n - 1) >> pos[1]) & 1:
+                    em("not %s, %s" % (r, r))
+                give(t)
+
+            for j in res_in:
+                keyadd(j, reg["i%d" % j])
+            done = set()
+
+            def finish(w):
+                j = outw[w]
+                if j in res_out:
+                    reg_of[out_pos[j]] = reg.pop(w)
+                else:
+                    em("sw %s, %d(a0)" % (reg[w], plane_off(dst, out_pos[j][0], out_pos[j][1])))
+                    give(reg.pop(w))
+
+            for k in order:
+                op, d, a, b = SSA_OPS[k]
+                for w in (a, b):
+                    if w and w not in reg:
+                        j = int(w[1:])
+                        r = take()
+                        pos = in_pos[j]
+                        src = R1_OFF + 4 * (8 * pos[0] + pos[1]) if n == 2 else plane_off((n - 1) % 2, pos[0], pos[1])
+                        em("lw %s, %d(a0)" % (r, src))
+                        reg[w] = r
+                        keyadd(j, r)
+                ra, rb = reg[a], reg[b] if b else None
+                for w in set((a, b)):
+                    if w and uses[w] - done == {k}:
+                        if w in outw:
+                            finish(w)
+                        else:
+                            give(reg.pop(w))
+                rd = take()
+                if op == "not":
+                    em("not %s, %s" % (rd, ra))
+                else:
+                    em("%s %s, %s, %s" % (op, rd, ra, rb))
+                reg[d] = rd
+                done.add(k)
+                if d in outw and not uses.get(d):
+                    finish(d)
+            assert not reg, reg
+    assert not reg_of
+    if rounds % 2:
+        em("addi a0, a0, 256")
+    for i, r in enumerate(SAVED):
+        em("lw %s, %d(sp)" % (r, 4 * i))
+    em("addi sp, sp, 64")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    return "\n".join(em.lines) + "\n", len(resident)
+
+
 if __name__ == "__main__":
     enc, states = gen_core("enc")
     ctr = gen_ctr_core(states) + "\n" + gen_r1()
     dec, _ = gen_core("dec")
+    for r in FIXED_ROUNDS:
+        text_r, nres = gen_ctr_fixed(r)
+        ctr += "\n" + text_r
+        print("fixed-round CTR core, %d rounds: %d residents per round boundary" % (r, nres))
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
             "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())

@@ -9617,6 +9617,13335 @@ nuri_pipo_rv32_bs32_r1:
     .size nuri_pipo_rv32_bs32_r1, .-nuri_pipo_rv32_bs32_r1
 
 
+    .globl nuri_pipo_rv32_bs32_ctr13
+    .type nuri_pipo_rv32_bs32_ctr13, @function
+    .align 2
+nuri_pipo_rv32_bs32_ctr13:
+    addi sp, sp, -64
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    sw ra, 48(sp)
+    lw a1, 992(a0)
+    lw a2, 960(a0)
+    and a3, a1, a2
+    lw a4, 928(a0)
+    xor a3, a4, a3
+    lw a4, 864(a0)
+    xor a2, a2, a4
+    and a5, a4, a3
+    lw a6, 896(a0)
+    xor a5, a6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 800(a0)
+    lw a7, 768(a0)
+    and t0, a6, a7
+    lw t1, 832(a0)
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 0(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 80(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 196(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 60(a0)
+    and a1, a4, a1
+    sw a2, 108(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 152(a0)
+    sw a5, 180(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 232(a0)
+    lw a1, 996(a0)
+    lw a2, 964(a0)
+    and a3, a1, a2
+    lw a4, 932(a0)
+    xor a3, a4, a3
+    lw a4, 868(a0)
+    xor a2, a2, a4
+    and a5, a4, a3
+    lw a6, 900(a0)
+    xor a5, a6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 804(a0)
+    lw a7, 772(a0)
+    and t0, a6, a7
+    lw t1, 836(a0)
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 4(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 84(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 200(a0)
+    xor a4, a4, a3
+    sw a2, 112(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 156(a0)
+    and a1, a4, a1
+    sw a5, 184(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 236(a0)
+    xor a1, a7, a4
+    lw a2, 1000(a0)
+    lw a3, 968(a0)
+    and a4, a2, a3
+    lw a5, 936(a0)
+    xor a4, a5, a4
+    lw a5, 872(a0)
+    xor a3, a3, a5
+    and a6, a5, a4
+    lw a7, 904(a0)
+    xor a6, a7, a6
+    xor a2, a2, a6
+    or a7, a6, a4
+    xor a5, a5, a7
+    xor a4, a4, a2
+    and a7, a4, a3
+    xor a6, a6, a7
+    lw a7, 808(a0)
+    lw t0, 776(a0)
+    and t1, a7, t0
+    lw t2, 840(a0)
+    xor t1, t2, t1
+    or t2, t1, a7
+    xor t0, t0, t2
+    xor a6, a6, t0
+    or t2, t1, t0
+    xor a7, a7, t2
+    not t1, t1
+    xor a2, a2, a7
+    xor a5, a5, t1
+    and t2, a2, a4
+    xor a3, a3, t2
+    sw a2, 8(a0)
+    xor a2, a2, a3
+    xor t1, t1, a2
+    sw t1, 88(a0)
+    or t1, a6, a5
+    xor a3, a3, t1
+    sw a5, 204(a0)
+    xor a5, a5, a4
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a3, a4, a3
+    and a2, a5, a2
+    sw a6, 188(a0)
+    xor a2, a6, a2
+    xor a2, a7, a2
+    sw a2, 240(a0)
+    xor a2, t0, a5
+    lw a4, 1004(a0)
+    lw a5, 972(a0)
+    and a6, a4, a5
+    lw a7, 940(a0)
+    xor a6, a7, a6
+    lw a7, 876(a0)
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 908(a0)
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    and t1, a6, a5
+    xor t0, t0, t1
+    lw t1, 812(a0)
+    lw t2, 780(a0)
+    and t3, t1, t2
+    lw t4, 844(a0)
+    xor t3, t4, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor t0, t0, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor a7, a7, t3
+    and t4, a4, a6
+    xor a5, a5, t4
+    sw a4, 12(a0)
+    xor a4, a4, a5
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, t0, a7
+    xor a5, a5, t3
+    sw a7, 208(a0)
+    xor a7, a7, a6
+    xor t2, t2, a7
+    sw t2, 40(a0)
+    and a4, a7, a4
+    sw a5, 120(a0)
+    or a5, a5, t0
+    xor a5, a6, a5
+    xor a4, t0, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lw a4, 1008(a0)
+    lw a6, 976(a0)
+    and a7, a4, a6
+    lw t1, 944(a0)
+    xor a7, t1, a7
+    lw t1, 880(a0)
+    xor a6, a6, t1
+    and t2, t1, a7
+    lw t3, 912(a0)
+    xor t2, t3, t2
+    xor a4, a4, t2
+    or t3, t2, a7
+    xor t1, t1, t3
+    xor a7, a7, a4
+    and t3, a7, a6
+    xor t2, t2, t3
+    lw t3, 816(a0)
+    lw t4, 784(a0)
+    and t5, t3, t4
+    lw t6, 848(a0)
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, a7
+    xor a6, a6, t6
+    sw a4, 16(a0)
+    xor a4, a4, a6
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a6, a6, t6
+    sw t1, 212(a0)
+    xor t1, t1, a7
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a6, 124(a0)
+    or a6, a6, t2
+    xor a6, a7, a6
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lw a4, 1012(a0)
+    lw a7, 980(a0)
+    and t1, a4, a7
+    lw t3, 948(a0)
+    xor t1, t3, t1
+    lw t3, 884(a0)
+    xor a7, a7, t3
+    and t4, t3, t1
+    lw t6, 916(a0)
+    xor t4, t6, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, a7
+    xor t4, t4, t6
+    lw t6, 820(a0)
+    lw s0, 788(a0)
+    and s1, t6, s0
+    lw s2, 852(a0)
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor a7, a7, s2
+    sw a4, 20(a0)
+    xor a4, a4, a7
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor a7, a7, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, a7, t4
+    xor a4, t1, a4
+    lw t1, 1016(a0)
+    lw t3, 984(a0)
+    and t6, t1, t3
+    lw s0, 952(a0)
+    xor t6, s0, t6
+    lw s0, 888(a0)
+    xor t3, t3, s0
+    and s2, s0, t6
+    lw s3, 920(a0)
+    xor s2, s3, s2
+    xor t1, t1, s2
+    or s3, s2, t6
+    xor s0, s0, s3
+    xor t6, t6, t1
+    and s3, t6, t3
+    xor s2, s2, s3
+    lw s3, 824(a0)
+    lw s4, 792(a0)
+    and s5, s3, s4
+    lw s6, 856(a0)
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s2, s2, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor t1, t1, s3
+    xor s0, s0, s5
+    and s6, t1, t6
+    xor t3, t3, s6
+    sw t1, 24(a0)
+    xor t1, t1, t3
+    xor s5, s5, t1
+    or s6, s2, s0
+    xor t3, t3, s6
+    sw s0, 220(a0)
+    xor s0, s0, t6
+    xor s4, s4, s0
+    sw s4, 52(a0)
+    and t1, s0, t1
+    xor t1, s2, t1
+    xor t1, s3, t1
+    or s0, t3, s2
+    xor t6, t6, s0
+    lw s0, 1020(a0)
+    lw s3, 988(a0)
+    and s4, s0, s3
+    lw s6, 956(a0)
+    xor s4, s6, s4
+    lw s6, 892(a0)
+    xor s3, s3, s6
+    and s7, s6, s4
+    lw s8, 924(a0)
+    xor s7, s8, s7
+    xor s0, s0, s7
+    or s8, s7, s4
+    xor s6, s6, s8
+    xor s4, s4, s0
+    and s8, s4, s3
+    xor s7, s7, s8
+    lw s8, 828(a0)
+    lw s9, 796(a0)
+    and s10, s8, s9
+    lw s11, 860(a0)
+    xor s10, s11, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s7, s7, s9
+    or s11, s10, s9
+    xor s8, s8, s11
+    not s10, s10
+    xor s0, s0, s8
+    xor s6, s6, s10
+    and s11, s0, s4
+    xor s3, s3, s11
+    xor s11, s0, s3
+    xor s10, s10, s11
+    or ra, s7, s6
+    xor s3, s3, ra
+    xor ra, s6, s4
+    and s11, ra, s11
+    xor s9, s9, ra
+    xor s11, s7, s11
+    xor s8, s8, s11
+    or s11, s3, s7
+    xor s4, s4, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor a7, a7, s11
+    lb s11, 644(a0)
+    xor a3, a3, s11
+    lb s11, 645(a0)
+    xor t0, t0, s11
+    lb s11, 646(a0)
+    xor s6, s6, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s6
+    xor t0, t0, s11
+    xor s6, s6, a7
+    and s11, a7, t0
+    xor a3, a3, s11
+    xor t1, t1, a3
+    or s11, a3, t0
+    xor a7, a7, s11
+    xor t0, t0, t1
+    and s11, t0, s6
+    xor a3, a3, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a3, a3, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor a7, a7, t5
+    and ra, t1, t0
+    xor s6, s6, ra
+    sw t1, 256(a0)
+    xor t1, t1, s6
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a3, a7
+    xor t5, s6, t5
+    sw a7, 452(a0)
+    xor a7, a7, t0
+    xor s6, s11, a7
+    sw s6, 316(a0)
+    and a7, a7, t1
+    sw t5, 364(a0)
+    or t1, t5, a3
+    xor t0, t0, t1
+    sw t0, 408(a0)
+    sw a3, 436(a0)
+    xor a3, a3, a7
+    xor a1, a1, a3
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a2, a2, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor t3, t3, a1
+    lb a1, 652(a0)
+    xor a5, a5, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s8, s8, a1
+    lw a1, 196(a0)
+    lb a3, 654(a0)
+    xor a1, a1, a3
+    and a3, s8, a1
+    xor a3, t2, a3
+    xor a1, a1, t3
+    and a7, t3, a3
+    xor a5, a5, a7
+    xor a7, s8, a5
+    or t0, a5, a3
+    xor t0, t3, t0
+    xor a3, a3, a7
+    and t1, a3, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a2, t1
+    xor t2, s1, t2
+    or t3, t2, a2
+    xor t1, t1, t3
+    xor a5, a5, t1
+    or t3, t2, t1
+    xor a2, a2, t3
+    not t2, t2
+    xor a7, a7, a2
+    xor t0, t0, t2
+    and t3, a7, a3
+    xor a1, a1, t3
+    sw a7, 260(a0)
+    xor a7, a7, a1
+    xor t2, t2, a7
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a3
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a3, a1
+    sw a1, 412(a0)
+    and a1, t0, a7
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a2, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor s5, s5, a2
+    lb a2, 659(a0)
+    xor s3, s3, a2
+    lb a2, 660(a0)
+    xor a6, a6, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s3
+    lw a5, 232(a0)
+    lb a7, 663(a0)
+    xor a5, a5, a7
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a7, s3, a2
+    xor a6, a6, a7
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s3, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, s5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s10, s10, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s2, s2, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s2, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s10, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s7, s7, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s7, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s1, 674(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s4, s4, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s4, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s1, 681(a0)
+    xor t6, t6, s1
+    lw s1, 20(a0)
+    lb s2, 680(a0)
+    xor s1, s1, s2
+    and s2, t6, s1
+    lw s3, 84(a0)
+    lb s4, 682(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t4, t4, s1
+    or s3, s2, s1
+    xor t6, t6, s3
+    not s2, s2
+    xor a5, a5, t6
+    xor t3, t3, s2
+    and s3, a5, t1
+    xor t0, t0, s3
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s2, s2, a5
+    or s3, t4, t3
+    xor t0, t0, s3
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s1, s1, t3
+    sw s1, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s9, s9, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s9, t1
+    lw t6, 88(a0)
+    lb s1, 690(a0)
+    xor t6, t6, s1
+    xor t3, t6, t3
+    or t6, t3, s9
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s9, t6
+    not t3, t3
+    lw s1, 248(a0)
+    lb s3, 695(a0)
+    xor s1, s1, s3
+    lw s3, 216(a0)
+    lb s4, 694(a0)
+    xor s3, s3, s4
+    and s4, s1, s3
+    lw s5, 184(a0)
+    lb s6, 693(a0)
+    xor s5, s5, s6
+    xor s4, s5, s4
+    lw s5, 120(a0)
+    lb s6, 691(a0)
+    xor s5, s5, s6
+    xor s3, s3, s5
+    and s6, s5, s4
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s1, s1, s6
+    or s7, s6, s4
+    xor s5, s5, s7
+    xor s4, s4, s1
+    xor s1, s1, t6
+    xor s5, s5, t3
+    and s7, s4, s3
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s1, s4
+    xor s3, s3, s7
+    sw s1, 280(a0)
+    xor s1, s1, s3
+    xor t3, t3, s1
+    or s7, s6, s5
+    xor s3, s3, s7
+    sw s5, 476(a0)
+    xor s5, s5, s4
+    xor t1, t1, s5
+    sw t1, 308(a0)
+    and t1, s5, s1
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s3, s6
+    xor t6, s4, t6
+    lb s1, 696(a0)
+    xor s0, s0, s1
+    lw s1, 60(a0)
+    lb s4, 697(a0)
+    xor s1, s1, s4
+    and s4, s1, s0
+    lw s5, 92(a0)
+    lb s7, 698(a0)
+    xor s5, s5, s7
+    xor s4, s5, s4
+    or s5, s4, s1
+    xor s0, s0, s5
+    or s5, s4, s0
+    xor s1, s1, s5
+    not s4, s4
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s1
+    xor s9, s9, s4
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s0
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s4, s4, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s0, s0, ra
+    xor s11, s10, s11
+    xor s1, s1, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s2, s2, a1
+    lb a1, 715(a0)
+    xor s3, s3, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s1, s1, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s1, a1
+    xor a2, t2, a2
+    xor a1, a1, s3
+    and a4, s3, a2
+    xor a4, a6, a4
+    xor a6, s1, a4
+    or t0, a4, a2
+    xor t0, s3, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s2, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s4, s4, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s4, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s1, 738(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s1, 745(a0)
+    xor t6, t6, s1
+    lw s1, 276(a0)
+    lb s2, 744(a0)
+    xor s1, s1, s2
+    and s2, t6, s1
+    lw s3, 340(a0)
+    lb s4, 746(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t4, t4, s1
+    or s3, s2, s1
+    xor t6, t6, s3
+    not s2, s2
+    xor a4, a4, t6
+    xor t3, t3, s2
+    and s3, a4, t1
+    xor t0, t0, s3
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s2, s2, a4
+    or s3, t4, t3
+    xor t0, t0, s3
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s1, s1, t3
+    sw s1, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s0, s0, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s0, t1
+    lw t6, 344(a0)
+    lb s1, 754(a0)
+    xor t6, t6, s1
+    xor t3, t6, t3
+    or t6, t3, s0
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s0, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s1, 759(a0)
+    xor s0, s0, s1
+    lw s1, 472(a0)
+    lb s3, 758(a0)
+    xor s1, s1, s3
+    and s3, s0, s1
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s1, s1, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s1
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s1, s1, s7
+    sw s0, 24(a0)
+    xor s0, s0, s1
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s1, s1, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s1, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s2, s2, a1
+    lb a1, 523(a0)
+    xor s1, s1, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s1
+    and a5, s1, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s1, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s2, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 530(a0)
+    xor t3, t3, a2
+    lb a2, 531(a0)
+    xor s7, s7, a2
+    lb a2, 532(a0)
+    xor a7, a7, a2
+    lb a2, 533(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 534(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 528(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 538(a0)
+    xor s3, s3, a5
+    lb a5, 540(a0)
+    xor a4, a4, a5
+    lb a5, 541(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 543(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 542(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 539(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 537(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 536(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 548(a0)
+    xor t6, t6, a5
+    lb a5, 549(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 551(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 550(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 547(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 545(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 544(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 546(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 556(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 559(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 558(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 557(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 555(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 553(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 552(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 554(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 561(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 560(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 562(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 567(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 566(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 565(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 563(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 564(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 568(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 569(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 570(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 575(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 574(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 573(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 571(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 572(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 577(a0)
+    xor a1, a1, s11
+    lb s11, 578(a0)
+    xor t5, t5, s11
+    lb s11, 579(a0)
+    xor t0, t0, s11
+    lb s11, 580(a0)
+    xor a2, a2, s11
+    lb s11, 581(a0)
+    xor a4, a4, s11
+    lb s11, 582(a0)
+    xor s9, s9, s11
+    lb s11, 583(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 576(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 585(a0)
+    xor a3, a3, a1
+    lb a1, 586(a0)
+    xor s1, s1, a1
+    lb a1, 587(a0)
+    xor s2, s2, a1
+    lb a1, 588(a0)
+    xor a6, a6, a1
+    lb a1, 589(a0)
+    xor t2, t2, a1
+    lb a1, 591(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 590(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 584(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 594(a0)
+    xor t3, t3, a2
+    lb a2, 595(a0)
+    xor s7, s7, a2
+    lb a2, 596(a0)
+    xor a7, a7, a2
+    lb a2, 597(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 598(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 599(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 593(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 592(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 602(a0)
+    xor s3, s3, a4
+    lb a4, 604(a0)
+    xor a5, a5, a4
+    lb a4, 605(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 607(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 606(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 603(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 601(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 600(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 612(a0)
+    xor t6, t6, a4
+    lb a4, 613(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 615(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 614(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 611(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 609(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 608(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 610(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 620(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 621(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 619(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 617(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 616(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 618(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 625(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 624(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 626(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 631(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 630(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 629(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 627(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 628(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 632(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 633(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 634(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 639(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 638(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 637(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 635(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 636(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor t0, t0, s11
+    lb s11, 644(a0)
+    xor a2, a2, s11
+    lb s11, 645(a0)
+    xor a5, a5, s11
+    lb s11, 646(a0)
+    xor s9, s9, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a3, a3, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor s2, s2, a1
+    lb a1, 652(a0)
+    xor a6, a6, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 654(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor t3, t3, a2
+    lb a2, 659(a0)
+    xor s7, s7, a2
+    lb a2, 660(a0)
+    xor a7, a7, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 663(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s3, s3, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 674(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 681(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 680(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 682(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 690(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 695(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 694(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 693(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 691(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 696(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 697(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 698(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s1, s1, a1
+    lb a1, 715(a0)
+    xor s2, s2, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s3, s3, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 738(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 745(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 744(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 746(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 754(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 759(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 758(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s1, s1, a1
+    lb a1, 523(a0)
+    xor s2, s2, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 530(a0)
+    xor t3, t3, a2
+    lb a2, 531(a0)
+    xor s7, s7, a2
+    lb a2, 532(a0)
+    xor a7, a7, a2
+    lb a2, 533(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 534(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 528(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 538(a0)
+    xor s3, s3, a5
+    lb a5, 540(a0)
+    xor a4, a4, a5
+    lb a5, 541(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 543(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 542(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 539(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 537(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 536(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 548(a0)
+    xor t6, t6, a5
+    lb a5, 549(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 551(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 550(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 547(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 545(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 544(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 546(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 556(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 559(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 558(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 557(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 555(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 553(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 552(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 554(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 561(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 560(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 562(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 567(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 566(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 565(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 563(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 564(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 568(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 569(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 570(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 575(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 574(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 573(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 571(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 572(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 577(a0)
+    xor a1, a1, s11
+    lb s11, 578(a0)
+    xor t5, t5, s11
+    lb s11, 579(a0)
+    xor t0, t0, s11
+    lb s11, 580(a0)
+    xor a2, a2, s11
+    lb s11, 581(a0)
+    xor a4, a4, s11
+    lb s11, 582(a0)
+    xor s9, s9, s11
+    lb s11, 583(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 576(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 585(a0)
+    xor a3, a3, a1
+    lb a1, 586(a0)
+    xor s1, s1, a1
+    lb a1, 587(a0)
+    xor s2, s2, a1
+    lb a1, 588(a0)
+    xor a6, a6, a1
+    lb a1, 589(a0)
+    xor t2, t2, a1
+    lb a1, 591(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 590(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 584(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 594(a0)
+    xor t3, t3, a2
+    lb a2, 595(a0)
+    xor s7, s7, a2
+    lb a2, 596(a0)
+    xor a7, a7, a2
+    lb a2, 597(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 598(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 599(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 593(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 592(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 602(a0)
+    xor s3, s3, a4
+    lb a4, 604(a0)
+    xor a5, a5, a4
+    lb a4, 605(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 607(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 606(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 603(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 601(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 600(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 612(a0)
+    xor t6, t6, a4
+    lb a4, 613(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 615(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 614(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 611(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 609(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 608(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 610(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 620(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 621(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 619(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 617(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 616(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 618(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 625(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 624(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 626(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 631(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 630(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 629(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 627(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 628(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 632(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 633(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 634(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 639(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 638(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 637(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 635(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 636(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor t0, t0, s11
+    lb s11, 644(a0)
+    xor a2, a2, s11
+    lb s11, 645(a0)
+    xor a5, a5, s11
+    lb s11, 646(a0)
+    xor s9, s9, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a3, a3, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor s2, s2, a1
+    lb a1, 652(a0)
+    xor a6, a6, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 654(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor t3, t3, a2
+    lb a2, 659(a0)
+    xor s7, s7, a2
+    lb a2, 660(a0)
+    xor a7, a7, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 663(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s3, s3, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 674(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 681(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 680(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 682(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 690(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 695(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 694(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 693(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 691(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 696(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 697(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 698(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s1, s1, a1
+    lb a1, 715(a0)
+    xor s2, s2, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s3, s3, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 738(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 745(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 744(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 746(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 754(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 759(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 758(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s1, s1, a1
+    lb a1, 523(a0)
+    xor s2, s2, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    xor t1, t1, t0
+    sw t1, 288(a0)
+    and a6, t0, a6
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    sw a5, 440(a0)
+    xor a1, a5, a6
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    lb a1, 530(a0)
+    xor t3, t3, a1
+    lb a1, 531(a0)
+    xor s7, s7, a1
+    lb a1, 532(a0)
+    xor a7, a7, a1
+    lb a1, 533(a0)
+    xor t4, t4, a1
+    lw a1, 200(a0)
+    lb a2, 534(a0)
+    xor a1, a1, a2
+    xor a2, a1, s7
+    lw a3, 232(a0)
+    lb a5, 535(a0)
+    xor a3, a3, a5
+    and a1, a3, a1
+    xor a1, t4, a1
+    and a5, s7, a1
+    xor a5, a7, a5
+    xor a3, a3, a5
+    or a6, a5, a1
+    xor a6, s7, a6
+    xor a1, a1, a3
+    and a7, a1, a2
+    xor a5, a5, a7
+    lw a7, 40(a0)
+    lb t0, 529(a0)
+    xor a7, a7, t0
+    lw t0, 8(a0)
+    lb t1, 528(a0)
+    xor t0, t0, t1
+    not t0, t0
+    and t1, a7, t0
+    xor t1, t3, t1
+    or t2, t1, a7
+    xor t0, t0, t2
+    xor a5, a5, t0
+    or t2, t1, t0
+    xor a7, a7, t2
+    not t1, t1
+    xor a3, a3, a7
+    xor a6, a6, t1
+    and t2, a3, a1
+    xor a2, a2, t2
+    sw a3, 264(a0)
+    xor a3, a3, a2
+    xor t1, t1, a3
+    sw t1, 344(a0)
+    or t1, a5, a6
+    xor a2, a2, t1
+    sw a6, 460(a0)
+    xor a6, a6, a1
+    xor t0, t0, a6
+    sw t0, 292(a0)
+    and a3, a6, a3
+    sw a2, 372(a0)
+    or a2, a2, a5
+    xor a1, a1, a2
+    sw a1, 384(a0)
+    sw a5, 444(a0)
+    xor a1, a5, a3
+    xor a1, a7, a1
+    sw a1, 496(a0)
+    lb a1, 538(a0)
+    xor s3, s3, a1
+    lb a1, 540(a0)
+    xor a4, a4, a1
+    lb a1, 541(a0)
+    xor s6, s6, a1
+    lw a1, 236(a0)
+    lb a2, 543(a0)
+    xor a1, a1, a2
+    lw a2, 204(a0)
+    lb a3, 542(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    xor a3, s6, a3
+    lw a5, 108(a0)
+    lb a6, 539(a0)
+    xor a5, a5, a6
+    xor a2, a2, a5
+    and a6, a5, a3
+    xor a4, a4, a6
+    xor a1, a1, a4
+    or a6, a4, a3
+    xor a5, a5, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a4, a4, a6
+    lw a6, 44(a0)
+    lb a7, 537(a0)
+    xor a6, a6, a7
+    lw a7, 12(a0)
+    lb t0, 536(a0)
+    xor a7, a7, t0
+    not a7, a7
+    and t0, a6, a7
+    xor t0, s3, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a4, a4, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a5, a5, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 268(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 348(a0)
+    or t0, a4, a5
+    xor a2, a2, t0
+    sw a5, 464(a0)
+    xor a5, a5, a3
+    xor a7, a7, a5
+    sw a7, 296(a0)
+    and a1, a5, a1
+    sw a2, 376(a0)
+    or a2, a2, a4
+    xor a2, a3, a2
+    sw a2, 388(a0)
+    sw a4, 416(a0)
+    xor a1, a4, a1
+    xor a1, a6, a1
+    sw a1, 500(a0)
+    lb a1, 548(a0)
+    xor t6, t6, a1
+    lb a1, 549(a0)
+    xor s10, s10, a1
+    lw a1, 240(a0)
+    lb a2, 551(a0)
+    xor a1, a1, a2
+    lw a2, 208(a0)
+    lb a3, 550(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    xor a3, s10, a3
+    lw a4, 112(a0)
+    lb a5, 547(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    and a5, a4, a3
+    xor a5, t6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 48(a0)
+    lb a7, 545(a0)
+    xor a6, a6, a7
+    lw a7, 16(a0)
+    lb t0, 544(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    lw t1, 80(a0)
+    lb t2, 546(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 272(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 320(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 468(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 300(a0)
+    and a1, a4, a1
+    sw a2, 380(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 392(a0)
+    sw a5, 420(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 504(a0)
+    lb a1, 556(a0)
+    xor s8, s8, a1
+    lw a1, 244(a0)
+    lb a2, 559(a0)
+    xor a1, a1, a2
+    lw a2, 212(a0)
+    lb a3, 558(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    lw a4, 180(a0)
+    lb a5, 557(a0)
+    xor a4, a4, a5
+    xor a3, a4, a3
+    lw a4, 116(a0)
+    lb a5, 555(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    and a5, a4, a3
+    xor a5, s8, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 52(a0)
+    lb a7, 553(a0)
+    xor a6, a6, a7
+    lw a7, 20(a0)
+    lb t0, 552(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    lw t1, 84(a0)
+    lb t2, 554(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 276(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 324(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 472(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 304(a0)
+    and a1, a4, a1
+    sw a2, 352(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 396(a0)
+    sw a5, 424(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 508(a0)
+    lb a1, 561(a0)
+    xor s4, s4, a1
+    lw a1, 24(a0)
+    lb a2, 560(a0)
+    xor a1, a1, a2
+    and a2, s4, a1
+    lw a3, 88(a0)
+    lb a4, 562(a0)
+    xor a3, a3, a4
+    xor a2, a3, a2
+    or a3, a2, s4
+    xor a1, a1, a3
+    or a3, a2, a1
+    xor a3, s4, a3
+    not a2, a2
+    lw a4, 248(a0)
+    lb a5, 567(a0)
+    xor a4, a4, a5
+    lw a5, 216(a0)
+    lb a6, 566(a0)
+    xor a5, a5, a6
+    and a6, a4, a5
+    lw a7, 184(a0)
+    lb t0, 565(a0)
+    xor a7, a7, t0
+    xor a6, a7, a6
+    lw a7, 120(a0)
+    lb t0, 563(a0)
+    xor a7, a7, t0
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 152(a0)
+    lb t2, 564(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    xor a4, a4, a3
+    xor a7, a7, a2
+    and t1, a6, a5
+    xor t0, t0, t1
+    xor t0, t0, a1
+    and t1, a4, a6
+    xor a5, a5, t1
+    sw a4, 280(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    sw a2, 328(a0)
+    or a2, t0, a7
+    xor a2, a5, a2
+    sw a7, 476(a0)
+    xor a5, a7, a6
+    xor a1, a1, a5
+    sw a1, 308(a0)
+    and a1, a5, a4
+    sw a2, 356(a0)
+    or a2, a2, t0
+    xor a2, a6, a2
+    sw a2, 400(a0)
+    sw t0, 428(a0)
+    xor a1, t0, a1
+    xor a1, a3, a1
+    sw a1, 480(a0)
+    lb a1, 568(a0)
+    xor s5, s5, a1
+    lw a1, 60(a0)
+    lb a2, 569(a0)
+    xor a1, a1, a2
+    and a2, a1, s5
+    lw a3, 92(a0)
+    lb a4, 570(a0)
+    xor a3, a3, a4
+    xor a2, a3, a2
+    or a3, a2, a1
+    xor a3, s5, a3
+    or a4, a2, a3
+    xor a1, a1, a4
+    not a2, a2
+    lw a4, 252(a0)
+    lb a5, 575(a0)
+    xor a4, a4, a5
+    lw a5, 220(a0)
+    lb a6, 574(a0)
+    xor a5, a5, a6
+    and a6, a4, a5
+    lw a7, 188(a0)
+    lb t0, 573(a0)
+    xor a7, a7, t0
+    xor a6, a7, a6
+    lw a7, 124(a0)
+    lb t0, 571(a0)
+    xor a7, a7, t0
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 156(a0)
+    lb t2, 572(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    xor a4, a4, a1
+    xor a7, a7, a2
+    and t1, a6, a5
+    xor t0, t0, t1
+    xor t0, t0, a3
+    and t1, a4, a6
+    xor a5, a5, t1
+    sw a4, 284(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    sw a2, 332(a0)
+    or a2, t0, a7
+    xor a2, a5, a2
+    sw a7, 448(a0)
+    xor a5, a7, a6
+    xor a3, a3, a5
+    sw a3, 312(a0)
+    and a3, a5, a4
+    sw a2, 360(a0)
+    or a2, a2, t0
+    xor a2, a6, a2
+    sw a2, 404(a0)
+    sw t0, 432(a0)
+    xor a2, t0, a3
+    xor a1, a1, a2
+    sw a1, 484(a0)
+    addi a0, a0, 256
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    lw ra, 48(sp)
+    addi sp, sp, 64
+    ret
+    .size nuri_pipo_rv32_bs32_ctr13, .-nuri_pipo_rv32_bs32_ctr13
+
+
+    .globl nuri_pipo_rv32_bs32_ctr17
+    .type nuri_pipo_rv32_bs32_ctr17, @function
+    .align 2
+nuri_pipo_rv32_bs32_ctr17:
+    addi sp, sp, -64
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    sw s6, 24(sp)
+    sw s7, 28(sp)
+    sw s8, 32(sp)
+    sw s9, 36(sp)
+    sw s10, 40(sp)
+    sw s11, 44(sp)
+    sw ra, 48(sp)
+    lw a1, 992(a0)
+    lw a2, 960(a0)
+    and a3, a1, a2
+    lw a4, 928(a0)
+    xor a3, a4, a3
+    lw a4, 864(a0)
+    xor a2, a2, a4
+    and a5, a4, a3
+    lw a6, 896(a0)
+    xor a5, a6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 800(a0)
+    lw a7, 768(a0)
+    and t0, a6, a7
+    lw t1, 832(a0)
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 0(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 80(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 196(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 60(a0)
+    and a1, a4, a1
+    sw a2, 108(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 152(a0)
+    sw a5, 180(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 232(a0)
+    lw a1, 996(a0)
+    lw a2, 964(a0)
+    and a3, a1, a2
+    lw a4, 932(a0)
+    xor a3, a4, a3
+    lw a4, 868(a0)
+    xor a2, a2, a4
+    and a5, a4, a3
+    lw a6, 900(a0)
+    xor a5, a6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 804(a0)
+    lw a7, 772(a0)
+    and t0, a6, a7
+    lw t1, 836(a0)
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 4(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 84(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 200(a0)
+    xor a4, a4, a3
+    sw a2, 112(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 156(a0)
+    and a1, a4, a1
+    sw a5, 184(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 236(a0)
+    xor a1, a7, a4
+    lw a2, 1000(a0)
+    lw a3, 968(a0)
+    and a4, a2, a3
+    lw a5, 936(a0)
+    xor a4, a5, a4
+    lw a5, 872(a0)
+    xor a3, a3, a5
+    and a6, a5, a4
+    lw a7, 904(a0)
+    xor a6, a7, a6
+    xor a2, a2, a6
+    or a7, a6, a4
+    xor a5, a5, a7
+    xor a4, a4, a2
+    and a7, a4, a3
+    xor a6, a6, a7
+    lw a7, 808(a0)
+    lw t0, 776(a0)
+    and t1, a7, t0
+    lw t2, 840(a0)
+    xor t1, t2, t1
+    or t2, t1, a7
+    xor t0, t0, t2
+    xor a6, a6, t0
+    or t2, t1, t0
+    xor a7, a7, t2
+    not t1, t1
+    xor a2, a2, a7
+    xor a5, a5, t1
+    and t2, a2, a4
+    xor a3, a3, t2
+    sw a2, 8(a0)
+    xor a2, a2, a3
+    xor t1, t1, a2
+    sw t1, 88(a0)
+    or t1, a6, a5
+    xor a3, a3, t1
+    sw a5, 204(a0)
+    xor a5, a5, a4
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a3, a4, a3
+    and a2, a5, a2
+    sw a6, 188(a0)
+    xor a2, a6, a2
+    xor a2, a7, a2
+    sw a2, 240(a0)
+    xor a2, t0, a5
+    lw a4, 1004(a0)
+    lw a5, 972(a0)
+    and a6, a4, a5
+    lw a7, 940(a0)
+    xor a6, a7, a6
+    lw a7, 876(a0)
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 908(a0)
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    and t1, a6, a5
+    xor t0, t0, t1
+    lw t1, 812(a0)
+    lw t2, 780(a0)
+    and t3, t1, t2
+    lw t4, 844(a0)
+    xor t3, t4, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor t0, t0, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor a7, a7, t3
+    and t4, a4, a6
+    xor a5, a5, t4
+    sw a4, 12(a0)
+    xor a4, a4, a5
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, t0, a7
+    xor a5, a5, t3
+    sw a7, 208(a0)
+    xor a7, a7, a6
+    xor t2, t2, a7
+    sw t2, 40(a0)
+    and a4, a7, a4
+    sw a5, 120(a0)
+    or a5, a5, t0
+    xor a5, a6, a5
+    xor a4, t0, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lw a4, 1008(a0)
+    lw a6, 976(a0)
+    and a7, a4, a6
+    lw t1, 944(a0)
+    xor a7, t1, a7
+    lw t1, 880(a0)
+    xor a6, a6, t1
+    and t2, t1, a7
+    lw t3, 912(a0)
+    xor t2, t3, t2
+    xor a4, a4, t2
+    or t3, t2, a7
+    xor t1, t1, t3
+    xor a7, a7, a4
+    and t3, a7, a6
+    xor t2, t2, t3
+    lw t3, 816(a0)
+    lw t4, 784(a0)
+    and t5, t3, t4
+    lw t6, 848(a0)
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, a7
+    xor a6, a6, t6
+    sw a4, 16(a0)
+    xor a4, a4, a6
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a6, a6, t6
+    sw t1, 212(a0)
+    xor t1, t1, a7
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a6, 124(a0)
+    or a6, a6, t2
+    xor a6, a7, a6
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lw a4, 1012(a0)
+    lw a7, 980(a0)
+    and t1, a4, a7
+    lw t3, 948(a0)
+    xor t1, t3, t1
+    lw t3, 884(a0)
+    xor a7, a7, t3
+    and t4, t3, t1
+    lw t6, 916(a0)
+    xor t4, t6, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, a7
+    xor t4, t4, t6
+    lw t6, 820(a0)
+    lw s0, 788(a0)
+    and s1, t6, s0
+    lw s2, 852(a0)
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor a7, a7, s2
+    sw a4, 20(a0)
+    xor a4, a4, a7
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor a7, a7, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, a7, t4
+    xor a4, t1, a4
+    lw t1, 1016(a0)
+    lw t3, 984(a0)
+    and t6, t1, t3
+    lw s0, 952(a0)
+    xor t6, s0, t6
+    lw s0, 888(a0)
+    xor t3, t3, s0
+    and s2, s0, t6
+    lw s3, 920(a0)
+    xor s2, s3, s2
+    xor t1, t1, s2
+    or s3, s2, t6
+    xor s0, s0, s3
+    xor t6, t6, t1
+    and s3, t6, t3
+    xor s2, s2, s3
+    lw s3, 824(a0)
+    lw s4, 792(a0)
+    and s5, s3, s4
+    lw s6, 856(a0)
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s2, s2, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor t1, t1, s3
+    xor s0, s0, s5
+    and s6, t1, t6
+    xor t3, t3, s6
+    sw t1, 24(a0)
+    xor t1, t1, t3
+    xor s5, s5, t1
+    or s6, s2, s0
+    xor t3, t3, s6
+    sw s0, 220(a0)
+    xor s0, s0, t6
+    xor s4, s4, s0
+    sw s4, 52(a0)
+    and t1, s0, t1
+    xor t1, s2, t1
+    xor t1, s3, t1
+    or s0, t3, s2
+    xor t6, t6, s0
+    lw s0, 1020(a0)
+    lw s3, 988(a0)
+    and s4, s0, s3
+    lw s6, 956(a0)
+    xor s4, s6, s4
+    lw s6, 892(a0)
+    xor s3, s3, s6
+    and s7, s6, s4
+    lw s8, 924(a0)
+    xor s7, s8, s7
+    xor s0, s0, s7
+    or s8, s7, s4
+    xor s6, s6, s8
+    xor s4, s4, s0
+    and s8, s4, s3
+    xor s7, s7, s8
+    lw s8, 828(a0)
+    lw s9, 796(a0)
+    and s10, s8, s9
+    lw s11, 860(a0)
+    xor s10, s11, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s7, s7, s9
+    or s11, s10, s9
+    xor s8, s8, s11
+    not s10, s10
+    xor s0, s0, s8
+    xor s6, s6, s10
+    and s11, s0, s4
+    xor s3, s3, s11
+    xor s11, s0, s3
+    xor s10, s10, s11
+    or ra, s7, s6
+    xor s3, s3, ra
+    xor ra, s6, s4
+    and s11, ra, s11
+    xor s9, s9, ra
+    xor s11, s7, s11
+    xor s8, s8, s11
+    or s11, s3, s7
+    xor s4, s4, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor a7, a7, s11
+    lb s11, 644(a0)
+    xor a3, a3, s11
+    lb s11, 645(a0)
+    xor t0, t0, s11
+    lb s11, 646(a0)
+    xor s6, s6, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s6
+    xor t0, t0, s11
+    xor s6, s6, a7
+    and s11, a7, t0
+    xor a3, a3, s11
+    xor t1, t1, a3
+    or s11, a3, t0
+    xor a7, a7, s11
+    xor t0, t0, t1
+    and s11, t0, s6
+    xor a3, a3, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a3, a3, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor a7, a7, t5
+    and ra, t1, t0
+    xor s6, s6, ra
+    sw t1, 256(a0)
+    xor t1, t1, s6
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a3, a7
+    xor t5, s6, t5
+    sw a7, 452(a0)
+    xor a7, a7, t0
+    xor s6, s11, a7
+    sw s6, 316(a0)
+    and a7, a7, t1
+    sw t5, 364(a0)
+    or t1, t5, a3
+    xor t0, t0, t1
+    sw t0, 408(a0)
+    sw a3, 436(a0)
+    xor a3, a3, a7
+    xor a1, a1, a3
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a2, a2, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor t3, t3, a1
+    lb a1, 652(a0)
+    xor a5, a5, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s8, s8, a1
+    lw a1, 196(a0)
+    lb a3, 654(a0)
+    xor a1, a1, a3
+    and a3, s8, a1
+    xor a3, t2, a3
+    xor a1, a1, t3
+    and a7, t3, a3
+    xor a5, a5, a7
+    xor a7, s8, a5
+    or t0, a5, a3
+    xor t0, t3, t0
+    xor a3, a3, a7
+    and t1, a3, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a2, t1
+    xor t2, s1, t2
+    or t3, t2, a2
+    xor t1, t1, t3
+    xor a5, a5, t1
+    or t3, t2, t1
+    xor a2, a2, t3
+    not t2, t2
+    xor a7, a7, a2
+    xor t0, t0, t2
+    and t3, a7, a3
+    xor a1, a1, t3
+    sw a7, 260(a0)
+    xor a7, a7, a1
+    xor t2, t2, a7
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a3
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a3, a1
+    sw a1, 412(a0)
+    and a1, t0, a7
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a2, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor s5, s5, a2
+    lb a2, 659(a0)
+    xor s3, s3, a2
+    lb a2, 660(a0)
+    xor a6, a6, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s3
+    lw a5, 232(a0)
+    lb a7, 663(a0)
+    xor a5, a5, a7
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a7, s3, a2
+    xor a6, a6, a7
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s3, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, s5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s10, s10, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s2, s2, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s2, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s10, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s7, s7, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s7, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s1, 674(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s4, s4, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s4, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s1, 681(a0)
+    xor t6, t6, s1
+    lw s1, 20(a0)
+    lb s2, 680(a0)
+    xor s1, s1, s2
+    and s2, t6, s1
+    lw s3, 84(a0)
+    lb s4, 682(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t4, t4, s1
+    or s3, s2, s1
+    xor t6, t6, s3
+    not s2, s2
+    xor a5, a5, t6
+    xor t3, t3, s2
+    and s3, a5, t1
+    xor t0, t0, s3
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s2, s2, a5
+    or s3, t4, t3
+    xor t0, t0, s3
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s1, s1, t3
+    sw s1, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s9, s9, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s9, t1
+    lw t6, 88(a0)
+    lb s1, 690(a0)
+    xor t6, t6, s1
+    xor t3, t6, t3
+    or t6, t3, s9
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s9, t6
+    not t3, t3
+    lw s1, 248(a0)
+    lb s3, 695(a0)
+    xor s1, s1, s3
+    lw s3, 216(a0)
+    lb s4, 694(a0)
+    xor s3, s3, s4
+    and s4, s1, s3
+    lw s5, 184(a0)
+    lb s6, 693(a0)
+    xor s5, s5, s6
+    xor s4, s5, s4
+    lw s5, 120(a0)
+    lb s6, 691(a0)
+    xor s5, s5, s6
+    xor s3, s3, s5
+    and s6, s5, s4
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s1, s1, s6
+    or s7, s6, s4
+    xor s5, s5, s7
+    xor s4, s4, s1
+    xor s1, s1, t6
+    xor s5, s5, t3
+    and s7, s4, s3
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s1, s4
+    xor s3, s3, s7
+    sw s1, 280(a0)
+    xor s1, s1, s3
+    xor t3, t3, s1
+    or s7, s6, s5
+    xor s3, s3, s7
+    sw s5, 476(a0)
+    xor s5, s5, s4
+    xor t1, t1, s5
+    sw t1, 308(a0)
+    and t1, s5, s1
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s3, s6
+    xor t6, s4, t6
+    lb s1, 696(a0)
+    xor s0, s0, s1
+    lw s1, 60(a0)
+    lb s4, 697(a0)
+    xor s1, s1, s4
+    and s4, s1, s0
+    lw s5, 92(a0)
+    lb s7, 698(a0)
+    xor s5, s5, s7
+    xor s4, s5, s4
+    or s5, s4, s1
+    xor s0, s0, s5
+    or s5, s4, s0
+    xor s1, s1, s5
+    not s4, s4
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s1
+    xor s9, s9, s4
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s0
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s4, s4, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s0, s0, ra
+    xor s11, s10, s11
+    xor s1, s1, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s2, s2, a1
+    lb a1, 715(a0)
+    xor s3, s3, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s1, s1, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s1, a1
+    xor a2, t2, a2
+    xor a1, a1, s3
+    and a4, s3, a2
+    xor a4, a6, a4
+    xor a6, s1, a4
+    or t0, a4, a2
+    xor t0, s3, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s2, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s4, s4, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s4, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s1, 738(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s1, 745(a0)
+    xor t6, t6, s1
+    lw s1, 276(a0)
+    lb s2, 744(a0)
+    xor s1, s1, s2
+    and s2, t6, s1
+    lw s3, 340(a0)
+    lb s4, 746(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t4, t4, s1
+    or s3, s2, s1
+    xor t6, t6, s3
+    not s2, s2
+    xor a4, a4, t6
+    xor t3, t3, s2
+    and s3, a4, t1
+    xor t0, t0, s3
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s2, s2, a4
+    or s3, t4, t3
+    xor t0, t0, s3
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s1, s1, t3
+    sw s1, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s0, s0, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s0, t1
+    lw t6, 344(a0)
+    lb s1, 754(a0)
+    xor t6, t6, s1
+    xor t3, t6, t3
+    or t6, t3, s0
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s0, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s1, 759(a0)
+    xor s0, s0, s1
+    lw s1, 472(a0)
+    lb s3, 758(a0)
+    xor s1, s1, s3
+    and s3, s0, s1
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s1, s1, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s1
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s1, s1, s7
+    sw s0, 24(a0)
+    xor s0, s0, s1
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s1, s1, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s1, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s2, s2, a1
+    lb a1, 523(a0)
+    xor s1, s1, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s1
+    and a5, s1, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s1, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s2, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 530(a0)
+    xor t3, t3, a2
+    lb a2, 531(a0)
+    xor s7, s7, a2
+    lb a2, 532(a0)
+    xor a7, a7, a2
+    lb a2, 533(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 534(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 528(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 538(a0)
+    xor s3, s3, a5
+    lb a5, 540(a0)
+    xor a4, a4, a5
+    lb a5, 541(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 543(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 542(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 539(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 537(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 536(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 548(a0)
+    xor t6, t6, a5
+    lb a5, 549(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 551(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 550(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 547(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 545(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 544(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 546(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 556(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 559(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 558(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 557(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 555(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 553(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 552(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 554(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 561(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 560(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 562(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 567(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 566(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 565(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 563(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 564(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 568(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 569(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 570(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 575(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 574(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 573(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 571(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 572(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 577(a0)
+    xor a1, a1, s11
+    lb s11, 578(a0)
+    xor t5, t5, s11
+    lb s11, 579(a0)
+    xor t0, t0, s11
+    lb s11, 580(a0)
+    xor a2, a2, s11
+    lb s11, 581(a0)
+    xor a4, a4, s11
+    lb s11, 582(a0)
+    xor s9, s9, s11
+    lb s11, 583(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 576(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 585(a0)
+    xor a3, a3, a1
+    lb a1, 586(a0)
+    xor s1, s1, a1
+    lb a1, 587(a0)
+    xor s2, s2, a1
+    lb a1, 588(a0)
+    xor a6, a6, a1
+    lb a1, 589(a0)
+    xor t2, t2, a1
+    lb a1, 591(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 590(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 584(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 594(a0)
+    xor t3, t3, a2
+    lb a2, 595(a0)
+    xor s7, s7, a2
+    lb a2, 596(a0)
+    xor a7, a7, a2
+    lb a2, 597(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 598(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 599(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 593(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 592(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 602(a0)
+    xor s3, s3, a4
+    lb a4, 604(a0)
+    xor a5, a5, a4
+    lb a4, 605(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 607(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 606(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 603(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 601(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 600(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 612(a0)
+    xor t6, t6, a4
+    lb a4, 613(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 615(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 614(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 611(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 609(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 608(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 610(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 620(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 621(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 619(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 617(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 616(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 618(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 625(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 624(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 626(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 631(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 630(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 629(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 627(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 628(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 632(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 633(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 634(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 639(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 638(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 637(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 635(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 636(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor t0, t0, s11
+    lb s11, 644(a0)
+    xor a2, a2, s11
+    lb s11, 645(a0)
+    xor a5, a5, s11
+    lb s11, 646(a0)
+    xor s9, s9, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a3, a3, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor s2, s2, a1
+    lb a1, 652(a0)
+    xor a6, a6, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 654(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor t3, t3, a2
+    lb a2, 659(a0)
+    xor s7, s7, a2
+    lb a2, 660(a0)
+    xor a7, a7, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 663(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s3, s3, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 674(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 681(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 680(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 682(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 690(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 695(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 694(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 693(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 691(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 696(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 697(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 698(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s1, s1, a1
+    lb a1, 715(a0)
+    xor s2, s2, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s3, s3, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 738(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 745(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 744(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 746(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 754(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 759(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 758(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s1, s1, a1
+    lb a1, 523(a0)
+    xor s2, s2, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 530(a0)
+    xor t3, t3, a2
+    lb a2, 531(a0)
+    xor s7, s7, a2
+    lb a2, 532(a0)
+    xor a7, a7, a2
+    lb a2, 533(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 534(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 528(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 538(a0)
+    xor s3, s3, a5
+    lb a5, 540(a0)
+    xor a4, a4, a5
+    lb a5, 541(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 543(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 542(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 539(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 537(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 536(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 548(a0)
+    xor t6, t6, a5
+    lb a5, 549(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 551(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 550(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 547(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 545(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 544(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 546(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 556(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 559(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 558(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 557(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 555(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 553(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 552(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 554(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 561(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 560(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 562(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 567(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 566(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 565(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 563(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 564(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 568(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 569(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 570(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 575(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 574(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 573(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 571(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 572(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 577(a0)
+    xor a1, a1, s11
+    lb s11, 578(a0)
+    xor t5, t5, s11
+    lb s11, 579(a0)
+    xor t0, t0, s11
+    lb s11, 580(a0)
+    xor a2, a2, s11
+    lb s11, 581(a0)
+    xor a4, a4, s11
+    lb s11, 582(a0)
+    xor s9, s9, s11
+    lb s11, 583(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 576(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 585(a0)
+    xor a3, a3, a1
+    lb a1, 586(a0)
+    xor s1, s1, a1
+    lb a1, 587(a0)
+    xor s2, s2, a1
+    lb a1, 588(a0)
+    xor a6, a6, a1
+    lb a1, 589(a0)
+    xor t2, t2, a1
+    lb a1, 591(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 590(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 584(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 594(a0)
+    xor t3, t3, a2
+    lb a2, 595(a0)
+    xor s7, s7, a2
+    lb a2, 596(a0)
+    xor a7, a7, a2
+    lb a2, 597(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 598(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 599(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 593(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 592(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 602(a0)
+    xor s3, s3, a4
+    lb a4, 604(a0)
+    xor a5, a5, a4
+    lb a4, 605(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 607(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 606(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 603(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 601(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 600(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 612(a0)
+    xor t6, t6, a4
+    lb a4, 613(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 615(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 614(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 611(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 609(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 608(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 610(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 620(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 621(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 619(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 617(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 616(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 618(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 625(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 624(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 626(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 631(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 630(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 629(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 627(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 628(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 632(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 633(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 634(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 639(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 638(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 637(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 635(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 636(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor t0, t0, s11
+    lb s11, 644(a0)
+    xor a2, a2, s11
+    lb s11, 645(a0)
+    xor a5, a5, s11
+    lb s11, 646(a0)
+    xor s9, s9, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a3, a3, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor s2, s2, a1
+    lb a1, 652(a0)
+    xor a6, a6, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 654(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor t3, t3, a2
+    lb a2, 659(a0)
+    xor s7, s7, a2
+    lb a2, 660(a0)
+    xor a7, a7, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 663(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s3, s3, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 674(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 681(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 680(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 682(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 690(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 695(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 694(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 693(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 691(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 696(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 697(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 698(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s1, s1, a1
+    lb a1, 715(a0)
+    xor s2, s2, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s3, s3, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 738(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 745(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 744(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 746(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 754(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 759(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 758(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s1, s1, a1
+    lb a1, 523(a0)
+    xor s2, s2, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 530(a0)
+    xor t3, t3, a2
+    lb a2, 531(a0)
+    xor s7, s7, a2
+    lb a2, 532(a0)
+    xor a7, a7, a2
+    lb a2, 533(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 534(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 528(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 538(a0)
+    xor s3, s3, a5
+    lb a5, 540(a0)
+    xor a4, a4, a5
+    lb a5, 541(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 543(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 542(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 539(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 537(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 536(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 548(a0)
+    xor t6, t6, a5
+    lb a5, 549(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 551(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 550(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 547(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 545(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 544(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 546(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 556(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 559(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 558(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 557(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 555(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 553(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 552(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 554(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 561(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 560(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 562(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 567(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 566(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 565(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 563(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 564(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 568(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 569(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 570(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 575(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 574(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 573(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 571(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 572(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 577(a0)
+    xor a1, a1, s11
+    lb s11, 578(a0)
+    xor t5, t5, s11
+    lb s11, 579(a0)
+    xor t0, t0, s11
+    lb s11, 580(a0)
+    xor a2, a2, s11
+    lb s11, 581(a0)
+    xor a4, a4, s11
+    lb s11, 582(a0)
+    xor s9, s9, s11
+    lb s11, 583(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 576(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 585(a0)
+    xor a3, a3, a1
+    lb a1, 586(a0)
+    xor s1, s1, a1
+    lb a1, 587(a0)
+    xor s2, s2, a1
+    lb a1, 588(a0)
+    xor a6, a6, a1
+    lb a1, 589(a0)
+    xor t2, t2, a1
+    lb a1, 591(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 590(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 584(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 594(a0)
+    xor t3, t3, a2
+    lb a2, 595(a0)
+    xor s7, s7, a2
+    lb a2, 596(a0)
+    xor a7, a7, a2
+    lb a2, 597(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 598(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 599(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 593(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 592(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 602(a0)
+    xor s3, s3, a4
+    lb a4, 604(a0)
+    xor a5, a5, a4
+    lb a4, 605(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 607(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 606(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 603(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 601(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 600(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 612(a0)
+    xor t6, t6, a4
+    lb a4, 613(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 615(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 614(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 611(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 609(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 608(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 610(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 620(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 622(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 621(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 619(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 617(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 616(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 618(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 625(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 624(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 626(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 631(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 630(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 629(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 627(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 628(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 632(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 633(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 634(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 639(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 638(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 637(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 635(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 636(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 641(a0)
+    xor a1, a1, s11
+    lb s11, 642(a0)
+    xor t5, t5, s11
+    lb s11, 643(a0)
+    xor t0, t0, s11
+    lb s11, 644(a0)
+    xor a2, a2, s11
+    lb s11, 645(a0)
+    xor a5, a5, s11
+    lb s11, 646(a0)
+    xor s9, s9, s11
+    lb s11, 647(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 640(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 649(a0)
+    xor a3, a3, a1
+    lb a1, 650(a0)
+    xor s1, s1, a1
+    lb a1, 651(a0)
+    xor s2, s2, a1
+    lb a1, 652(a0)
+    xor a6, a6, a1
+    lb a1, 653(a0)
+    xor t2, t2, a1
+    lb a1, 655(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 654(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 648(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    and a1, t0, a6
+    sw a5, 440(a0)
+    xor a1, a5, a1
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    xor a1, t1, t0
+    lb a2, 658(a0)
+    xor t3, t3, a2
+    lb a2, 659(a0)
+    xor s7, s7, a2
+    lb a2, 660(a0)
+    xor a7, a7, a2
+    lb a2, 661(a0)
+    xor t4, t4, a2
+    lw a2, 200(a0)
+    lb a3, 662(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a5, 232(a0)
+    lb a6, 663(a0)
+    xor a5, a5, a6
+    and a2, a5, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a5
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 40(a0)
+    lb t1, 657(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t2, 656(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a5, a5, t0
+    xor a7, a7, t2
+    and t3, a5, a2
+    xor a3, a3, t3
+    sw a5, 264(a0)
+    xor a5, a5, a3
+    xor t2, t2, a5
+    sw t2, 344(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 460(a0)
+    xor a7, a7, a2
+    sw a3, 372(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a5
+    sw a6, 444(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 496(a0)
+    xor a3, t1, a7
+    lb a5, 666(a0)
+    xor s3, s3, a5
+    lb a5, 668(a0)
+    xor a4, a4, a5
+    lb a5, 669(a0)
+    xor s6, s6, a5
+    lw a5, 236(a0)
+    lb a6, 671(a0)
+    xor a5, a5, a6
+    lw a6, 204(a0)
+    lb a7, 670(a0)
+    xor a6, a6, a7
+    and a7, a5, a6
+    xor a7, s6, a7
+    lw t0, 108(a0)
+    lb t1, 667(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a4, a4, t1
+    xor a5, a5, a4
+    or t1, a4, a7
+    xor t0, t0, t1
+    xor a7, a7, a5
+    and t1, a7, a6
+    xor a4, a4, t1
+    lw t1, 44(a0)
+    lb t2, 665(a0)
+    xor t1, t1, t2
+    lw t2, 12(a0)
+    lb t3, 664(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a4, a4, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor t0, t0, t3
+    and t4, a5, a7
+    xor a6, a6, t4
+    sw a5, 268(a0)
+    xor a5, a5, a6
+    xor t3, t3, a5
+    sw t3, 348(a0)
+    or t3, a4, t0
+    xor a6, a6, t3
+    sw t0, 464(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 296(a0)
+    and a5, t0, a5
+    sw a6, 376(a0)
+    or a6, a6, a4
+    xor a6, a7, a6
+    xor a5, a4, a5
+    xor a5, t1, a5
+    sw a5, 500(a0)
+    lb a5, 676(a0)
+    xor t6, t6, a5
+    lb a5, 677(a0)
+    xor s10, s10, a5
+    lw a5, 240(a0)
+    lb a7, 679(a0)
+    xor a5, a5, a7
+    lw a7, 208(a0)
+    lb t0, 678(a0)
+    xor a7, a7, t0
+    and t0, a5, a7
+    xor t0, s10, t0
+    lw t1, 112(a0)
+    lb t2, 675(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a5, a5, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a5
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 48(a0)
+    lb t4, 673(a0)
+    xor t3, t3, t4
+    lw t4, 16(a0)
+    lb t5, 672(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 80(a0)
+    lb s0, 674(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a5, a5, t3
+    xor t1, t1, t5
+    and t6, a5, t0
+    xor a7, a7, t6
+    sw a5, 272(a0)
+    xor a5, a5, a7
+    xor t5, t5, a5
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 468(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 300(a0)
+    and a5, t1, a5
+    sw a7, 380(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a5, t2, a5
+    xor a5, t3, a5
+    sw a5, 504(a0)
+    lb a5, 684(a0)
+    xor s8, s8, a5
+    lw a5, 244(a0)
+    lb t0, 687(a0)
+    xor a5, a5, t0
+    lw t0, 212(a0)
+    lb t1, 686(a0)
+    xor t0, t0, t1
+    and t1, a5, t0
+    lw t3, 180(a0)
+    lb t4, 685(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 116(a0)
+    lb t4, 683(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a5, a5, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a5
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 52(a0)
+    lb s0, 681(a0)
+    xor t6, t6, s0
+    lw s0, 20(a0)
+    lb s1, 680(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 84(a0)
+    lb s3, 682(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a5, a5, t6
+    xor t3, t3, s1
+    and s2, a5, t1
+    xor t0, t0, s2
+    sw a5, 276(a0)
+    xor a5, a5, t0
+    xor s1, s1, a5
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 472(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 304(a0)
+    and a5, t3, a5
+    xor a5, t4, a5
+    xor a5, t6, a5
+    sw a5, 508(a0)
+    or a5, t0, t4
+    xor a5, t1, a5
+    lb t1, 689(a0)
+    xor s4, s4, t1
+    lw t1, 24(a0)
+    lb t3, 688(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 88(a0)
+    lb s0, 690(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 248(a0)
+    lb s2, 695(a0)
+    xor s0, s0, s2
+    lw s2, 216(a0)
+    lb s3, 694(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 184(a0)
+    lb s6, 693(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 120(a0)
+    lb s6, 691(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 152(a0)
+    lb s8, 692(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 280(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 476(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 308(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 696(a0)
+    xor s5, s5, s0
+    lw s0, 60(a0)
+    lb s3, 697(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 92(a0)
+    lb s7, 698(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 252(a0)
+    lb s7, 703(a0)
+    xor s5, s5, s7
+    lw s7, 220(a0)
+    lb s8, 702(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 188(a0)
+    lb s10, 701(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 124(a0)
+    lb s10, 699(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 156(a0)
+    lb ra, 700(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 705(a0)
+    xor a1, a1, s11
+    lb s11, 706(a0)
+    xor t5, t5, s11
+    lb s11, 707(a0)
+    xor t0, t0, s11
+    lb s11, 708(a0)
+    xor a2, a2, s11
+    lb s11, 709(a0)
+    xor a4, a4, s11
+    lb s11, 710(a0)
+    xor s9, s9, s11
+    lb s11, 711(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a4, a4, s11
+    xor s9, s9, t0
+    and s11, t0, a4
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a4
+    xor t0, t0, s11
+    xor a4, a4, t1
+    and s11, a4, s9
+    xor a2, a2, s11
+    lw s11, 256(a0)
+    lb ra, 704(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a4
+    xor s9, s9, ra
+    sw t1, 0(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 80(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 196(a0)
+    xor t0, t0, a4
+    xor s9, s11, t0
+    sw s9, 60(a0)
+    and t0, t0, t1
+    sw t5, 108(a0)
+    or t1, t5, a2
+    xor a4, a4, t1
+    sw a4, 152(a0)
+    sw a2, 180(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 232(a0)
+    lb a1, 713(a0)
+    xor a3, a3, a1
+    lb a1, 714(a0)
+    xor s1, s1, a1
+    lb a1, 715(a0)
+    xor s2, s2, a1
+    lb a1, 716(a0)
+    xor a6, a6, a1
+    lb a1, 717(a0)
+    xor t2, t2, a1
+    lb a1, 719(a0)
+    xor s0, s0, a1
+    lw a1, 452(a0)
+    lb a2, 718(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a4, s2, a2
+    xor a4, a6, a4
+    xor a6, s0, a4
+    or t0, a4, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a4, a4, t1
+    lw t1, 260(a0)
+    lb t2, 712(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a4, a4, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 4(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 84(a0)
+    or t2, a4, t0
+    xor a1, a1, t2
+    sw t0, 200(a0)
+    xor t0, t0, a2
+    sw a1, 112(a0)
+    or a1, a1, a4
+    xor a1, a2, a1
+    sw a1, 156(a0)
+    and a1, t0, a6
+    sw a4, 184(a0)
+    xor a1, a4, a1
+    xor a1, a3, a1
+    sw a1, 236(a0)
+    xor a1, t1, t0
+    lb a2, 722(a0)
+    xor t3, t3, a2
+    lb a2, 723(a0)
+    xor s7, s7, a2
+    lb a2, 724(a0)
+    xor a7, a7, a2
+    lb a2, 725(a0)
+    xor t4, t4, a2
+    lw a2, 456(a0)
+    lb a3, 726(a0)
+    xor a2, a2, a3
+    xor a3, a2, s7
+    lw a4, 488(a0)
+    lb a6, 727(a0)
+    xor a4, a4, a6
+    and a2, a4, a2
+    xor a2, t4, a2
+    and a6, s7, a2
+    xor a6, a7, a6
+    xor a4, a4, a6
+    or a7, a6, a2
+    xor a7, s7, a7
+    xor a2, a2, a4
+    and t0, a2, a3
+    xor a6, a6, t0
+    lw t0, 296(a0)
+    lb t1, 721(a0)
+    xor t0, t0, t1
+    lw t1, 264(a0)
+    lb t2, 720(a0)
+    xor t1, t1, t2
+    not t1, t1
+    and t2, t0, t1
+    xor t2, t3, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor a6, a6, t1
+    or t3, t2, t1
+    xor t0, t0, t3
+    not t2, t2
+    xor a4, a4, t0
+    xor a7, a7, t2
+    and t3, a4, a2
+    xor a3, a3, t3
+    sw a4, 8(a0)
+    xor a4, a4, a3
+    xor t2, t2, a4
+    sw t2, 88(a0)
+    or t2, a6, a7
+    xor a3, a3, t2
+    sw a7, 204(a0)
+    xor a7, a7, a2
+    sw a3, 116(a0)
+    or a3, a3, a6
+    xor a2, a2, a3
+    and a3, a7, a4
+    sw a6, 188(a0)
+    xor a3, a6, a3
+    xor a3, t0, a3
+    sw a3, 240(a0)
+    xor a3, t1, a7
+    lb a4, 730(a0)
+    xor s3, s3, a4
+    lb a4, 732(a0)
+    xor a5, a5, a4
+    lb a4, 733(a0)
+    xor s6, s6, a4
+    lw a4, 492(a0)
+    lb a6, 735(a0)
+    xor a4, a4, a6
+    lw a6, 460(a0)
+    lb a7, 734(a0)
+    xor a6, a6, a7
+    and a7, a4, a6
+    xor a7, s6, a7
+    lw t0, 364(a0)
+    lb t1, 731(a0)
+    xor t0, t0, t1
+    xor a6, a6, t0
+    and t1, t0, a7
+    xor a5, a5, t1
+    xor a4, a4, a5
+    or t1, a5, a7
+    xor t0, t0, t1
+    xor a7, a7, a4
+    and t1, a7, a6
+    xor a5, a5, t1
+    lw t1, 300(a0)
+    lb t2, 729(a0)
+    xor t1, t1, t2
+    lw t2, 268(a0)
+    lb t3, 728(a0)
+    xor t2, t2, t3
+    not t2, t2
+    and t3, t1, t2
+    xor t3, s3, t3
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a5, a5, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a4, a4, t1
+    xor t0, t0, t3
+    and t4, a4, a7
+    xor a6, a6, t4
+    sw a4, 12(a0)
+    xor a4, a4, a6
+    xor t3, t3, a4
+    sw t3, 92(a0)
+    or t3, a5, t0
+    xor a6, a6, t3
+    sw t0, 208(a0)
+    xor t0, t0, a7
+    xor t2, t2, t0
+    sw t2, 40(a0)
+    and a4, t0, a4
+    sw a6, 120(a0)
+    or a6, a6, a5
+    xor a6, a7, a6
+    xor a4, a5, a4
+    xor a4, t1, a4
+    sw a4, 244(a0)
+    lb a4, 740(a0)
+    xor t6, t6, a4
+    lb a4, 741(a0)
+    xor s10, s10, a4
+    lw a4, 496(a0)
+    lb a7, 743(a0)
+    xor a4, a4, a7
+    lw a7, 464(a0)
+    lb t0, 742(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    xor t0, s10, t0
+    lw t1, 368(a0)
+    lb t2, 739(a0)
+    xor t1, t1, t2
+    xor a7, a7, t1
+    and t2, t1, t0
+    xor t2, t6, t2
+    xor a4, a4, t2
+    or t3, t2, t0
+    xor t1, t1, t3
+    xor t0, t0, a4
+    and t3, t0, a7
+    xor t2, t2, t3
+    lw t3, 304(a0)
+    lb t4, 737(a0)
+    xor t3, t3, t4
+    lw t4, 272(a0)
+    lb t5, 736(a0)
+    xor t4, t4, t5
+    and t5, t3, t4
+    lw t6, 336(a0)
+    lb s0, 738(a0)
+    xor t6, t6, s0
+    xor t5, t6, t5
+    or t6, t5, t3
+    xor t4, t4, t6
+    xor t2, t2, t4
+    or t6, t5, t4
+    xor t3, t3, t6
+    not t5, t5
+    xor a4, a4, t3
+    xor t1, t1, t5
+    and t6, a4, t0
+    xor a7, a7, t6
+    sw a4, 16(a0)
+    xor a4, a4, a7
+    xor t5, t5, a4
+    or t6, t2, t1
+    xor a7, a7, t6
+    sw t1, 212(a0)
+    xor t1, t1, t0
+    xor t4, t4, t1
+    sw t4, 44(a0)
+    and a4, t1, a4
+    sw a7, 124(a0)
+    or a7, a7, t2
+    xor a7, t0, a7
+    xor a4, t2, a4
+    xor a4, t3, a4
+    sw a4, 248(a0)
+    lb a4, 748(a0)
+    xor s8, s8, a4
+    lw a4, 500(a0)
+    lb t0, 751(a0)
+    xor a4, a4, t0
+    lw t0, 468(a0)
+    lb t1, 750(a0)
+    xor t0, t0, t1
+    and t1, a4, t0
+    lw t3, 436(a0)
+    lb t4, 749(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 372(a0)
+    lb t4, 747(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    xor t4, s8, t4
+    xor a4, a4, t4
+    or t6, t4, t1
+    xor t3, t3, t6
+    xor t1, t1, a4
+    and t6, t1, t0
+    xor t4, t4, t6
+    lw t6, 308(a0)
+    lb s0, 745(a0)
+    xor t6, t6, s0
+    lw s0, 276(a0)
+    lb s1, 744(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    lw s2, 340(a0)
+    lb s3, 746(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
+    or s2, s1, t6
+    xor s0, s0, s2
+    xor t4, t4, s0
+    or s2, s1, s0
+    xor t6, t6, s2
+    not s1, s1
+    xor a4, a4, t6
+    xor t3, t3, s1
+    and s2, a4, t1
+    xor t0, t0, s2
+    sw a4, 20(a0)
+    xor a4, a4, t0
+    xor s1, s1, a4
+    or s2, t4, t3
+    xor t0, t0, s2
+    sw t3, 216(a0)
+    xor t3, t3, t1
+    xor s0, s0, t3
+    sw s0, 48(a0)
+    and a4, t3, a4
+    xor a4, t4, a4
+    xor a4, t6, a4
+    sw a4, 252(a0)
+    or a4, t0, t4
+    xor a4, t1, a4
+    lb t1, 753(a0)
+    xor s4, s4, t1
+    lw t1, 280(a0)
+    lb t3, 752(a0)
+    xor t1, t1, t3
+    and t3, s4, t1
+    lw t6, 344(a0)
+    lb s0, 754(a0)
+    xor t6, t6, s0
+    xor t3, t6, t3
+    or t6, t3, s4
+    xor t1, t1, t6
+    or t6, t3, t1
+    xor t6, s4, t6
+    not t3, t3
+    lw s0, 504(a0)
+    lb s2, 759(a0)
+    xor s0, s0, s2
+    lw s2, 472(a0)
+    lb s3, 758(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s4, 440(a0)
+    lb s6, 757(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 376(a0)
+    lb s6, 755(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    lw s7, 408(a0)
+    lb s8, 756(a0)
+    xor s7, s7, s8
+    xor s6, s7, s6
+    xor s0, s0, s6
+    or s7, s6, s3
+    xor s4, s4, s7
+    xor s3, s3, s0
+    xor s0, s0, t6
+    xor s4, s4, t3
+    and s7, s3, s2
+    xor s6, s6, s7
+    xor s6, s6, t1
+    and s7, s0, s3
+    xor s2, s2, s7
+    sw s0, 24(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    or s7, s6, s4
+    xor s2, s2, s7
+    sw s4, 220(a0)
+    xor s4, s4, s3
+    xor t1, t1, s4
+    sw t1, 52(a0)
+    and t1, s4, s0
+    xor t1, s6, t1
+    xor t1, t6, t1
+    or t6, s2, s6
+    xor t6, s3, t6
+    lb s0, 760(a0)
+    xor s5, s5, s0
+    lw s0, 316(a0)
+    lb s3, 761(a0)
+    xor s0, s0, s3
+    and s3, s0, s5
+    lw s4, 348(a0)
+    lb s7, 762(a0)
+    xor s4, s4, s7
+    xor s3, s4, s3
+    or s4, s3, s0
+    xor s4, s5, s4
+    or s5, s3, s4
+    xor s0, s0, s5
+    not s3, s3
+    lw s5, 508(a0)
+    lb s7, 767(a0)
+    xor s5, s5, s7
+    lw s7, 476(a0)
+    lb s8, 766(a0)
+    xor s7, s7, s8
+    and s8, s5, s7
+    lw s9, 444(a0)
+    lb s10, 765(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    lw s9, 380(a0)
+    lb s10, 763(a0)
+    xor s9, s9, s10
+    xor s7, s7, s9
+    and s10, s9, s8
+    lw s11, 412(a0)
+    lb ra, 764(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    xor s5, s5, s10
+    or s11, s10, s8
+    xor s9, s9, s11
+    xor s8, s8, s5
+    xor s5, s5, s0
+    xor s9, s9, s3
+    and s11, s8, s7
+    xor s10, s10, s11
+    xor s10, s10, s4
+    and s11, s5, s8
+    xor s7, s7, s11
+    xor s11, s5, s7
+    xor s3, s3, s11
+    or ra, s10, s9
+    xor s7, s7, ra
+    xor ra, s9, s8
+    and s11, ra, s11
+    xor s4, s4, ra
+    xor s11, s10, s11
+    xor s0, s0, s11
+    or s11, s7, s10
+    xor s8, s8, s11
+    lb s11, 513(a0)
+    xor a1, a1, s11
+    lb s11, 514(a0)
+    xor t5, t5, s11
+    lb s11, 515(a0)
+    xor t0, t0, s11
+    lb s11, 516(a0)
+    xor a2, a2, s11
+    lb s11, 517(a0)
+    xor a5, a5, s11
+    lb s11, 518(a0)
+    xor s9, s9, s11
+    lb s11, 519(a0)
+    xor t1, t1, s11
+    and s11, t1, s9
+    xor a5, a5, s11
+    xor s9, s9, t0
+    and s11, t0, a5
+    xor a2, a2, s11
+    xor t1, t1, a2
+    or s11, a2, a5
+    xor t0, t0, s11
+    xor a5, a5, t1
+    and s11, a5, s9
+    xor a2, a2, s11
+    lw s11, 0(a0)
+    lb ra, 512(a0)
+    xor s11, s11, ra
+    and ra, a1, s11
+    xor t5, t5, ra
+    or ra, t5, a1
+    xor s11, s11, ra
+    xor a2, a2, s11
+    or ra, t5, s11
+    xor a1, a1, ra
+    not t5, t5
+    xor t1, t1, a1
+    xor t0, t0, t5
+    and ra, t1, a5
+    xor s9, s9, ra
+    sw t1, 256(a0)
+    xor t1, t1, s9
+    xor t5, t5, t1
+    sw t5, 336(a0)
+    or t5, a2, t0
+    xor t5, s9, t5
+    sw t0, 452(a0)
+    xor t0, t0, a5
+    xor s9, s11, t0
+    sw s9, 316(a0)
+    and t0, t0, t1
+    sw t5, 364(a0)
+    or t1, t5, a2
+    xor a5, a5, t1
+    sw a5, 408(a0)
+    sw a2, 436(a0)
+    xor a2, a2, t0
+    xor a1, a1, a2
+    sw a1, 488(a0)
+    lb a1, 521(a0)
+    xor a3, a3, a1
+    lb a1, 522(a0)
+    xor s1, s1, a1
+    lb a1, 523(a0)
+    xor s2, s2, a1
+    lb a1, 524(a0)
+    xor a6, a6, a1
+    lb a1, 525(a0)
+    xor t2, t2, a1
+    lb a1, 527(a0)
+    xor s0, s0, a1
+    lw a1, 196(a0)
+    lb a2, 526(a0)
+    xor a1, a1, a2
+    and a2, s0, a1
+    xor a2, t2, a2
+    xor a1, a1, s2
+    and a5, s2, a2
+    xor a5, a6, a5
+    xor a6, s0, a5
+    or t0, a5, a2
+    xor t0, s2, t0
+    xor a2, a2, a6
+    and t1, a2, a1
+    xor a5, a5, t1
+    lw t1, 4(a0)
+    lb t2, 520(a0)
+    xor t1, t1, t2
+    and t2, a3, t1
+    xor t2, s1, t2
+    or t5, t2, a3
+    xor t1, t1, t5
+    xor a5, a5, t1
+    or t5, t2, t1
+    xor a3, a3, t5
+    not t2, t2
+    xor a6, a6, a3
+    xor t0, t0, t2
+    and t5, a6, a2
+    xor a1, a1, t5
+    sw a6, 260(a0)
+    xor a6, a6, a1
+    xor t2, t2, a6
+    sw t2, 340(a0)
+    or t2, a5, t0
+    xor a1, a1, t2
+    sw t0, 456(a0)
+    xor t0, t0, a2
+    xor t1, t1, t0
+    sw t1, 288(a0)
+    and a6, t0, a6
+    sw a1, 368(a0)
+    or a1, a1, a5
+    xor a1, a2, a1
+    sw a1, 412(a0)
+    sw a5, 440(a0)
+    xor a1, a5, a6
+    xor a1, a3, a1
+    sw a1, 492(a0)
+    lb a1, 530(a0)
+    xor t3, t3, a1
+    lb a1, 531(a0)
+    xor s7, s7, a1
+    lb a1, 532(a0)
+    xor a7, a7, a1
+    lb a1, 533(a0)
+    xor t4, t4, a1
+    lw a1, 200(a0)
+    lb a2, 534(a0)
+    xor a1, a1, a2
+    xor a2, a1, s7
+    lw a3, 232(a0)
+    lb a5, 535(a0)
+    xor a3, a3, a5
+    and a1, a3, a1
+    xor a1, t4, a1
+    and a5, s7, a1
+    xor a5, a7, a5
+    xor a3, a3, a5
+    or a6, a5, a1
+    xor a6, s7, a6
+    xor a1, a1, a3
+    and a7, a1, a2
+    xor a5, a5, a7
+    lw a7, 40(a0)
+    lb t0, 529(a0)
+    xor a7, a7, t0
+    lw t0, 8(a0)
+    lb t1, 528(a0)
+    xor t0, t0, t1
+    and t1, a7, t0
+    xor t1, t3, t1
+    or t2, t1, a7
+    xor t0, t0, t2
+    xor a5, a5, t0
+    or t2, t1, t0
+    xor a7, a7, t2
+    not t1, t1
+    xor a3, a3, a7
+    xor a6, a6, t1
+    and t2, a3, a1
+    xor a2, a2, t2
+    sw a3, 264(a0)
+    xor a3, a3, a2
+    xor t1, t1, a3
+    sw t1, 344(a0)
+    or t1, a5, a6
+    xor a2, a2, t1
+    sw a6, 460(a0)
+    xor a6, a6, a1
+    xor t0, t0, a6
+    sw t0, 292(a0)
+    and a3, a6, a3
+    sw a2, 372(a0)
+    or a2, a2, a5
+    xor a1, a1, a2
+    sw a1, 384(a0)
+    sw a5, 444(a0)
+    xor a1, a5, a3
+    xor a1, a7, a1
+    sw a1, 496(a0)
+    lb a1, 538(a0)
+    xor s3, s3, a1
+    lb a1, 540(a0)
+    xor a4, a4, a1
+    lb a1, 541(a0)
+    xor s6, s6, a1
+    lw a1, 236(a0)
+    lb a2, 543(a0)
+    xor a1, a1, a2
+    lw a2, 204(a0)
+    lb a3, 542(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    xor a3, s6, a3
+    lw a5, 108(a0)
+    lb a6, 539(a0)
+    xor a5, a5, a6
+    xor a2, a2, a5
+    and a6, a5, a3
+    xor a4, a4, a6
+    xor a1, a1, a4
+    or a6, a4, a3
+    xor a5, a5, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a4, a4, a6
+    lw a6, 44(a0)
+    lb a7, 537(a0)
+    xor a6, a6, a7
+    lw a7, 12(a0)
+    lb t0, 536(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    xor t0, s3, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a4, a4, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a5, a5, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 268(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 348(a0)
+    or t0, a4, a5
+    xor a2, a2, t0
+    sw a5, 464(a0)
+    xor a5, a5, a3
+    xor a7, a7, a5
+    sw a7, 296(a0)
+    and a1, a5, a1
+    sw a2, 376(a0)
+    or a2, a2, a4
+    xor a2, a3, a2
+    sw a2, 388(a0)
+    sw a4, 416(a0)
+    xor a1, a4, a1
+    xor a1, a6, a1
+    sw a1, 500(a0)
+    lb a1, 548(a0)
+    xor t6, t6, a1
+    lb a1, 549(a0)
+    xor s10, s10, a1
+    lw a1, 240(a0)
+    lb a2, 551(a0)
+    xor a1, a1, a2
+    lw a2, 208(a0)
+    lb a3, 550(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    xor a3, s10, a3
+    lw a4, 112(a0)
+    lb a5, 547(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    and a5, a4, a3
+    xor a5, t6, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 48(a0)
+    lb a7, 545(a0)
+    xor a6, a6, a7
+    lw a7, 16(a0)
+    lb t0, 544(a0)
+    xor a7, a7, t0
+    not a7, a7
+    and t0, a6, a7
+    lw t1, 80(a0)
+    lb t2, 546(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 272(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 320(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 468(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 300(a0)
+    and a1, a4, a1
+    sw a2, 380(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 392(a0)
+    sw a5, 420(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 504(a0)
+    lb a1, 556(a0)
+    xor s8, s8, a1
+    lw a1, 244(a0)
+    lb a2, 559(a0)
+    xor a1, a1, a2
+    lw a2, 212(a0)
+    lb a3, 558(a0)
+    xor a2, a2, a3
+    and a3, a1, a2
+    lw a4, 180(a0)
+    lb a5, 557(a0)
+    xor a4, a4, a5
+    xor a3, a4, a3
+    lw a4, 116(a0)
+    lb a5, 555(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    and a5, a4, a3
+    xor a5, s8, a5
+    xor a1, a1, a5
+    or a6, a5, a3
+    xor a4, a4, a6
+    xor a3, a3, a1
+    and a6, a3, a2
+    xor a5, a5, a6
+    lw a6, 52(a0)
+    lb a7, 553(a0)
+    xor a6, a6, a7
+    lw a7, 20(a0)
+    lb t0, 552(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    lw t1, 84(a0)
+    lb t2, 554(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a5, a5, a7
+    or t1, t0, a7
+    xor a6, a6, t1
+    not t0, t0
+    xor a1, a1, a6
+    xor a4, a4, t0
+    and t1, a1, a3
+    xor a2, a2, t1
+    sw a1, 276(a0)
+    xor a1, a1, a2
+    xor t0, t0, a1
+    sw t0, 324(a0)
+    or t0, a5, a4
+    xor a2, a2, t0
+    sw a4, 472(a0)
+    xor a4, a4, a3
+    xor a7, a7, a4
+    sw a7, 304(a0)
+    and a1, a4, a1
+    sw a2, 352(a0)
+    or a2, a2, a5
+    xor a2, a3, a2
+    sw a2, 396(a0)
+    sw a5, 424(a0)
+    xor a1, a5, a1
+    xor a1, a6, a1
+    sw a1, 508(a0)
+    lb a1, 561(a0)
+    xor s4, s4, a1
+    lw a1, 24(a0)
+    lb a2, 560(a0)
+    xor a1, a1, a2
+    and a2, s4, a1
+    lw a3, 88(a0)
+    lb a4, 562(a0)
+    xor a3, a3, a4
+    xor a2, a3, a2
+    or a3, a2, s4
+    xor a1, a1, a3
+    or a3, a2, a1
+    xor a3, s4, a3
+    not a2, a2
+    lw a4, 248(a0)
+    lb a5, 567(a0)
+    xor a4, a4, a5
+    lw a5, 216(a0)
+    lb a6, 566(a0)
+    xor a5, a5, a6
+    and a6, a4, a5
+    lw a7, 184(a0)
+    lb t0, 565(a0)
+    xor a7, a7, t0
+    xor a6, a7, a6
+    lw a7, 120(a0)
+    lb t0, 563(a0)
+    xor a7, a7, t0
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 152(a0)
+    lb t2, 564(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    xor a4, a4, a3
+    xor a7, a7, a2
+    and t1, a6, a5
+    xor t0, t0, t1
+    xor t0, t0, a1
+    and t1, a4, a6
+    xor a5, a5, t1
+    sw a4, 280(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    sw a2, 328(a0)
+    or a2, t0, a7
+    xor a2, a5, a2
+    sw a7, 476(a0)
+    xor a5, a7, a6
+    xor a1, a1, a5
+    sw a1, 308(a0)
+    and a1, a5, a4
+    sw a2, 356(a0)
+    or a2, a2, t0
+    xor a2, a6, a2
+    sw a2, 400(a0)
+    sw t0, 428(a0)
+    xor a1, t0, a1
+    xor a1, a3, a1
+    sw a1, 480(a0)
+    lb a1, 568(a0)
+    xor s5, s5, a1
+    lw a1, 60(a0)
+    lb a2, 569(a0)
+    xor a1, a1, a2
+    and a2, a1, s5
+    lw a3, 92(a0)
+    lb a4, 570(a0)
+    xor a3, a3, a4
+    xor a2, a3, a2
+    or a3, a2, a1
+    xor a3, s5, a3
+    or a4, a2, a3
+    xor a1, a1, a4
+    not a2, a2
+    lw a4, 252(a0)
+    lb a5, 575(a0)
+    xor a4, a4, a5
+    lw a5, 220(a0)
+    lb a6, 574(a0)
+    xor a5, a5, a6
+    and a6, a4, a5
+    lw a7, 188(a0)
+    lb t0, 573(a0)
+    xor a7, a7, t0
+    xor a6, a7, a6
+    lw a7, 124(a0)
+    lb t0, 571(a0)
+    xor a7, a7, t0
+    xor a5, a5, a7
+    and t0, a7, a6
+    lw t1, 156(a0)
+    lb t2, 572(a0)
+    xor t1, t1, t2
+    xor t0, t1, t0
+    xor a4, a4, t0
+    or t1, t0, a6
+    xor a7, a7, t1
+    xor a6, a6, a4
+    xor a4, a4, a1
+    xor a7, a7, a2
+    and t1, a6, a5
+    xor t0, t0, t1
+    xor t0, t0, a3
+    and t1, a4, a6
+    xor a5, a5, t1
+    sw a4, 284(a0)
+    xor a4, a4, a5
+    xor a2, a2, a4
+    sw a2, 332(a0)
+    or a2, t0, a7
+    xor a2, a5, a2
+    sw a7, 448(a0)
+    xor a5, a7, a6
+    xor a3, a3, a5
+    sw a3, 312(a0)
+    and a3, a5, a4
+    sw a2, 360(a0)
+    or a2, a2, t0
+    xor a2, a6, a2
+    sw a2, 404(a0)
+    sw t0, 432(a0)
+    xor a2, t0, a3
+    xor a1, a1, a2
+    sw a1, 484(a0)
+    addi a0, a0, 256
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    lw s6, 24(sp)
+    lw s7, 28(sp)
+    lw s8, 32(sp)
+    lw s9, 36(sp)
+    lw s10, 40(sp)
+    lw s11, 44(sp)
+    lw ra, 48(sp)
+    addi sp, sp, 64
+    ret
+    .size nuri_pipo_rv32_bs32_ctr17, .-nuri_pipo_rv32_bs32_ctr17
+
+
     .globl nuri_pipo_rv32_bs32_core_dec
     .type nuri_pipo_rv32_bs32_core_dec, @function
     .align 2

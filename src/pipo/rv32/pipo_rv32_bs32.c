@@ -33,6 +33,8 @@ _Static_assert(offsetof(bs32_ws, u.mk) == 512, "layout of gen_pipo_rv32_bs32.py"
 uint32_t *nuri_pipo_rv32_bs32_core_enc(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_dec(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_ctr(bs32_ws *ws, unsigned rounds); /* rounds 2.. from ws->r1 */
+uint32_t *nuri_pipo_rv32_bs32_ctr13(bs32_ws *ws); /* the same for rounds = 13 (PIPO-64/128) */
+uint32_t *nuri_pipo_rv32_bs32_ctr17(bs32_ws *ws); /* and rounds = 17 (PIPO-64/256) */
 void nuri_pipo_rv32_bs32_r1(bs32_ws *ws, unsigned colmask); /* round 1 of the columns in colmask */
 void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
@@ -196,7 +198,9 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
             nuri_pipo_rv32_bs32_r1(&ws, cols);
-            uint32_t *r = nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
+            uint32_t *r = rounds == 13   ? nuri_pipo_rv32_bs32_ctr13(&ws)
+                          : rounds == 17 ? nuri_pipo_rv32_bs32_ctr17(&ws)
+                                         : nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
             if (nb == 32 && aligned) {
                 nuri_pipo_rv32_bs32_out_xor(r, out + 256 * i, kout, in + 256 * i);
             } else {
