@@ -35,3 +35,15 @@ def check(rc, what):
 def impl_names(count, info, supported):
     """Names of the registered implementations usable on this CPU."""
     return [ffi.string(info(i).name).decode() for i in range(count()) if supported(i)]
+
+
+def read_full(f, n):
+    """Reads exactly n bytes from a file object unless EOF comes first (pipes return short reads)."""
+    parts, got = [], 0
+    while got < n:
+        b = f.read(n - got)
+        if not b:
+            break
+        parts.append(b)
+        got += len(b)
+    return b"".join(parts)

@@ -36,6 +36,7 @@ import io
 import os
 import struct
 
+from ._util import read_full
 from .exceptions import InvalidTag
 
 MAGIC = b"NURISEAL"
@@ -155,17 +156,6 @@ def _nonce(prefix, i, last):
     return prefix + struct.pack(">Q", i) + (b"\x01" if last else b"\x00")
 
 
-def _read_full(f, n):
-    parts, got = [], 0
-    while got < n:
-        b = f.read(n - got)
-        if not b:
-            break
-        parts.append(b)
-        got += len(b)
-    return b"".join(parts)
-
-
 def seal_stream(fin, write, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_LOG2, argon2=ARGON2_DEFAULT,
                 progress=None):
     """Reads plaintext from ``fin`` (a binary reader) and calls ``write`` with the header and each sealed
@@ -175,10 +165,10 @@ def seal_stream(fin, write, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_
     aead, prefix = _cipher(h, key, passphrase)
     write(hb)
     cs = h.chunk_size
-    cur = _read_full(fin, cs)
+    cur = read_full(fin, cs)
     i = total = 0
     while True:
-        nxt = _read_full(fin, cs) if len(cur) == cs else b""
+        nxt = read_full(fin, cs) if len(cur) == cs else b""
         last = not nxt
         write(aead.encrypt(_nonce(prefix, i, last), cur, hb))
         total += len(cur)
@@ -197,12 +187,12 @@ class _Chunks:
         self.fin, self.block = fin, header.chunk_size + TAG_LEN
 
     def __iter__(self):
-        cur = _read_full(self.fin, self.block)
+        cur = read_full(self.fin, self.block)
         i = 0
         while True:
             if len(cur) < TAG_LEN:
                 raise InvalidTag(f"chunk {i} is truncated ({len(cur)} bytes, less than a tag): the file was cut short")
-            nxt = _read_full(self.fin, self.block) if len(cur) == self.block else b""
+            nxt = read_full(self.fin, self.block) if len(cur) == self.block else b""
             yield i, not nxt, cur
             if not nxt:
                 return
@@ -215,7 +205,7 @@ _FAIL = "failed to authenticate (wrong key, or the file was modified, truncated 
 
 def read_header(fin):
     """Reads and checks the header; SealFormatError when it is not a nuri-seal v1 file."""
-    return Header.parse(_read_full(fin, HEADER_LEN))
+    return Header.parse(read_full(fin, HEADER_LEN))
 
 
 def open_stream(fin, write, key=None, passphrase=None, header=None, progress=None):

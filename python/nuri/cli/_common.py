@@ -6,6 +6,7 @@ import sys
 import tempfile
 import time
 
+from .._util import read_full  # noqa: F401  (re-exported: commands use C.read_full)
 from .main import UsageError
 
 CHUNK = 1 << 16
@@ -59,18 +60,6 @@ def input_size(f):
         return st.st_size if stat.S_ISREG(st.st_mode) else None
     except (OSError, ValueError, AttributeError):
         return None
-
-
-def read_full(f, n):
-    """Reads exactly n bytes unless EOF comes first (pipes return short reads)."""
-    parts, got = [], 0
-    while got < n:
-        b = f.read(n - got)
-        if not b:
-            break
-        parts.append(b)
-        got += len(b)
-    return b"".join(parts)
 
 
 def check_output_path(path, force):
