@@ -370,6 +370,34 @@ def gen_out(with_x):
     return "\n".join(em.lines) + "\n"
 
 
+def gen_out_c():
+    """void nuri_pipo_rv32_bs32_out_c_xor(uint32_t *st, uint32_t *out, const uint32_t k[2], const uint32_t *x):
+    as nuri_pipo_rv32_bs32_out_xor for planes whose index-bit 3..4 layers are done (the fixed-
+    round CTR cores): the layers on index bits 0..2 per group of 8 words, then key, x, store."""
+    em = Emitter()
+    fn = "nuri_pipo_rv32_bs32_out_c_xor"
+    prologue(em, fn)
+    for sh, m in ((4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
+        em("li %s, 0x%08x" % (MASK[sh], m))
+    em("lw s5, 0(a2)")
+    em("lw a2, 4(a2)")
+    key = ["s5", "a2"]
+    for h in range(2):
+        for jj in range(4):
+            base = 4 * (32 * h + 8 * jj)
+            for c in range(8):
+                em("lw %s, %d(a0)" % (D[c], base + 4 * c))
+            layers_c(em, D)
+            for c in range(8):
+                b = 8 * jj + c
+                em("xor %s, %s, %s" % (D[c], D[c], key[h]))
+                em("lw t0, %d(a3)" % (8 * b + 4 * h))
+                em("xor %s, %s, t0" % (D[c], D[c]))
+                em("sw %s, %d(a1)" % (D[c], 8 * b + 4 * h))
+    epilogue(em, fn)
+    return "\n".join(em.lines) + "\n"
+
+
 def gen_helpers():
     """void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks):
     nblocks mask blocks of 16 words (dst += 64 each), the key of each at rk, rk + stride (bytes),
@@ -520,7 +548,29 @@ def fixed_residents():
 
 def gen_ctr_fixed(rounds):
     """uint32_t *nuri_pipo_rv32_bs32_ctr<rounds>(ws): rounds 2..rounds of the CTR batch from R1
-    (round-2 key already in R1); returns the buffer holding the result."""
+    (round-2 key already in R1); returns the buffer holding the result, with the first two
+    layers of the output transposition (index bits 3..4, swapmoves by 16 and 8) already done
+    (nuri_pipo_rv32_bs32_out_c_xor finishes it). The last round keeps the output planes of
+    some groups (h, c) (the 4 planes (4h + jj, c)) in registers until the group is complete
+    and transposes them there; the other groups are stored and transposed after the round.
+    The groups held are chosen greedily (shortest hold first) as long as the registers last."""
+    cands = []
+    for h in range(2):
+        for c in range(8):
+            sl = [(c - ROT[4 * h + jj]) % 8 for jj in range(4)]
+            cands.append((sum(max(sl) - x for x in sl), max(sl), (h, c)))
+    hold = set()
+    for _, _, g in sorted(cands):
+        try:
+            gen_ctr_fixed_hold(rounds, hold | {g})
+        except IndexError:
+            continue
+        hold.add(g)
+    text, nres = gen_ctr_fixed_hold(rounds, hold)
+    return text, nres, len(hold)
+
+
+def gen_ctr_fixed_hold(rounds, hold):
     em = Emitter()
     fn = "nuri_pipo_rv32_bs32_ctr%d" % rounds
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
@@ -544,6 +594,25 @@ def gen_ctr_fixed(rounds):
             if w:
                 uses.setdefault(w, set()).add(k)
     outw = {w: j for j, w in SSA_OUT.items()}
+    held = {}
+    ready = []
+    jmask = {}
+
+    def flush(g, w):
+        """the index-bit 3..4 layers on group g (registers w[jj]) and its stores"""
+        if not jmask:
+            for sh, m in ((16, 0x0000FFFF), (8, 0x00FF00FF)):
+                jmask[sh] = take()
+                em("li %s, 0x%08x" % (jmask[sh], m))
+        t = take()
+        for sh, pairs in ((16, [(0, 2), (1, 3)]), (8, [(0, 1), (2, 3)])):
+            for a, b in pairs:
+                swapmove(em, w[a], w[b], sh, jmask[sh], t)
+        give(t)
+        for jj in range(4):
+            em("sw %s, %d(a0)" % (w[jj], plane_off(rounds % 2, 4 * g[0] + jj, g[1])))
+            give(w[jj])
+
     for n in range(2, rounds + 1):
         last = n == rounds
         dst = n % 2
@@ -551,7 +620,10 @@ def gen_ctr_fixed(rounds):
             in_pos = dict(ins)
             out_pos = dict(outs)
             res_in = [j for j in range(8) if in_pos[j] in reg_of]
-            res_out = [] if last else [j for j in range(8) if out_pos[j] in resident]
+            if last:
+                res_out = [j for j in range(8) if (j >> 2, out_pos[j][1]) in hold]
+            else:
+                res_out = [j for j in range(8) if out_pos[j] in resident]
             order, _ = column_schedule(res_in, res_out, n > 2, 0)
             reg = {"i%d" % j: reg_of.pop(in_pos[j]) for j in res_in}
 
@@ -572,7 +644,12 @@ def gen_ctr_fixed(rounds):
 
             def finish(w):
                 j = outw[w]
-                if j in res_out:
+                if j in res_out and last:
+                    g = (j >> 2, out_pos[j][1])
+                    held.setdefault(g, {})[j & 3] = reg.pop(w)
+                    if len(held[g]) == 4:  # after the current op, which may still read w
+                        ready.append(g)
+                elif j in res_out:
                     reg_of[out_pos[j]] = reg.pop(w)
                 else:
                     em("sw %s, %d(a0)" % (reg[w], plane_off(dst, out_pos[j][0], out_pos[j][1])))
@@ -605,8 +682,19 @@ def gen_ctr_fixed(rounds):
                 done.add(k)
                 if d in outw and not uses.get(d):
                     finish(d)
+                while ready:
+                    g = ready.pop(0)
+                    flush(g, held.pop(g))
             assert not reg, reg
-    assert not reg_of
+    assert not reg_of and not held
+    for h in range(2):  # the groups not held: transposed from memory
+        for c in range(8):
+            if (h, c) in hold:
+                continue
+            w = [take() for _ in range(4)]
+            for jj in range(4):
+                em("lw %s, %d(a0)" % (w[jj], plane_off(rounds % 2, 4 * h + jj, c)))
+            flush((h, c), w)
     if rounds % 2:
         em("addi a0, a0, 256")
     for i, r in enumerate(SAVED):
@@ -622,10 +710,11 @@ if __name__ == "__main__":
     ctr = gen_ctr_core(states) + "\n" + gen_r1()
     dec, _ = gen_core("dec")
     for r in FIXED_ROUNDS:
-        text_r, nres = gen_ctr_fixed(r)
+        text_r, nres, nhold = gen_ctr_fixed(r)
         ctr += "\n" + text_r
-        print("fixed-round CTR core, %d rounds: %d residents per round boundary" % (r, nres))
+        print("fixed-round CTR core, %d rounds: %d residents per round boundary, %d of 16 output groups "
+              "transposed in registers" % (r, nres, nhold))
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
-            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())
+            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_out_c() + "\n" + gen_helpers())
     open("pipo_rv32_bs32.S", "w").write(text)

@@ -14838,9 +14838,8 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t0, t0, t5
     and ra, t1, a5
     xor s9, s9, ra
-    sw t1, 256(a0)
-    xor t1, t1, s9
-    xor t5, t5, t1
+    xor ra, t1, s9
+    xor t5, t5, ra
     sw t5, 336(a0)
     or t5, a2, t0
     xor t5, s9, t5
@@ -14848,396 +14847,519 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t0, t0, a5
     xor s9, s11, t0
     sw s9, 316(a0)
-    and t0, t0, t1
+    and t0, t0, ra
     sw t5, 364(a0)
-    or t1, t5, a2
-    xor a5, a5, t1
-    sw a5, 408(a0)
+    or t5, t5, a2
+    xor a5, a5, t5
     sw a2, 436(a0)
     xor a2, a2, t0
     xor a1, a1, a2
-    sw a1, 488(a0)
-    lb a1, 521(a0)
-    xor a3, a3, a1
-    lb a1, 522(a0)
-    xor s1, s1, a1
-    lb a1, 523(a0)
-    xor s2, s2, a1
-    lb a1, 524(a0)
-    xor a6, a6, a1
-    lb a1, 525(a0)
-    xor t2, t2, a1
-    lb a1, 527(a0)
-    xor s0, s0, a1
-    lw a1, 196(a0)
-    lb a2, 526(a0)
-    xor a1, a1, a2
-    and a2, s0, a1
-    xor a2, t2, a2
-    xor a1, a1, s2
-    and a5, s2, a2
-    xor a5, a6, a5
-    xor a6, s0, a5
-    or t0, a5, a2
-    xor t0, s2, t0
-    xor a2, a2, a6
-    and t1, a2, a1
-    xor a5, a5, t1
-    lw t1, 4(a0)
-    lb t2, 520(a0)
-    xor t1, t1, t2
-    and t2, a3, t1
-    xor t2, s1, t2
-    or t5, t2, a3
-    xor t1, t1, t5
-    xor a5, a5, t1
-    or t5, t2, t1
-    xor a3, a3, t5
-    not t2, t2
-    xor a6, a6, a3
-    xor t0, t0, t2
-    and t5, a6, a2
-    xor a1, a1, t5
-    sw a6, 260(a0)
-    xor a6, a6, a1
-    xor t2, t2, a6
-    sw t2, 340(a0)
-    or t2, a5, t0
-    xor a1, a1, t2
-    sw t0, 456(a0)
-    xor t0, t0, a2
-    xor t1, t1, t0
-    sw t1, 288(a0)
-    and a6, t0, a6
-    sw a1, 368(a0)
-    or a1, a1, a5
-    xor a1, a2, a1
-    sw a1, 412(a0)
-    sw a5, 440(a0)
-    xor a1, a5, a6
-    xor a1, a3, a1
-    sw a1, 492(a0)
-    lb a1, 530(a0)
-    xor t3, t3, a1
-    lb a1, 531(a0)
-    xor s7, s7, a1
-    lb a1, 532(a0)
-    xor a7, a7, a1
-    lb a1, 533(a0)
-    xor t4, t4, a1
-    lw a1, 200(a0)
-    lb a2, 534(a0)
-    xor a1, a1, a2
-    xor a2, a1, s7
-    lw a3, 232(a0)
-    lb a5, 535(a0)
-    xor a3, a3, a5
-    and a1, a3, a1
-    xor a1, t4, a1
-    and a5, s7, a1
-    xor a5, a7, a5
-    xor a3, a3, a5
-    or a6, a5, a1
-    xor a6, s7, a6
-    xor a1, a1, a3
-    and a7, a1, a2
-    xor a5, a5, a7
-    lw a7, 40(a0)
-    lb t0, 529(a0)
-    xor a7, a7, t0
-    lw t0, 8(a0)
-    lb t1, 528(a0)
-    xor t0, t0, t1
-    not t0, t0
-    and t1, a7, t0
-    xor t1, t3, t1
-    or t2, t1, a7
-    xor t0, t0, t2
-    xor a5, a5, t0
-    or t2, t1, t0
-    xor a7, a7, t2
-    not t1, t1
-    xor a3, a3, a7
-    xor a6, a6, t1
-    and t2, a3, a1
-    xor a2, a2, t2
-    sw a3, 264(a0)
+    lb a2, 521(a0)
     xor a3, a3, a2
-    xor t1, t1, a3
-    sw t1, 344(a0)
-    or t1, a5, a6
-    xor a2, a2, t1
-    sw a6, 460(a0)
-    xor a6, a6, a1
-    xor t0, t0, a6
-    sw t0, 292(a0)
-    and a3, a6, a3
-    sw a2, 372(a0)
-    or a2, a2, a5
-    xor a1, a1, a2
-    sw a1, 384(a0)
-    sw a5, 444(a0)
-    xor a1, a5, a3
-    xor a1, a7, a1
-    sw a1, 496(a0)
-    lb a1, 538(a0)
-    xor s3, s3, a1
-    lb a1, 540(a0)
-    xor a4, a4, a1
-    lb a1, 541(a0)
-    xor s6, s6, a1
-    lw a1, 236(a0)
-    lb a2, 543(a0)
-    xor a1, a1, a2
-    lw a2, 204(a0)
-    lb a3, 542(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    xor a3, s6, a3
-    lw a5, 108(a0)
-    lb a6, 539(a0)
-    xor a5, a5, a6
-    xor a2, a2, a5
-    and a6, a5, a3
-    xor a4, a4, a6
-    xor a1, a1, a4
-    or a6, a4, a3
-    xor a5, a5, a6
-    xor a3, a3, a1
-    and a6, a3, a2
-    xor a4, a4, a6
-    lw a6, 44(a0)
-    lb a7, 537(a0)
-    xor a6, a6, a7
-    lw a7, 12(a0)
-    lb t0, 536(a0)
-    xor a7, a7, t0
-    not a7, a7
-    and t0, a6, a7
-    xor t0, s3, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a4, a4, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a5, a5, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 268(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 348(a0)
-    or t0, a4, a5
+    lb a2, 522(a0)
+    xor s1, s1, a2
+    lb a2, 523(a0)
+    xor s2, s2, a2
+    lb a2, 524(a0)
+    xor a6, a6, a2
+    lb a2, 525(a0)
+    xor t2, t2, a2
+    lb a2, 527(a0)
+    xor s0, s0, a2
+    lw a2, 196(a0)
+    lb t0, 526(a0)
     xor a2, a2, t0
-    sw a5, 464(a0)
-    xor a5, a5, a3
-    xor a7, a7, a5
-    sw a7, 296(a0)
-    and a1, a5, a1
-    sw a2, 376(a0)
-    or a2, a2, a4
-    xor a2, a3, a2
-    sw a2, 388(a0)
+    and t0, s0, a2
+    xor t0, t2, t0
+    xor a2, a2, s2
+    and t2, s2, t0
+    xor a6, a6, t2
+    xor t2, s0, a6
+    or t5, a6, t0
+    xor t5, s2, t5
+    xor t0, t0, t2
+    and s0, t0, a2
+    xor a6, a6, s0
+    lw s0, 4(a0)
+    lb s2, 520(a0)
+    xor s0, s0, s2
+    and s2, a3, s0
+    xor s1, s1, s2
+    or s2, s1, a3
+    xor s0, s0, s2
+    xor a6, a6, s0
+    or s2, s1, s0
+    xor a3, a3, s2
+    not s1, s1
+    xor t2, t2, a3
+    xor t5, t5, s1
+    and s2, t2, t0
+    xor a2, a2, s2
+    xor s2, t2, a2
+    xor s1, s1, s2
+    sw s1, 340(a0)
+    or s1, a6, t5
+    xor a2, a2, s1
+    sw a2, 368(a0)
+    or a2, a2, a6
+    xor a2, t0, a2
+    sw a2, 412(a0)
+    xor a2, t5, t0
+    and t0, a2, s2
+    xor a2, s0, a2
+    xor t0, a6, t0
+    xor a3, a3, t0
+    lb t0, 530(a0)
+    xor t3, t3, t0
+    lb t0, 531(a0)
+    xor s7, s7, t0
+    lb t0, 532(a0)
+    xor a7, a7, t0
+    lb t0, 533(a0)
+    xor t4, t4, t0
+    lw t0, 200(a0)
+    lb s0, 534(a0)
+    xor t0, t0, s0
+    xor s0, t0, s7
+    lw s1, 232(a0)
+    lb s2, 535(a0)
+    xor s1, s1, s2
+    and t0, s1, t0
+    xor t0, t4, t0
+    and t4, s7, t0
+    xor a7, a7, t4
+    xor t4, s1, a7
+    or s1, a7, t0
+    xor s1, s7, s1
+    xor t0, t0, t4
+    and s2, t0, s0
+    xor a7, a7, s2
+    lw s2, 40(a0)
+    lb s7, 529(a0)
+    xor s2, s2, s7
+    lw s7, 8(a0)
+    lb s9, 528(a0)
+    xor s7, s7, s9
+    not s7, s7
+    and s9, s2, s7
+    xor t3, t3, s9
+    or s9, t3, s2
+    xor s7, s7, s9
+    xor a7, a7, s7
+    or s9, t3, s7
+    xor s2, s2, s9
+    not t3, t3
+    xor t4, t4, s2
+    xor s1, s1, t3
+    and s9, t4, t0
+    xor s0, s0, s9
+    sw t4, 264(a0)
+    xor t4, t4, s0
+    xor t3, t3, t4
+    sw t3, 344(a0)
+    or t3, a7, s1
+    xor t3, s0, t3
+    sw t3, 372(a0)
+    or t3, t3, a7
+    xor t3, t0, t3
+    sw t3, 384(a0)
+    xor t0, s1, t0
+    and t3, t0, t4
+    sw a7, 444(a0)
+    xor a7, a7, t3
+    xor a7, s2, a7
+    sw a7, 496(a0)
+    xor a7, s7, t0
+    lb t0, 538(a0)
+    xor s3, s3, t0
+    lb t0, 540(a0)
+    xor a4, a4, t0
+    lb t0, 541(a0)
+    xor s6, s6, t0
+    lw t0, 236(a0)
+    lb t3, 543(a0)
+    xor t0, t0, t3
+    lw t3, 204(a0)
+    lb t4, 542(a0)
+    xor t3, t3, t4
+    and t4, t0, t3
+    xor t4, s6, t4
+    lw s0, 108(a0)
+    lb s2, 539(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    and s2, s0, t4
+    xor a4, a4, s2
+    xor t0, t0, a4
+    or s2, a4, t4
+    xor s0, s0, s2
+    xor t4, t4, t0
+    and s2, t4, t3
+    xor a4, a4, s2
+    lw s2, 44(a0)
+    lb s6, 537(a0)
+    xor s2, s2, s6
+    lw s6, 12(a0)
+    lb s7, 536(a0)
+    xor s6, s6, s7
+    not s6, s6
+    and s7, s2, s6
+    xor s3, s3, s7
+    or s7, s3, s2
+    xor s6, s6, s7
+    xor a4, a4, s6
+    or s7, s3, s6
+    xor s2, s2, s7
+    not s3, s3
+    xor t0, t0, s2
+    xor s0, s0, s3
+    and s7, t0, t4
+    xor t3, t3, s7
+    sw t0, 268(a0)
+    xor t0, t0, t3
+    xor s3, s3, t0
+    sw s3, 348(a0)
+    or s3, a4, s0
+    xor t3, t3, s3
+    sw s0, 464(a0)
+    xor s0, s0, t4
+    xor s3, s6, s0
+    sw s3, 296(a0)
+    and t0, s0, t0
+    sw t3, 376(a0)
+    or t3, t3, a4
+    xor t3, t4, t3
+    sw t3, 388(a0)
     sw a4, 416(a0)
-    xor a1, a4, a1
-    xor a1, a6, a1
-    sw a1, 500(a0)
-    lb a1, 548(a0)
-    xor t6, t6, a1
-    lb a1, 549(a0)
-    xor s10, s10, a1
-    lw a1, 240(a0)
-    lb a2, 551(a0)
+    xor a4, a4, t0
+    xor a4, s2, a4
+    sw a4, 500(a0)
+    lb a4, 548(a0)
+    xor t6, t6, a4
+    lb a4, 549(a0)
+    xor s10, s10, a4
+    lw a4, 240(a0)
+    lb t0, 551(a0)
+    xor a4, a4, t0
+    lw t0, 208(a0)
+    lb t3, 550(a0)
+    xor t0, t0, t3
+    and t3, a4, t0
+    xor t3, s10, t3
+    lw t4, 112(a0)
+    lb s0, 547(a0)
+    xor t4, t4, s0
+    xor t0, t0, t4
+    and s0, t4, t3
+    xor t6, t6, s0
+    xor a4, a4, t6
+    or s0, t6, t3
+    xor t4, t4, s0
+    xor t3, t3, a4
+    and s0, t3, t0
+    xor t6, t6, s0
+    lw s0, 48(a0)
+    lb s2, 545(a0)
+    xor s0, s0, s2
+    lw s2, 16(a0)
+    lb s3, 544(a0)
+    xor s2, s2, s3
+    and s3, s0, s2
+    lw s6, 80(a0)
+    lb s7, 546(a0)
+    xor s6, s6, s7
+    xor s3, s6, s3
+    or s6, s3, s0
+    xor s2, s2, s6
+    xor t6, t6, s2
+    or s6, s3, s2
+    xor s0, s0, s6
+    not s3, s3
+    xor a4, a4, s0
+    xor t4, t4, s3
+    and s6, a4, t3
+    xor t0, t0, s6
+    sw a4, 272(a0)
+    xor a4, a4, t0
+    xor s3, s3, a4
+    or s6, t6, t4
+    xor t0, t0, s6
+    sw t4, 468(a0)
+    xor t4, t4, t3
+    xor s2, s2, t4
+    sw s2, 300(a0)
+    and a4, t4, a4
+    sw t0, 380(a0)
+    or t0, t0, t6
+    xor t0, t3, t0
+    sw t6, 420(a0)
+    xor a4, t6, a4
+    xor a4, s0, a4
+    lb t3, 556(a0)
+    xor s8, s8, t3
+    lw t3, 244(a0)
+    lb t4, 559(a0)
+    xor t3, t3, t4
+    lw t4, 212(a0)
+    lb t6, 558(a0)
+    xor t4, t4, t6
+    and t6, t3, t4
+    lw s0, 180(a0)
+    lb s2, 557(a0)
+    xor s0, s0, s2
+    xor t6, s0, t6
+    lw s0, 116(a0)
+    lb s2, 555(a0)
+    xor s0, s0, s2
+    xor t4, t4, s0
+    and s2, s0, t6
+    xor s2, s8, s2
+    xor t3, t3, s2
+    or s6, s2, t6
+    xor s0, s0, s6
+    xor t6, t6, t3
+    and s6, t6, t4
+    xor s2, s2, s6
+    lw s6, 52(a0)
+    lb s7, 553(a0)
+    xor s6, s6, s7
+    lw s7, 20(a0)
+    lb s8, 552(a0)
+    xor s7, s7, s8
+    and s8, s6, s7
+    lw s9, 84(a0)
+    lb s10, 554(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    or s9, s8, s6
+    xor s7, s7, s9
+    xor s2, s2, s7
+    or s9, s8, s7
+    xor s6, s6, s9
+    not s8, s8
+    xor t3, t3, s6
+    xor s0, s0, s8
+    and s9, t3, t6
+    xor t4, t4, s9
+    sw t3, 276(a0)
+    xor t3, t3, t4
+    xor s8, s8, t3
+    or s9, s2, s0
+    xor t4, t4, s9
+    xor s9, s0, t6
+    li s10, 0x0000ffff
+    li s11, 0x00ff00ff
+    srli ra, a5, 16
+    xor ra, ra, s0
+    and ra, ra, s10
+    xor s0, s0, ra
+    slli ra, ra, 16
+    xor a5, a5, ra
+    srli ra, a6, 16
+    xor ra, ra, a4
+    and ra, ra, s10
+    xor a4, a4, ra
+    slli ra, ra, 16
+    xor a6, a6, ra
+    srli ra, a5, 8
+    xor ra, ra, a6
+    and ra, ra, s11
+    xor a6, a6, ra
+    slli ra, ra, 8
+    xor a5, a5, ra
+    srli ra, s0, 8
+    xor ra, ra, a4
+    and ra, ra, s11
+    xor a4, a4, ra
+    slli ra, ra, 8
+    xor s0, s0, ra
+    sw a5, 408(a0)
+    sw a6, 440(a0)
+    sw s0, 472(a0)
+    sw a4, 504(a0)
+    xor a4, s7, s9
+    sw a4, 304(a0)
+    and a4, s9, t3
+    xor a4, s2, a4
+    xor a4, s6, a4
+    sw a4, 508(a0)
+    or a4, t4, s2
+    srli a5, t1, 16
+    xor a5, a5, s3
+    and a5, a5, s10
+    xor s3, s3, a5
+    slli a5, a5, 16
+    xor t1, t1, a5
+    srli a5, a2, 16
+    xor a5, a5, t4
+    and a5, a5, s10
+    xor t4, t4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, t1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor t1, t1, a5
+    srli a5, s3, 8
+    xor a5, a5, t4
+    and a5, a5, s11
+    xor t4, t4, a5
+    slli a5, a5, 8
+    xor s3, s3, a5
+    sw t1, 256(a0)
+    sw a2, 288(a0)
+    sw s3, 320(a0)
+    sw t4, 352(a0)
+    srli a2, t0, 16
+    xor a2, a2, t5
+    and a2, a2, s10
+    xor t5, t5, a2
+    slli a2, a2, 16
+    xor t0, t0, a2
+    srli a2, s2, 16
+    xor a2, a2, a1
+    and a2, a2, s10
     xor a1, a1, a2
-    lw a2, 208(a0)
-    lb a3, 550(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    xor a3, s10, a3
-    lw a4, 112(a0)
-    lb a5, 547(a0)
-    xor a4, a4, a5
+    slli a2, a2, 16
+    xor s2, s2, a2
+    srli a2, t0, 8
+    xor a2, a2, s2
+    and a2, a2, s11
+    xor s2, s2, a2
+    slli a2, a2, 8
+    xor t0, t0, a2
+    srli a2, t5, 8
+    xor a2, a2, a1
+    and a2, a2, s11
+    xor a1, a1, a2
+    slli a2, a2, 8
+    xor t5, t5, a2
+    sw t0, 392(a0)
+    sw s2, 424(a0)
+    sw t5, 456(a0)
+    sw a1, 488(a0)
+    xor a1, t6, a4
+    lb a2, 561(a0)
+    xor s4, s4, a2
+    lw a2, 24(a0)
+    lb a4, 560(a0)
     xor a2, a2, a4
-    and a5, a4, a3
-    xor a5, t6, a5
-    xor a1, a1, a5
-    or a6, a5, a3
-    xor a4, a4, a6
-    xor a3, a3, a1
-    and a6, a3, a2
+    and a4, s4, a2
+    lw a5, 88(a0)
+    lb a6, 562(a0)
     xor a5, a5, a6
-    lw a6, 48(a0)
-    lb a7, 545(a0)
-    xor a6, a6, a7
-    lw a7, 16(a0)
-    lb t0, 544(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    lw t1, 80(a0)
-    lb t2, 546(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a5, a5, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a4, a4, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 272(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 320(a0)
-    or t0, a5, a4
-    xor a2, a2, t0
-    sw a4, 468(a0)
-    xor a4, a4, a3
-    xor a7, a7, a4
-    sw a7, 300(a0)
-    and a1, a4, a1
-    sw a2, 380(a0)
-    or a2, a2, a5
-    xor a2, a3, a2
-    sw a2, 392(a0)
-    sw a5, 420(a0)
-    xor a1, a5, a1
-    xor a1, a6, a1
-    sw a1, 504(a0)
-    lb a1, 556(a0)
-    xor s8, s8, a1
-    lw a1, 244(a0)
-    lb a2, 559(a0)
-    xor a1, a1, a2
-    lw a2, 212(a0)
-    lb a3, 558(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    lw a4, 180(a0)
-    lb a5, 557(a0)
-    xor a4, a4, a5
-    xor a3, a4, a3
-    lw a4, 116(a0)
-    lb a5, 555(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    and a5, a4, a3
-    xor a5, s8, a5
-    xor a1, a1, a5
-    or a6, a5, a3
-    xor a4, a4, a6
-    xor a3, a3, a1
-    and a6, a3, a2
-    xor a5, a5, a6
-    lw a6, 52(a0)
-    lb a7, 553(a0)
-    xor a6, a6, a7
-    lw a7, 20(a0)
-    lb t0, 552(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    lw t1, 84(a0)
-    lb t2, 554(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a5, a5, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a4, a4, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 276(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 324(a0)
-    or t0, a5, a4
-    xor a2, a2, t0
-    sw a4, 472(a0)
-    xor a4, a4, a3
-    xor a7, a7, a4
-    sw a7, 304(a0)
-    and a1, a4, a1
-    sw a2, 352(a0)
-    or a2, a2, a5
-    xor a2, a3, a2
-    sw a2, 396(a0)
-    sw a5, 424(a0)
-    xor a1, a5, a1
-    xor a1, a6, a1
-    sw a1, 508(a0)
-    lb a1, 561(a0)
-    xor s4, s4, a1
-    lw a1, 24(a0)
-    lb a2, 560(a0)
-    xor a1, a1, a2
-    and a2, s4, a1
-    lw a3, 88(a0)
-    lb a4, 562(a0)
-    xor a3, a3, a4
-    xor a2, a3, a2
-    or a3, a2, s4
-    xor a1, a1, a3
-    or a3, a2, a1
-    xor a3, s4, a3
-    not a2, a2
-    lw a4, 248(a0)
-    lb a5, 567(a0)
-    xor a4, a4, a5
-    lw a5, 216(a0)
-    lb a6, 566(a0)
-    xor a5, a5, a6
-    and a6, a4, a5
-    lw a7, 184(a0)
-    lb t0, 565(a0)
-    xor a7, a7, t0
-    xor a6, a7, a6
-    lw a7, 120(a0)
-    lb t0, 563(a0)
-    xor a7, a7, t0
-    xor a5, a5, a7
-    and t0, a7, a6
-    lw t1, 152(a0)
-    lb t2, 564(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    xor a4, a4, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a6, a6, a4
-    xor a4, a4, a3
-    xor a7, a7, a2
-    and t1, a6, a5
+    xor a4, a5, a4
+    or a5, a4, s4
+    xor a2, a2, a5
+    or a5, a4, a2
+    xor a5, s4, a5
+    not a4, a4
+    lw a6, 248(a0)
+    lb t0, 567(a0)
+    xor a6, a6, t0
+    lw t0, 216(a0)
+    lb t1, 566(a0)
     xor t0, t0, t1
-    xor t0, t0, a1
-    and t1, a4, a6
-    xor a5, a5, t1
-    sw a4, 280(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    sw a2, 328(a0)
-    or a2, t0, a7
+    and t1, a6, t0
+    lw t3, 184(a0)
+    lb t4, 565(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 120(a0)
+    lb t4, 563(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    lw t5, 152(a0)
+    lb t6, 564(a0)
+    xor t5, t5, t6
+    xor t4, t5, t4
+    xor a6, a6, t4
+    or t5, t4, t1
+    xor t3, t3, t5
+    xor t1, t1, a6
+    xor a6, a6, a5
+    xor t3, t3, a4
+    and t5, t1, t0
+    xor t4, t4, t5
+    xor t4, t4, a2
+    and t5, a6, t1
+    xor t0, t0, t5
+    sw a6, 280(a0)
+    xor a6, a6, t0
+    xor a4, a4, a6
+    sw a4, 328(a0)
+    or a4, t4, t3
+    xor a4, t0, a4
+    sw t3, 476(a0)
+    xor t0, t3, t1
+    xor a2, a2, t0
+    sw a2, 308(a0)
+    and a2, t0, a6
+    xor a2, t4, a2
     xor a2, a5, a2
-    sw a7, 476(a0)
-    xor a5, a7, a6
-    xor a1, a1, a5
-    sw a1, 308(a0)
-    and a1, a5, a4
-    sw a2, 356(a0)
-    or a2, a2, t0
-    xor a2, a6, a2
-    sw a2, 400(a0)
-    sw t0, 428(a0)
-    xor a1, t0, a1
-    xor a1, a3, a1
-    sw a1, 480(a0)
+    sw a2, 480(a0)
+    or a2, a4, t4
+    srli a5, t2, 16
+    xor a5, a5, s8
+    and a5, a5, s10
+    xor s8, s8, a5
+    slli a5, a5, 16
+    xor t2, t2, a5
+    srli a5, a7, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a7, a7, a5
+    srli a5, t2, 8
+    xor a5, a5, a7
+    and a5, a5, s11
+    xor a7, a7, a5
+    slli a5, a5, 8
+    xor t2, t2, a5
+    srli a5, s8, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor s8, s8, a5
+    sw t2, 260(a0)
+    sw a7, 292(a0)
+    sw s8, 324(a0)
+    sw a4, 356(a0)
+    srli a4, a1, 16
+    xor a4, a4, s1
+    and a4, a4, s10
+    xor s1, s1, a4
+    slli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, t4, 16
+    xor a4, a4, a3
+    and a4, a4, s10
+    xor a3, a3, a4
+    slli a4, a4, 16
+    xor t4, t4, a4
+    srli a4, a1, 8
+    xor a4, a4, t4
+    and a4, a4, s11
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor a1, a1, a4
+    srli a4, s1, 8
+    xor a4, a4, a3
+    and a4, a4, s11
+    xor a3, a3, a4
+    slli a4, a4, 8
+    xor s1, s1, a4
+    sw a1, 396(a0)
+    sw t4, 428(a0)
+    sw s1, 460(a0)
+    sw a3, 492(a0)
+    xor a1, t1, a2
+    sw a1, 400(a0)
     lb a1, 568(a0)
     xor s5, s5, a1
     lw a1, 60(a0)
@@ -15303,6 +15425,358 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, t0, a3
     xor a1, a1, a2
     sw a1, 484(a0)
+    lw a1, 264(a0)
+    lw a2, 296(a0)
+    lw a3, 328(a0)
+    lw a4, 360(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 264(a0)
+    sw a2, 296(a0)
+    sw a3, 328(a0)
+    sw a4, 360(a0)
+    lw a1, 268(a0)
+    lw a2, 300(a0)
+    lw a3, 332(a0)
+    lw a4, 364(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 268(a0)
+    sw a2, 300(a0)
+    sw a3, 332(a0)
+    sw a4, 364(a0)
+    lw a1, 272(a0)
+    lw a2, 304(a0)
+    lw a3, 336(a0)
+    lw a4, 368(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 272(a0)
+    sw a2, 304(a0)
+    sw a3, 336(a0)
+    sw a4, 368(a0)
+    lw a1, 276(a0)
+    lw a2, 308(a0)
+    lw a3, 340(a0)
+    lw a4, 372(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 276(a0)
+    sw a2, 308(a0)
+    sw a3, 340(a0)
+    sw a4, 372(a0)
+    lw a1, 280(a0)
+    lw a2, 312(a0)
+    lw a3, 344(a0)
+    lw a4, 376(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 280(a0)
+    sw a2, 312(a0)
+    sw a3, 344(a0)
+    sw a4, 376(a0)
+    lw a1, 284(a0)
+    lw a2, 316(a0)
+    lw a3, 348(a0)
+    lw a4, 380(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 284(a0)
+    sw a2, 316(a0)
+    sw a3, 348(a0)
+    sw a4, 380(a0)
+    lw a1, 384(a0)
+    lw a2, 416(a0)
+    lw a3, 448(a0)
+    lw a4, 480(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 384(a0)
+    sw a2, 416(a0)
+    sw a3, 448(a0)
+    sw a4, 480(a0)
+    lw a1, 388(a0)
+    lw a2, 420(a0)
+    lw a3, 452(a0)
+    lw a4, 484(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 388(a0)
+    sw a2, 420(a0)
+    sw a3, 452(a0)
+    sw a4, 484(a0)
+    lw a1, 400(a0)
+    lw a2, 432(a0)
+    lw a3, 464(a0)
+    lw a4, 496(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 400(a0)
+    sw a2, 432(a0)
+    sw a3, 464(a0)
+    sw a4, 496(a0)
+    lw a1, 404(a0)
+    lw a2, 436(a0)
+    lw a3, 468(a0)
+    lw a4, 500(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 404(a0)
+    sw a2, 436(a0)
+    sw a3, 468(a0)
+    sw a4, 500(a0)
+    lw a1, 412(a0)
+    lw a2, 444(a0)
+    lw a3, 476(a0)
+    lw a4, 508(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 412(a0)
+    sw a2, 444(a0)
+    sw a3, 476(a0)
+    sw a4, 508(a0)
     addi a0, a0, 256
     lw s0, 0(sp)
     lw s1, 4(sp)
@@ -22463,9 +22937,8 @@ nuri_pipo_rv32_bs32_ctr17:
     xor t0, t0, t5
     and ra, t1, a5
     xor s9, s9, ra
-    sw t1, 256(a0)
-    xor t1, t1, s9
-    xor t5, t5, t1
+    xor ra, t1, s9
+    xor t5, t5, ra
     sw t5, 336(a0)
     or t5, a2, t0
     xor t5, s9, t5
@@ -22473,395 +22946,518 @@ nuri_pipo_rv32_bs32_ctr17:
     xor t0, t0, a5
     xor s9, s11, t0
     sw s9, 316(a0)
-    and t0, t0, t1
+    and t0, t0, ra
     sw t5, 364(a0)
-    or t1, t5, a2
-    xor a5, a5, t1
-    sw a5, 408(a0)
+    or t5, t5, a2
+    xor a5, a5, t5
     sw a2, 436(a0)
     xor a2, a2, t0
     xor a1, a1, a2
-    sw a1, 488(a0)
-    lb a1, 521(a0)
-    xor a3, a3, a1
-    lb a1, 522(a0)
-    xor s1, s1, a1
-    lb a1, 523(a0)
-    xor s2, s2, a1
-    lb a1, 524(a0)
-    xor a6, a6, a1
-    lb a1, 525(a0)
-    xor t2, t2, a1
-    lb a1, 527(a0)
-    xor s0, s0, a1
-    lw a1, 196(a0)
-    lb a2, 526(a0)
-    xor a1, a1, a2
-    and a2, s0, a1
-    xor a2, t2, a2
-    xor a1, a1, s2
-    and a5, s2, a2
-    xor a5, a6, a5
-    xor a6, s0, a5
-    or t0, a5, a2
-    xor t0, s2, t0
-    xor a2, a2, a6
-    and t1, a2, a1
-    xor a5, a5, t1
-    lw t1, 4(a0)
-    lb t2, 520(a0)
-    xor t1, t1, t2
-    and t2, a3, t1
-    xor t2, s1, t2
-    or t5, t2, a3
-    xor t1, t1, t5
-    xor a5, a5, t1
-    or t5, t2, t1
-    xor a3, a3, t5
-    not t2, t2
-    xor a6, a6, a3
-    xor t0, t0, t2
-    and t5, a6, a2
-    xor a1, a1, t5
-    sw a6, 260(a0)
-    xor a6, a6, a1
-    xor t2, t2, a6
-    sw t2, 340(a0)
-    or t2, a5, t0
-    xor a1, a1, t2
-    sw t0, 456(a0)
-    xor t0, t0, a2
-    xor t1, t1, t0
-    sw t1, 288(a0)
-    and a6, t0, a6
-    sw a1, 368(a0)
-    or a1, a1, a5
-    xor a1, a2, a1
-    sw a1, 412(a0)
-    sw a5, 440(a0)
-    xor a1, a5, a6
-    xor a1, a3, a1
-    sw a1, 492(a0)
-    lb a1, 530(a0)
-    xor t3, t3, a1
-    lb a1, 531(a0)
-    xor s7, s7, a1
-    lb a1, 532(a0)
-    xor a7, a7, a1
-    lb a1, 533(a0)
-    xor t4, t4, a1
-    lw a1, 200(a0)
-    lb a2, 534(a0)
-    xor a1, a1, a2
-    xor a2, a1, s7
-    lw a3, 232(a0)
-    lb a5, 535(a0)
-    xor a3, a3, a5
-    and a1, a3, a1
-    xor a1, t4, a1
-    and a5, s7, a1
-    xor a5, a7, a5
-    xor a3, a3, a5
-    or a6, a5, a1
-    xor a6, s7, a6
-    xor a1, a1, a3
-    and a7, a1, a2
-    xor a5, a5, a7
-    lw a7, 40(a0)
-    lb t0, 529(a0)
-    xor a7, a7, t0
-    lw t0, 8(a0)
-    lb t1, 528(a0)
-    xor t0, t0, t1
-    and t1, a7, t0
-    xor t1, t3, t1
-    or t2, t1, a7
-    xor t0, t0, t2
-    xor a5, a5, t0
-    or t2, t1, t0
-    xor a7, a7, t2
-    not t1, t1
-    xor a3, a3, a7
-    xor a6, a6, t1
-    and t2, a3, a1
-    xor a2, a2, t2
-    sw a3, 264(a0)
+    lb a2, 521(a0)
     xor a3, a3, a2
-    xor t1, t1, a3
-    sw t1, 344(a0)
-    or t1, a5, a6
-    xor a2, a2, t1
-    sw a6, 460(a0)
-    xor a6, a6, a1
-    xor t0, t0, a6
-    sw t0, 292(a0)
-    and a3, a6, a3
-    sw a2, 372(a0)
-    or a2, a2, a5
-    xor a1, a1, a2
-    sw a1, 384(a0)
-    sw a5, 444(a0)
-    xor a1, a5, a3
-    xor a1, a7, a1
-    sw a1, 496(a0)
-    lb a1, 538(a0)
-    xor s3, s3, a1
-    lb a1, 540(a0)
-    xor a4, a4, a1
-    lb a1, 541(a0)
-    xor s6, s6, a1
-    lw a1, 236(a0)
-    lb a2, 543(a0)
-    xor a1, a1, a2
-    lw a2, 204(a0)
-    lb a3, 542(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    xor a3, s6, a3
-    lw a5, 108(a0)
-    lb a6, 539(a0)
-    xor a5, a5, a6
-    xor a2, a2, a5
-    and a6, a5, a3
-    xor a4, a4, a6
-    xor a1, a1, a4
-    or a6, a4, a3
-    xor a5, a5, a6
-    xor a3, a3, a1
-    and a6, a3, a2
-    xor a4, a4, a6
-    lw a6, 44(a0)
-    lb a7, 537(a0)
-    xor a6, a6, a7
-    lw a7, 12(a0)
-    lb t0, 536(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    xor t0, s3, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a4, a4, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a5, a5, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 268(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 348(a0)
-    or t0, a4, a5
+    lb a2, 522(a0)
+    xor s1, s1, a2
+    lb a2, 523(a0)
+    xor s2, s2, a2
+    lb a2, 524(a0)
+    xor a6, a6, a2
+    lb a2, 525(a0)
+    xor t2, t2, a2
+    lb a2, 527(a0)
+    xor s0, s0, a2
+    lw a2, 196(a0)
+    lb t0, 526(a0)
     xor a2, a2, t0
-    sw a5, 464(a0)
-    xor a5, a5, a3
-    xor a7, a7, a5
-    sw a7, 296(a0)
-    and a1, a5, a1
-    sw a2, 376(a0)
-    or a2, a2, a4
-    xor a2, a3, a2
-    sw a2, 388(a0)
+    and t0, s0, a2
+    xor t0, t2, t0
+    xor a2, a2, s2
+    and t2, s2, t0
+    xor a6, a6, t2
+    xor t2, s0, a6
+    or t5, a6, t0
+    xor t5, s2, t5
+    xor t0, t0, t2
+    and s0, t0, a2
+    xor a6, a6, s0
+    lw s0, 4(a0)
+    lb s2, 520(a0)
+    xor s0, s0, s2
+    and s2, a3, s0
+    xor s1, s1, s2
+    or s2, s1, a3
+    xor s0, s0, s2
+    xor a6, a6, s0
+    or s2, s1, s0
+    xor a3, a3, s2
+    not s1, s1
+    xor t2, t2, a3
+    xor t5, t5, s1
+    and s2, t2, t0
+    xor a2, a2, s2
+    xor s2, t2, a2
+    xor s1, s1, s2
+    sw s1, 340(a0)
+    or s1, a6, t5
+    xor a2, a2, s1
+    sw a2, 368(a0)
+    or a2, a2, a6
+    xor a2, t0, a2
+    sw a2, 412(a0)
+    xor a2, t5, t0
+    and t0, a2, s2
+    xor a2, s0, a2
+    xor t0, a6, t0
+    xor a3, a3, t0
+    lb t0, 530(a0)
+    xor t3, t3, t0
+    lb t0, 531(a0)
+    xor s7, s7, t0
+    lb t0, 532(a0)
+    xor a7, a7, t0
+    lb t0, 533(a0)
+    xor t4, t4, t0
+    lw t0, 200(a0)
+    lb s0, 534(a0)
+    xor t0, t0, s0
+    xor s0, t0, s7
+    lw s1, 232(a0)
+    lb s2, 535(a0)
+    xor s1, s1, s2
+    and t0, s1, t0
+    xor t0, t4, t0
+    and t4, s7, t0
+    xor a7, a7, t4
+    xor t4, s1, a7
+    or s1, a7, t0
+    xor s1, s7, s1
+    xor t0, t0, t4
+    and s2, t0, s0
+    xor a7, a7, s2
+    lw s2, 40(a0)
+    lb s7, 529(a0)
+    xor s2, s2, s7
+    lw s7, 8(a0)
+    lb s9, 528(a0)
+    xor s7, s7, s9
+    and s9, s2, s7
+    xor t3, t3, s9
+    or s9, t3, s2
+    xor s7, s7, s9
+    xor a7, a7, s7
+    or s9, t3, s7
+    xor s2, s2, s9
+    not t3, t3
+    xor t4, t4, s2
+    xor s1, s1, t3
+    and s9, t4, t0
+    xor s0, s0, s9
+    sw t4, 264(a0)
+    xor t4, t4, s0
+    xor t3, t3, t4
+    sw t3, 344(a0)
+    or t3, a7, s1
+    xor t3, s0, t3
+    sw t3, 372(a0)
+    or t3, t3, a7
+    xor t3, t0, t3
+    sw t3, 384(a0)
+    xor t0, s1, t0
+    and t3, t0, t4
+    sw a7, 444(a0)
+    xor a7, a7, t3
+    xor a7, s2, a7
+    sw a7, 496(a0)
+    xor a7, s7, t0
+    lb t0, 538(a0)
+    xor s3, s3, t0
+    lb t0, 540(a0)
+    xor a4, a4, t0
+    lb t0, 541(a0)
+    xor s6, s6, t0
+    lw t0, 236(a0)
+    lb t3, 543(a0)
+    xor t0, t0, t3
+    lw t3, 204(a0)
+    lb t4, 542(a0)
+    xor t3, t3, t4
+    and t4, t0, t3
+    xor t4, s6, t4
+    lw s0, 108(a0)
+    lb s2, 539(a0)
+    xor s0, s0, s2
+    xor t3, t3, s0
+    and s2, s0, t4
+    xor a4, a4, s2
+    xor t0, t0, a4
+    or s2, a4, t4
+    xor s0, s0, s2
+    xor t4, t4, t0
+    and s2, t4, t3
+    xor a4, a4, s2
+    lw s2, 44(a0)
+    lb s6, 537(a0)
+    xor s2, s2, s6
+    lw s6, 12(a0)
+    lb s7, 536(a0)
+    xor s6, s6, s7
+    and s7, s2, s6
+    xor s3, s3, s7
+    or s7, s3, s2
+    xor s6, s6, s7
+    xor a4, a4, s6
+    or s7, s3, s6
+    xor s2, s2, s7
+    not s3, s3
+    xor t0, t0, s2
+    xor s0, s0, s3
+    and s7, t0, t4
+    xor t3, t3, s7
+    sw t0, 268(a0)
+    xor t0, t0, t3
+    xor s3, s3, t0
+    sw s3, 348(a0)
+    or s3, a4, s0
+    xor t3, t3, s3
+    sw s0, 464(a0)
+    xor s0, s0, t4
+    xor s3, s6, s0
+    sw s3, 296(a0)
+    and t0, s0, t0
+    sw t3, 376(a0)
+    or t3, t3, a4
+    xor t3, t4, t3
+    sw t3, 388(a0)
     sw a4, 416(a0)
-    xor a1, a4, a1
-    xor a1, a6, a1
-    sw a1, 500(a0)
-    lb a1, 548(a0)
-    xor t6, t6, a1
-    lb a1, 549(a0)
-    xor s10, s10, a1
-    lw a1, 240(a0)
-    lb a2, 551(a0)
+    xor a4, a4, t0
+    xor a4, s2, a4
+    sw a4, 500(a0)
+    lb a4, 548(a0)
+    xor t6, t6, a4
+    lb a4, 549(a0)
+    xor s10, s10, a4
+    lw a4, 240(a0)
+    lb t0, 551(a0)
+    xor a4, a4, t0
+    lw t0, 208(a0)
+    lb t3, 550(a0)
+    xor t0, t0, t3
+    and t3, a4, t0
+    xor t3, s10, t3
+    lw t4, 112(a0)
+    lb s0, 547(a0)
+    xor t4, t4, s0
+    xor t0, t0, t4
+    and s0, t4, t3
+    xor t6, t6, s0
+    xor a4, a4, t6
+    or s0, t6, t3
+    xor t4, t4, s0
+    xor t3, t3, a4
+    and s0, t3, t0
+    xor t6, t6, s0
+    lw s0, 48(a0)
+    lb s2, 545(a0)
+    xor s0, s0, s2
+    lw s2, 16(a0)
+    lb s3, 544(a0)
+    xor s2, s2, s3
+    not s2, s2
+    and s3, s0, s2
+    lw s6, 80(a0)
+    lb s7, 546(a0)
+    xor s6, s6, s7
+    xor s3, s6, s3
+    or s6, s3, s0
+    xor s2, s2, s6
+    xor t6, t6, s2
+    or s6, s3, s2
+    xor s0, s0, s6
+    not s3, s3
+    xor a4, a4, s0
+    xor t4, t4, s3
+    and s6, a4, t3
+    xor t0, t0, s6
+    sw a4, 272(a0)
+    xor a4, a4, t0
+    xor s3, s3, a4
+    or s6, t6, t4
+    xor t0, t0, s6
+    sw t4, 468(a0)
+    xor t4, t4, t3
+    xor s2, s2, t4
+    sw s2, 300(a0)
+    and a4, t4, a4
+    sw t0, 380(a0)
+    or t0, t0, t6
+    xor t0, t3, t0
+    sw t6, 420(a0)
+    xor a4, t6, a4
+    xor a4, s0, a4
+    lb t3, 556(a0)
+    xor s8, s8, t3
+    lw t3, 244(a0)
+    lb t4, 559(a0)
+    xor t3, t3, t4
+    lw t4, 212(a0)
+    lb t6, 558(a0)
+    xor t4, t4, t6
+    and t6, t3, t4
+    lw s0, 180(a0)
+    lb s2, 557(a0)
+    xor s0, s0, s2
+    xor t6, s0, t6
+    lw s0, 116(a0)
+    lb s2, 555(a0)
+    xor s0, s0, s2
+    xor t4, t4, s0
+    and s2, s0, t6
+    xor s2, s8, s2
+    xor t3, t3, s2
+    or s6, s2, t6
+    xor s0, s0, s6
+    xor t6, t6, t3
+    and s6, t6, t4
+    xor s2, s2, s6
+    lw s6, 52(a0)
+    lb s7, 553(a0)
+    xor s6, s6, s7
+    lw s7, 20(a0)
+    lb s8, 552(a0)
+    xor s7, s7, s8
+    and s8, s6, s7
+    lw s9, 84(a0)
+    lb s10, 554(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    or s9, s8, s6
+    xor s7, s7, s9
+    xor s2, s2, s7
+    or s9, s8, s7
+    xor s6, s6, s9
+    not s8, s8
+    xor t3, t3, s6
+    xor s0, s0, s8
+    and s9, t3, t6
+    xor t4, t4, s9
+    sw t3, 276(a0)
+    xor t3, t3, t4
+    xor s8, s8, t3
+    or s9, s2, s0
+    xor t4, t4, s9
+    xor s9, s0, t6
+    li s10, 0x0000ffff
+    li s11, 0x00ff00ff
+    srli ra, a5, 16
+    xor ra, ra, s0
+    and ra, ra, s10
+    xor s0, s0, ra
+    slli ra, ra, 16
+    xor a5, a5, ra
+    srli ra, a6, 16
+    xor ra, ra, a4
+    and ra, ra, s10
+    xor a4, a4, ra
+    slli ra, ra, 16
+    xor a6, a6, ra
+    srli ra, a5, 8
+    xor ra, ra, a6
+    and ra, ra, s11
+    xor a6, a6, ra
+    slli ra, ra, 8
+    xor a5, a5, ra
+    srli ra, s0, 8
+    xor ra, ra, a4
+    and ra, ra, s11
+    xor a4, a4, ra
+    slli ra, ra, 8
+    xor s0, s0, ra
+    sw a5, 408(a0)
+    sw a6, 440(a0)
+    sw s0, 472(a0)
+    sw a4, 504(a0)
+    xor a4, s7, s9
+    sw a4, 304(a0)
+    and a4, s9, t3
+    xor a4, s2, a4
+    xor a4, s6, a4
+    sw a4, 508(a0)
+    or a4, t4, s2
+    srli a5, t1, 16
+    xor a5, a5, s3
+    and a5, a5, s10
+    xor s3, s3, a5
+    slli a5, a5, 16
+    xor t1, t1, a5
+    srli a5, a2, 16
+    xor a5, a5, t4
+    and a5, a5, s10
+    xor t4, t4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, t1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor t1, t1, a5
+    srli a5, s3, 8
+    xor a5, a5, t4
+    and a5, a5, s11
+    xor t4, t4, a5
+    slli a5, a5, 8
+    xor s3, s3, a5
+    sw t1, 256(a0)
+    sw a2, 288(a0)
+    sw s3, 320(a0)
+    sw t4, 352(a0)
+    srli a2, t0, 16
+    xor a2, a2, t5
+    and a2, a2, s10
+    xor t5, t5, a2
+    slli a2, a2, 16
+    xor t0, t0, a2
+    srli a2, s2, 16
+    xor a2, a2, a1
+    and a2, a2, s10
     xor a1, a1, a2
-    lw a2, 208(a0)
-    lb a3, 550(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    xor a3, s10, a3
-    lw a4, 112(a0)
-    lb a5, 547(a0)
-    xor a4, a4, a5
+    slli a2, a2, 16
+    xor s2, s2, a2
+    srli a2, t0, 8
+    xor a2, a2, s2
+    and a2, a2, s11
+    xor s2, s2, a2
+    slli a2, a2, 8
+    xor t0, t0, a2
+    srli a2, t5, 8
+    xor a2, a2, a1
+    and a2, a2, s11
+    xor a1, a1, a2
+    slli a2, a2, 8
+    xor t5, t5, a2
+    sw t0, 392(a0)
+    sw s2, 424(a0)
+    sw t5, 456(a0)
+    sw a1, 488(a0)
+    xor a1, t6, a4
+    lb a2, 561(a0)
+    xor s4, s4, a2
+    lw a2, 24(a0)
+    lb a4, 560(a0)
     xor a2, a2, a4
-    and a5, a4, a3
-    xor a5, t6, a5
-    xor a1, a1, a5
-    or a6, a5, a3
-    xor a4, a4, a6
-    xor a3, a3, a1
-    and a6, a3, a2
+    and a4, s4, a2
+    lw a5, 88(a0)
+    lb a6, 562(a0)
     xor a5, a5, a6
-    lw a6, 48(a0)
-    lb a7, 545(a0)
-    xor a6, a6, a7
-    lw a7, 16(a0)
-    lb t0, 544(a0)
-    xor a7, a7, t0
-    not a7, a7
-    and t0, a6, a7
-    lw t1, 80(a0)
-    lb t2, 546(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a5, a5, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a4, a4, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 272(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 320(a0)
-    or t0, a5, a4
-    xor a2, a2, t0
-    sw a4, 468(a0)
-    xor a4, a4, a3
-    xor a7, a7, a4
-    sw a7, 300(a0)
-    and a1, a4, a1
-    sw a2, 380(a0)
-    or a2, a2, a5
-    xor a2, a3, a2
-    sw a2, 392(a0)
-    sw a5, 420(a0)
-    xor a1, a5, a1
-    xor a1, a6, a1
-    sw a1, 504(a0)
-    lb a1, 556(a0)
-    xor s8, s8, a1
-    lw a1, 244(a0)
-    lb a2, 559(a0)
-    xor a1, a1, a2
-    lw a2, 212(a0)
-    lb a3, 558(a0)
-    xor a2, a2, a3
-    and a3, a1, a2
-    lw a4, 180(a0)
-    lb a5, 557(a0)
-    xor a4, a4, a5
-    xor a3, a4, a3
-    lw a4, 116(a0)
-    lb a5, 555(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    and a5, a4, a3
-    xor a5, s8, a5
-    xor a1, a1, a5
-    or a6, a5, a3
-    xor a4, a4, a6
-    xor a3, a3, a1
-    and a6, a3, a2
-    xor a5, a5, a6
-    lw a6, 52(a0)
-    lb a7, 553(a0)
-    xor a6, a6, a7
-    lw a7, 20(a0)
-    lb t0, 552(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    lw t1, 84(a0)
-    lb t2, 554(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a5, a5, a7
-    or t1, t0, a7
-    xor a6, a6, t1
-    not t0, t0
-    xor a1, a1, a6
-    xor a4, a4, t0
-    and t1, a1, a3
-    xor a2, a2, t1
-    sw a1, 276(a0)
-    xor a1, a1, a2
-    xor t0, t0, a1
-    sw t0, 324(a0)
-    or t0, a5, a4
-    xor a2, a2, t0
-    sw a4, 472(a0)
-    xor a4, a4, a3
-    xor a7, a7, a4
-    sw a7, 304(a0)
-    and a1, a4, a1
-    sw a2, 352(a0)
-    or a2, a2, a5
-    xor a2, a3, a2
-    sw a2, 396(a0)
-    sw a5, 424(a0)
-    xor a1, a5, a1
-    xor a1, a6, a1
-    sw a1, 508(a0)
-    lb a1, 561(a0)
-    xor s4, s4, a1
-    lw a1, 24(a0)
-    lb a2, 560(a0)
-    xor a1, a1, a2
-    and a2, s4, a1
-    lw a3, 88(a0)
-    lb a4, 562(a0)
-    xor a3, a3, a4
-    xor a2, a3, a2
-    or a3, a2, s4
-    xor a1, a1, a3
-    or a3, a2, a1
-    xor a3, s4, a3
-    not a2, a2
-    lw a4, 248(a0)
-    lb a5, 567(a0)
-    xor a4, a4, a5
-    lw a5, 216(a0)
-    lb a6, 566(a0)
-    xor a5, a5, a6
-    and a6, a4, a5
-    lw a7, 184(a0)
-    lb t0, 565(a0)
-    xor a7, a7, t0
-    xor a6, a7, a6
-    lw a7, 120(a0)
-    lb t0, 563(a0)
-    xor a7, a7, t0
-    xor a5, a5, a7
-    and t0, a7, a6
-    lw t1, 152(a0)
-    lb t2, 564(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    xor a4, a4, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a6, a6, a4
-    xor a4, a4, a3
-    xor a7, a7, a2
-    and t1, a6, a5
+    xor a4, a5, a4
+    or a5, a4, s4
+    xor a2, a2, a5
+    or a5, a4, a2
+    xor a5, s4, a5
+    not a4, a4
+    lw a6, 248(a0)
+    lb t0, 567(a0)
+    xor a6, a6, t0
+    lw t0, 216(a0)
+    lb t1, 566(a0)
     xor t0, t0, t1
-    xor t0, t0, a1
-    and t1, a4, a6
-    xor a5, a5, t1
-    sw a4, 280(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    sw a2, 328(a0)
-    or a2, t0, a7
+    and t1, a6, t0
+    lw t3, 184(a0)
+    lb t4, 565(a0)
+    xor t3, t3, t4
+    xor t1, t3, t1
+    lw t3, 120(a0)
+    lb t4, 563(a0)
+    xor t3, t3, t4
+    xor t0, t0, t3
+    and t4, t3, t1
+    lw t5, 152(a0)
+    lb t6, 564(a0)
+    xor t5, t5, t6
+    xor t4, t5, t4
+    xor a6, a6, t4
+    or t5, t4, t1
+    xor t3, t3, t5
+    xor t1, t1, a6
+    xor a6, a6, a5
+    xor t3, t3, a4
+    and t5, t1, t0
+    xor t4, t4, t5
+    xor t4, t4, a2
+    and t5, a6, t1
+    xor t0, t0, t5
+    sw a6, 280(a0)
+    xor a6, a6, t0
+    xor a4, a4, a6
+    sw a4, 328(a0)
+    or a4, t4, t3
+    xor a4, t0, a4
+    sw t3, 476(a0)
+    xor t0, t3, t1
+    xor a2, a2, t0
+    sw a2, 308(a0)
+    and a2, t0, a6
+    xor a2, t4, a2
     xor a2, a5, a2
-    sw a7, 476(a0)
-    xor a5, a7, a6
-    xor a1, a1, a5
-    sw a1, 308(a0)
-    and a1, a5, a4
-    sw a2, 356(a0)
-    or a2, a2, t0
-    xor a2, a6, a2
-    sw a2, 400(a0)
-    sw t0, 428(a0)
-    xor a1, t0, a1
-    xor a1, a3, a1
-    sw a1, 480(a0)
+    sw a2, 480(a0)
+    or a2, a4, t4
+    srli a5, t2, 16
+    xor a5, a5, s8
+    and a5, a5, s10
+    xor s8, s8, a5
+    slli a5, a5, 16
+    xor t2, t2, a5
+    srli a5, a7, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a7, a7, a5
+    srli a5, t2, 8
+    xor a5, a5, a7
+    and a5, a5, s11
+    xor a7, a7, a5
+    slli a5, a5, 8
+    xor t2, t2, a5
+    srli a5, s8, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor s8, s8, a5
+    sw t2, 260(a0)
+    sw a7, 292(a0)
+    sw s8, 324(a0)
+    sw a4, 356(a0)
+    srli a4, a1, 16
+    xor a4, a4, s1
+    and a4, a4, s10
+    xor s1, s1, a4
+    slli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, t4, 16
+    xor a4, a4, a3
+    and a4, a4, s10
+    xor a3, a3, a4
+    slli a4, a4, 16
+    xor t4, t4, a4
+    srli a4, a1, 8
+    xor a4, a4, t4
+    and a4, a4, s11
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor a1, a1, a4
+    srli a4, s1, 8
+    xor a4, a4, a3
+    and a4, a4, s11
+    xor a3, a3, a4
+    slli a4, a4, 8
+    xor s1, s1, a4
+    sw a1, 396(a0)
+    sw t4, 428(a0)
+    sw s1, 460(a0)
+    sw a3, 492(a0)
+    xor a1, t1, a2
+    sw a1, 400(a0)
     lb a1, 568(a0)
     xor s5, s5, a1
     lw a1, 60(a0)
@@ -22927,6 +23523,358 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a2, t0, a3
     xor a1, a1, a2
     sw a1, 484(a0)
+    lw a1, 264(a0)
+    lw a2, 296(a0)
+    lw a3, 328(a0)
+    lw a4, 360(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 264(a0)
+    sw a2, 296(a0)
+    sw a3, 328(a0)
+    sw a4, 360(a0)
+    lw a1, 268(a0)
+    lw a2, 300(a0)
+    lw a3, 332(a0)
+    lw a4, 364(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 268(a0)
+    sw a2, 300(a0)
+    sw a3, 332(a0)
+    sw a4, 364(a0)
+    lw a1, 272(a0)
+    lw a2, 304(a0)
+    lw a3, 336(a0)
+    lw a4, 368(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 272(a0)
+    sw a2, 304(a0)
+    sw a3, 336(a0)
+    sw a4, 368(a0)
+    lw a1, 276(a0)
+    lw a2, 308(a0)
+    lw a3, 340(a0)
+    lw a4, 372(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 276(a0)
+    sw a2, 308(a0)
+    sw a3, 340(a0)
+    sw a4, 372(a0)
+    lw a1, 280(a0)
+    lw a2, 312(a0)
+    lw a3, 344(a0)
+    lw a4, 376(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 280(a0)
+    sw a2, 312(a0)
+    sw a3, 344(a0)
+    sw a4, 376(a0)
+    lw a1, 284(a0)
+    lw a2, 316(a0)
+    lw a3, 348(a0)
+    lw a4, 380(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 284(a0)
+    sw a2, 316(a0)
+    sw a3, 348(a0)
+    sw a4, 380(a0)
+    lw a1, 384(a0)
+    lw a2, 416(a0)
+    lw a3, 448(a0)
+    lw a4, 480(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 384(a0)
+    sw a2, 416(a0)
+    sw a3, 448(a0)
+    sw a4, 480(a0)
+    lw a1, 388(a0)
+    lw a2, 420(a0)
+    lw a3, 452(a0)
+    lw a4, 484(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 388(a0)
+    sw a2, 420(a0)
+    sw a3, 452(a0)
+    sw a4, 484(a0)
+    lw a1, 400(a0)
+    lw a2, 432(a0)
+    lw a3, 464(a0)
+    lw a4, 496(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 400(a0)
+    sw a2, 432(a0)
+    sw a3, 464(a0)
+    sw a4, 496(a0)
+    lw a1, 404(a0)
+    lw a2, 436(a0)
+    lw a3, 468(a0)
+    lw a4, 500(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 404(a0)
+    sw a2, 436(a0)
+    sw a3, 468(a0)
+    sw a4, 500(a0)
+    lw a1, 412(a0)
+    lw a2, 444(a0)
+    lw a3, 476(a0)
+    lw a4, 508(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s10
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s10
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s11
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s11
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 412(a0)
+    sw a2, 444(a0)
+    sw a3, 476(a0)
+    sw a4, 508(a0)
     addi a0, a0, 256
     lw s0, 0(sp)
     lw s1, 4(sp)
@@ -35644,6 +36592,929 @@ nuri_pipo_rv32_bs32_out_xor:
     addi sp, sp, 32
     ret
     .size nuri_pipo_rv32_bs32_out_xor, .-nuri_pipo_rv32_bs32_out_xor
+
+
+    .globl nuri_pipo_rv32_bs32_out_c_xor
+    .type nuri_pipo_rv32_bs32_out_c_xor, @function
+    .align 2
+nuri_pipo_rv32_bs32_out_c_xor:
+    addi sp, sp, -32
+    sw s0, 0(sp)
+    sw s1, 4(sp)
+    sw s2, 8(sp)
+    sw s3, 12(sp)
+    sw s4, 16(sp)
+    sw s5, 20(sp)
+    li s2, 0x0f0f0f0f
+    li s3, 0x33333333
+    li s4, 0x55555555
+    lw s5, 0(a2)
+    lw a2, 4(a2)
+    lw a4, 0(a0)
+    lw a5, 4(a0)
+    lw a6, 8(a0)
+    lw a7, 12(a0)
+    lw t3, 16(a0)
+    lw t4, 20(a0)
+    lw t5, 24(a0)
+    lw t6, 28(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 0(a3)
+    xor a4, a4, t0
+    sw a4, 0(a1)
+    xor a5, a5, s5
+    lw t0, 8(a3)
+    xor a5, a5, t0
+    sw a5, 8(a1)
+    xor a6, a6, s5
+    lw t0, 16(a3)
+    xor a6, a6, t0
+    sw a6, 16(a1)
+    xor a7, a7, s5
+    lw t0, 24(a3)
+    xor a7, a7, t0
+    sw a7, 24(a1)
+    xor t3, t3, s5
+    lw t0, 32(a3)
+    xor t3, t3, t0
+    sw t3, 32(a1)
+    xor t4, t4, s5
+    lw t0, 40(a3)
+    xor t4, t4, t0
+    sw t4, 40(a1)
+    xor t5, t5, s5
+    lw t0, 48(a3)
+    xor t5, t5, t0
+    sw t5, 48(a1)
+    xor t6, t6, s5
+    lw t0, 56(a3)
+    xor t6, t6, t0
+    sw t6, 56(a1)
+    lw a4, 32(a0)
+    lw a5, 36(a0)
+    lw a6, 40(a0)
+    lw a7, 44(a0)
+    lw t3, 48(a0)
+    lw t4, 52(a0)
+    lw t5, 56(a0)
+    lw t6, 60(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 64(a3)
+    xor a4, a4, t0
+    sw a4, 64(a1)
+    xor a5, a5, s5
+    lw t0, 72(a3)
+    xor a5, a5, t0
+    sw a5, 72(a1)
+    xor a6, a6, s5
+    lw t0, 80(a3)
+    xor a6, a6, t0
+    sw a6, 80(a1)
+    xor a7, a7, s5
+    lw t0, 88(a3)
+    xor a7, a7, t0
+    sw a7, 88(a1)
+    xor t3, t3, s5
+    lw t0, 96(a3)
+    xor t3, t3, t0
+    sw t3, 96(a1)
+    xor t4, t4, s5
+    lw t0, 104(a3)
+    xor t4, t4, t0
+    sw t4, 104(a1)
+    xor t5, t5, s5
+    lw t0, 112(a3)
+    xor t5, t5, t0
+    sw t5, 112(a1)
+    xor t6, t6, s5
+    lw t0, 120(a3)
+    xor t6, t6, t0
+    sw t6, 120(a1)
+    lw a4, 64(a0)
+    lw a5, 68(a0)
+    lw a6, 72(a0)
+    lw a7, 76(a0)
+    lw t3, 80(a0)
+    lw t4, 84(a0)
+    lw t5, 88(a0)
+    lw t6, 92(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 128(a3)
+    xor a4, a4, t0
+    sw a4, 128(a1)
+    xor a5, a5, s5
+    lw t0, 136(a3)
+    xor a5, a5, t0
+    sw a5, 136(a1)
+    xor a6, a6, s5
+    lw t0, 144(a3)
+    xor a6, a6, t0
+    sw a6, 144(a1)
+    xor a7, a7, s5
+    lw t0, 152(a3)
+    xor a7, a7, t0
+    sw a7, 152(a1)
+    xor t3, t3, s5
+    lw t0, 160(a3)
+    xor t3, t3, t0
+    sw t3, 160(a1)
+    xor t4, t4, s5
+    lw t0, 168(a3)
+    xor t4, t4, t0
+    sw t4, 168(a1)
+    xor t5, t5, s5
+    lw t0, 176(a3)
+    xor t5, t5, t0
+    sw t5, 176(a1)
+    xor t6, t6, s5
+    lw t0, 184(a3)
+    xor t6, t6, t0
+    sw t6, 184(a1)
+    lw a4, 96(a0)
+    lw a5, 100(a0)
+    lw a6, 104(a0)
+    lw a7, 108(a0)
+    lw t3, 112(a0)
+    lw t4, 116(a0)
+    lw t5, 120(a0)
+    lw t6, 124(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 192(a3)
+    xor a4, a4, t0
+    sw a4, 192(a1)
+    xor a5, a5, s5
+    lw t0, 200(a3)
+    xor a5, a5, t0
+    sw a5, 200(a1)
+    xor a6, a6, s5
+    lw t0, 208(a3)
+    xor a6, a6, t0
+    sw a6, 208(a1)
+    xor a7, a7, s5
+    lw t0, 216(a3)
+    xor a7, a7, t0
+    sw a7, 216(a1)
+    xor t3, t3, s5
+    lw t0, 224(a3)
+    xor t3, t3, t0
+    sw t3, 224(a1)
+    xor t4, t4, s5
+    lw t0, 232(a3)
+    xor t4, t4, t0
+    sw t4, 232(a1)
+    xor t5, t5, s5
+    lw t0, 240(a3)
+    xor t5, t5, t0
+    sw t5, 240(a1)
+    xor t6, t6, s5
+    lw t0, 248(a3)
+    xor t6, t6, t0
+    sw t6, 248(a1)
+    lw a4, 128(a0)
+    lw a5, 132(a0)
+    lw a6, 136(a0)
+    lw a7, 140(a0)
+    lw t3, 144(a0)
+    lw t4, 148(a0)
+    lw t5, 152(a0)
+    lw t6, 156(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 4(a3)
+    xor a4, a4, t0
+    sw a4, 4(a1)
+    xor a5, a5, a2
+    lw t0, 12(a3)
+    xor a5, a5, t0
+    sw a5, 12(a1)
+    xor a6, a6, a2
+    lw t0, 20(a3)
+    xor a6, a6, t0
+    sw a6, 20(a1)
+    xor a7, a7, a2
+    lw t0, 28(a3)
+    xor a7, a7, t0
+    sw a7, 28(a1)
+    xor t3, t3, a2
+    lw t0, 36(a3)
+    xor t3, t3, t0
+    sw t3, 36(a1)
+    xor t4, t4, a2
+    lw t0, 44(a3)
+    xor t4, t4, t0
+    sw t4, 44(a1)
+    xor t5, t5, a2
+    lw t0, 52(a3)
+    xor t5, t5, t0
+    sw t5, 52(a1)
+    xor t6, t6, a2
+    lw t0, 60(a3)
+    xor t6, t6, t0
+    sw t6, 60(a1)
+    lw a4, 160(a0)
+    lw a5, 164(a0)
+    lw a6, 168(a0)
+    lw a7, 172(a0)
+    lw t3, 176(a0)
+    lw t4, 180(a0)
+    lw t5, 184(a0)
+    lw t6, 188(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 68(a3)
+    xor a4, a4, t0
+    sw a4, 68(a1)
+    xor a5, a5, a2
+    lw t0, 76(a3)
+    xor a5, a5, t0
+    sw a5, 76(a1)
+    xor a6, a6, a2
+    lw t0, 84(a3)
+    xor a6, a6, t0
+    sw a6, 84(a1)
+    xor a7, a7, a2
+    lw t0, 92(a3)
+    xor a7, a7, t0
+    sw a7, 92(a1)
+    xor t3, t3, a2
+    lw t0, 100(a3)
+    xor t3, t3, t0
+    sw t3, 100(a1)
+    xor t4, t4, a2
+    lw t0, 108(a3)
+    xor t4, t4, t0
+    sw t4, 108(a1)
+    xor t5, t5, a2
+    lw t0, 116(a3)
+    xor t5, t5, t0
+    sw t5, 116(a1)
+    xor t6, t6, a2
+    lw t0, 124(a3)
+    xor t6, t6, t0
+    sw t6, 124(a1)
+    lw a4, 192(a0)
+    lw a5, 196(a0)
+    lw a6, 200(a0)
+    lw a7, 204(a0)
+    lw t3, 208(a0)
+    lw t4, 212(a0)
+    lw t5, 216(a0)
+    lw t6, 220(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 132(a3)
+    xor a4, a4, t0
+    sw a4, 132(a1)
+    xor a5, a5, a2
+    lw t0, 140(a3)
+    xor a5, a5, t0
+    sw a5, 140(a1)
+    xor a6, a6, a2
+    lw t0, 148(a3)
+    xor a6, a6, t0
+    sw a6, 148(a1)
+    xor a7, a7, a2
+    lw t0, 156(a3)
+    xor a7, a7, t0
+    sw a7, 156(a1)
+    xor t3, t3, a2
+    lw t0, 164(a3)
+    xor t3, t3, t0
+    sw t3, 164(a1)
+    xor t4, t4, a2
+    lw t0, 172(a3)
+    xor t4, t4, t0
+    sw t4, 172(a1)
+    xor t5, t5, a2
+    lw t0, 180(a3)
+    xor t5, t5, t0
+    sw t5, 180(a1)
+    xor t6, t6, a2
+    lw t0, 188(a3)
+    xor t6, t6, t0
+    sw t6, 188(a1)
+    lw a4, 224(a0)
+    lw a5, 228(a0)
+    lw a6, 232(a0)
+    lw a7, 236(a0)
+    lw t3, 240(a0)
+    lw t4, 244(a0)
+    lw t5, 248(a0)
+    lw t6, 252(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 196(a3)
+    xor a4, a4, t0
+    sw a4, 196(a1)
+    xor a5, a5, a2
+    lw t0, 204(a3)
+    xor a5, a5, t0
+    sw a5, 204(a1)
+    xor a6, a6, a2
+    lw t0, 212(a3)
+    xor a6, a6, t0
+    sw a6, 212(a1)
+    xor a7, a7, a2
+    lw t0, 220(a3)
+    xor a7, a7, t0
+    sw a7, 220(a1)
+    xor t3, t3, a2
+    lw t0, 228(a3)
+    xor t3, t3, t0
+    sw t3, 228(a1)
+    xor t4, t4, a2
+    lw t0, 236(a3)
+    xor t4, t4, t0
+    sw t4, 236(a1)
+    xor t5, t5, a2
+    lw t0, 244(a3)
+    xor t5, t5, t0
+    sw t5, 244(a1)
+    xor t6, t6, a2
+    lw t0, 252(a3)
+    xor t6, t6, t0
+    sw t6, 252(a1)
+    lw s0, 0(sp)
+    lw s1, 4(sp)
+    lw s2, 8(sp)
+    lw s3, 12(sp)
+    lw s4, 16(sp)
+    lw s5, 20(sp)
+    addi sp, sp, 32
+    ret
+    .size nuri_pipo_rv32_bs32_out_c_xor, .-nuri_pipo_rv32_bs32_out_c_xor
 
 
     .globl nuri_pipo_rv32_bs32_masks

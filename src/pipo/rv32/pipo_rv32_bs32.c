@@ -39,6 +39,8 @@ void nuri_pipo_rv32_bs32_r1(bs32_ws *ws, unsigned colmask); /* round 1 of the co
 void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
+/* the same after the fixed-round CTR cores, which leave the first two transposition layers done */
+void nuri_pipo_rv32_bs32_out_c_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
 void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks);
 void nuri_pipo_rv32_bs32_wipe(void *p, size_t n8); /* zeroes 8 * n8 words (assembly: not elided) */
@@ -76,6 +78,7 @@ static void key_words(uint32_t k[2], uint64_t v)
 }
 
 typedef uint32_t *(*core_fn)(bs32_ws *ws, unsigned rounds);
+typedef void (*out_fn)(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
 static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n, int dec)
 {
@@ -194,6 +197,7 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         counter_planes(ws.u.e.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
         unsigned cols = 0xff; /* S-box columns of round 1 whose counter planes changed */
+        int fixed = rounds == 13 || rounds == 17;
         int used_buf = 0;
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
@@ -201,12 +205,13 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
             uint32_t *r = rounds == 13   ? nuri_pipo_rv32_bs32_ctr13(&ws)
                           : rounds == 17 ? nuri_pipo_rv32_bs32_ctr17(&ws)
                                          : nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
+            out_fn outf = fixed ? nuri_pipo_rv32_bs32_out_c_xor : nuri_pipo_rv32_bs32_out_xor;
             if (nb == 32 && aligned) {
-                nuri_pipo_rv32_bs32_out_xor(r, out + 256 * i, kout, in + 256 * i);
+                outf(r, out + 256 * i, kout, in + 256 * i);
             } else {
                 used_buf = 1;
                 memcpy(buf, in + 256 * i, 8 * nb);
-                nuri_pipo_rv32_bs32_out_xor(r, (uint8_t *)buf, kout, (const uint8_t *)buf);
+                outf(r, (uint8_t *)buf, kout, (const uint8_t *)buf);
                 memcpy(out + 256 * i, buf, 8 * nb);
             }
             /* next batch (base + 32): lanes before the carry take the flips of base -> base + 32,
