@@ -402,7 +402,7 @@ def gen_helpers():
     """void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks):
     nblocks mask blocks of 16 words (dst += 64 each), the key of each at rk, rk + stride (bytes),
     ...: word 2c + h = bytes 0x00/0xFF from bit c of the 4 bytes of key word h.
-    void nuri_pipo_rv32_bs32_wipe(uint32_t *p, unsigned n8): zeroes 8 * n8 words."""
+    void nuri_pipo_rv32_bs32_wipe(uint32_t *p, unsigned n16): zeroes 16 * n16 words."""
     em = Emitter()
     fn = "nuri_pipo_rv32_bs32_masks"
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
@@ -432,9 +432,9 @@ def gen_helpers():
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
     em("beqz a1, 2f")
     em.label("1")
-    for i in range(8):
+    for i in range(16):
         em("sw zero, %d(a0)" % (4 * i))
-    em("addi a0, a0, 32")
+    em("addi a0, a0, 64")
     em("addi a1, a1, -1")
     em("bnez a1, 1b")
     em.label("2")
@@ -450,7 +450,7 @@ def gen_helpers():
 # The planes kept in registers across a round boundary are chosen greedily (shortest producer-
 # to-consumer spans first) under an exact register count of that schedule.
 FPOOL = ["a1"] + POOL
-FIXED_ROUNDS = (13, 17)
+FIXED_ROUNDS = {13: 2, 17: 4}  # rounds -> key words (mask slots used)
 
 
 def ssa_sbox():
@@ -571,6 +571,9 @@ def gen_ctr_fixed(rounds):
 
 
 def gen_ctr_fixed_hold(rounds, hold):
+    # mask slots read: RK_i = slot i % nslots ^ constant bits i & ~(nslots - 1), nslots = the
+    # number of key words (PIPO-64/128: 13 rounds, 2 words; PIPO-64/256: 17 rounds, 4 words)
+    nslots = FIXED_ROUNDS[rounds]
     em = Emitter()
     fn = "nuri_pipo_rv32_bs32_ctr%d" % rounds
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
@@ -632,9 +635,9 @@ def gen_ctr_fixed_hold(rounds, hold):
                     return
                 t = take()
                 pos = in_pos[j]
-                em("lb %s, %d(a0)" % (t, mask_off((n - 1) % 4, pos[0], pos[1])))
+                em("lb %s, %d(a0)" % (t, mask_off((n - 1) % nslots, pos[0], pos[1])))
                 em("xor %s, %s, %s" % (r, r, t))
-                if pos[0] == 0 and pos[1] >= 2 and ((n - 1) >> pos[1]) & 1:
+                if pos[0] == 0 and (1 << pos[1]) >= nslots and ((n - 1) >> pos[1]) & 1:
                     em("not %s, %s" % (r, r))
                 give(t)
 

@@ -10010,19 +10010,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s8, s8, s11
     or s11, s3, s7
     xor s4, s4, s11
-    lb s11, 641(a0)
+    lb s11, 513(a0)
     xor a1, a1, s11
-    lb s11, 642(a0)
+    lb s11, 514(a0)
     xor t5, t5, s11
-    lb s11, 643(a0)
+    lb s11, 515(a0)
     xor a7, a7, s11
-    lb s11, 644(a0)
+    lb s11, 516(a0)
     xor a3, a3, s11
-    lb s11, 645(a0)
+    lb s11, 517(a0)
     xor t0, t0, s11
-    lb s11, 646(a0)
+    lb s11, 518(a0)
     xor s6, s6, s11
-    lb s11, 647(a0)
+    lb s11, 519(a0)
     xor t1, t1, s11
     and s11, t1, s6
     xor t0, t0, s11
@@ -10036,7 +10036,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, t0, s6
     xor a3, a3, s11
     lw s11, 0(a0)
-    lb ra, 640(a0)
+    lb ra, 512(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -10069,20 +10069,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, a3, a7
     xor a1, a1, a3
     sw a1, 488(a0)
-    lb a1, 649(a0)
+    lb a1, 521(a0)
     xor a2, a2, a1
-    lb a1, 650(a0)
+    lb a1, 522(a0)
     xor s1, s1, a1
-    lb a1, 651(a0)
+    lb a1, 523(a0)
     xor t3, t3, a1
-    lb a1, 652(a0)
+    lb a1, 524(a0)
     xor a5, a5, a1
-    lb a1, 653(a0)
+    lb a1, 525(a0)
     xor t2, t2, a1
-    lb a1, 655(a0)
+    lb a1, 527(a0)
     xor s8, s8, a1
     lw a1, 196(a0)
-    lb a3, 654(a0)
+    lb a3, 526(a0)
     xor a1, a1, a3
     and a3, s8, a1
     xor a3, t2, a3
@@ -10096,8 +10096,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a3, a1
     xor a5, a5, t1
     lw t1, 4(a0)
-    lb t2, 648(a0)
+    lb t2, 520(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a2, t1
     xor t2, s1, t2
     or t3, t2, a2
@@ -10128,20 +10129,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a2, a1
     sw a1, 492(a0)
     xor a1, t1, t0
-    lb a2, 658(a0)
+    lb a2, 530(a0)
     xor s5, s5, a2
-    lb a2, 659(a0)
+    lb a2, 531(a0)
     xor s3, s3, a2
-    lb a2, 660(a0)
+    lb a2, 532(a0)
     xor a6, a6, a2
-    lb a2, 661(a0)
+    lb a2, 533(a0)
     xor t4, t4, a2
     lw a2, 200(a0)
-    lb a3, 662(a0)
+    lb a3, 534(a0)
     xor a2, a2, a3
     xor a3, a2, s3
     lw a5, 232(a0)
-    lb a7, 663(a0)
+    lb a7, 535(a0)
     xor a5, a5, a7
     and a2, a5, a2
     xor a2, t4, a2
@@ -10154,10 +10155,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 40(a0)
-    lb t1, 657(a0)
+    lb t1, 529(a0)
     xor t0, t0, t1
     lw t1, 8(a0)
-    lb t2, 656(a0)
+    lb t2, 528(a0)
     xor t1, t1, t2
     and t2, t0, t1
     xor t2, s5, t2
@@ -10188,22 +10189,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 496(a0)
     xor a3, t1, a7
-    lb a5, 666(a0)
+    lb a5, 538(a0)
     xor s10, s10, a5
-    lb a5, 668(a0)
+    lb a5, 540(a0)
     xor a4, a4, a5
-    lb a5, 669(a0)
+    lb a5, 541(a0)
     xor s2, s2, a5
     lw a5, 236(a0)
-    lb a6, 671(a0)
+    lb a6, 543(a0)
     xor a5, a5, a6
     lw a6, 204(a0)
-    lb a7, 670(a0)
+    lb a7, 542(a0)
     xor a6, a6, a7
     and a7, a5, a6
     xor a7, s2, a7
     lw t0, 108(a0)
-    lb t1, 667(a0)
+    lb t1, 539(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -10215,10 +10216,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a4, a4, t1
     lw t1, 44(a0)
-    lb t2, 665(a0)
+    lb t2, 537(a0)
     xor t1, t1, t2
     lw t2, 12(a0)
-    lb t3, 664(a0)
+    lb t3, 536(a0)
     xor t2, t2, t3
     and t3, t1, t2
     xor t3, s10, t3
@@ -10249,20 +10250,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, a4, a5
     xor a5, t1, a5
     sw a5, 500(a0)
-    lb a5, 676(a0)
+    lb a5, 548(a0)
     xor t6, t6, a5
-    lb a5, 677(a0)
+    lb a5, 549(a0)
     xor s7, s7, a5
     lw a5, 240(a0)
-    lb a7, 679(a0)
+    lb a7, 551(a0)
     xor a5, a5, a7
     lw a7, 208(a0)
-    lb t0, 678(a0)
+    lb t0, 550(a0)
     xor a7, a7, t0
     and t0, a5, a7
     xor t0, s7, t0
     lw t1, 112(a0)
-    lb t2, 675(a0)
+    lb t2, 547(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -10274,14 +10275,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 48(a0)
-    lb t4, 673(a0)
+    lb t4, 545(a0)
     xor t3, t3, t4
     lw t4, 16(a0)
-    lb t5, 672(a0)
+    lb t5, 544(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 80(a0)
-    lb s1, 674(a0)
+    lb s1, 546(a0)
     xor t6, t6, s1
     xor t5, t6, t5
     or t6, t5, t3
@@ -10310,21 +10311,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, t2, a5
     xor a5, t3, a5
     sw a5, 504(a0)
-    lb a5, 684(a0)
+    lb a5, 556(a0)
     xor s4, s4, a5
     lw a5, 244(a0)
-    lb t0, 687(a0)
+    lb t0, 559(a0)
     xor a5, a5, t0
     lw t0, 212(a0)
-    lb t1, 686(a0)
+    lb t1, 558(a0)
     xor t0, t0, t1
     and t1, a5, t0
     lw t3, 180(a0)
-    lb t4, 685(a0)
+    lb t4, 557(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 116(a0)
-    lb t4, 683(a0)
+    lb t4, 555(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -10336,14 +10337,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 52(a0)
-    lb s1, 681(a0)
+    lb s1, 553(a0)
     xor t6, t6, s1
     lw s1, 20(a0)
-    lb s2, 680(a0)
+    lb s2, 552(a0)
     xor s1, s1, s2
     and s2, t6, s1
     lw s3, 84(a0)
-    lb s4, 682(a0)
+    lb s4, 554(a0)
     xor s3, s3, s4
     xor s2, s3, s2
     or s3, s2, t6
@@ -10371,14 +10372,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a5, 508(a0)
     or a5, t0, t4
     xor a5, t1, a5
-    lb t1, 689(a0)
+    lb t1, 561(a0)
     xor s9, s9, t1
     lw t1, 24(a0)
-    lb t3, 688(a0)
+    lb t3, 560(a0)
     xor t1, t1, t3
     and t3, s9, t1
     lw t6, 88(a0)
-    lb s1, 690(a0)
+    lb s1, 562(a0)
     xor t6, t6, s1
     xor t3, t6, t3
     or t6, t3, s9
@@ -10387,23 +10388,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s9, t6
     not t3, t3
     lw s1, 248(a0)
-    lb s3, 695(a0)
+    lb s3, 567(a0)
     xor s1, s1, s3
     lw s3, 216(a0)
-    lb s4, 694(a0)
+    lb s4, 566(a0)
     xor s3, s3, s4
     and s4, s1, s3
     lw s5, 184(a0)
-    lb s6, 693(a0)
+    lb s6, 565(a0)
     xor s5, s5, s6
     xor s4, s5, s4
     lw s5, 120(a0)
-    lb s6, 691(a0)
+    lb s6, 563(a0)
     xor s5, s5, s6
     xor s3, s3, s5
     and s6, s5, s4
     lw s7, 152(a0)
-    lb s8, 692(a0)
+    lb s8, 564(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s1, s1, s6
@@ -10431,14 +10432,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s3, s6
     xor t6, s4, t6
-    lb s1, 696(a0)
+    lb s1, 568(a0)
     xor s0, s0, s1
     lw s1, 60(a0)
-    lb s4, 697(a0)
+    lb s4, 569(a0)
     xor s1, s1, s4
     and s4, s1, s0
     lw s5, 92(a0)
-    lb s7, 698(a0)
+    lb s7, 570(a0)
     xor s5, s5, s7
     xor s4, s5, s4
     or s5, s4, s1
@@ -10447,23 +10448,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s1, s1, s5
     not s4, s4
     lw s5, 252(a0)
-    lb s7, 703(a0)
+    lb s7, 575(a0)
     xor s5, s5, s7
     lw s7, 220(a0)
-    lb s8, 702(a0)
+    lb s8, 574(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 188(a0)
-    lb s10, 701(a0)
+    lb s10, 573(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 124(a0)
-    lb s10, 699(a0)
+    lb s10, 571(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 156(a0)
-    lb ra, 700(a0)
+    lb ra, 572(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -10488,19 +10489,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s1, s1, s11
     or s11, s7, s10
     xor s8, s8, s11
-    lb s11, 705(a0)
+    lb s11, 577(a0)
     xor a1, a1, s11
-    lb s11, 706(a0)
+    lb s11, 578(a0)
     xor t5, t5, s11
-    lb s11, 707(a0)
+    lb s11, 579(a0)
     xor t0, t0, s11
-    lb s11, 708(a0)
+    lb s11, 580(a0)
     xor a2, a2, s11
-    lb s11, 709(a0)
+    lb s11, 581(a0)
     xor a4, a4, s11
-    lb s11, 710(a0)
+    lb s11, 582(a0)
     xor s9, s9, s11
-    lb s11, 711(a0)
+    lb s11, 583(a0)
     xor t1, t1, s11
     and s11, t1, s9
     xor a4, a4, s11
@@ -10514,7 +10515,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, a4, s9
     xor a2, a2, s11
     lw s11, 256(a0)
-    lb ra, 704(a0)
+    lb ra, 576(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -10547,20 +10548,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a2, t0
     xor a1, a1, a2
     sw a1, 232(a0)
-    lb a1, 713(a0)
+    lb a1, 585(a0)
     xor a3, a3, a1
-    lb a1, 714(a0)
+    lb a1, 586(a0)
     xor s2, s2, a1
-    lb a1, 715(a0)
+    lb a1, 587(a0)
     xor s3, s3, a1
-    lb a1, 716(a0)
+    lb a1, 588(a0)
     xor a6, a6, a1
-    lb a1, 717(a0)
+    lb a1, 589(a0)
     xor t2, t2, a1
-    lb a1, 719(a0)
+    lb a1, 591(a0)
     xor s1, s1, a1
     lw a1, 452(a0)
-    lb a2, 718(a0)
+    lb a2, 590(a0)
     xor a1, a1, a2
     and a2, s1, a1
     xor a2, t2, a2
@@ -10574,8 +10575,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a2, a1
     xor a4, a4, t1
     lw t1, 260(a0)
-    lb t2, 712(a0)
+    lb t2, 584(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a3, t1
     xor t2, s2, t2
     or t5, t2, a3
@@ -10606,20 +10608,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a3, a1
     sw a1, 236(a0)
     xor a1, t1, t0
-    lb a2, 722(a0)
+    lb a2, 594(a0)
     xor t3, t3, a2
-    lb a2, 723(a0)
+    lb a2, 595(a0)
     xor s7, s7, a2
-    lb a2, 724(a0)
+    lb a2, 596(a0)
     xor a7, a7, a2
-    lb a2, 725(a0)
+    lb a2, 597(a0)
     xor t4, t4, a2
     lw a2, 456(a0)
-    lb a3, 726(a0)
+    lb a3, 598(a0)
     xor a2, a2, a3
     xor a3, a2, s7
     lw a4, 488(a0)
-    lb a6, 727(a0)
+    lb a6, 599(a0)
     xor a4, a4, a6
     and a2, a4, a2
     xor a2, t4, a2
@@ -10632,10 +10634,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 296(a0)
-    lb t1, 721(a0)
+    lb t1, 593(a0)
     xor t0, t0, t1
     lw t1, 264(a0)
-    lb t2, 720(a0)
+    lb t2, 592(a0)
     xor t1, t1, t2
     and t2, t0, t1
     xor t2, t3, t2
@@ -10666,22 +10668,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 240(a0)
     xor a3, t1, a7
-    lb a4, 730(a0)
+    lb a4, 602(a0)
     xor s4, s4, a4
-    lb a4, 732(a0)
+    lb a4, 604(a0)
     xor a5, a5, a4
-    lb a4, 733(a0)
+    lb a4, 605(a0)
     xor s6, s6, a4
     lw a4, 492(a0)
-    lb a6, 735(a0)
+    lb a6, 607(a0)
     xor a4, a4, a6
     lw a6, 460(a0)
-    lb a7, 734(a0)
+    lb a7, 606(a0)
     xor a6, a6, a7
     and a7, a4, a6
     xor a7, s6, a7
     lw t0, 364(a0)
-    lb t1, 731(a0)
+    lb t1, 603(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -10693,10 +10695,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a5, a5, t1
     lw t1, 300(a0)
-    lb t2, 729(a0)
+    lb t2, 601(a0)
     xor t1, t1, t2
     lw t2, 268(a0)
-    lb t3, 728(a0)
+    lb t3, 600(a0)
     xor t2, t2, t3
     and t3, t1, t2
     xor t3, s4, t3
@@ -10727,20 +10729,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, a5, a4
     xor a4, t1, a4
     sw a4, 244(a0)
-    lb a4, 740(a0)
+    lb a4, 612(a0)
     xor t6, t6, a4
-    lb a4, 741(a0)
+    lb a4, 613(a0)
     xor s10, s10, a4
     lw a4, 496(a0)
-    lb a7, 743(a0)
+    lb a7, 615(a0)
     xor a4, a4, a7
     lw a7, 464(a0)
-    lb t0, 742(a0)
+    lb t0, 614(a0)
     xor a7, a7, t0
     and t0, a4, a7
     xor t0, s10, t0
     lw t1, 368(a0)
-    lb t2, 739(a0)
+    lb t2, 611(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -10752,14 +10754,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 304(a0)
-    lb t4, 737(a0)
+    lb t4, 609(a0)
     xor t3, t3, t4
     lw t4, 272(a0)
-    lb t5, 736(a0)
+    lb t5, 608(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 336(a0)
-    lb s1, 738(a0)
+    lb s1, 610(a0)
     xor t6, t6, s1
     xor t5, t6, t5
     or t6, t5, t3
@@ -10788,21 +10790,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, t2, a4
     xor a4, t3, a4
     sw a4, 248(a0)
-    lb a4, 748(a0)
+    lb a4, 620(a0)
     xor s8, s8, a4
     lw a4, 500(a0)
-    lb t0, 751(a0)
+    lb t0, 623(a0)
     xor a4, a4, t0
     lw t0, 468(a0)
-    lb t1, 750(a0)
+    lb t1, 622(a0)
     xor t0, t0, t1
     and t1, a4, t0
     lw t3, 436(a0)
-    lb t4, 749(a0)
+    lb t4, 621(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 372(a0)
-    lb t4, 747(a0)
+    lb t4, 619(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -10814,14 +10816,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 308(a0)
-    lb s1, 745(a0)
+    lb s1, 617(a0)
     xor t6, t6, s1
     lw s1, 276(a0)
-    lb s2, 744(a0)
+    lb s2, 616(a0)
     xor s1, s1, s2
     and s2, t6, s1
     lw s3, 340(a0)
-    lb s4, 746(a0)
+    lb s4, 618(a0)
     xor s3, s3, s4
     xor s2, s3, s2
     or s3, s2, t6
@@ -10849,14 +10851,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a4, 252(a0)
     or a4, t0, t4
     xor a4, t1, a4
-    lb t1, 753(a0)
+    lb t1, 625(a0)
     xor s0, s0, t1
     lw t1, 280(a0)
-    lb t3, 752(a0)
+    lb t3, 624(a0)
     xor t1, t1, t3
     and t3, s0, t1
     lw t6, 344(a0)
-    lb s1, 754(a0)
+    lb s1, 626(a0)
     xor t6, t6, s1
     xor t3, t6, t3
     or t6, t3, s0
@@ -10865,23 +10867,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s0, t6
     not t3, t3
     lw s0, 504(a0)
-    lb s1, 759(a0)
+    lb s1, 631(a0)
     xor s0, s0, s1
     lw s1, 472(a0)
-    lb s3, 758(a0)
+    lb s3, 630(a0)
     xor s1, s1, s3
     and s3, s0, s1
     lw s4, 440(a0)
-    lb s6, 757(a0)
+    lb s6, 629(a0)
     xor s4, s4, s6
     xor s3, s4, s3
     lw s4, 376(a0)
-    lb s6, 755(a0)
+    lb s6, 627(a0)
     xor s4, s4, s6
     xor s1, s1, s4
     and s6, s4, s3
     lw s7, 408(a0)
-    lb s8, 756(a0)
+    lb s8, 628(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s0, s0, s6
@@ -10909,14 +10911,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s1, s6
     xor t6, s3, t6
-    lb s0, 760(a0)
+    lb s0, 632(a0)
     xor s5, s5, s0
     lw s0, 316(a0)
-    lb s3, 761(a0)
+    lb s3, 633(a0)
     xor s0, s0, s3
     and s3, s0, s5
     lw s4, 348(a0)
-    lb s7, 762(a0)
+    lb s7, 634(a0)
     xor s4, s4, s7
     xor s3, s4, s3
     or s4, s3, s0
@@ -10925,23 +10927,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s5
     not s3, s3
     lw s5, 508(a0)
-    lb s7, 767(a0)
+    lb s7, 639(a0)
     xor s5, s5, s7
     lw s7, 476(a0)
-    lb s8, 766(a0)
+    lb s8, 638(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 444(a0)
-    lb s10, 765(a0)
+    lb s10, 637(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 380(a0)
-    lb s10, 763(a0)
+    lb s10, 635(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 412(a0)
-    lb ra, 764(a0)
+    lb ra, 636(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -11924,19 +11926,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s11
     or s11, s7, s10
     xor s8, s8, s11
-    lb s11, 641(a0)
+    lb s11, 513(a0)
     xor a1, a1, s11
-    lb s11, 642(a0)
+    lb s11, 514(a0)
     xor t5, t5, s11
-    lb s11, 643(a0)
+    lb s11, 515(a0)
     xor t0, t0, s11
-    lb s11, 644(a0)
+    lb s11, 516(a0)
     xor a2, a2, s11
-    lb s11, 645(a0)
+    lb s11, 517(a0)
     xor a5, a5, s11
-    lb s11, 646(a0)
+    lb s11, 518(a0)
     xor s9, s9, s11
-    lb s11, 647(a0)
+    lb s11, 519(a0)
     xor t1, t1, s11
     and s11, t1, s9
     xor a5, a5, s11
@@ -11950,7 +11952,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, a5, s9
     xor a2, a2, s11
     lw s11, 0(a0)
-    lb ra, 640(a0)
+    lb ra, 512(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -11983,20 +11985,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a2, t0
     xor a1, a1, a2
     sw a1, 488(a0)
-    lb a1, 649(a0)
+    lb a1, 521(a0)
     xor a3, a3, a1
-    lb a1, 650(a0)
+    lb a1, 522(a0)
     xor s1, s1, a1
-    lb a1, 651(a0)
+    lb a1, 523(a0)
     xor s2, s2, a1
-    lb a1, 652(a0)
+    lb a1, 524(a0)
     xor a6, a6, a1
-    lb a1, 653(a0)
+    lb a1, 525(a0)
     xor t2, t2, a1
-    lb a1, 655(a0)
+    lb a1, 527(a0)
     xor s0, s0, a1
     lw a1, 196(a0)
-    lb a2, 654(a0)
+    lb a2, 526(a0)
     xor a1, a1, a2
     and a2, s0, a1
     xor a2, t2, a2
@@ -12010,8 +12012,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a2, a1
     xor a5, a5, t1
     lw t1, 4(a0)
-    lb t2, 648(a0)
+    lb t2, 520(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a3, t1
     xor t2, s1, t2
     or t5, t2, a3
@@ -12042,20 +12045,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a3, a1
     sw a1, 492(a0)
     xor a1, t1, t0
-    lb a2, 658(a0)
+    lb a2, 530(a0)
     xor t3, t3, a2
-    lb a2, 659(a0)
+    lb a2, 531(a0)
     xor s7, s7, a2
-    lb a2, 660(a0)
+    lb a2, 532(a0)
     xor a7, a7, a2
-    lb a2, 661(a0)
+    lb a2, 533(a0)
     xor t4, t4, a2
     lw a2, 200(a0)
-    lb a3, 662(a0)
+    lb a3, 534(a0)
     xor a2, a2, a3
     xor a3, a2, s7
     lw a5, 232(a0)
-    lb a6, 663(a0)
+    lb a6, 535(a0)
     xor a5, a5, a6
     and a2, a5, a2
     xor a2, t4, a2
@@ -12068,10 +12071,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 40(a0)
-    lb t1, 657(a0)
+    lb t1, 529(a0)
     xor t0, t0, t1
     lw t1, 8(a0)
-    lb t2, 656(a0)
+    lb t2, 528(a0)
     xor t1, t1, t2
     not t1, t1
     and t2, t0, t1
@@ -12103,22 +12106,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 496(a0)
     xor a3, t1, a7
-    lb a5, 666(a0)
+    lb a5, 538(a0)
     xor s3, s3, a5
-    lb a5, 668(a0)
+    lb a5, 540(a0)
     xor a4, a4, a5
-    lb a5, 669(a0)
+    lb a5, 541(a0)
     xor s6, s6, a5
     lw a5, 236(a0)
-    lb a6, 671(a0)
+    lb a6, 543(a0)
     xor a5, a5, a6
     lw a6, 204(a0)
-    lb a7, 670(a0)
+    lb a7, 542(a0)
     xor a6, a6, a7
     and a7, a5, a6
     xor a7, s6, a7
     lw t0, 108(a0)
-    lb t1, 667(a0)
+    lb t1, 539(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -12130,10 +12133,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a4, a4, t1
     lw t1, 44(a0)
-    lb t2, 665(a0)
+    lb t2, 537(a0)
     xor t1, t1, t2
     lw t2, 12(a0)
-    lb t3, 664(a0)
+    lb t3, 536(a0)
     xor t2, t2, t3
     and t3, t1, t2
     xor t3, s3, t3
@@ -12164,20 +12167,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, a4, a5
     xor a5, t1, a5
     sw a5, 500(a0)
-    lb a5, 676(a0)
+    lb a5, 548(a0)
     xor t6, t6, a5
-    lb a5, 677(a0)
+    lb a5, 549(a0)
     xor s10, s10, a5
     lw a5, 240(a0)
-    lb a7, 679(a0)
+    lb a7, 551(a0)
     xor a5, a5, a7
     lw a7, 208(a0)
-    lb t0, 678(a0)
+    lb t0, 550(a0)
     xor a7, a7, t0
     and t0, a5, a7
     xor t0, s10, t0
     lw t1, 112(a0)
-    lb t2, 675(a0)
+    lb t2, 547(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -12189,14 +12192,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 48(a0)
-    lb t4, 673(a0)
+    lb t4, 545(a0)
     xor t3, t3, t4
     lw t4, 16(a0)
-    lb t5, 672(a0)
+    lb t5, 544(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 80(a0)
-    lb s0, 674(a0)
+    lb s0, 546(a0)
     xor t6, t6, s0
     xor t5, t6, t5
     or t6, t5, t3
@@ -12225,21 +12228,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, t2, a5
     xor a5, t3, a5
     sw a5, 504(a0)
-    lb a5, 684(a0)
+    lb a5, 556(a0)
     xor s8, s8, a5
     lw a5, 244(a0)
-    lb t0, 687(a0)
+    lb t0, 559(a0)
     xor a5, a5, t0
     lw t0, 212(a0)
-    lb t1, 686(a0)
+    lb t1, 558(a0)
     xor t0, t0, t1
     and t1, a5, t0
     lw t3, 180(a0)
-    lb t4, 685(a0)
+    lb t4, 557(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 116(a0)
-    lb t4, 683(a0)
+    lb t4, 555(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -12251,14 +12254,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 52(a0)
-    lb s0, 681(a0)
+    lb s0, 553(a0)
     xor t6, t6, s0
     lw s0, 20(a0)
-    lb s1, 680(a0)
+    lb s1, 552(a0)
     xor s0, s0, s1
     and s1, t6, s0
     lw s2, 84(a0)
-    lb s3, 682(a0)
+    lb s3, 554(a0)
     xor s2, s2, s3
     xor s1, s2, s1
     or s2, s1, t6
@@ -12286,14 +12289,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a5, 508(a0)
     or a5, t0, t4
     xor a5, t1, a5
-    lb t1, 689(a0)
+    lb t1, 561(a0)
     xor s4, s4, t1
     lw t1, 24(a0)
-    lb t3, 688(a0)
+    lb t3, 560(a0)
     xor t1, t1, t3
     and t3, s4, t1
     lw t6, 88(a0)
-    lb s0, 690(a0)
+    lb s0, 562(a0)
     xor t6, t6, s0
     xor t3, t6, t3
     or t6, t3, s4
@@ -12302,23 +12305,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s4, t6
     not t3, t3
     lw s0, 248(a0)
-    lb s2, 695(a0)
+    lb s2, 567(a0)
     xor s0, s0, s2
     lw s2, 216(a0)
-    lb s3, 694(a0)
+    lb s3, 566(a0)
     xor s2, s2, s3
     and s3, s0, s2
     lw s4, 184(a0)
-    lb s6, 693(a0)
+    lb s6, 565(a0)
     xor s4, s4, s6
     xor s3, s4, s3
     lw s4, 120(a0)
-    lb s6, 691(a0)
+    lb s6, 563(a0)
     xor s4, s4, s6
     xor s2, s2, s4
     and s6, s4, s3
     lw s7, 152(a0)
-    lb s8, 692(a0)
+    lb s8, 564(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s0, s0, s6
@@ -12346,14 +12349,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s2, s6
     xor t6, s3, t6
-    lb s0, 696(a0)
+    lb s0, 568(a0)
     xor s5, s5, s0
     lw s0, 60(a0)
-    lb s3, 697(a0)
+    lb s3, 569(a0)
     xor s0, s0, s3
     and s3, s0, s5
     lw s4, 92(a0)
-    lb s7, 698(a0)
+    lb s7, 570(a0)
     xor s4, s4, s7
     xor s3, s4, s3
     or s4, s3, s0
@@ -12362,23 +12365,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s5
     not s3, s3
     lw s5, 252(a0)
-    lb s7, 703(a0)
+    lb s7, 575(a0)
     xor s5, s5, s7
     lw s7, 220(a0)
-    lb s8, 702(a0)
+    lb s8, 574(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 188(a0)
-    lb s10, 701(a0)
+    lb s10, 573(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 124(a0)
-    lb s10, 699(a0)
+    lb s10, 571(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 156(a0)
-    lb ra, 700(a0)
+    lb ra, 572(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -12403,19 +12406,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s11
     or s11, s7, s10
     xor s8, s8, s11
-    lb s11, 705(a0)
+    lb s11, 577(a0)
     xor a1, a1, s11
-    lb s11, 706(a0)
+    lb s11, 578(a0)
     xor t5, t5, s11
-    lb s11, 707(a0)
+    lb s11, 579(a0)
     xor t0, t0, s11
-    lb s11, 708(a0)
+    lb s11, 580(a0)
     xor a2, a2, s11
-    lb s11, 709(a0)
+    lb s11, 581(a0)
     xor a4, a4, s11
-    lb s11, 710(a0)
+    lb s11, 582(a0)
     xor s9, s9, s11
-    lb s11, 711(a0)
+    lb s11, 583(a0)
     xor t1, t1, s11
     and s11, t1, s9
     xor a4, a4, s11
@@ -12429,7 +12432,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, a4, s9
     xor a2, a2, s11
     lw s11, 256(a0)
-    lb ra, 704(a0)
+    lb ra, 576(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -12462,20 +12465,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a2, t0
     xor a1, a1, a2
     sw a1, 232(a0)
-    lb a1, 713(a0)
+    lb a1, 585(a0)
     xor a3, a3, a1
-    lb a1, 714(a0)
+    lb a1, 586(a0)
     xor s1, s1, a1
-    lb a1, 715(a0)
+    lb a1, 587(a0)
     xor s2, s2, a1
-    lb a1, 716(a0)
+    lb a1, 588(a0)
     xor a6, a6, a1
-    lb a1, 717(a0)
+    lb a1, 589(a0)
     xor t2, t2, a1
-    lb a1, 719(a0)
+    lb a1, 591(a0)
     xor s0, s0, a1
     lw a1, 452(a0)
-    lb a2, 718(a0)
+    lb a2, 590(a0)
     xor a1, a1, a2
     and a2, s0, a1
     xor a2, t2, a2
@@ -12489,8 +12492,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a2, a1
     xor a4, a4, t1
     lw t1, 260(a0)
-    lb t2, 712(a0)
+    lb t2, 584(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a3, t1
     xor t2, s1, t2
     or t5, t2, a3
@@ -12521,20 +12525,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a3, a1
     sw a1, 236(a0)
     xor a1, t1, t0
-    lb a2, 722(a0)
+    lb a2, 594(a0)
     xor t3, t3, a2
-    lb a2, 723(a0)
+    lb a2, 595(a0)
     xor s7, s7, a2
-    lb a2, 724(a0)
+    lb a2, 596(a0)
     xor a7, a7, a2
-    lb a2, 725(a0)
+    lb a2, 597(a0)
     xor t4, t4, a2
     lw a2, 456(a0)
-    lb a3, 726(a0)
+    lb a3, 598(a0)
     xor a2, a2, a3
     xor a3, a2, s7
     lw a4, 488(a0)
-    lb a6, 727(a0)
+    lb a6, 599(a0)
     xor a4, a4, a6
     and a2, a4, a2
     xor a2, t4, a2
@@ -12547,10 +12551,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 296(a0)
-    lb t1, 721(a0)
+    lb t1, 593(a0)
     xor t0, t0, t1
     lw t1, 264(a0)
-    lb t2, 720(a0)
+    lb t2, 592(a0)
     xor t1, t1, t2
     not t1, t1
     and t2, t0, t1
@@ -12582,22 +12586,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 240(a0)
     xor a3, t1, a7
-    lb a4, 730(a0)
+    lb a4, 602(a0)
     xor s3, s3, a4
-    lb a4, 732(a0)
+    lb a4, 604(a0)
     xor a5, a5, a4
-    lb a4, 733(a0)
+    lb a4, 605(a0)
     xor s6, s6, a4
     lw a4, 492(a0)
-    lb a6, 735(a0)
+    lb a6, 607(a0)
     xor a4, a4, a6
     lw a6, 460(a0)
-    lb a7, 734(a0)
+    lb a7, 606(a0)
     xor a6, a6, a7
     and a7, a4, a6
     xor a7, s6, a7
     lw t0, 364(a0)
-    lb t1, 731(a0)
+    lb t1, 603(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -12609,10 +12613,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a5, a5, t1
     lw t1, 300(a0)
-    lb t2, 729(a0)
+    lb t2, 601(a0)
     xor t1, t1, t2
     lw t2, 268(a0)
-    lb t3, 728(a0)
+    lb t3, 600(a0)
     xor t2, t2, t3
     and t3, t1, t2
     xor t3, s3, t3
@@ -12643,20 +12647,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, a5, a4
     xor a4, t1, a4
     sw a4, 244(a0)
-    lb a4, 740(a0)
+    lb a4, 612(a0)
     xor t6, t6, a4
-    lb a4, 741(a0)
+    lb a4, 613(a0)
     xor s10, s10, a4
     lw a4, 496(a0)
-    lb a7, 743(a0)
+    lb a7, 615(a0)
     xor a4, a4, a7
     lw a7, 464(a0)
-    lb t0, 742(a0)
+    lb t0, 614(a0)
     xor a7, a7, t0
     and t0, a4, a7
     xor t0, s10, t0
     lw t1, 368(a0)
-    lb t2, 739(a0)
+    lb t2, 611(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -12668,14 +12672,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 304(a0)
-    lb t4, 737(a0)
+    lb t4, 609(a0)
     xor t3, t3, t4
     lw t4, 272(a0)
-    lb t5, 736(a0)
+    lb t5, 608(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 336(a0)
-    lb s0, 738(a0)
+    lb s0, 610(a0)
     xor t6, t6, s0
     xor t5, t6, t5
     or t6, t5, t3
@@ -12704,21 +12708,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, t2, a4
     xor a4, t3, a4
     sw a4, 248(a0)
-    lb a4, 748(a0)
+    lb a4, 620(a0)
     xor s8, s8, a4
     lw a4, 500(a0)
-    lb t0, 751(a0)
+    lb t0, 623(a0)
     xor a4, a4, t0
     lw t0, 468(a0)
-    lb t1, 750(a0)
+    lb t1, 622(a0)
     xor t0, t0, t1
     and t1, a4, t0
     lw t3, 436(a0)
-    lb t4, 749(a0)
+    lb t4, 621(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 372(a0)
-    lb t4, 747(a0)
+    lb t4, 619(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -12730,14 +12734,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 308(a0)
-    lb s0, 745(a0)
+    lb s0, 617(a0)
     xor t6, t6, s0
     lw s0, 276(a0)
-    lb s1, 744(a0)
+    lb s1, 616(a0)
     xor s0, s0, s1
     and s1, t6, s0
     lw s2, 340(a0)
-    lb s3, 746(a0)
+    lb s3, 618(a0)
     xor s2, s2, s3
     xor s1, s2, s1
     or s2, s1, t6
@@ -12765,14 +12769,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a4, 252(a0)
     or a4, t0, t4
     xor a4, t1, a4
-    lb t1, 753(a0)
+    lb t1, 625(a0)
     xor s4, s4, t1
     lw t1, 280(a0)
-    lb t3, 752(a0)
+    lb t3, 624(a0)
     xor t1, t1, t3
     and t3, s4, t1
     lw t6, 344(a0)
-    lb s0, 754(a0)
+    lb s0, 626(a0)
     xor t6, t6, s0
     xor t3, t6, t3
     or t6, t3, s4
@@ -12781,23 +12785,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s4, t6
     not t3, t3
     lw s0, 504(a0)
-    lb s2, 759(a0)
+    lb s2, 631(a0)
     xor s0, s0, s2
     lw s2, 472(a0)
-    lb s3, 758(a0)
+    lb s3, 630(a0)
     xor s2, s2, s3
     and s3, s0, s2
     lw s4, 440(a0)
-    lb s6, 757(a0)
+    lb s6, 629(a0)
     xor s4, s4, s6
     xor s3, s4, s3
     lw s4, 376(a0)
-    lb s6, 755(a0)
+    lb s6, 627(a0)
     xor s4, s4, s6
     xor s2, s2, s4
     and s6, s4, s3
     lw s7, 408(a0)
-    lb s8, 756(a0)
+    lb s8, 628(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s0, s0, s6
@@ -12825,14 +12829,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s2, s6
     xor t6, s3, t6
-    lb s0, 760(a0)
+    lb s0, 632(a0)
     xor s5, s5, s0
     lw s0, 316(a0)
-    lb s3, 761(a0)
+    lb s3, 633(a0)
     xor s0, s0, s3
     and s3, s0, s5
     lw s4, 348(a0)
-    lb s7, 762(a0)
+    lb s7, 634(a0)
     xor s4, s4, s7
     xor s3, s4, s3
     or s4, s3, s0
@@ -12841,23 +12845,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s5
     not s3, s3
     lw s5, 508(a0)
-    lb s7, 767(a0)
+    lb s7, 639(a0)
     xor s5, s5, s7
     lw s7, 476(a0)
-    lb s8, 766(a0)
+    lb s8, 638(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 444(a0)
-    lb s10, 765(a0)
+    lb s10, 637(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 380(a0)
-    lb s10, 763(a0)
+    lb s10, 635(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 412(a0)
-    lb ra, 764(a0)
+    lb ra, 636(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -13840,19 +13844,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s11
     or s11, s7, s10
     xor s8, s8, s11
-    lb s11, 641(a0)
+    lb s11, 513(a0)
     xor a1, a1, s11
-    lb s11, 642(a0)
+    lb s11, 514(a0)
     xor t5, t5, s11
-    lb s11, 643(a0)
+    lb s11, 515(a0)
     xor t0, t0, s11
-    lb s11, 644(a0)
+    lb s11, 516(a0)
     xor a2, a2, s11
-    lb s11, 645(a0)
+    lb s11, 517(a0)
     xor a5, a5, s11
-    lb s11, 646(a0)
+    lb s11, 518(a0)
     xor s9, s9, s11
-    lb s11, 647(a0)
+    lb s11, 519(a0)
     xor t1, t1, s11
     and s11, t1, s9
     xor a5, a5, s11
@@ -13866,7 +13870,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, a5, s9
     xor a2, a2, s11
     lw s11, 0(a0)
-    lb ra, 640(a0)
+    lb ra, 512(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -13899,20 +13903,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a2, t0
     xor a1, a1, a2
     sw a1, 488(a0)
-    lb a1, 649(a0)
+    lb a1, 521(a0)
     xor a3, a3, a1
-    lb a1, 650(a0)
+    lb a1, 522(a0)
     xor s1, s1, a1
-    lb a1, 651(a0)
+    lb a1, 523(a0)
     xor s2, s2, a1
-    lb a1, 652(a0)
+    lb a1, 524(a0)
     xor a6, a6, a1
-    lb a1, 653(a0)
+    lb a1, 525(a0)
     xor t2, t2, a1
-    lb a1, 655(a0)
+    lb a1, 527(a0)
     xor s0, s0, a1
     lw a1, 196(a0)
-    lb a2, 654(a0)
+    lb a2, 526(a0)
     xor a1, a1, a2
     and a2, s0, a1
     xor a2, t2, a2
@@ -13926,8 +13930,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a2, a1
     xor a5, a5, t1
     lw t1, 4(a0)
-    lb t2, 648(a0)
+    lb t2, 520(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a3, t1
     xor t2, s1, t2
     or t5, t2, a3
@@ -13958,20 +13963,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a3, a1
     sw a1, 492(a0)
     xor a1, t1, t0
-    lb a2, 658(a0)
+    lb a2, 530(a0)
     xor t3, t3, a2
-    lb a2, 659(a0)
+    lb a2, 531(a0)
     xor s7, s7, a2
-    lb a2, 660(a0)
+    lb a2, 532(a0)
     xor a7, a7, a2
-    lb a2, 661(a0)
+    lb a2, 533(a0)
     xor t4, t4, a2
     lw a2, 200(a0)
-    lb a3, 662(a0)
+    lb a3, 534(a0)
     xor a2, a2, a3
     xor a3, a2, s7
     lw a5, 232(a0)
-    lb a6, 663(a0)
+    lb a6, 535(a0)
     xor a5, a5, a6
     and a2, a5, a2
     xor a2, t4, a2
@@ -13984,10 +13989,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 40(a0)
-    lb t1, 657(a0)
+    lb t1, 529(a0)
     xor t0, t0, t1
     lw t1, 8(a0)
-    lb t2, 656(a0)
+    lb t2, 528(a0)
     xor t1, t1, t2
     and t2, t0, t1
     xor t2, t3, t2
@@ -14018,22 +14023,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 496(a0)
     xor a3, t1, a7
-    lb a5, 666(a0)
+    lb a5, 538(a0)
     xor s3, s3, a5
-    lb a5, 668(a0)
+    lb a5, 540(a0)
     xor a4, a4, a5
-    lb a5, 669(a0)
+    lb a5, 541(a0)
     xor s6, s6, a5
     lw a5, 236(a0)
-    lb a6, 671(a0)
+    lb a6, 543(a0)
     xor a5, a5, a6
     lw a6, 204(a0)
-    lb a7, 670(a0)
+    lb a7, 542(a0)
     xor a6, a6, a7
     and a7, a5, a6
     xor a7, s6, a7
     lw t0, 108(a0)
-    lb t1, 667(a0)
+    lb t1, 539(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -14045,10 +14050,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a4, a4, t1
     lw t1, 44(a0)
-    lb t2, 665(a0)
+    lb t2, 537(a0)
     xor t1, t1, t2
     lw t2, 12(a0)
-    lb t3, 664(a0)
+    lb t3, 536(a0)
     xor t2, t2, t3
     not t2, t2
     and t3, t1, t2
@@ -14080,20 +14085,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, a4, a5
     xor a5, t1, a5
     sw a5, 500(a0)
-    lb a5, 676(a0)
+    lb a5, 548(a0)
     xor t6, t6, a5
-    lb a5, 677(a0)
+    lb a5, 549(a0)
     xor s10, s10, a5
     lw a5, 240(a0)
-    lb a7, 679(a0)
+    lb a7, 551(a0)
     xor a5, a5, a7
     lw a7, 208(a0)
-    lb t0, 678(a0)
+    lb t0, 550(a0)
     xor a7, a7, t0
     and t0, a5, a7
     xor t0, s10, t0
     lw t1, 112(a0)
-    lb t2, 675(a0)
+    lb t2, 547(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -14105,14 +14110,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 48(a0)
-    lb t4, 673(a0)
+    lb t4, 545(a0)
     xor t3, t3, t4
     lw t4, 16(a0)
-    lb t5, 672(a0)
+    lb t5, 544(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 80(a0)
-    lb s0, 674(a0)
+    lb s0, 546(a0)
     xor t6, t6, s0
     xor t5, t6, t5
     or t6, t5, t3
@@ -14141,21 +14146,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a5, t2, a5
     xor a5, t3, a5
     sw a5, 504(a0)
-    lb a5, 684(a0)
+    lb a5, 556(a0)
     xor s8, s8, a5
     lw a5, 244(a0)
-    lb t0, 687(a0)
+    lb t0, 559(a0)
     xor a5, a5, t0
     lw t0, 212(a0)
-    lb t1, 686(a0)
+    lb t1, 558(a0)
     xor t0, t0, t1
     and t1, a5, t0
     lw t3, 180(a0)
-    lb t4, 685(a0)
+    lb t4, 557(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 116(a0)
-    lb t4, 683(a0)
+    lb t4, 555(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -14167,14 +14172,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 52(a0)
-    lb s0, 681(a0)
+    lb s0, 553(a0)
     xor t6, t6, s0
     lw s0, 20(a0)
-    lb s1, 680(a0)
+    lb s1, 552(a0)
     xor s0, s0, s1
     and s1, t6, s0
     lw s2, 84(a0)
-    lb s3, 682(a0)
+    lb s3, 554(a0)
     xor s2, s2, s3
     xor s1, s2, s1
     or s2, s1, t6
@@ -14202,14 +14207,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a5, 508(a0)
     or a5, t0, t4
     xor a5, t1, a5
-    lb t1, 689(a0)
+    lb t1, 561(a0)
     xor s4, s4, t1
     lw t1, 24(a0)
-    lb t3, 688(a0)
+    lb t3, 560(a0)
     xor t1, t1, t3
     and t3, s4, t1
     lw t6, 88(a0)
-    lb s0, 690(a0)
+    lb s0, 562(a0)
     xor t6, t6, s0
     xor t3, t6, t3
     or t6, t3, s4
@@ -14218,23 +14223,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s4, t6
     not t3, t3
     lw s0, 248(a0)
-    lb s2, 695(a0)
+    lb s2, 567(a0)
     xor s0, s0, s2
     lw s2, 216(a0)
-    lb s3, 694(a0)
+    lb s3, 566(a0)
     xor s2, s2, s3
     and s3, s0, s2
     lw s4, 184(a0)
-    lb s6, 693(a0)
+    lb s6, 565(a0)
     xor s4, s4, s6
     xor s3, s4, s3
     lw s4, 120(a0)
-    lb s6, 691(a0)
+    lb s6, 563(a0)
     xor s4, s4, s6
     xor s2, s2, s4
     and s6, s4, s3
     lw s7, 152(a0)
-    lb s8, 692(a0)
+    lb s8, 564(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s0, s0, s6
@@ -14262,14 +14267,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s2, s6
     xor t6, s3, t6
-    lb s0, 696(a0)
+    lb s0, 568(a0)
     xor s5, s5, s0
     lw s0, 60(a0)
-    lb s3, 697(a0)
+    lb s3, 569(a0)
     xor s0, s0, s3
     and s3, s0, s5
     lw s4, 92(a0)
-    lb s7, 698(a0)
+    lb s7, 570(a0)
     xor s4, s4, s7
     xor s3, s4, s3
     or s4, s3, s0
@@ -14278,23 +14283,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s5
     not s3, s3
     lw s5, 252(a0)
-    lb s7, 703(a0)
+    lb s7, 575(a0)
     xor s5, s5, s7
     lw s7, 220(a0)
-    lb s8, 702(a0)
+    lb s8, 574(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 188(a0)
-    lb s10, 701(a0)
+    lb s10, 573(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 124(a0)
-    lb s10, 699(a0)
+    lb s10, 571(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 156(a0)
-    lb ra, 700(a0)
+    lb ra, 572(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -14319,19 +14324,19 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s11
     or s11, s7, s10
     xor s8, s8, s11
-    lb s11, 705(a0)
+    lb s11, 577(a0)
     xor a1, a1, s11
-    lb s11, 706(a0)
+    lb s11, 578(a0)
     xor t5, t5, s11
-    lb s11, 707(a0)
+    lb s11, 579(a0)
     xor t0, t0, s11
-    lb s11, 708(a0)
+    lb s11, 580(a0)
     xor a2, a2, s11
-    lb s11, 709(a0)
+    lb s11, 581(a0)
     xor a4, a4, s11
-    lb s11, 710(a0)
+    lb s11, 582(a0)
     xor s9, s9, s11
-    lb s11, 711(a0)
+    lb s11, 583(a0)
     xor t1, t1, s11
     and s11, t1, s9
     xor a4, a4, s11
@@ -14345,7 +14350,7 @@ nuri_pipo_rv32_bs32_ctr13:
     and s11, a4, s9
     xor a2, a2, s11
     lw s11, 256(a0)
-    lb ra, 704(a0)
+    lb ra, 576(a0)
     xor s11, s11, ra
     and ra, a1, s11
     xor t5, t5, ra
@@ -14378,20 +14383,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a2, t0
     xor a1, a1, a2
     sw a1, 232(a0)
-    lb a1, 713(a0)
+    lb a1, 585(a0)
     xor a3, a3, a1
-    lb a1, 714(a0)
+    lb a1, 586(a0)
     xor s1, s1, a1
-    lb a1, 715(a0)
+    lb a1, 587(a0)
     xor s2, s2, a1
-    lb a1, 716(a0)
+    lb a1, 588(a0)
     xor a6, a6, a1
-    lb a1, 717(a0)
+    lb a1, 589(a0)
     xor t2, t2, a1
-    lb a1, 719(a0)
+    lb a1, 591(a0)
     xor s0, s0, a1
     lw a1, 452(a0)
-    lb a2, 718(a0)
+    lb a2, 590(a0)
     xor a1, a1, a2
     and a2, s0, a1
     xor a2, t2, a2
@@ -14405,8 +14410,9 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a2, a1
     xor a4, a4, t1
     lw t1, 260(a0)
-    lb t2, 712(a0)
+    lb t2, 584(a0)
     xor t1, t1, t2
+    not t1, t1
     and t2, a3, t1
     xor t2, s1, t2
     or t5, t2, a3
@@ -14437,20 +14443,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a1, a3, a1
     sw a1, 236(a0)
     xor a1, t1, t0
-    lb a2, 722(a0)
+    lb a2, 594(a0)
     xor t3, t3, a2
-    lb a2, 723(a0)
+    lb a2, 595(a0)
     xor s7, s7, a2
-    lb a2, 724(a0)
+    lb a2, 596(a0)
     xor a7, a7, a2
-    lb a2, 725(a0)
+    lb a2, 597(a0)
     xor t4, t4, a2
     lw a2, 456(a0)
-    lb a3, 726(a0)
+    lb a3, 598(a0)
     xor a2, a2, a3
     xor a3, a2, s7
     lw a4, 488(a0)
-    lb a6, 727(a0)
+    lb a6, 599(a0)
     xor a4, a4, a6
     and a2, a4, a2
     xor a2, t4, a2
@@ -14463,10 +14469,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t0, a2, a3
     xor a6, a6, t0
     lw t0, 296(a0)
-    lb t1, 721(a0)
+    lb t1, 593(a0)
     xor t0, t0, t1
     lw t1, 264(a0)
-    lb t2, 720(a0)
+    lb t2, 592(a0)
     xor t1, t1, t2
     and t2, t0, t1
     xor t2, t3, t2
@@ -14497,22 +14503,22 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, t0, a3
     sw a3, 240(a0)
     xor a3, t1, a7
-    lb a4, 730(a0)
+    lb a4, 602(a0)
     xor s3, s3, a4
-    lb a4, 732(a0)
+    lb a4, 604(a0)
     xor a5, a5, a4
-    lb a4, 733(a0)
+    lb a4, 605(a0)
     xor s6, s6, a4
     lw a4, 492(a0)
-    lb a6, 735(a0)
+    lb a6, 607(a0)
     xor a4, a4, a6
     lw a6, 460(a0)
-    lb a7, 734(a0)
+    lb a7, 606(a0)
     xor a6, a6, a7
     and a7, a4, a6
     xor a7, s6, a7
     lw t0, 364(a0)
-    lb t1, 731(a0)
+    lb t1, 603(a0)
     xor t0, t0, t1
     xor a6, a6, t0
     and t1, t0, a7
@@ -14524,10 +14530,10 @@ nuri_pipo_rv32_bs32_ctr13:
     and t1, a7, a6
     xor a5, a5, t1
     lw t1, 300(a0)
-    lb t2, 729(a0)
+    lb t2, 601(a0)
     xor t1, t1, t2
     lw t2, 268(a0)
-    lb t3, 728(a0)
+    lb t3, 600(a0)
     xor t2, t2, t3
     not t2, t2
     and t3, t1, t2
@@ -14559,20 +14565,20 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, a5, a4
     xor a4, t1, a4
     sw a4, 244(a0)
-    lb a4, 740(a0)
+    lb a4, 612(a0)
     xor t6, t6, a4
-    lb a4, 741(a0)
+    lb a4, 613(a0)
     xor s10, s10, a4
     lw a4, 496(a0)
-    lb a7, 743(a0)
+    lb a7, 615(a0)
     xor a4, a4, a7
     lw a7, 464(a0)
-    lb t0, 742(a0)
+    lb t0, 614(a0)
     xor a7, a7, t0
     and t0, a4, a7
     xor t0, s10, t0
     lw t1, 368(a0)
-    lb t2, 739(a0)
+    lb t2, 611(a0)
     xor t1, t1, t2
     xor a7, a7, t1
     and t2, t1, t0
@@ -14584,14 +14590,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t3, t0, a7
     xor t2, t2, t3
     lw t3, 304(a0)
-    lb t4, 737(a0)
+    lb t4, 609(a0)
     xor t3, t3, t4
     lw t4, 272(a0)
-    lb t5, 736(a0)
+    lb t5, 608(a0)
     xor t4, t4, t5
     and t5, t3, t4
     lw t6, 336(a0)
-    lb s0, 738(a0)
+    lb s0, 610(a0)
     xor t6, t6, s0
     xor t5, t6, t5
     or t6, t5, t3
@@ -14620,21 +14626,21 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, t2, a4
     xor a4, t3, a4
     sw a4, 248(a0)
-    lb a4, 748(a0)
+    lb a4, 620(a0)
     xor s8, s8, a4
     lw a4, 500(a0)
-    lb t0, 751(a0)
+    lb t0, 623(a0)
     xor a4, a4, t0
     lw t0, 468(a0)
-    lb t1, 750(a0)
+    lb t1, 622(a0)
     xor t0, t0, t1
     and t1, a4, t0
     lw t3, 436(a0)
-    lb t4, 749(a0)
+    lb t4, 621(a0)
     xor t3, t3, t4
     xor t1, t3, t1
     lw t3, 372(a0)
-    lb t4, 747(a0)
+    lb t4, 619(a0)
     xor t3, t3, t4
     xor t0, t0, t3
     and t4, t3, t1
@@ -14646,14 +14652,14 @@ nuri_pipo_rv32_bs32_ctr13:
     and t6, t1, t0
     xor t4, t4, t6
     lw t6, 308(a0)
-    lb s0, 745(a0)
+    lb s0, 617(a0)
     xor t6, t6, s0
     lw s0, 276(a0)
-    lb s1, 744(a0)
+    lb s1, 616(a0)
     xor s0, s0, s1
     and s1, t6, s0
     lw s2, 340(a0)
-    lb s3, 746(a0)
+    lb s3, 618(a0)
     xor s2, s2, s3
     xor s1, s2, s1
     or s2, s1, t6
@@ -14681,14 +14687,14 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a4, 252(a0)
     or a4, t0, t4
     xor a4, t1, a4
-    lb t1, 753(a0)
+    lb t1, 625(a0)
     xor s4, s4, t1
     lw t1, 280(a0)
-    lb t3, 752(a0)
+    lb t3, 624(a0)
     xor t1, t1, t3
     and t3, s4, t1
     lw t6, 344(a0)
-    lb s0, 754(a0)
+    lb s0, 626(a0)
     xor t6, t6, s0
     xor t3, t6, t3
     or t6, t3, s4
@@ -14697,23 +14703,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t6, s4, t6
     not t3, t3
     lw s0, 504(a0)
-    lb s2, 759(a0)
+    lb s2, 631(a0)
     xor s0, s0, s2
     lw s2, 472(a0)
-    lb s3, 758(a0)
+    lb s3, 630(a0)
     xor s2, s2, s3
     and s3, s0, s2
     lw s4, 440(a0)
-    lb s6, 757(a0)
+    lb s6, 629(a0)
     xor s4, s4, s6
     xor s3, s4, s3
     lw s4, 376(a0)
-    lb s6, 755(a0)
+    lb s6, 627(a0)
     xor s4, s4, s6
     xor s2, s2, s4
     and s6, s4, s3
     lw s7, 408(a0)
-    lb s8, 756(a0)
+    lb s8, 628(a0)
     xor s7, s7, s8
     xor s6, s7, s6
     xor s0, s0, s6
@@ -14741,14 +14747,14 @@ nuri_pipo_rv32_bs32_ctr13:
     xor t1, t6, t1
     or t6, s2, s6
     xor t6, s3, t6
-    lb s0, 760(a0)
+    lb s0, 632(a0)
     xor s5, s5, s0
     lw s0, 316(a0)
-    lb s3, 761(a0)
+    lb s3, 633(a0)
     xor s0, s0, s3
     and s3, s0, s5
     lw s4, 348(a0)
-    lb s7, 762(a0)
+    lb s7, 634(a0)
     xor s4, s4, s7
     xor s3, s4, s3
     or s4, s3, s0
@@ -14757,23 +14763,23 @@ nuri_pipo_rv32_bs32_ctr13:
     xor s0, s0, s5
     not s3, s3
     lw s5, 508(a0)
-    lb s7, 767(a0)
+    lb s7, 639(a0)
     xor s5, s5, s7
     lw s7, 476(a0)
-    lb s8, 766(a0)
+    lb s8, 638(a0)
     xor s7, s7, s8
     and s8, s5, s7
     lw s9, 444(a0)
-    lb s10, 765(a0)
+    lb s10, 637(a0)
     xor s9, s9, s10
     xor s8, s9, s8
     lw s9, 380(a0)
-    lb s10, 763(a0)
+    lb s10, 635(a0)
     xor s9, s9, s10
     xor s7, s7, s9
     and s10, s9, s8
     lw s11, 412(a0)
-    lb ra, 764(a0)
+    lb ra, 636(a0)
     xor s11, s11, ra
     xor s10, s11, s10
     xor s5, s5, s10
@@ -15184,62 +15190,62 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, s6, a4
     sw a4, 508(a0)
     or a4, t4, s2
-    srli a5, t1, 16
-    xor a5, a5, s3
+    srli a5, t0, 16
+    xor a5, a5, t5
     and a5, a5, s10
-    xor s3, s3, a5
+    xor t5, t5, a5
     slli a5, a5, 16
-    xor t1, t1, a5
-    srli a5, a2, 16
-    xor a5, a5, t4
+    xor t0, t0, a5
+    srli a5, s2, 16
+    xor a5, a5, a1
     and a5, a5, s10
-    xor t4, t4, a5
+    xor a1, a1, a5
     slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, t1, 8
-    xor a5, a5, a2
+    xor s2, s2, a5
+    srli a5, t0, 8
+    xor a5, a5, s2
     and a5, a5, s11
-    xor a2, a2, a5
+    xor s2, s2, a5
     slli a5, a5, 8
-    xor t1, t1, a5
-    srli a5, s3, 8
-    xor a5, a5, t4
+    xor t0, t0, a5
+    srli a5, t5, 8
+    xor a5, a5, a1
     and a5, a5, s11
-    xor t4, t4, a5
+    xor a1, a1, a5
     slli a5, a5, 8
-    xor s3, s3, a5
-    sw t1, 256(a0)
-    sw a2, 288(a0)
-    sw s3, 320(a0)
-    sw t4, 352(a0)
-    srli a2, t0, 16
-    xor a2, a2, t5
-    and a2, a2, s10
-    xor t5, t5, a2
-    slli a2, a2, 16
-    xor t0, t0, a2
-    srli a2, s2, 16
-    xor a2, a2, a1
-    and a2, a2, s10
-    xor a1, a1, a2
-    slli a2, a2, 16
-    xor s2, s2, a2
-    srli a2, t0, 8
-    xor a2, a2, s2
-    and a2, a2, s11
-    xor s2, s2, a2
-    slli a2, a2, 8
-    xor t0, t0, a2
-    srli a2, t5, 8
-    xor a2, a2, a1
-    and a2, a2, s11
-    xor a1, a1, a2
-    slli a2, a2, 8
-    xor t5, t5, a2
+    xor t5, t5, a5
     sw t0, 392(a0)
     sw s2, 424(a0)
     sw t5, 456(a0)
     sw a1, 488(a0)
+    srli a1, t1, 16
+    xor a1, a1, s3
+    and a1, a1, s10
+    xor s3, s3, a1
+    slli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a2, 16
+    xor a1, a1, t4
+    and a1, a1, s10
+    xor t4, t4, a1
+    slli a1, a1, 16
+    xor a2, a2, a1
+    srli a1, t1, 8
+    xor a1, a1, a2
+    and a1, a1, s11
+    xor a2, a2, a1
+    slli a1, a1, 8
+    xor t1, t1, a1
+    srli a1, s3, 8
+    xor a1, a1, t4
+    and a1, a1, s11
+    xor t4, t4, a1
+    slli a1, a1, 8
+    xor s3, s3, a1
+    sw t1, 256(a0)
+    sw a2, 288(a0)
+    sw s3, 320(a0)
+    sw t4, 352(a0)
     xor a1, t6, a4
     lb a2, 561(a0)
     xor s4, s4, a2
@@ -15302,62 +15308,62 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, a5, a2
     sw a2, 480(a0)
     or a2, a4, t4
-    srli a5, t2, 16
-    xor a5, a5, s8
+    srli a5, a1, 16
+    xor a5, a5, s1
     and a5, a5, s10
-    xor s8, s8, a5
+    xor s1, s1, a5
     slli a5, a5, 16
-    xor t2, t2, a5
-    srli a5, a7, 16
-    xor a5, a5, a4
+    xor a1, a1, a5
+    srli a5, t4, 16
+    xor a5, a5, a3
     and a5, a5, s10
-    xor a4, a4, a5
+    xor a3, a3, a5
     slli a5, a5, 16
-    xor a7, a7, a5
-    srli a5, t2, 8
-    xor a5, a5, a7
+    xor t4, t4, a5
+    srli a5, a1, 8
+    xor a5, a5, t4
     and a5, a5, s11
-    xor a7, a7, a5
+    xor t4, t4, a5
     slli a5, a5, 8
-    xor t2, t2, a5
-    srli a5, s8, 8
-    xor a5, a5, a4
+    xor a1, a1, a5
+    srli a5, s1, 8
+    xor a5, a5, a3
     and a5, a5, s11
-    xor a4, a4, a5
+    xor a3, a3, a5
     slli a5, a5, 8
-    xor s8, s8, a5
-    sw t2, 260(a0)
-    sw a7, 292(a0)
-    sw s8, 324(a0)
-    sw a4, 356(a0)
-    srli a4, a1, 16
-    xor a4, a4, s1
-    and a4, a4, s10
-    xor s1, s1, a4
-    slli a4, a4, 16
-    xor a1, a1, a4
-    srli a4, t4, 16
-    xor a4, a4, a3
-    and a4, a4, s10
-    xor a3, a3, a4
-    slli a4, a4, 16
-    xor t4, t4, a4
-    srli a4, a1, 8
-    xor a4, a4, t4
-    and a4, a4, s11
-    xor t4, t4, a4
-    slli a4, a4, 8
-    xor a1, a1, a4
-    srli a4, s1, 8
-    xor a4, a4, a3
-    and a4, a4, s11
-    xor a3, a3, a4
-    slli a4, a4, 8
-    xor s1, s1, a4
+    xor s1, s1, a5
     sw a1, 396(a0)
     sw t4, 428(a0)
     sw s1, 460(a0)
     sw a3, 492(a0)
+    srli a1, t2, 16
+    xor a1, a1, s8
+    and a1, a1, s10
+    xor s8, s8, a1
+    slli a1, a1, 16
+    xor t2, t2, a1
+    srli a1, a7, 16
+    xor a1, a1, a4
+    and a1, a1, s10
+    xor a4, a4, a1
+    slli a1, a1, 16
+    xor a7, a7, a1
+    srli a1, t2, 8
+    xor a1, a1, a7
+    and a1, a1, s11
+    xor a7, a7, a1
+    slli a1, a1, 8
+    xor t2, t2, a1
+    srli a1, s8, 8
+    xor a1, a1, a4
+    and a1, a1, s11
+    xor a4, a4, a1
+    slli a1, a1, 8
+    xor s8, s8, a1
+    sw t2, 260(a0)
+    sw a7, 292(a0)
+    sw s8, 324(a0)
+    sw a4, 356(a0)
     xor a1, t1, a2
     sw a1, 400(a0)
     lb a1, 568(a0)
@@ -23282,62 +23288,62 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a4, s6, a4
     sw a4, 508(a0)
     or a4, t4, s2
-    srli a5, t1, 16
-    xor a5, a5, s3
+    srli a5, t0, 16
+    xor a5, a5, t5
     and a5, a5, s10
-    xor s3, s3, a5
+    xor t5, t5, a5
     slli a5, a5, 16
-    xor t1, t1, a5
-    srli a5, a2, 16
-    xor a5, a5, t4
+    xor t0, t0, a5
+    srli a5, s2, 16
+    xor a5, a5, a1
     and a5, a5, s10
-    xor t4, t4, a5
+    xor a1, a1, a5
     slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, t1, 8
-    xor a5, a5, a2
+    xor s2, s2, a5
+    srli a5, t0, 8
+    xor a5, a5, s2
     and a5, a5, s11
-    xor a2, a2, a5
+    xor s2, s2, a5
     slli a5, a5, 8
-    xor t1, t1, a5
-    srli a5, s3, 8
-    xor a5, a5, t4
+    xor t0, t0, a5
+    srli a5, t5, 8
+    xor a5, a5, a1
     and a5, a5, s11
-    xor t4, t4, a5
+    xor a1, a1, a5
     slli a5, a5, 8
-    xor s3, s3, a5
-    sw t1, 256(a0)
-    sw a2, 288(a0)
-    sw s3, 320(a0)
-    sw t4, 352(a0)
-    srli a2, t0, 16
-    xor a2, a2, t5
-    and a2, a2, s10
-    xor t5, t5, a2
-    slli a2, a2, 16
-    xor t0, t0, a2
-    srli a2, s2, 16
-    xor a2, a2, a1
-    and a2, a2, s10
-    xor a1, a1, a2
-    slli a2, a2, 16
-    xor s2, s2, a2
-    srli a2, t0, 8
-    xor a2, a2, s2
-    and a2, a2, s11
-    xor s2, s2, a2
-    slli a2, a2, 8
-    xor t0, t0, a2
-    srli a2, t5, 8
-    xor a2, a2, a1
-    and a2, a2, s11
-    xor a1, a1, a2
-    slli a2, a2, 8
-    xor t5, t5, a2
+    xor t5, t5, a5
     sw t0, 392(a0)
     sw s2, 424(a0)
     sw t5, 456(a0)
     sw a1, 488(a0)
+    srli a1, t1, 16
+    xor a1, a1, s3
+    and a1, a1, s10
+    xor s3, s3, a1
+    slli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a2, 16
+    xor a1, a1, t4
+    and a1, a1, s10
+    xor t4, t4, a1
+    slli a1, a1, 16
+    xor a2, a2, a1
+    srli a1, t1, 8
+    xor a1, a1, a2
+    and a1, a1, s11
+    xor a2, a2, a1
+    slli a1, a1, 8
+    xor t1, t1, a1
+    srli a1, s3, 8
+    xor a1, a1, t4
+    and a1, a1, s11
+    xor t4, t4, a1
+    slli a1, a1, 8
+    xor s3, s3, a1
+    sw t1, 256(a0)
+    sw a2, 288(a0)
+    sw s3, 320(a0)
+    sw t4, 352(a0)
     xor a1, t6, a4
     lb a2, 561(a0)
     xor s4, s4, a2
@@ -23400,62 +23406,62 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a2, a5, a2
     sw a2, 480(a0)
     or a2, a4, t4
-    srli a5, t2, 16
-    xor a5, a5, s8
+    srli a5, a1, 16
+    xor a5, a5, s1
     and a5, a5, s10
-    xor s8, s8, a5
+    xor s1, s1, a5
     slli a5, a5, 16
-    xor t2, t2, a5
-    srli a5, a7, 16
-    xor a5, a5, a4
+    xor a1, a1, a5
+    srli a5, t4, 16
+    xor a5, a5, a3
     and a5, a5, s10
-    xor a4, a4, a5
+    xor a3, a3, a5
     slli a5, a5, 16
-    xor a7, a7, a5
-    srli a5, t2, 8
-    xor a5, a5, a7
+    xor t4, t4, a5
+    srli a5, a1, 8
+    xor a5, a5, t4
     and a5, a5, s11
-    xor a7, a7, a5
+    xor t4, t4, a5
     slli a5, a5, 8
-    xor t2, t2, a5
-    srli a5, s8, 8
-    xor a5, a5, a4
+    xor a1, a1, a5
+    srli a5, s1, 8
+    xor a5, a5, a3
     and a5, a5, s11
-    xor a4, a4, a5
+    xor a3, a3, a5
     slli a5, a5, 8
-    xor s8, s8, a5
-    sw t2, 260(a0)
-    sw a7, 292(a0)
-    sw s8, 324(a0)
-    sw a4, 356(a0)
-    srli a4, a1, 16
-    xor a4, a4, s1
-    and a4, a4, s10
-    xor s1, s1, a4
-    slli a4, a4, 16
-    xor a1, a1, a4
-    srli a4, t4, 16
-    xor a4, a4, a3
-    and a4, a4, s10
-    xor a3, a3, a4
-    slli a4, a4, 16
-    xor t4, t4, a4
-    srli a4, a1, 8
-    xor a4, a4, t4
-    and a4, a4, s11
-    xor t4, t4, a4
-    slli a4, a4, 8
-    xor a1, a1, a4
-    srli a4, s1, 8
-    xor a4, a4, a3
-    and a4, a4, s11
-    xor a3, a3, a4
-    slli a4, a4, 8
-    xor s1, s1, a4
+    xor s1, s1, a5
     sw a1, 396(a0)
     sw t4, 428(a0)
     sw s1, 460(a0)
     sw a3, 492(a0)
+    srli a1, t2, 16
+    xor a1, a1, s8
+    and a1, a1, s10
+    xor s8, s8, a1
+    slli a1, a1, 16
+    xor t2, t2, a1
+    srli a1, a7, 16
+    xor a1, a1, a4
+    and a1, a1, s10
+    xor a4, a4, a1
+    slli a1, a1, 16
+    xor a7, a7, a1
+    srli a1, t2, 8
+    xor a1, a1, a7
+    and a1, a1, s11
+    xor a7, a7, a1
+    slli a1, a1, 8
+    xor t2, t2, a1
+    srli a1, s8, 8
+    xor a1, a1, a4
+    and a1, a1, s11
+    xor a4, a4, a1
+    slli a1, a1, 8
+    xor s8, s8, a1
+    sw t2, 260(a0)
+    sw a7, 292(a0)
+    sw s8, 324(a0)
+    sw a4, 356(a0)
     xor a1, t1, a2
     sw a1, 400(a0)
     lb a1, 568(a0)
@@ -37611,7 +37617,15 @@ nuri_pipo_rv32_bs32_wipe:
     sw zero, 20(a0)
     sw zero, 24(a0)
     sw zero, 28(a0)
-    addi a0, a0, 32
+    sw zero, 32(a0)
+    sw zero, 36(a0)
+    sw zero, 40(a0)
+    sw zero, 44(a0)
+    sw zero, 48(a0)
+    sw zero, 52(a0)
+    sw zero, 56(a0)
+    sw zero, 60(a0)
+    addi a0, a0, 64
     addi a1, a1, -1
     bnez a1, 1b
 2:

@@ -43,11 +43,11 @@ void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2]
 void nuri_pipo_rv32_bs32_out_c_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
 void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks);
-void nuri_pipo_rv32_bs32_wipe(void *p, size_t n8); /* zeroes 8 * n8 words (assembly: not elided) */
+void nuri_pipo_rv32_bs32_wipe(void *p, size_t n16); /* zeroes 16 * n16 words (assembly: not elided) */
 
-static void wipe_words(void *p, size_t nwords) /* nwords: a multiple of 8 */
+static void wipe_words(void *p, size_t nwords) /* nwords: a multiple of 16 */
 {
-    nuri_pipo_rv32_bs32_wipe(p, nwords / 8);
+    nuri_pipo_rv32_bs32_wipe(p, nwords / 16);
 }
 
 /* Decryption: mask block b (1..rounds-1) = round key K_(rounds-b). Encryption: mask slot s = RK_s
@@ -193,7 +193,10 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         uint32_t hmask = s ? 0xffffffffu << (32 - s) : 0; /* lanes past the carry into bit 5 */
         uint64_t base = counter - s;
         key_words(kout, rk[rounds]);
-        expand_masks(&ws, rk, rounds, 0);
+        /* the fixed-round cores read the slots of the key words only (RK_0 .. RK_(w-1)) */
+        unsigned nslots = rounds == 13 ? 2 : rounds == 17 ? 4 : 0;
+        if (nslots) nuri_pipo_rv32_bs32_masks(ws.u.mk, rk, 8, nslots);
+        else expand_masks(&ws, rk, rounds, 0);
         counter_planes(ws.u.e.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
         unsigned cols = 0xff; /* S-box columns of round 1 whose counter planes changed */
@@ -220,7 +223,12 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
             base += 32;
             if (hmask) cols |= flip_carry(ws.u.e.ctr, base, hmask);
         }
-        wipe_words(&ws, 320); /* state buffers, mask slots, r1 and ctr */
+        if (nslots == 2) { /* state buffers, mask slots 0..1; r1 and ctr */
+            wipe_words(&ws, 160);
+            wipe_words(ws.u.e.r1, 128);
+        } else {
+            wipe_words(&ws, 320); /* state buffers, mask slots, r1 and ctr */
+        }
         if (used_buf) wipe_words(buf, 64);
     }
     /* fewer than SMALL blocks left: one-block kernel on the counter blocks */
