@@ -60,7 +60,7 @@ peers:
 	  if command -v cargo >/dev/null; then cargo build -q --release --manifest-path $$m || echo "peers: $$m failed to build (skipped)"; \
 	  else echo "peers: cargo not found, skipping $$m"; fi; done
 
-demo: python peers
+demo: bootstrap-cross python peers
 	$(NURI) selftest
 	@if $(NURI) report --help >/dev/null 2>&1; then $(NURI) report; else $(NURI) bench --quick; fi
 
