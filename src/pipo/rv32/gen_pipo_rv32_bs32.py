@@ -29,6 +29,8 @@ gen_pipo_rv32.py. Only caller-saved registers are used.
   uint32_t *nuri_pipo_rv32_bs32_core_{enc,dec}(uint32_t *ws, unsigned rounds)
 returns the buffer holding the result (ws or ws + 64).
 """
+import itertools
+
 from gen_pipo_rv32 import S_OPS, S_OUT, INV_OPS, INV_IN, INV_OUT, ROT, Emitter, run_ops, HEADER
 
 MAX_ROUNDS = 17
@@ -554,23 +556,61 @@ def gen_ctr_fixed(rounds):
     some groups (h, c) (the 4 planes (4h + jj, c)) in registers until the group is complete
     and transposes them there; the other groups are stored and transposed after the round.
     The groups held are chosen greedily (shortest hold first) as long as the registers last."""
-    cands = []
-    for h in range(2):
-        for c in range(8):
-            sl = [(c - ROT[4 * h + jj]) % 8 for jj in range(4)]
-            cands.append((sum(max(sl) - x for x in sl), max(sl), (h, c)))
-    hold = set()
-    for _, _, g in sorted(cands):
+    # holding a group saves 8 loads/stores, keeping a plane across the last boundary 2: groups
+    # first (with no plane kept into the last round), then the planes that still fit
+    resident = fixed_residents()
+    sl = slots("enc")
+    prod = {pos: c for c, (_, outs) in enumerate(sl) for _, pos in outs}
+    cons = {pos: c for c, (ins, _) in enumerate(sl) for _, pos in ins}
+
+    def fits(hold, last_res):
         try:
-            gen_ctr_fixed_hold(rounds, hold | {g})
+            gen_ctr_fixed_hold(rounds, resident, hold, last_res, order)
         except IndexError:
-            continue
-        hold.add(g)
-    text, nres = gen_ctr_fixed_hold(rounds, hold)
-    return text, nres, len(hold)
+            return False
+        return True
+
+    best = None
+    for order, groups_first in itertools.product(last_orders(4), (True, False)):
+        hold, last_res = set(), set()
+        spans = []
+        for h in range(2):
+            for c in range(8):
+                at = [order.index((c - ROT[4 * h + jj]) % 8) for jj in range(4)]
+                spans.append((sum(max(at) - x for x in at), max(at), (h, c)))
+        steps = [("g", g) for _, _, g in sorted(spans)]
+        planes = [("p", q) for q in sorted(resident, key=lambda q: (8 - prod[q] + cons[q], q))]
+        for kind, x in (steps + planes if groups_first else planes + steps):
+            if kind == "g" and fits(hold | {x}, last_res):
+                hold.add(x)
+            elif kind == "p" and fits(hold, last_res | {x}):
+                last_res.add(x)
+        gain = 8 * len(hold) + 2 * len(last_res)
+        if best is None or gain > best[0]:
+            best = (gain, hold, last_res, order)
+    _, hold, last_res, order = best
+    text = gen_ctr_fixed_hold(rounds, resident, hold, last_res, order)
+    return text, len(resident), len(hold), len(last_res)
 
 
-def gen_ctr_fixed_hold(rounds, hold):
+def last_orders(k):
+    """the k column orders of the last round that keep the fewest output planes waiting for
+    their groups (peak, then total), if every group were held"""
+    groups = [[(c - ROT[4 * h + jj]) % 8 for jj in range(4)] for h in range(2) for c in range(8)]
+    res = []
+    for order in itertools.permutations(range(8)):
+        pos = {c: i for i, c in enumerate(order)}
+        held = [sum(sum(1 for x in cols if pos[x] <= i) for cols in groups if max(pos[x] for x in cols) > i)
+                for i in range(8)]
+        res.append((max(held), sum(held), order))
+    res.sort()
+    return [tuple(range(8))] + [o for _, _, o in res[:k]]
+
+
+def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
+    """resident: planes kept across the boundaries before rounds 3..rounds-1; last_res: across
+    the boundary before the last round; hold: output groups the last round transposes in place;
+    last_order: the order of the last round's columns"""
     # mask slots read: RK_i = slot i % nslots ^ constant bits i & ~(nslots - 1), nslots = the
     # number of key words (PIPO-64/128: 13 rounds, 2 words; PIPO-64/256: 17 rounds, 4 words)
     nslots = FIXED_ROUNDS[rounds]
@@ -580,7 +620,6 @@ def gen_ctr_fixed_hold(rounds, hold):
     em("addi sp, sp, -64")
     for i, r in enumerate(SAVED):
         em("sw %s, %d(sp)" % (r, 4 * i))
-    resident = fixed_residents()
     free = list(FPOOL)
     reg_of = {}  # resident plane -> register
 
@@ -619,14 +658,16 @@ def gen_ctr_fixed_hold(rounds, hold):
     for n in range(2, rounds + 1):
         last = n == rounds
         dst = n % 2
-        for c, (ins, outs) in enumerate(slots("enc")):
+        sl = slots("enc")
+        for c in (last_order if last else range(8)):
+            ins, outs = sl[c]
             in_pos = dict(ins)
             out_pos = dict(outs)
             res_in = [j for j in range(8) if in_pos[j] in reg_of]
             if last:
                 res_out = [j for j in range(8) if (j >> 2, out_pos[j][1]) in hold]
             else:
-                res_out = [j for j in range(8) if out_pos[j] in resident]
+                res_out = [j for j in range(8) if out_pos[j] in (last_res if n == rounds - 1 else resident)]
             order, _ = column_schedule(res_in, res_out, n > 2, 0)
             reg = {"i%d" % j: reg_of.pop(in_pos[j]) for j in res_in}
 
@@ -705,7 +746,7 @@ def gen_ctr_fixed_hold(rounds, hold):
     em("addi sp, sp, 64")
     em("ret")
     em.raw("    .size %s, .-%s\n" % (fn, fn))
-    return "\n".join(em.lines) + "\n", len(resident)
+    return "\n".join(em.lines) + "\n"
 
 
 if __name__ == "__main__":
@@ -713,10 +754,10 @@ if __name__ == "__main__":
     ctr = gen_ctr_core(states) + "\n" + gen_r1()
     dec, _ = gen_core("dec")
     for r in FIXED_ROUNDS:
-        text_r, nres, nhold = gen_ctr_fixed(r)
+        text_r, nres, nhold, nlast = gen_ctr_fixed(r)
         ctr += "\n" + text_r
-        print("fixed-round CTR core, %d rounds: %d residents per round boundary, %d of 16 output groups "
-              "transposed in registers" % (r, nres, nhold))
+        print("fixed-round CTR core, %d rounds: %d residents per round boundary (%d into the last round), "
+              "%d of 16 output groups transposed in registers" % (r, nres, nlast, nhold))
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
             "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_out_c() + "\n" + gen_helpers())

@@ -14857,6 +14857,7 @@ nuri_pipo_rv32_bs32_ctr13:
     sw t5, 364(a0)
     or t5, t5, a2
     xor a5, a5, t5
+    sw a5, 408(a0)
     sw a2, 436(a0)
     xor a2, a2, t0
     xor a1, a1, a2
@@ -14873,621 +14874,660 @@ nuri_pipo_rv32_bs32_ctr13:
     lb a2, 527(a0)
     xor s0, s0, a2
     lw a2, 196(a0)
-    lb t0, 526(a0)
-    xor a2, a2, t0
-    and t0, s0, a2
-    xor t0, t2, t0
+    lb a5, 526(a0)
+    xor a2, a2, a5
+    and a5, s0, a2
+    xor a5, t2, a5
     xor a2, a2, s2
-    and t2, s2, t0
-    xor a6, a6, t2
-    xor t2, s0, a6
-    or t5, a6, t0
-    xor t5, s2, t5
-    xor t0, t0, t2
-    and s0, t0, a2
-    xor a6, a6, s0
-    lw s0, 4(a0)
-    lb s2, 520(a0)
-    xor s0, s0, s2
-    and s2, a3, s0
-    xor s1, s1, s2
-    or s2, s1, a3
-    xor s0, s0, s2
-    xor a6, a6, s0
-    or s2, s1, s0
-    xor a3, a3, s2
-    not s1, s1
-    xor t2, t2, a3
+    and t0, s2, a5
+    xor a6, a6, t0
+    xor t0, s0, a6
+    or t2, a6, a5
+    xor t2, s2, t2
+    xor a5, a5, t0
+    and t5, a5, a2
+    xor a6, a6, t5
+    lw t5, 4(a0)
+    lb s0, 520(a0)
+    xor t5, t5, s0
+    and s0, a3, t5
+    xor s0, s1, s0
+    or s1, s0, a3
     xor t5, t5, s1
-    and s2, t2, t0
-    xor a2, a2, s2
-    xor s2, t2, a2
-    xor s1, s1, s2
-    sw s1, 340(a0)
-    or s1, a6, t5
+    xor a6, a6, t5
+    or s1, s0, t5
+    xor a3, a3, s1
+    not s0, s0
+    xor t0, t0, a3
+    xor t2, t2, s0
+    and s1, t0, a5
     xor a2, a2, s1
+    xor s1, t0, a2
+    xor s0, s0, s1
+    or s2, a6, t2
+    xor a2, a2, s2
     sw a2, 368(a0)
     or a2, a2, a6
-    xor a2, t0, a2
+    xor a2, a5, a2
     sw a2, 412(a0)
-    xor a2, t5, t0
-    and t0, a2, s2
-    xor a2, s0, a2
-    xor t0, a6, t0
-    xor a3, a3, t0
-    lb t0, 530(a0)
-    xor t3, t3, t0
-    lb t0, 531(a0)
-    xor s7, s7, t0
-    lb t0, 532(a0)
-    xor a7, a7, t0
-    lb t0, 533(a0)
-    xor t4, t4, t0
-    lw t0, 200(a0)
-    lb s0, 534(a0)
-    xor t0, t0, s0
-    xor s0, t0, s7
-    lw s1, 232(a0)
-    lb s2, 535(a0)
-    xor s1, s1, s2
-    and t0, s1, t0
-    xor t0, t4, t0
-    and t4, s7, t0
-    xor a7, a7, t4
-    xor t4, s1, a7
-    or s1, a7, t0
-    xor s1, s7, s1
-    xor t0, t0, t4
-    and s2, t0, s0
-    xor a7, a7, s2
-    lw s2, 40(a0)
-    lb s7, 529(a0)
-    xor s2, s2, s7
-    lw s7, 8(a0)
-    lb s9, 528(a0)
-    xor s7, s7, s9
-    not s7, s7
-    and s9, s2, s7
-    xor t3, t3, s9
-    or s9, t3, s2
-    xor s7, s7, s9
-    xor a7, a7, s7
-    or s9, t3, s7
-    xor s2, s2, s9
-    not t3, t3
-    xor t4, t4, s2
-    xor s1, s1, t3
-    and s9, t4, t0
-    xor s0, s0, s9
-    sw t4, 264(a0)
-    xor t4, t4, s0
-    xor t3, t3, t4
-    sw t3, 344(a0)
-    or t3, a7, s1
-    xor t3, s0, t3
-    sw t3, 372(a0)
-    or t3, t3, a7
-    xor t3, t0, t3
-    sw t3, 384(a0)
-    xor t0, s1, t0
-    and t3, t0, t4
-    sw a7, 444(a0)
-    xor a7, a7, t3
-    xor a7, s2, a7
-    sw a7, 496(a0)
-    xor a7, s7, t0
-    lb t0, 538(a0)
-    xor s3, s3, t0
-    lb t0, 540(a0)
-    xor a4, a4, t0
-    lb t0, 541(a0)
-    xor s6, s6, t0
-    lw t0, 236(a0)
-    lb t3, 543(a0)
-    xor t0, t0, t3
-    lw t3, 204(a0)
-    lb t4, 542(a0)
-    xor t3, t3, t4
-    and t4, t0, t3
-    xor t4, s6, t4
-    lw s0, 108(a0)
-    lb s2, 539(a0)
-    xor s0, s0, s2
-    xor t3, t3, s0
-    and s2, s0, t4
-    xor a4, a4, s2
-    xor t0, t0, a4
-    or s2, a4, t4
-    xor s0, s0, s2
-    xor t4, t4, t0
-    and s2, t4, t3
-    xor a4, a4, s2
-    lw s2, 44(a0)
-    lb s6, 537(a0)
-    xor s2, s2, s6
-    lw s6, 12(a0)
-    lb s7, 536(a0)
-    xor s6, s6, s7
-    not s6, s6
-    and s7, s2, s6
-    xor s3, s3, s7
-    or s7, s3, s2
-    xor s6, s6, s7
-    xor a4, a4, s6
-    or s7, s3, s6
-    xor s2, s2, s7
-    not s3, s3
-    xor t0, t0, s2
-    xor s0, s0, s3
-    and s7, t0, t4
-    xor t3, t3, s7
-    sw t0, 268(a0)
-    xor t0, t0, t3
-    xor s3, s3, t0
-    sw s3, 348(a0)
-    or s3, a4, s0
-    xor t3, t3, s3
-    sw s0, 464(a0)
-    xor s0, s0, t4
-    xor s3, s6, s0
-    sw s3, 296(a0)
-    and t0, s0, t0
-    sw t3, 376(a0)
-    or t3, t3, a4
-    xor t3, t4, t3
-    sw t3, 388(a0)
-    sw a4, 416(a0)
-    xor a4, a4, t0
-    xor a4, s2, a4
-    sw a4, 500(a0)
-    lb a4, 548(a0)
-    xor t6, t6, a4
-    lb a4, 549(a0)
-    xor s10, s10, a4
-    lw a4, 240(a0)
-    lb t0, 551(a0)
-    xor a4, a4, t0
-    lw t0, 208(a0)
-    lb t3, 550(a0)
-    xor t0, t0, t3
-    and t3, a4, t0
-    xor t3, s10, t3
-    lw t4, 112(a0)
-    lb s0, 547(a0)
-    xor t4, t4, s0
-    xor t0, t0, t4
-    and s0, t4, t3
-    xor t6, t6, s0
-    xor a4, a4, t6
-    or s0, t6, t3
-    xor t4, t4, s0
-    xor t3, t3, a4
-    and s0, t3, t0
-    xor t6, t6, s0
-    lw s0, 48(a0)
-    lb s2, 545(a0)
-    xor s0, s0, s2
-    lw s2, 16(a0)
-    lb s3, 544(a0)
-    xor s2, s2, s3
-    and s3, s0, s2
-    lw s6, 80(a0)
-    lb s7, 546(a0)
-    xor s6, s6, s7
-    xor s3, s6, s3
-    or s6, s3, s0
-    xor s2, s2, s6
-    xor t6, t6, s2
-    or s6, s3, s2
-    xor s0, s0, s6
-    not s3, s3
-    xor a4, a4, s0
-    xor t4, t4, s3
-    and s6, a4, t3
-    xor t0, t0, s6
-    sw a4, 272(a0)
-    xor a4, a4, t0
-    xor s3, s3, a4
-    or s6, t6, t4
-    xor t0, t0, s6
-    sw t4, 468(a0)
-    xor t4, t4, t3
-    xor s2, s2, t4
-    sw s2, 300(a0)
-    and a4, t4, a4
-    sw t0, 380(a0)
-    or t0, t0, t6
-    xor t0, t3, t0
-    sw t6, 420(a0)
-    xor a4, t6, a4
-    xor a4, s0, a4
-    lb t3, 556(a0)
-    xor s8, s8, t3
-    lw t3, 244(a0)
-    lb t4, 559(a0)
-    xor t3, t3, t4
-    lw t4, 212(a0)
-    lb t6, 558(a0)
-    xor t4, t4, t6
-    and t6, t3, t4
-    lw s0, 180(a0)
-    lb s2, 557(a0)
-    xor s0, s0, s2
-    xor t6, s0, t6
-    lw s0, 116(a0)
-    lb s2, 555(a0)
-    xor s0, s0, s2
-    xor t4, t4, s0
-    and s2, s0, t6
-    xor s2, s8, s2
-    xor t3, t3, s2
-    or s6, s2, t6
-    xor s0, s0, s6
-    xor t6, t6, t3
-    and s6, t6, t4
-    xor s2, s2, s6
-    lw s6, 52(a0)
-    lb s7, 553(a0)
-    xor s6, s6, s7
-    lw s7, 20(a0)
-    lb s8, 552(a0)
-    xor s7, s7, s8
-    and s8, s6, s7
-    lw s9, 84(a0)
-    lb s10, 554(a0)
-    xor s9, s9, s10
-    xor s8, s9, s8
-    or s9, s8, s6
-    xor s7, s7, s9
-    xor s2, s2, s7
-    or s9, s8, s7
-    xor s6, s6, s9
-    not s8, s8
-    xor t3, t3, s6
-    xor s0, s0, s8
-    and s9, t3, t6
-    xor t4, t4, s9
-    sw t3, 276(a0)
-    xor t3, t3, t4
-    xor s8, s8, t3
-    or s9, s2, s0
-    xor t4, t4, s9
-    xor s9, s0, t6
-    li s10, 0x0000ffff
-    li s11, 0x00ff00ff
-    srli ra, a5, 16
-    xor ra, ra, s0
-    and ra, ra, s10
-    xor s0, s0, ra
-    slli ra, ra, 16
-    xor a5, a5, ra
-    srli ra, a6, 16
-    xor ra, ra, a4
-    and ra, ra, s10
-    xor a4, a4, ra
-    slli ra, ra, 16
-    xor a6, a6, ra
-    srli ra, a5, 8
-    xor ra, ra, a6
-    and ra, ra, s11
-    xor a6, a6, ra
-    slli ra, ra, 8
-    xor a5, a5, ra
-    srli ra, s0, 8
-    xor ra, ra, a4
-    and ra, ra, s11
-    xor a4, a4, ra
-    slli ra, ra, 8
-    xor s0, s0, ra
-    sw a5, 408(a0)
+    xor a2, t2, a5
+    and a5, a2, s1
     sw a6, 440(a0)
-    sw s0, 472(a0)
-    sw a4, 504(a0)
-    xor a4, s7, s9
-    sw a4, 304(a0)
-    and a4, s9, t3
-    xor a4, s2, a4
-    xor a4, s6, a4
-    sw a4, 508(a0)
-    or a4, t4, s2
-    srli a5, t0, 16
+    xor a5, a6, a5
+    xor a3, a3, a5
+    sw a3, 492(a0)
+    xor a2, t5, a2
+    lb a3, 548(a0)
+    xor t6, t6, a3
+    lb a3, 549(a0)
+    xor s10, s10, a3
+    lw a3, 240(a0)
+    lb a5, 551(a0)
+    xor a3, a3, a5
+    lw a5, 208(a0)
+    lb a6, 550(a0)
+    xor a5, a5, a6
+    and a6, a3, a5
+    xor a6, s10, a6
+    lw t5, 112(a0)
+    lb s1, 547(a0)
+    xor t5, t5, s1
     xor a5, a5, t5
-    and a5, a5, s10
-    xor t5, t5, a5
-    slli a5, a5, 16
-    xor t0, t0, a5
-    srli a5, s2, 16
-    xor a5, a5, a1
-    and a5, a5, s10
-    xor a1, a1, a5
-    slli a5, a5, 16
-    xor s2, s2, a5
-    srli a5, t0, 8
-    xor a5, a5, s2
-    and a5, a5, s11
-    xor s2, s2, a5
-    slli a5, a5, 8
-    xor t0, t0, a5
-    srli a5, t5, 8
-    xor a5, a5, a1
-    and a5, a5, s11
-    xor a1, a1, a5
-    slli a5, a5, 8
-    xor t5, t5, a5
-    sw t0, 392(a0)
-    sw s2, 424(a0)
-    sw t5, 456(a0)
-    sw a1, 488(a0)
-    srli a1, t1, 16
-    xor a1, a1, s3
-    and a1, a1, s10
-    xor s3, s3, a1
-    slli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a2, 16
-    xor a1, a1, t4
-    and a1, a1, s10
-    xor t4, t4, a1
-    slli a1, a1, 16
-    xor a2, a2, a1
-    srli a1, t1, 8
-    xor a1, a1, a2
-    and a1, a1, s11
-    xor a2, a2, a1
-    slli a1, a1, 8
-    xor t1, t1, a1
-    srli a1, s3, 8
-    xor a1, a1, t4
-    and a1, a1, s11
-    xor t4, t4, a1
-    slli a1, a1, 8
-    xor s3, s3, a1
+    and s1, t5, a6
+    xor t6, t6, s1
+    xor a3, a3, t6
+    or s1, t6, a6
+    xor t5, t5, s1
+    xor a6, a6, a3
+    and s1, a6, a5
+    xor t6, t6, s1
+    lw s1, 48(a0)
+    lb s2, 545(a0)
+    xor s1, s1, s2
+    lw s2, 16(a0)
+    lb s9, 544(a0)
+    xor s2, s2, s9
+    and s9, s1, s2
+    lw s10, 80(a0)
+    lb s11, 546(a0)
+    xor s10, s10, s11
+    xor s9, s10, s9
+    or s10, s9, s1
+    xor s2, s2, s10
+    xor t6, t6, s2
+    or s10, s9, s2
+    xor s1, s1, s10
+    not s9, s9
+    xor a3, a3, s1
+    xor t5, t5, s9
+    and s10, a3, a6
+    xor a5, a5, s10
+    sw a3, 272(a0)
+    xor a3, a3, a5
+    xor s9, s9, a3
+    or s10, t6, t5
+    xor a5, a5, s10
+    sw t5, 468(a0)
+    xor t5, t5, a6
+    xor s2, s2, t5
+    sw s2, 300(a0)
+    and a3, t5, a3
+    sw a5, 380(a0)
+    or a5, a5, t6
+    xor a5, a6, a5
+    sw t6, 420(a0)
+    xor a3, t6, a3
+    xor a3, s1, a3
+    sw a3, 504(a0)
+    lb a3, 556(a0)
+    xor s8, s8, a3
+    lw a3, 244(a0)
+    lb a6, 559(a0)
+    xor a3, a3, a6
+    lw a6, 212(a0)
+    lb t5, 558(a0)
+    xor a6, a6, t5
+    and t5, a3, a6
+    lw t6, 180(a0)
+    lb s1, 557(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    lw t6, 116(a0)
+    lb s1, 555(a0)
+    xor t6, t6, s1
+    xor a6, a6, t6
+    and s1, t6, t5
+    xor s1, s8, s1
+    xor a3, a3, s1
+    or s2, s1, t5
+    xor t6, t6, s2
+    xor t5, t5, a3
+    and s2, t5, a6
+    xor s1, s1, s2
+    lw s2, 52(a0)
+    lb s8, 553(a0)
+    xor s2, s2, s8
+    lw s8, 20(a0)
+    lb s10, 552(a0)
+    xor s8, s8, s10
+    and s10, s2, s8
+    lw s11, 84(a0)
+    lb ra, 554(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    or s11, s10, s2
+    xor s8, s8, s11
+    xor s1, s1, s8
+    or s11, s10, s8
+    xor s2, s2, s11
+    not s10, s10
+    xor a3, a3, s2
+    xor t6, t6, s10
+    and s11, a3, t5
+    xor a6, a6, s11
+    xor s11, a3, a6
+    xor s10, s10, s11
+    or ra, s1, t6
+    xor a6, a6, ra
+    sw t6, 472(a0)
+    xor t6, t6, t5
+    xor s8, s8, t6
+    sw s8, 304(a0)
+    and t6, t6, s11
+    xor t6, s1, t6
+    xor t6, s2, t6
+    sw t6, 508(a0)
+    or t6, a6, s1
+    li s2, 0x0000ffff
+    li s8, 0x00ff00ff
+    srli s11, t1, 16
+    xor s11, s11, s9
+    and s11, s11, s2
+    xor s9, s9, s11
+    slli s11, s11, 16
+    xor t1, t1, s11
+    srli s11, a2, 16
+    xor s11, s11, a6
+    and s11, s11, s2
+    xor a6, a6, s11
+    slli s11, s11, 16
+    xor a2, a2, s11
+    srli s11, t1, 8
+    xor s11, s11, a2
+    and s11, s11, s8
+    xor a2, a2, s11
+    slli s11, s11, 8
+    xor t1, t1, s11
+    srli s11, s9, 8
+    xor s11, s11, a6
+    and s11, s11, s8
+    xor a6, a6, s11
+    slli s11, s11, 8
+    xor s9, s9, s11
     sw t1, 256(a0)
     sw a2, 288(a0)
-    sw s3, 320(a0)
-    sw t4, 352(a0)
-    xor a1, t6, a4
-    lb a2, 561(a0)
-    xor s4, s4, a2
-    lw a2, 24(a0)
-    lb a4, 560(a0)
-    xor a2, a2, a4
-    and a4, s4, a2
-    lw a5, 88(a0)
-    lb a6, 562(a0)
-    xor a5, a5, a6
-    xor a4, a5, a4
-    or a5, a4, s4
-    xor a2, a2, a5
-    or a5, a4, a2
-    xor a5, s4, a5
-    not a4, a4
-    lw a6, 248(a0)
-    lb t0, 567(a0)
-    xor a6, a6, t0
-    lw t0, 216(a0)
-    lb t1, 566(a0)
-    xor t0, t0, t1
-    and t1, a6, t0
-    lw t3, 184(a0)
-    lb t4, 565(a0)
-    xor t3, t3, t4
-    xor t1, t3, t1
-    lw t3, 120(a0)
-    lb t4, 563(a0)
-    xor t3, t3, t4
-    xor t0, t0, t3
-    and t4, t3, t1
-    lw t5, 152(a0)
-    lb t6, 564(a0)
-    xor t5, t5, t6
-    xor t4, t5, t4
-    xor a6, a6, t4
-    or t5, t4, t1
-    xor t3, t3, t5
-    xor t1, t1, a6
-    xor a6, a6, a5
-    xor t3, t3, a4
-    and t5, t1, t0
-    xor t4, t4, t5
-    xor t4, t4, a2
-    and t5, a6, t1
-    xor t0, t0, t5
-    sw a6, 280(a0)
-    xor a6, a6, t0
-    xor a4, a4, a6
-    sw a4, 328(a0)
-    or a4, t4, t3
-    xor a4, t0, a4
-    sw t3, 476(a0)
-    xor t0, t3, t1
-    xor a2, a2, t0
-    sw a2, 308(a0)
-    and a2, t0, a6
-    xor a2, t4, a2
-    xor a2, a5, a2
-    sw a2, 480(a0)
-    or a2, a4, t4
-    srli a5, a1, 16
-    xor a5, a5, s1
-    and a5, a5, s10
-    xor s1, s1, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, t4, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor t4, t4, a5
-    srli a5, a1, 8
-    xor a5, a5, t4
-    and a5, a5, s11
-    xor t4, t4, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, s1, 8
-    xor a5, a5, a3
-    and a5, a5, s11
-    xor a3, a3, a5
-    slli a5, a5, 8
-    xor s1, s1, a5
-    sw a1, 396(a0)
-    sw t4, 428(a0)
-    sw s1, 460(a0)
-    sw a3, 492(a0)
-    srli a1, t2, 16
-    xor a1, a1, s8
-    and a1, a1, s10
-    xor s8, s8, a1
-    slli a1, a1, 16
-    xor t2, t2, a1
-    srli a1, a7, 16
-    xor a1, a1, a4
-    and a1, a1, s10
-    xor a4, a4, a1
-    slli a1, a1, 16
-    xor a7, a7, a1
-    srli a1, t2, 8
-    xor a1, a1, a7
-    and a1, a1, s11
-    xor a7, a7, a1
-    slli a1, a1, 8
-    xor t2, t2, a1
-    srli a1, s8, 8
-    xor a1, a1, a4
-    and a1, a1, s11
-    xor a4, a4, a1
-    slli a1, a1, 8
-    xor s8, s8, a1
-    sw t2, 260(a0)
-    sw a7, 292(a0)
-    sw s8, 324(a0)
-    sw a4, 356(a0)
-    xor a1, t1, a2
-    sw a1, 400(a0)
-    lb a1, 568(a0)
-    xor s5, s5, a1
-    lw a1, 60(a0)
-    lb a2, 569(a0)
-    xor a1, a1, a2
-    and a2, a1, s5
-    lw a3, 92(a0)
-    lb a4, 570(a0)
-    xor a3, a3, a4
-    xor a2, a3, a2
-    or a3, a2, a1
-    xor a3, s5, a3
-    or a4, a2, a3
-    xor a1, a1, a4
-    not a2, a2
-    lw a4, 252(a0)
-    lb a5, 575(a0)
-    xor a4, a4, a5
-    lw a5, 220(a0)
-    lb a6, 574(a0)
-    xor a5, a5, a6
-    and a6, a4, a5
-    lw a7, 188(a0)
-    lb t0, 573(a0)
-    xor a7, a7, t0
-    xor a6, a7, a6
-    lw a7, 124(a0)
-    lb t0, 571(a0)
-    xor a7, a7, t0
-    xor a5, a5, a7
-    and t0, a7, a6
-    lw t1, 156(a0)
-    lb t2, 572(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    xor a4, a4, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a6, a6, a4
-    xor a4, a4, a1
-    xor a7, a7, a2
-    and t1, a6, a5
-    xor t0, t0, t1
-    xor t0, t0, a3
-    and t1, a4, a6
-    xor a5, a5, t1
-    sw a4, 284(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    sw a2, 332(a0)
-    or a2, t0, a7
-    xor a2, a5, a2
-    sw a7, 448(a0)
-    xor a5, a7, a6
-    xor a3, a3, a5
-    sw a3, 312(a0)
-    and a3, a5, a4
-    sw a2, 360(a0)
-    or a2, a2, t0
-    xor a2, a6, a2
-    sw a2, 404(a0)
-    sw t0, 432(a0)
-    xor a2, t0, a3
-    xor a1, a1, a2
-    sw a1, 484(a0)
-    lw a1, 264(a0)
-    lw a2, 296(a0)
-    lw a3, 328(a0)
-    lw a4, 360(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
+    sw s9, 320(a0)
+    sw a6, 352(a0)
+    srli a2, a5, 16
+    xor a2, a2, t2
+    and a2, a2, s2
+    xor t2, t2, a2
+    slli a2, a2, 16
     xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
+    srli a2, s1, 16
+    xor a2, a2, a1
+    and a2, a2, s2
+    xor a1, a1, a2
+    slli a2, a2, 16
+    xor s1, s1, a2
+    srli a2, a5, 8
+    xor a2, a2, s1
+    and a2, a2, s8
+    xor s1, s1, a2
+    slli a2, a2, 8
+    xor a5, a5, a2
+    srli a2, t2, 8
+    xor a2, a2, a1
+    and a2, a2, s8
+    xor a1, a1, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a5, 392(a0)
+    sw s1, 424(a0)
+    sw t2, 456(a0)
+    sw a1, 488(a0)
+    xor a1, t5, t6
+    sw a1, 396(a0)
+    lb a1, 530(a0)
+    xor t3, t3, a1
+    lb a1, 531(a0)
+    xor s7, s7, a1
+    lb a1, 532(a0)
+    xor a7, a7, a1
+    lb a1, 533(a0)
+    xor t4, t4, a1
+    lw a1, 200(a0)
+    lb a2, 534(a0)
+    xor a1, a1, a2
+    xor a2, a1, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a1, a5, a1
+    xor a1, t4, a1
+    and a6, s7, a1
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a1
+    xor a7, s7, a7
     xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 264(a0)
-    sw a2, 296(a0)
-    sw a3, 328(a0)
-    sw a4, 360(a0)
+    and t1, a1, a2
+    xor a6, a6, t1
+    lw t1, 40(a0)
+    lb t2, 529(a0)
+    xor t1, t1, t2
+    lw t2, 8(a0)
+    lb t4, 528(a0)
+    xor t2, t2, t4
+    not t2, t2
+    and t4, t1, t2
+    xor t3, t3, t4
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a6, a6, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor a7, a7, t3
+    and t4, a5, a1
+    xor a2, a2, t4
+    xor t4, a5, a2
+    xor t3, t3, t4
+    or t5, a6, a7
+    xor a2, a2, t5
+    sw a7, 460(a0)
+    xor a7, a7, a1
+    and t4, a7, t4
+    xor a7, t2, a7
+    xor t2, a6, t4
+    xor t1, t1, t2
+    sw a6, 444(a0)
+    or a6, a2, a6
+    xor a1, a1, a6
+    lb a6, 561(a0)
+    xor s4, s4, a6
+    lw a6, 24(a0)
+    lb t2, 560(a0)
+    xor a6, a6, t2
+    and t2, s4, a6
+    lw t4, 88(a0)
+    lb t5, 562(a0)
+    xor t4, t4, t5
+    xor t2, t4, t2
+    or t4, t2, s4
+    xor a6, a6, t4
+    or t4, t2, a6
+    xor t4, s4, t4
+    not t2, t2
+    lw t5, 248(a0)
+    lb t6, 567(a0)
+    xor t5, t5, t6
+    lw t6, 216(a0)
+    lb s1, 566(a0)
+    xor t6, t6, s1
+    and s1, t5, t6
+    lw s4, 184(a0)
+    lb s7, 565(a0)
+    xor s4, s4, s7
+    xor s1, s4, s1
+    lw s4, 120(a0)
+    lb s7, 563(a0)
+    xor s4, s4, s7
+    xor t6, t6, s4
+    and s7, s4, s1
+    lw s9, 152(a0)
+    lb s11, 564(a0)
+    xor s9, s9, s11
+    xor s7, s9, s7
+    xor t5, t5, s7
+    or s9, s7, s1
+    xor s4, s4, s9
+    xor s1, s1, t5
+    xor t5, t5, t4
+    xor s4, s4, t2
+    and s9, s1, t6
+    xor s7, s7, s9
+    xor s7, s7, a6
+    and s9, t5, s1
+    xor t6, t6, s9
+    xor s9, t5, t6
+    xor t2, t2, s9
+    or s11, s7, s4
+    xor t6, t6, s11
+    sw s4, 476(a0)
+    xor s4, s4, s1
+    and s9, s4, s9
+    xor a6, a6, s4
+    srli s4, a3, 16
+    xor s4, s4, s0
+    and s4, s4, s2
+    xor s0, s0, s4
+    slli s4, s4, 16
+    xor a3, a3, s4
+    srli s4, a6, 16
+    xor s4, s4, a2
+    and s4, s4, s2
+    xor a2, a2, s4
+    slli s4, s4, 16
+    xor a6, a6, s4
+    srli s4, a3, 8
+    xor s4, s4, a6
+    and s4, s4, s8
+    xor a6, a6, s4
+    slli s4, s4, 8
+    xor a3, a3, s4
+    srli s4, s0, 8
+    xor s4, s4, a2
+    and s4, s4, s8
+    xor a2, a2, s4
+    slli s4, s4, 8
+    xor s0, s0, s4
+    sw a3, 276(a0)
+    sw a6, 308(a0)
+    sw s0, 340(a0)
+    sw a2, 372(a0)
+    xor a2, s7, s9
+    xor a2, t4, a2
+    sw s7, 428(a0)
+    or a3, t6, s7
+    srli a6, t0, 16
+    xor a6, a6, s10
+    and a6, a6, s2
+    xor s10, s10, a6
+    slli a6, a6, 16
+    xor t0, t0, a6
+    srli a6, a7, 16
+    xor a6, a6, t6
+    and a6, a6, s2
+    xor t6, t6, a6
+    slli a6, a6, 16
+    xor a7, a7, a6
+    srli a6, t0, 8
+    xor a6, a6, a7
+    and a6, a6, s8
+    xor a7, a7, a6
+    slli a6, a6, 8
+    xor t0, t0, a6
+    srli a6, s10, 8
+    xor a6, a6, t6
+    and a6, a6, s8
+    xor t6, t6, a6
+    slli a6, a6, 8
+    xor s10, s10, a6
+    sw t0, 260(a0)
+    sw a7, 292(a0)
+    sw s10, 324(a0)
+    sw t6, 356(a0)
+    xor a3, s1, a3
+    lb a6, 538(a0)
+    xor s3, s3, a6
+    lb a6, 540(a0)
+    xor a4, a4, a6
+    lb a6, 541(a0)
+    xor s6, s6, a6
+    lw a6, 236(a0)
+    lb a7, 543(a0)
+    xor a6, a6, a7
+    lw a7, 204(a0)
+    lb t0, 542(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    xor t0, s6, t0
+    lw t4, 108(a0)
+    lb t6, 539(a0)
+    xor t4, t4, t6
+    xor a7, a7, t4
+    and t6, t4, t0
+    xor a4, a4, t6
+    xor a6, a6, a4
+    or t6, a4, t0
+    xor t4, t4, t6
+    xor t0, t0, a6
+    and t6, t0, a7
+    xor a4, a4, t6
+    lw t6, 44(a0)
+    lb s0, 537(a0)
+    xor t6, t6, s0
+    lw s0, 12(a0)
+    lb s1, 536(a0)
+    xor s0, s0, s1
+    not s0, s0
+    and s1, t6, s0
+    xor s1, s3, s1
+    or s3, s1, t6
+    xor s0, s0, s3
+    xor a4, a4, s0
+    or s3, s1, s0
+    xor t6, t6, s3
+    not s1, s1
+    xor a6, a6, t6
+    xor t4, t4, s1
+    and s3, a6, t0
+    xor a7, a7, s3
+    sw a6, 268(a0)
+    xor a6, a6, a7
+    xor s1, s1, a6
+    sw s1, 348(a0)
+    or s1, a4, t4
+    xor a7, a7, s1
+    xor s1, t4, t0
+    and a6, s1, a6
+    xor s0, s0, s1
+    xor a6, a4, a6
+    xor a6, t6, a6
+    sw a6, 500(a0)
+    or a6, a7, a4
+    xor a6, t0, a6
+    sw a6, 388(a0)
+    lb a6, 568(a0)
+    xor s5, s5, a6
+    lw a6, 60(a0)
+    lb t0, 569(a0)
+    xor a6, a6, t0
+    and t0, a6, s5
+    lw t6, 92(a0)
+    lb s1, 570(a0)
+    xor t6, t6, s1
+    xor t0, t6, t0
+    or t6, t0, a6
+    xor t6, s5, t6
+    or s1, t0, t6
+    xor a6, a6, s1
+    not t0, t0
+    lw s1, 252(a0)
+    lb s3, 575(a0)
+    xor s1, s1, s3
+    lw s3, 220(a0)
+    lb s4, 574(a0)
+    xor s3, s3, s4
+    and s4, s1, s3
+    lw s5, 188(a0)
+    lb s6, 573(a0)
+    xor s5, s5, s6
+    xor s4, s5, s4
+    lw s5, 124(a0)
+    lb s6, 571(a0)
+    xor s5, s5, s6
+    xor s3, s3, s5
+    and s6, s5, s4
+    lw s7, 156(a0)
+    lb s9, 572(a0)
+    xor s7, s7, s9
+    xor s6, s7, s6
+    xor s1, s1, s6
+    or s7, s6, s4
+    xor s5, s5, s7
+    xor s4, s4, s1
+    xor s1, s1, a6
+    xor s5, s5, t0
+    and s7, s4, s3
+    xor s6, s6, s7
+    xor s6, s6, t6
+    and s7, s1, s4
+    xor s3, s3, s7
+    sw s1, 284(a0)
+    xor s1, s1, s3
+    xor t0, t0, s1
+    sw t0, 332(a0)
+    or t0, s6, s5
+    xor t0, s3, t0
+    xor s3, s5, s4
+    srli s7, a1, 16
+    xor s7, s7, s5
+    and s7, s7, s2
+    xor s5, s5, s7
+    slli s7, s7, 16
+    xor a1, a1, s7
+    srli s7, a4, 16
+    xor s7, s7, a2
+    and s7, s7, s2
+    xor a2, a2, s7
+    slli s7, s7, 16
+    xor a4, a4, s7
+    srli s7, a1, 8
+    xor s7, s7, a4
+    and s7, s7, s8
+    xor a4, a4, s7
+    slli s7, s7, 8
+    xor a1, a1, s7
+    srli s7, s5, 8
+    xor s7, s7, a2
+    and s7, s7, s8
+    xor a2, a2, s7
+    slli s7, s7, 8
+    xor s5, s5, s7
+    sw a1, 384(a0)
+    sw a4, 416(a0)
+    sw s5, 448(a0)
+    sw a2, 480(a0)
+    and a1, s3, s1
+    xor a2, t6, s3
+    srli a4, t5, 16
+    xor a4, a4, t3
+    and a4, a4, s2
+    xor t3, t3, a4
+    slli a4, a4, 16
+    xor t5, t5, a4
+    srli a4, a2, 16
+    xor a4, a4, a7
+    and a4, a4, s2
+    xor a7, a7, a4
+    slli a4, a4, 16
+    xor a2, a2, a4
+    srli a4, t5, 8
+    xor a4, a4, a2
+    and a4, a4, s8
+    xor a2, a2, a4
+    slli a4, a4, 8
+    xor t5, t5, a4
+    srli a4, t3, 8
+    xor a4, a4, a7
+    and a4, a4, s8
+    xor a7, a7, a4
+    slli a4, a4, 8
+    xor t3, t3, a4
+    sw t5, 280(a0)
+    sw a2, 312(a0)
+    sw t3, 344(a0)
+    sw a7, 376(a0)
+    xor a1, s6, a1
+    xor a1, a6, a1
+    sw a1, 484(a0)
+    or a1, t0, s6
+    srli a2, a5, 16
+    xor a2, a2, t2
+    and a2, a2, s2
+    xor t2, t2, a2
+    slli a2, a2, 16
+    xor a5, a5, a2
+    srli a2, s0, 16
+    xor a2, a2, t0
+    and a2, a2, s2
+    xor t0, t0, a2
+    slli a2, a2, 16
+    xor s0, s0, a2
+    srli a2, a5, 8
+    xor a2, a2, s0
+    and a2, a2, s8
+    xor s0, s0, a2
+    slli a2, a2, 8
+    xor a5, a5, a2
+    srli a2, t2, 8
+    xor a2, a2, t0
+    and a2, a2, s8
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a5, 264(a0)
+    sw s0, 296(a0)
+    sw t2, 328(a0)
+    sw t0, 360(a0)
+    srli a2, a3, 16
+    xor a2, a2, t4
+    and a2, a2, s2
+    xor t4, t4, a2
+    slli a2, a2, 16
+    xor a3, a3, a2
+    srli a2, s6, 16
+    xor a2, a2, t1
+    and a2, a2, s2
+    xor t1, t1, a2
+    slli a2, a2, 16
+    xor s6, s6, a2
+    srli a2, a3, 8
+    xor a2, a2, s6
+    and a2, a2, s8
+    xor s6, s6, a2
+    slli a2, a2, 8
+    xor a3, a3, a2
+    srli a2, t4, 8
+    xor a2, a2, t1
+    and a2, a2, s8
+    xor t1, t1, a2
+    slli a2, a2, 8
+    xor t4, t4, a2
+    sw a3, 400(a0)
+    sw s6, 432(a0)
+    sw t4, 464(a0)
+    sw t1, 496(a0)
+    xor a1, s4, a1
+    sw a1, 404(a0)
     lw a1, 268(a0)
     lw a2, 300(a0)
     lw a3, 332(a0)
     lw a4, 364(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -15501,25 +15541,25 @@ nuri_pipo_rv32_bs32_ctr13:
     lw a4, 368(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -15527,95 +15567,31 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 304(a0)
     sw a3, 336(a0)
     sw a4, 368(a0)
-    lw a1, 276(a0)
-    lw a2, 308(a0)
-    lw a3, 340(a0)
-    lw a4, 372(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 276(a0)
-    sw a2, 308(a0)
-    sw a3, 340(a0)
-    sw a4, 372(a0)
-    lw a1, 280(a0)
-    lw a2, 312(a0)
-    lw a3, 344(a0)
-    lw a4, 376(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 280(a0)
-    sw a2, 312(a0)
-    sw a3, 344(a0)
-    sw a4, 376(a0)
     lw a1, 284(a0)
     lw a2, 316(a0)
     lw a3, 348(a0)
     lw a4, 380(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -15623,63 +15599,31 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 316(a0)
     sw a3, 348(a0)
     sw a4, 380(a0)
-    lw a1, 384(a0)
-    lw a2, 416(a0)
-    lw a3, 448(a0)
-    lw a4, 480(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 384(a0)
-    sw a2, 416(a0)
-    sw a3, 448(a0)
-    sw a4, 480(a0)
     lw a1, 388(a0)
     lw a2, 420(a0)
     lw a3, 452(a0)
     lw a4, 484(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -15687,63 +15631,63 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 420(a0)
     sw a3, 452(a0)
     sw a4, 484(a0)
-    lw a1, 400(a0)
-    lw a2, 432(a0)
-    lw a3, 464(a0)
-    lw a4, 496(a0)
+    lw a1, 396(a0)
+    lw a2, 428(a0)
+    lw a3, 460(a0)
+    lw a4, 492(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
-    sw a1, 400(a0)
-    sw a2, 432(a0)
-    sw a3, 464(a0)
-    sw a4, 496(a0)
+    sw a1, 396(a0)
+    sw a2, 428(a0)
+    sw a3, 460(a0)
+    sw a4, 492(a0)
     lw a1, 404(a0)
     lw a2, 436(a0)
     lw a3, 468(a0)
     lw a4, 500(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -15751,31 +15695,63 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 436(a0)
     sw a3, 468(a0)
     sw a4, 500(a0)
+    lw a1, 408(a0)
+    lw a2, 440(a0)
+    lw a3, 472(a0)
+    lw a4, 504(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s2
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s2
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s8
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s8
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 408(a0)
+    sw a2, 440(a0)
+    sw a3, 472(a0)
+    sw a4, 504(a0)
     lw a1, 412(a0)
     lw a2, 444(a0)
     lw a3, 476(a0)
     lw a4, 508(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -22956,6 +22932,7 @@ nuri_pipo_rv32_bs32_ctr17:
     sw t5, 364(a0)
     or t5, t5, a2
     xor a5, a5, t5
+    sw a5, 408(a0)
     sw a2, 436(a0)
     xor a2, a2, t0
     xor a1, a1, a2
@@ -22972,620 +22949,659 @@ nuri_pipo_rv32_bs32_ctr17:
     lb a2, 527(a0)
     xor s0, s0, a2
     lw a2, 196(a0)
-    lb t0, 526(a0)
-    xor a2, a2, t0
-    and t0, s0, a2
-    xor t0, t2, t0
+    lb a5, 526(a0)
+    xor a2, a2, a5
+    and a5, s0, a2
+    xor a5, t2, a5
     xor a2, a2, s2
-    and t2, s2, t0
-    xor a6, a6, t2
-    xor t2, s0, a6
-    or t5, a6, t0
-    xor t5, s2, t5
-    xor t0, t0, t2
-    and s0, t0, a2
-    xor a6, a6, s0
-    lw s0, 4(a0)
-    lb s2, 520(a0)
-    xor s0, s0, s2
-    and s2, a3, s0
-    xor s1, s1, s2
-    or s2, s1, a3
-    xor s0, s0, s2
-    xor a6, a6, s0
-    or s2, s1, s0
-    xor a3, a3, s2
-    not s1, s1
-    xor t2, t2, a3
+    and t0, s2, a5
+    xor a6, a6, t0
+    xor t0, s0, a6
+    or t2, a6, a5
+    xor t2, s2, t2
+    xor a5, a5, t0
+    and t5, a5, a2
+    xor a6, a6, t5
+    lw t5, 4(a0)
+    lb s0, 520(a0)
+    xor t5, t5, s0
+    and s0, a3, t5
+    xor s0, s1, s0
+    or s1, s0, a3
     xor t5, t5, s1
-    and s2, t2, t0
-    xor a2, a2, s2
-    xor s2, t2, a2
-    xor s1, s1, s2
-    sw s1, 340(a0)
-    or s1, a6, t5
+    xor a6, a6, t5
+    or s1, s0, t5
+    xor a3, a3, s1
+    not s0, s0
+    xor t0, t0, a3
+    xor t2, t2, s0
+    and s1, t0, a5
     xor a2, a2, s1
+    xor s1, t0, a2
+    xor s0, s0, s1
+    or s2, a6, t2
+    xor a2, a2, s2
     sw a2, 368(a0)
     or a2, a2, a6
-    xor a2, t0, a2
+    xor a2, a5, a2
     sw a2, 412(a0)
-    xor a2, t5, t0
-    and t0, a2, s2
-    xor a2, s0, a2
-    xor t0, a6, t0
-    xor a3, a3, t0
-    lb t0, 530(a0)
-    xor t3, t3, t0
-    lb t0, 531(a0)
-    xor s7, s7, t0
-    lb t0, 532(a0)
-    xor a7, a7, t0
-    lb t0, 533(a0)
-    xor t4, t4, t0
-    lw t0, 200(a0)
-    lb s0, 534(a0)
-    xor t0, t0, s0
-    xor s0, t0, s7
-    lw s1, 232(a0)
-    lb s2, 535(a0)
-    xor s1, s1, s2
-    and t0, s1, t0
-    xor t0, t4, t0
-    and t4, s7, t0
-    xor a7, a7, t4
-    xor t4, s1, a7
-    or s1, a7, t0
-    xor s1, s7, s1
-    xor t0, t0, t4
-    and s2, t0, s0
-    xor a7, a7, s2
-    lw s2, 40(a0)
-    lb s7, 529(a0)
-    xor s2, s2, s7
-    lw s7, 8(a0)
-    lb s9, 528(a0)
-    xor s7, s7, s9
-    and s9, s2, s7
-    xor t3, t3, s9
-    or s9, t3, s2
-    xor s7, s7, s9
-    xor a7, a7, s7
-    or s9, t3, s7
-    xor s2, s2, s9
-    not t3, t3
-    xor t4, t4, s2
-    xor s1, s1, t3
-    and s9, t4, t0
-    xor s0, s0, s9
-    sw t4, 264(a0)
-    xor t4, t4, s0
-    xor t3, t3, t4
-    sw t3, 344(a0)
-    or t3, a7, s1
-    xor t3, s0, t3
-    sw t3, 372(a0)
-    or t3, t3, a7
-    xor t3, t0, t3
-    sw t3, 384(a0)
-    xor t0, s1, t0
-    and t3, t0, t4
-    sw a7, 444(a0)
-    xor a7, a7, t3
-    xor a7, s2, a7
-    sw a7, 496(a0)
-    xor a7, s7, t0
-    lb t0, 538(a0)
-    xor s3, s3, t0
-    lb t0, 540(a0)
-    xor a4, a4, t0
-    lb t0, 541(a0)
-    xor s6, s6, t0
-    lw t0, 236(a0)
-    lb t3, 543(a0)
-    xor t0, t0, t3
-    lw t3, 204(a0)
-    lb t4, 542(a0)
-    xor t3, t3, t4
-    and t4, t0, t3
-    xor t4, s6, t4
-    lw s0, 108(a0)
-    lb s2, 539(a0)
-    xor s0, s0, s2
-    xor t3, t3, s0
-    and s2, s0, t4
-    xor a4, a4, s2
-    xor t0, t0, a4
-    or s2, a4, t4
-    xor s0, s0, s2
-    xor t4, t4, t0
-    and s2, t4, t3
-    xor a4, a4, s2
-    lw s2, 44(a0)
-    lb s6, 537(a0)
-    xor s2, s2, s6
-    lw s6, 12(a0)
-    lb s7, 536(a0)
-    xor s6, s6, s7
-    and s7, s2, s6
-    xor s3, s3, s7
-    or s7, s3, s2
-    xor s6, s6, s7
-    xor a4, a4, s6
-    or s7, s3, s6
-    xor s2, s2, s7
-    not s3, s3
-    xor t0, t0, s2
-    xor s0, s0, s3
-    and s7, t0, t4
-    xor t3, t3, s7
-    sw t0, 268(a0)
-    xor t0, t0, t3
-    xor s3, s3, t0
-    sw s3, 348(a0)
-    or s3, a4, s0
-    xor t3, t3, s3
-    sw s0, 464(a0)
-    xor s0, s0, t4
-    xor s3, s6, s0
-    sw s3, 296(a0)
-    and t0, s0, t0
-    sw t3, 376(a0)
-    or t3, t3, a4
-    xor t3, t4, t3
-    sw t3, 388(a0)
-    sw a4, 416(a0)
-    xor a4, a4, t0
-    xor a4, s2, a4
-    sw a4, 500(a0)
-    lb a4, 548(a0)
-    xor t6, t6, a4
-    lb a4, 549(a0)
-    xor s10, s10, a4
-    lw a4, 240(a0)
-    lb t0, 551(a0)
-    xor a4, a4, t0
-    lw t0, 208(a0)
-    lb t3, 550(a0)
-    xor t0, t0, t3
-    and t3, a4, t0
-    xor t3, s10, t3
-    lw t4, 112(a0)
-    lb s0, 547(a0)
-    xor t4, t4, s0
-    xor t0, t0, t4
-    and s0, t4, t3
-    xor t6, t6, s0
-    xor a4, a4, t6
-    or s0, t6, t3
-    xor t4, t4, s0
-    xor t3, t3, a4
-    and s0, t3, t0
-    xor t6, t6, s0
-    lw s0, 48(a0)
-    lb s2, 545(a0)
-    xor s0, s0, s2
-    lw s2, 16(a0)
-    lb s3, 544(a0)
-    xor s2, s2, s3
-    not s2, s2
-    and s3, s0, s2
-    lw s6, 80(a0)
-    lb s7, 546(a0)
-    xor s6, s6, s7
-    xor s3, s6, s3
-    or s6, s3, s0
-    xor s2, s2, s6
-    xor t6, t6, s2
-    or s6, s3, s2
-    xor s0, s0, s6
-    not s3, s3
-    xor a4, a4, s0
-    xor t4, t4, s3
-    and s6, a4, t3
-    xor t0, t0, s6
-    sw a4, 272(a0)
-    xor a4, a4, t0
-    xor s3, s3, a4
-    or s6, t6, t4
-    xor t0, t0, s6
-    sw t4, 468(a0)
-    xor t4, t4, t3
-    xor s2, s2, t4
-    sw s2, 300(a0)
-    and a4, t4, a4
-    sw t0, 380(a0)
-    or t0, t0, t6
-    xor t0, t3, t0
-    sw t6, 420(a0)
-    xor a4, t6, a4
-    xor a4, s0, a4
-    lb t3, 556(a0)
-    xor s8, s8, t3
-    lw t3, 244(a0)
-    lb t4, 559(a0)
-    xor t3, t3, t4
-    lw t4, 212(a0)
-    lb t6, 558(a0)
-    xor t4, t4, t6
-    and t6, t3, t4
-    lw s0, 180(a0)
-    lb s2, 557(a0)
-    xor s0, s0, s2
-    xor t6, s0, t6
-    lw s0, 116(a0)
-    lb s2, 555(a0)
-    xor s0, s0, s2
-    xor t4, t4, s0
-    and s2, s0, t6
-    xor s2, s8, s2
-    xor t3, t3, s2
-    or s6, s2, t6
-    xor s0, s0, s6
-    xor t6, t6, t3
-    and s6, t6, t4
-    xor s2, s2, s6
-    lw s6, 52(a0)
-    lb s7, 553(a0)
-    xor s6, s6, s7
-    lw s7, 20(a0)
-    lb s8, 552(a0)
-    xor s7, s7, s8
-    and s8, s6, s7
-    lw s9, 84(a0)
-    lb s10, 554(a0)
-    xor s9, s9, s10
-    xor s8, s9, s8
-    or s9, s8, s6
-    xor s7, s7, s9
-    xor s2, s2, s7
-    or s9, s8, s7
-    xor s6, s6, s9
-    not s8, s8
-    xor t3, t3, s6
-    xor s0, s0, s8
-    and s9, t3, t6
-    xor t4, t4, s9
-    sw t3, 276(a0)
-    xor t3, t3, t4
-    xor s8, s8, t3
-    or s9, s2, s0
-    xor t4, t4, s9
-    xor s9, s0, t6
-    li s10, 0x0000ffff
-    li s11, 0x00ff00ff
-    srli ra, a5, 16
-    xor ra, ra, s0
-    and ra, ra, s10
-    xor s0, s0, ra
-    slli ra, ra, 16
-    xor a5, a5, ra
-    srli ra, a6, 16
-    xor ra, ra, a4
-    and ra, ra, s10
-    xor a4, a4, ra
-    slli ra, ra, 16
-    xor a6, a6, ra
-    srli ra, a5, 8
-    xor ra, ra, a6
-    and ra, ra, s11
-    xor a6, a6, ra
-    slli ra, ra, 8
-    xor a5, a5, ra
-    srli ra, s0, 8
-    xor ra, ra, a4
-    and ra, ra, s11
-    xor a4, a4, ra
-    slli ra, ra, 8
-    xor s0, s0, ra
-    sw a5, 408(a0)
+    xor a2, t2, a5
+    and a5, a2, s1
     sw a6, 440(a0)
-    sw s0, 472(a0)
-    sw a4, 504(a0)
-    xor a4, s7, s9
-    sw a4, 304(a0)
-    and a4, s9, t3
-    xor a4, s2, a4
-    xor a4, s6, a4
-    sw a4, 508(a0)
-    or a4, t4, s2
-    srli a5, t0, 16
+    xor a5, a6, a5
+    xor a3, a3, a5
+    sw a3, 492(a0)
+    xor a2, t5, a2
+    lb a3, 548(a0)
+    xor t6, t6, a3
+    lb a3, 549(a0)
+    xor s10, s10, a3
+    lw a3, 240(a0)
+    lb a5, 551(a0)
+    xor a3, a3, a5
+    lw a5, 208(a0)
+    lb a6, 550(a0)
+    xor a5, a5, a6
+    and a6, a3, a5
+    xor a6, s10, a6
+    lw t5, 112(a0)
+    lb s1, 547(a0)
+    xor t5, t5, s1
     xor a5, a5, t5
-    and a5, a5, s10
-    xor t5, t5, a5
-    slli a5, a5, 16
-    xor t0, t0, a5
-    srli a5, s2, 16
-    xor a5, a5, a1
-    and a5, a5, s10
-    xor a1, a1, a5
-    slli a5, a5, 16
-    xor s2, s2, a5
-    srli a5, t0, 8
-    xor a5, a5, s2
-    and a5, a5, s11
-    xor s2, s2, a5
-    slli a5, a5, 8
-    xor t0, t0, a5
-    srli a5, t5, 8
-    xor a5, a5, a1
-    and a5, a5, s11
-    xor a1, a1, a5
-    slli a5, a5, 8
-    xor t5, t5, a5
-    sw t0, 392(a0)
-    sw s2, 424(a0)
-    sw t5, 456(a0)
-    sw a1, 488(a0)
-    srli a1, t1, 16
-    xor a1, a1, s3
-    and a1, a1, s10
-    xor s3, s3, a1
-    slli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a2, 16
-    xor a1, a1, t4
-    and a1, a1, s10
-    xor t4, t4, a1
-    slli a1, a1, 16
-    xor a2, a2, a1
-    srli a1, t1, 8
-    xor a1, a1, a2
-    and a1, a1, s11
-    xor a2, a2, a1
-    slli a1, a1, 8
-    xor t1, t1, a1
-    srli a1, s3, 8
-    xor a1, a1, t4
-    and a1, a1, s11
-    xor t4, t4, a1
-    slli a1, a1, 8
-    xor s3, s3, a1
+    and s1, t5, a6
+    xor t6, t6, s1
+    xor a3, a3, t6
+    or s1, t6, a6
+    xor t5, t5, s1
+    xor a6, a6, a3
+    and s1, a6, a5
+    xor t6, t6, s1
+    lw s1, 48(a0)
+    lb s2, 545(a0)
+    xor s1, s1, s2
+    lw s2, 16(a0)
+    lb s9, 544(a0)
+    xor s2, s2, s9
+    not s2, s2
+    and s9, s1, s2
+    lw s10, 80(a0)
+    lb s11, 546(a0)
+    xor s10, s10, s11
+    xor s9, s10, s9
+    or s10, s9, s1
+    xor s2, s2, s10
+    xor t6, t6, s2
+    or s10, s9, s2
+    xor s1, s1, s10
+    not s9, s9
+    xor a3, a3, s1
+    xor t5, t5, s9
+    and s10, a3, a6
+    xor a5, a5, s10
+    sw a3, 272(a0)
+    xor a3, a3, a5
+    xor s9, s9, a3
+    or s10, t6, t5
+    xor a5, a5, s10
+    sw t5, 468(a0)
+    xor t5, t5, a6
+    xor s2, s2, t5
+    sw s2, 300(a0)
+    and a3, t5, a3
+    sw a5, 380(a0)
+    or a5, a5, t6
+    xor a5, a6, a5
+    sw t6, 420(a0)
+    xor a3, t6, a3
+    xor a3, s1, a3
+    sw a3, 504(a0)
+    lb a3, 556(a0)
+    xor s8, s8, a3
+    lw a3, 244(a0)
+    lb a6, 559(a0)
+    xor a3, a3, a6
+    lw a6, 212(a0)
+    lb t5, 558(a0)
+    xor a6, a6, t5
+    and t5, a3, a6
+    lw t6, 180(a0)
+    lb s1, 557(a0)
+    xor t6, t6, s1
+    xor t5, t6, t5
+    lw t6, 116(a0)
+    lb s1, 555(a0)
+    xor t6, t6, s1
+    xor a6, a6, t6
+    and s1, t6, t5
+    xor s1, s8, s1
+    xor a3, a3, s1
+    or s2, s1, t5
+    xor t6, t6, s2
+    xor t5, t5, a3
+    and s2, t5, a6
+    xor s1, s1, s2
+    lw s2, 52(a0)
+    lb s8, 553(a0)
+    xor s2, s2, s8
+    lw s8, 20(a0)
+    lb s10, 552(a0)
+    xor s8, s8, s10
+    and s10, s2, s8
+    lw s11, 84(a0)
+    lb ra, 554(a0)
+    xor s11, s11, ra
+    xor s10, s11, s10
+    or s11, s10, s2
+    xor s8, s8, s11
+    xor s1, s1, s8
+    or s11, s10, s8
+    xor s2, s2, s11
+    not s10, s10
+    xor a3, a3, s2
+    xor t6, t6, s10
+    and s11, a3, t5
+    xor a6, a6, s11
+    xor s11, a3, a6
+    xor s10, s10, s11
+    or ra, s1, t6
+    xor a6, a6, ra
+    sw t6, 472(a0)
+    xor t6, t6, t5
+    xor s8, s8, t6
+    sw s8, 304(a0)
+    and t6, t6, s11
+    xor t6, s1, t6
+    xor t6, s2, t6
+    sw t6, 508(a0)
+    or t6, a6, s1
+    li s2, 0x0000ffff
+    li s8, 0x00ff00ff
+    srli s11, t1, 16
+    xor s11, s11, s9
+    and s11, s11, s2
+    xor s9, s9, s11
+    slli s11, s11, 16
+    xor t1, t1, s11
+    srli s11, a2, 16
+    xor s11, s11, a6
+    and s11, s11, s2
+    xor a6, a6, s11
+    slli s11, s11, 16
+    xor a2, a2, s11
+    srli s11, t1, 8
+    xor s11, s11, a2
+    and s11, s11, s8
+    xor a2, a2, s11
+    slli s11, s11, 8
+    xor t1, t1, s11
+    srli s11, s9, 8
+    xor s11, s11, a6
+    and s11, s11, s8
+    xor a6, a6, s11
+    slli s11, s11, 8
+    xor s9, s9, s11
     sw t1, 256(a0)
     sw a2, 288(a0)
-    sw s3, 320(a0)
-    sw t4, 352(a0)
-    xor a1, t6, a4
-    lb a2, 561(a0)
-    xor s4, s4, a2
-    lw a2, 24(a0)
-    lb a4, 560(a0)
-    xor a2, a2, a4
-    and a4, s4, a2
-    lw a5, 88(a0)
-    lb a6, 562(a0)
-    xor a5, a5, a6
-    xor a4, a5, a4
-    or a5, a4, s4
-    xor a2, a2, a5
-    or a5, a4, a2
-    xor a5, s4, a5
-    not a4, a4
-    lw a6, 248(a0)
-    lb t0, 567(a0)
-    xor a6, a6, t0
-    lw t0, 216(a0)
-    lb t1, 566(a0)
-    xor t0, t0, t1
-    and t1, a6, t0
-    lw t3, 184(a0)
-    lb t4, 565(a0)
-    xor t3, t3, t4
-    xor t1, t3, t1
-    lw t3, 120(a0)
-    lb t4, 563(a0)
-    xor t3, t3, t4
-    xor t0, t0, t3
-    and t4, t3, t1
-    lw t5, 152(a0)
-    lb t6, 564(a0)
-    xor t5, t5, t6
-    xor t4, t5, t4
-    xor a6, a6, t4
-    or t5, t4, t1
-    xor t3, t3, t5
-    xor t1, t1, a6
-    xor a6, a6, a5
-    xor t3, t3, a4
-    and t5, t1, t0
-    xor t4, t4, t5
-    xor t4, t4, a2
-    and t5, a6, t1
-    xor t0, t0, t5
-    sw a6, 280(a0)
-    xor a6, a6, t0
-    xor a4, a4, a6
-    sw a4, 328(a0)
-    or a4, t4, t3
-    xor a4, t0, a4
-    sw t3, 476(a0)
-    xor t0, t3, t1
-    xor a2, a2, t0
-    sw a2, 308(a0)
-    and a2, t0, a6
-    xor a2, t4, a2
-    xor a2, a5, a2
-    sw a2, 480(a0)
-    or a2, a4, t4
-    srli a5, a1, 16
-    xor a5, a5, s1
-    and a5, a5, s10
-    xor s1, s1, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, t4, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor t4, t4, a5
-    srli a5, a1, 8
-    xor a5, a5, t4
-    and a5, a5, s11
-    xor t4, t4, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, s1, 8
-    xor a5, a5, a3
-    and a5, a5, s11
-    xor a3, a3, a5
-    slli a5, a5, 8
-    xor s1, s1, a5
-    sw a1, 396(a0)
-    sw t4, 428(a0)
-    sw s1, 460(a0)
-    sw a3, 492(a0)
-    srli a1, t2, 16
-    xor a1, a1, s8
-    and a1, a1, s10
-    xor s8, s8, a1
-    slli a1, a1, 16
-    xor t2, t2, a1
-    srli a1, a7, 16
-    xor a1, a1, a4
-    and a1, a1, s10
-    xor a4, a4, a1
-    slli a1, a1, 16
-    xor a7, a7, a1
-    srli a1, t2, 8
-    xor a1, a1, a7
-    and a1, a1, s11
-    xor a7, a7, a1
-    slli a1, a1, 8
-    xor t2, t2, a1
-    srli a1, s8, 8
-    xor a1, a1, a4
-    and a1, a1, s11
-    xor a4, a4, a1
-    slli a1, a1, 8
-    xor s8, s8, a1
-    sw t2, 260(a0)
-    sw a7, 292(a0)
-    sw s8, 324(a0)
-    sw a4, 356(a0)
-    xor a1, t1, a2
-    sw a1, 400(a0)
-    lb a1, 568(a0)
-    xor s5, s5, a1
-    lw a1, 60(a0)
-    lb a2, 569(a0)
-    xor a1, a1, a2
-    and a2, a1, s5
-    lw a3, 92(a0)
-    lb a4, 570(a0)
-    xor a3, a3, a4
-    xor a2, a3, a2
-    or a3, a2, a1
-    xor a3, s5, a3
-    or a4, a2, a3
-    xor a1, a1, a4
-    not a2, a2
-    lw a4, 252(a0)
-    lb a5, 575(a0)
-    xor a4, a4, a5
-    lw a5, 220(a0)
-    lb a6, 574(a0)
-    xor a5, a5, a6
-    and a6, a4, a5
-    lw a7, 188(a0)
-    lb t0, 573(a0)
-    xor a7, a7, t0
-    xor a6, a7, a6
-    lw a7, 124(a0)
-    lb t0, 571(a0)
-    xor a7, a7, t0
-    xor a5, a5, a7
-    and t0, a7, a6
-    lw t1, 156(a0)
-    lb t2, 572(a0)
-    xor t1, t1, t2
-    xor t0, t1, t0
-    xor a4, a4, t0
-    or t1, t0, a6
-    xor a7, a7, t1
-    xor a6, a6, a4
-    xor a4, a4, a1
-    xor a7, a7, a2
-    and t1, a6, a5
-    xor t0, t0, t1
-    xor t0, t0, a3
-    and t1, a4, a6
-    xor a5, a5, t1
-    sw a4, 284(a0)
-    xor a4, a4, a5
-    xor a2, a2, a4
-    sw a2, 332(a0)
-    or a2, t0, a7
-    xor a2, a5, a2
-    sw a7, 448(a0)
-    xor a5, a7, a6
-    xor a3, a3, a5
-    sw a3, 312(a0)
-    and a3, a5, a4
-    sw a2, 360(a0)
-    or a2, a2, t0
-    xor a2, a6, a2
-    sw a2, 404(a0)
-    sw t0, 432(a0)
-    xor a2, t0, a3
-    xor a1, a1, a2
-    sw a1, 484(a0)
-    lw a1, 264(a0)
-    lw a2, 296(a0)
-    lw a3, 328(a0)
-    lw a4, 360(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
+    sw s9, 320(a0)
+    sw a6, 352(a0)
+    srli a2, a5, 16
+    xor a2, a2, t2
+    and a2, a2, s2
+    xor t2, t2, a2
+    slli a2, a2, 16
     xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
+    srli a2, s1, 16
+    xor a2, a2, a1
+    and a2, a2, s2
+    xor a1, a1, a2
+    slli a2, a2, 16
+    xor s1, s1, a2
+    srli a2, a5, 8
+    xor a2, a2, s1
+    and a2, a2, s8
+    xor s1, s1, a2
+    slli a2, a2, 8
+    xor a5, a5, a2
+    srli a2, t2, 8
+    xor a2, a2, a1
+    and a2, a2, s8
+    xor a1, a1, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a5, 392(a0)
+    sw s1, 424(a0)
+    sw t2, 456(a0)
+    sw a1, 488(a0)
+    xor a1, t5, t6
+    sw a1, 396(a0)
+    lb a1, 530(a0)
+    xor t3, t3, a1
+    lb a1, 531(a0)
+    xor s7, s7, a1
+    lb a1, 532(a0)
+    xor a7, a7, a1
+    lb a1, 533(a0)
+    xor t4, t4, a1
+    lw a1, 200(a0)
+    lb a2, 534(a0)
+    xor a1, a1, a2
+    xor a2, a1, s7
+    lw a5, 232(a0)
+    lb a6, 535(a0)
+    xor a5, a5, a6
+    and a1, a5, a1
+    xor a1, t4, a1
+    and a6, s7, a1
+    xor a6, a7, a6
+    xor a5, a5, a6
+    or a7, a6, a1
+    xor a7, s7, a7
     xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 264(a0)
-    sw a2, 296(a0)
-    sw a3, 328(a0)
-    sw a4, 360(a0)
+    and t1, a1, a2
+    xor a6, a6, t1
+    lw t1, 40(a0)
+    lb t2, 529(a0)
+    xor t1, t1, t2
+    lw t2, 8(a0)
+    lb t4, 528(a0)
+    xor t2, t2, t4
+    and t4, t1, t2
+    xor t3, t3, t4
+    or t4, t3, t1
+    xor t2, t2, t4
+    xor a6, a6, t2
+    or t4, t3, t2
+    xor t1, t1, t4
+    not t3, t3
+    xor a5, a5, t1
+    xor a7, a7, t3
+    and t4, a5, a1
+    xor a2, a2, t4
+    xor t4, a5, a2
+    xor t3, t3, t4
+    or t5, a6, a7
+    xor a2, a2, t5
+    sw a7, 460(a0)
+    xor a7, a7, a1
+    and t4, a7, t4
+    xor a7, t2, a7
+    xor t2, a6, t4
+    xor t1, t1, t2
+    sw a6, 444(a0)
+    or a6, a2, a6
+    xor a1, a1, a6
+    lb a6, 561(a0)
+    xor s4, s4, a6
+    lw a6, 24(a0)
+    lb t2, 560(a0)
+    xor a6, a6, t2
+    and t2, s4, a6
+    lw t4, 88(a0)
+    lb t5, 562(a0)
+    xor t4, t4, t5
+    xor t2, t4, t2
+    or t4, t2, s4
+    xor a6, a6, t4
+    or t4, t2, a6
+    xor t4, s4, t4
+    not t2, t2
+    lw t5, 248(a0)
+    lb t6, 567(a0)
+    xor t5, t5, t6
+    lw t6, 216(a0)
+    lb s1, 566(a0)
+    xor t6, t6, s1
+    and s1, t5, t6
+    lw s4, 184(a0)
+    lb s7, 565(a0)
+    xor s4, s4, s7
+    xor s1, s4, s1
+    lw s4, 120(a0)
+    lb s7, 563(a0)
+    xor s4, s4, s7
+    xor t6, t6, s4
+    and s7, s4, s1
+    lw s9, 152(a0)
+    lb s11, 564(a0)
+    xor s9, s9, s11
+    xor s7, s9, s7
+    xor t5, t5, s7
+    or s9, s7, s1
+    xor s4, s4, s9
+    xor s1, s1, t5
+    xor t5, t5, t4
+    xor s4, s4, t2
+    and s9, s1, t6
+    xor s7, s7, s9
+    xor s7, s7, a6
+    and s9, t5, s1
+    xor t6, t6, s9
+    xor s9, t5, t6
+    xor t2, t2, s9
+    or s11, s7, s4
+    xor t6, t6, s11
+    sw s4, 476(a0)
+    xor s4, s4, s1
+    and s9, s4, s9
+    xor a6, a6, s4
+    srli s4, a3, 16
+    xor s4, s4, s0
+    and s4, s4, s2
+    xor s0, s0, s4
+    slli s4, s4, 16
+    xor a3, a3, s4
+    srli s4, a6, 16
+    xor s4, s4, a2
+    and s4, s4, s2
+    xor a2, a2, s4
+    slli s4, s4, 16
+    xor a6, a6, s4
+    srli s4, a3, 8
+    xor s4, s4, a6
+    and s4, s4, s8
+    xor a6, a6, s4
+    slli s4, s4, 8
+    xor a3, a3, s4
+    srli s4, s0, 8
+    xor s4, s4, a2
+    and s4, s4, s8
+    xor a2, a2, s4
+    slli s4, s4, 8
+    xor s0, s0, s4
+    sw a3, 276(a0)
+    sw a6, 308(a0)
+    sw s0, 340(a0)
+    sw a2, 372(a0)
+    xor a2, s7, s9
+    xor a2, t4, a2
+    sw s7, 428(a0)
+    or a3, t6, s7
+    srli a6, t0, 16
+    xor a6, a6, s10
+    and a6, a6, s2
+    xor s10, s10, a6
+    slli a6, a6, 16
+    xor t0, t0, a6
+    srli a6, a7, 16
+    xor a6, a6, t6
+    and a6, a6, s2
+    xor t6, t6, a6
+    slli a6, a6, 16
+    xor a7, a7, a6
+    srli a6, t0, 8
+    xor a6, a6, a7
+    and a6, a6, s8
+    xor a7, a7, a6
+    slli a6, a6, 8
+    xor t0, t0, a6
+    srli a6, s10, 8
+    xor a6, a6, t6
+    and a6, a6, s8
+    xor t6, t6, a6
+    slli a6, a6, 8
+    xor s10, s10, a6
+    sw t0, 260(a0)
+    sw a7, 292(a0)
+    sw s10, 324(a0)
+    sw t6, 356(a0)
+    xor a3, s1, a3
+    lb a6, 538(a0)
+    xor s3, s3, a6
+    lb a6, 540(a0)
+    xor a4, a4, a6
+    lb a6, 541(a0)
+    xor s6, s6, a6
+    lw a6, 236(a0)
+    lb a7, 543(a0)
+    xor a6, a6, a7
+    lw a7, 204(a0)
+    lb t0, 542(a0)
+    xor a7, a7, t0
+    and t0, a6, a7
+    xor t0, s6, t0
+    lw t4, 108(a0)
+    lb t6, 539(a0)
+    xor t4, t4, t6
+    xor a7, a7, t4
+    and t6, t4, t0
+    xor a4, a4, t6
+    xor a6, a6, a4
+    or t6, a4, t0
+    xor t4, t4, t6
+    xor t0, t0, a6
+    and t6, t0, a7
+    xor a4, a4, t6
+    lw t6, 44(a0)
+    lb s0, 537(a0)
+    xor t6, t6, s0
+    lw s0, 12(a0)
+    lb s1, 536(a0)
+    xor s0, s0, s1
+    and s1, t6, s0
+    xor s1, s3, s1
+    or s3, s1, t6
+    xor s0, s0, s3
+    xor a4, a4, s0
+    or s3, s1, s0
+    xor t6, t6, s3
+    not s1, s1
+    xor a6, a6, t6
+    xor t4, t4, s1
+    and s3, a6, t0
+    xor a7, a7, s3
+    sw a6, 268(a0)
+    xor a6, a6, a7
+    xor s1, s1, a6
+    sw s1, 348(a0)
+    or s1, a4, t4
+    xor a7, a7, s1
+    xor s1, t4, t0
+    and a6, s1, a6
+    xor s0, s0, s1
+    xor a6, a4, a6
+    xor a6, t6, a6
+    sw a6, 500(a0)
+    or a6, a7, a4
+    xor a6, t0, a6
+    sw a6, 388(a0)
+    lb a6, 568(a0)
+    xor s5, s5, a6
+    lw a6, 60(a0)
+    lb t0, 569(a0)
+    xor a6, a6, t0
+    and t0, a6, s5
+    lw t6, 92(a0)
+    lb s1, 570(a0)
+    xor t6, t6, s1
+    xor t0, t6, t0
+    or t6, t0, a6
+    xor t6, s5, t6
+    or s1, t0, t6
+    xor a6, a6, s1
+    not t0, t0
+    lw s1, 252(a0)
+    lb s3, 575(a0)
+    xor s1, s1, s3
+    lw s3, 220(a0)
+    lb s4, 574(a0)
+    xor s3, s3, s4
+    and s4, s1, s3
+    lw s5, 188(a0)
+    lb s6, 573(a0)
+    xor s5, s5, s6
+    xor s4, s5, s4
+    lw s5, 124(a0)
+    lb s6, 571(a0)
+    xor s5, s5, s6
+    xor s3, s3, s5
+    and s6, s5, s4
+    lw s7, 156(a0)
+    lb s9, 572(a0)
+    xor s7, s7, s9
+    xor s6, s7, s6
+    xor s1, s1, s6
+    or s7, s6, s4
+    xor s5, s5, s7
+    xor s4, s4, s1
+    xor s1, s1, a6
+    xor s5, s5, t0
+    and s7, s4, s3
+    xor s6, s6, s7
+    xor s6, s6, t6
+    and s7, s1, s4
+    xor s3, s3, s7
+    sw s1, 284(a0)
+    xor s1, s1, s3
+    xor t0, t0, s1
+    sw t0, 332(a0)
+    or t0, s6, s5
+    xor t0, s3, t0
+    xor s3, s5, s4
+    srli s7, a1, 16
+    xor s7, s7, s5
+    and s7, s7, s2
+    xor s5, s5, s7
+    slli s7, s7, 16
+    xor a1, a1, s7
+    srli s7, a4, 16
+    xor s7, s7, a2
+    and s7, s7, s2
+    xor a2, a2, s7
+    slli s7, s7, 16
+    xor a4, a4, s7
+    srli s7, a1, 8
+    xor s7, s7, a4
+    and s7, s7, s8
+    xor a4, a4, s7
+    slli s7, s7, 8
+    xor a1, a1, s7
+    srli s7, s5, 8
+    xor s7, s7, a2
+    and s7, s7, s8
+    xor a2, a2, s7
+    slli s7, s7, 8
+    xor s5, s5, s7
+    sw a1, 384(a0)
+    sw a4, 416(a0)
+    sw s5, 448(a0)
+    sw a2, 480(a0)
+    and a1, s3, s1
+    xor a2, t6, s3
+    srli a4, t5, 16
+    xor a4, a4, t3
+    and a4, a4, s2
+    xor t3, t3, a4
+    slli a4, a4, 16
+    xor t5, t5, a4
+    srli a4, a2, 16
+    xor a4, a4, a7
+    and a4, a4, s2
+    xor a7, a7, a4
+    slli a4, a4, 16
+    xor a2, a2, a4
+    srli a4, t5, 8
+    xor a4, a4, a2
+    and a4, a4, s8
+    xor a2, a2, a4
+    slli a4, a4, 8
+    xor t5, t5, a4
+    srli a4, t3, 8
+    xor a4, a4, a7
+    and a4, a4, s8
+    xor a7, a7, a4
+    slli a4, a4, 8
+    xor t3, t3, a4
+    sw t5, 280(a0)
+    sw a2, 312(a0)
+    sw t3, 344(a0)
+    sw a7, 376(a0)
+    xor a1, s6, a1
+    xor a1, a6, a1
+    sw a1, 484(a0)
+    or a1, t0, s6
+    srli a2, a5, 16
+    xor a2, a2, t2
+    and a2, a2, s2
+    xor t2, t2, a2
+    slli a2, a2, 16
+    xor a5, a5, a2
+    srli a2, s0, 16
+    xor a2, a2, t0
+    and a2, a2, s2
+    xor t0, t0, a2
+    slli a2, a2, 16
+    xor s0, s0, a2
+    srli a2, a5, 8
+    xor a2, a2, s0
+    and a2, a2, s8
+    xor s0, s0, a2
+    slli a2, a2, 8
+    xor a5, a5, a2
+    srli a2, t2, 8
+    xor a2, a2, t0
+    and a2, a2, s8
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a5, 264(a0)
+    sw s0, 296(a0)
+    sw t2, 328(a0)
+    sw t0, 360(a0)
+    srli a2, a3, 16
+    xor a2, a2, t4
+    and a2, a2, s2
+    xor t4, t4, a2
+    slli a2, a2, 16
+    xor a3, a3, a2
+    srli a2, s6, 16
+    xor a2, a2, t1
+    and a2, a2, s2
+    xor t1, t1, a2
+    slli a2, a2, 16
+    xor s6, s6, a2
+    srli a2, a3, 8
+    xor a2, a2, s6
+    and a2, a2, s8
+    xor s6, s6, a2
+    slli a2, a2, 8
+    xor a3, a3, a2
+    srli a2, t4, 8
+    xor a2, a2, t1
+    and a2, a2, s8
+    xor t1, t1, a2
+    slli a2, a2, 8
+    xor t4, t4, a2
+    sw a3, 400(a0)
+    sw s6, 432(a0)
+    sw t4, 464(a0)
+    sw t1, 496(a0)
+    xor a1, s4, a1
+    sw a1, 404(a0)
     lw a1, 268(a0)
     lw a2, 300(a0)
     lw a3, 332(a0)
     lw a4, 364(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -23599,25 +23615,25 @@ nuri_pipo_rv32_bs32_ctr17:
     lw a4, 368(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -23625,95 +23641,31 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 304(a0)
     sw a3, 336(a0)
     sw a4, 368(a0)
-    lw a1, 276(a0)
-    lw a2, 308(a0)
-    lw a3, 340(a0)
-    lw a4, 372(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 276(a0)
-    sw a2, 308(a0)
-    sw a3, 340(a0)
-    sw a4, 372(a0)
-    lw a1, 280(a0)
-    lw a2, 312(a0)
-    lw a3, 344(a0)
-    lw a4, 376(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 280(a0)
-    sw a2, 312(a0)
-    sw a3, 344(a0)
-    sw a4, 376(a0)
     lw a1, 284(a0)
     lw a2, 316(a0)
     lw a3, 348(a0)
     lw a4, 380(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -23721,63 +23673,31 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 316(a0)
     sw a3, 348(a0)
     sw a4, 380(a0)
-    lw a1, 384(a0)
-    lw a2, 416(a0)
-    lw a3, 448(a0)
-    lw a4, 480(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s10
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s10
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s11
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s11
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 384(a0)
-    sw a2, 416(a0)
-    sw a3, 448(a0)
-    sw a4, 480(a0)
     lw a1, 388(a0)
     lw a2, 420(a0)
     lw a3, 452(a0)
     lw a4, 484(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -23785,63 +23705,63 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 420(a0)
     sw a3, 452(a0)
     sw a4, 484(a0)
-    lw a1, 400(a0)
-    lw a2, 432(a0)
-    lw a3, 464(a0)
-    lw a4, 496(a0)
+    lw a1, 396(a0)
+    lw a2, 428(a0)
+    lw a3, 460(a0)
+    lw a4, 492(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
-    sw a1, 400(a0)
-    sw a2, 432(a0)
-    sw a3, 464(a0)
-    sw a4, 496(a0)
+    sw a1, 396(a0)
+    sw a2, 428(a0)
+    sw a3, 460(a0)
+    sw a4, 492(a0)
     lw a1, 404(a0)
     lw a2, 436(a0)
     lw a3, 468(a0)
     lw a4, 500(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -23849,31 +23769,63 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 436(a0)
     sw a3, 468(a0)
     sw a4, 500(a0)
+    lw a1, 408(a0)
+    lw a2, 440(a0)
+    lw a3, 472(a0)
+    lw a4, 504(a0)
+    srli a5, a1, 16
+    xor a5, a5, a3
+    and a5, a5, s2
+    xor a3, a3, a5
+    slli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, a2, 16
+    xor a5, a5, a4
+    and a5, a5, s2
+    xor a4, a4, a5
+    slli a5, a5, 16
+    xor a2, a2, a5
+    srli a5, a1, 8
+    xor a5, a5, a2
+    and a5, a5, s8
+    xor a2, a2, a5
+    slli a5, a5, 8
+    xor a1, a1, a5
+    srli a5, a3, 8
+    xor a5, a5, a4
+    and a5, a5, s8
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a3, a3, a5
+    sw a1, 408(a0)
+    sw a2, 440(a0)
+    sw a3, 472(a0)
+    sw a4, 504(a0)
     lw a1, 412(a0)
     lw a2, 444(a0)
     lw a3, 476(a0)
     lw a4, 508(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s10
+    and a5, a5, s2
     xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s10
+    and a5, a5, s2
     xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s11
+    and a5, a5, s8
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s11
+    and a5, a5, s8
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
