@@ -229,11 +229,22 @@ def gen_r1():
     em("addi sp, sp, -16")
     em("sw s0, 0(sp)")
     em("sw s1, 4(sp)")
+    r1_body(em, ".Lr1_skip")
+    em("lw s0, 0(sp)")
+    em("lw s1, 4(sp)")
+    em("addi sp, sp, 16")
+    em("ret")
+    em.raw("    .size %s, .-%s\n" % (fn, fn))
+    return "\n".join(em.lines) + "\n"
+
+
+def r1_body(em, lbl):
+    """round 1 of the columns in a1 (clobbers a1..a7, t0..t6, s0, s1)"""
     em("addi a2, a0, %d" % CTR_OFF)
     regs = ["a3", "a4", "a5", "a6", "a7", "t3", "t4", "t5", "t0", "t1", "t2", "t6", "s0", "s1"]
     for c in range(8):
         em("andi t0, a1, %d" % (1 << c))
-        em("beqz t0, .Lr1_skip%d" % c)
+        em("beqz t0, %s%d" % (lbl, c))
         x = regs[:8]
         for j in range(8):
             em("lw %s, %d(a2)" % (x[j], 4 * (8 * j + c)))
@@ -245,13 +256,7 @@ def gen_r1():
             em("lb %s, %d(a0)" % (spare, mask_off(1, pos[0], pos[1])))
             em("xor %s, %s, %s" % (out[j], out[j], spare))
             em("sw %s, %d(a0)" % (out[j], R1_OFF + 4 * (8 * pos[0] + pos[1])))
-        em.label(".Lr1_skip%d" % c)
-    em("lw s0, 0(sp)")
-    em("lw s1, 4(sp)")
-    em("addi sp, sp, 16")
-    em("ret")
-    em.raw("    .size %s, .-%s\n" % (fn, fn))
-    return "\n".join(em.lines) + "\n"
+        em.label("%s%d" % (lbl, c))
 
 
 def swapmove(em, a, b, sh, m, t):
@@ -372,13 +377,10 @@ def gen_out(with_x):
     return "\n".join(em.lines) + "\n"
 
 
-def gen_out_c():
-    """void nuri_pipo_rv32_bs32_out_c_xor(uint32_t *st, uint32_t *out, const uint32_t k[2], const uint32_t *x):
-    as nuri_pipo_rv32_bs32_out_xor for planes whose index-bit 3..4 layers are done (the fixed-
-    round CTR cores): the layers on index bits 0..2 per group of 8 words, then key, x, store."""
-    em = Emitter()
-    fn = "nuri_pipo_rv32_bs32_out_c_xor"
-    prologue(em, fn)
+def out_c_body(em, base0):
+    """the end of a fixed-round CTR batch: the planes at a0 + base0, their index-bit 3..4 layers
+    done, get the layers on index bits 0..2 per group of 8 words, then the key (pointer a2) and
+    x (a3) XORed in -> out (a1; may equal x). Clobbers a2, a4..a7, t0..t6, s0..s5."""
     for sh, m in ((4, 0x0F0F0F0F), (2, 0x33333333), (1, 0x55555555)):
         em("li %s, 0x%08x" % (MASK[sh], m))
     em("lw s5, 0(a2)")
@@ -386,7 +388,7 @@ def gen_out_c():
     key = ["s5", "a2"]
     for h in range(2):
         for jj in range(4):
-            base = 4 * (32 * h + 8 * jj)
+            base = base0 + 4 * (32 * h + 8 * jj)
             for c in range(8):
                 em("lw %s, %d(a0)" % (D[c], base + 4 * c))
             layers_c(em, D)
@@ -396,8 +398,6 @@ def gen_out_c():
                 em("lw t0, %d(a3)" % (8 * b + 4 * h))
                 em("xor %s, %s, t0" % (D[c], D[c]))
                 em("sw %s, %d(a1)" % (D[c], 8 * b + 4 * h))
-    epilogue(em, fn)
-    return "\n".join(em.lines) + "\n"
 
 
 def gen_helpers():
@@ -549,10 +549,11 @@ def fixed_residents():
 
 
 def gen_ctr_fixed(rounds):
-    """uint32_t *nuri_pipo_rv32_bs32_ctr<rounds>(ws): rounds 2..rounds of the CTR batch from R1
-    (round-2 key already in R1); returns the buffer holding the result, with the first two
-    layers of the output transposition (index bits 3..4, swapmoves by 16 and 8) already done
-    (nuri_pipo_rv32_bs32_out_c_xor finishes it). The last round keeps the output planes of
+    """void nuri_pipo_rv32_bs32_ctr<rounds>(ws, unsigned cols, uint8_t *out, const uint32_t k[2],
+    const uint8_t *x): one CTR batch: round 1 of the columns in cols (as nuri_pipo_rv32_bs32_r1),
+    rounds 2..rounds from R1 (round-2 key already in R1), the first two layers of the output
+    transposition (index bits 3..4, swapmoves by 16 and 8) and then the rest of it with the key
+    k and x XORed in (as nuri_pipo_rv32_bs32_out_c_xor) -> out. The last round keeps the output planes of
     some groups (h, c) (the 4 planes (4h + jj, c)) in registers until the group is complete
     and transposes them there; the other groups are stored and transposed after the round.
     The groups held are chosen greedily (shortest hold first) as long as the registers last."""
@@ -617,9 +618,10 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
     em = Emitter()
     fn = "nuri_pipo_rv32_bs32_ctr%d" % rounds
     em.raw("    .globl %s\n    .type %s, @function\n    .align 2\n%s:" % (fn, fn, fn))
-    em("addi sp, sp, -64")
-    for i, r in enumerate(SAVED):
+    em("addi sp, sp, -80")
+    for i, r in enumerate(SAVED + ["a2", "a3", "a4"]):
         em("sw %s, %d(sp)" % (r, 4 * i))
+    r1_body(em, ".Lc%d_r1_" % rounds)
     free = list(FPOOL)
     reg_of = {}  # resident plane -> register
 
@@ -739,11 +741,13 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
             for jj in range(4):
                 em("lw %s, %d(a0)" % (w[jj], plane_off(rounds % 2, 4 * h + jj, c)))
             flush((h, c), w)
-    if rounds % 2:
-        em("addi a0, a0, 256")
+    em("lw a1, 52(sp)")
+    em("lw a2, 56(sp)")
+    em("lw a3, 60(sp)")
+    out_c_body(em, 256 * (rounds % 2))
     for i, r in enumerate(SAVED):
         em("lw %s, %d(sp)" % (r, 4 * i))
-    em("addi sp, sp, 64")
+    em("addi sp, sp, 80")
     em("ret")
     em.raw("    .size %s, .-%s\n" % (fn, fn))
     return "\n".join(em.lines) + "\n"
@@ -760,5 +764,5 @@ if __name__ == "__main__":
               "%d of 16 output groups transposed in registers" % (r, nres, nlast, nhold))
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
     text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
-            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_out_c() + "\n" + gen_helpers())
+            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())
     open("pipo_rv32_bs32.S", "w").write(text)

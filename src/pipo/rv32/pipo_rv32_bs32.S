@@ -9621,7 +9621,7 @@ nuri_pipo_rv32_bs32_r1:
     .type nuri_pipo_rv32_bs32_ctr13, @function
     .align 2
 nuri_pipo_rv32_bs32_ctr13:
-    addi sp, sp, -64
+    addi sp, sp, -80
     sw s0, 0(sp)
     sw s1, 4(sp)
     sw s2, 8(sp)
@@ -9635,6 +9635,562 @@ nuri_pipo_rv32_bs32_ctr13:
     sw s10, 40(sp)
     sw s11, 44(sp)
     sw ra, 48(sp)
+    sw a2, 52(sp)
+    sw a3, 56(sp)
+    sw a4, 60(sp)
+    addi a2, a0, 1024
+    andi t0, a1, 1
+    beqz t0, .Lc13_r1_0
+    lw a3, 0(a2)
+    lw a4, 32(a2)
+    lw a5, 64(a2)
+    lw a6, 96(a2)
+    lw a7, 128(a2)
+    lw t3, 160(a2)
+    lw t4, 192(a2)
+    lw t5, 224(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 576(a0)
+    xor t5, t5, t0
+    sw t5, 768(a0)
+    lb t0, 633(a0)
+    xor a3, a3, t0
+    sw a3, 828(a0)
+    lb t0, 610(a0)
+    xor a5, a5, t0
+    sw a5, 848(a0)
+    lb t0, 603(a0)
+    xor t4, t4, t0
+    sw t4, 876(a0)
+    lb t0, 628(a0)
+    xor t3, t3, t0
+    sw t3, 920(a0)
+    lb t0, 621(a0)
+    xor a7, a7, t0
+    sw a7, 948(a0)
+    lb t0, 590(a0)
+    xor a6, a6, t0
+    sw a6, 964(a0)
+    lb t0, 599(a0)
+    xor a4, a4, t0
+    sw a4, 1000(a0)
+.Lc13_r1_0:
+    andi t0, a1, 2
+    beqz t0, .Lc13_r1_1
+    lw a3, 4(a2)
+    lw a4, 36(a2)
+    lw a5, 68(a2)
+    lw a6, 100(a2)
+    lw a7, 132(a2)
+    lw t3, 164(a2)
+    lw t4, 196(a2)
+    lw t5, 228(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 584(a0)
+    xor t5, t5, t0
+    sw t5, 772(a0)
+    lb t0, 577(a0)
+    xor a3, a3, t0
+    sw a3, 800(a0)
+    lb t0, 618(a0)
+    xor a5, a5, t0
+    sw a5, 852(a0)
+    lb t0, 611(a0)
+    xor t4, t4, t0
+    sw t4, 880(a0)
+    lb t0, 636(a0)
+    xor t3, t3, t0
+    sw t3, 924(a0)
+    lb t0, 629(a0)
+    xor a7, a7, t0
+    sw a7, 952(a0)
+    lb t0, 598(a0)
+    xor a6, a6, t0
+    sw a6, 968(a0)
+    lb t0, 607(a0)
+    xor a4, a4, t0
+    sw a4, 1004(a0)
+.Lc13_r1_1:
+    andi t0, a1, 4
+    beqz t0, .Lc13_r1_2
+    lw a3, 8(a2)
+    lw a4, 40(a2)
+    lw a5, 72(a2)
+    lw a6, 104(a2)
+    lw a7, 136(a2)
+    lw t3, 168(a2)
+    lw t4, 200(a2)
+    lw t5, 232(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 592(a0)
+    xor t5, t5, t0
+    sw t5, 776(a0)
+    lb t0, 585(a0)
+    xor a3, a3, t0
+    sw a3, 804(a0)
+    lb t0, 626(a0)
+    xor a5, a5, t0
+    sw a5, 856(a0)
+    lb t0, 619(a0)
+    xor t4, t4, t0
+    sw t4, 884(a0)
+    lb t0, 580(a0)
+    xor t3, t3, t0
+    sw t3, 896(a0)
+    lb t0, 637(a0)
+    xor a7, a7, t0
+    sw a7, 956(a0)
+    lb t0, 606(a0)
+    xor a6, a6, t0
+    sw a6, 972(a0)
+    lb t0, 615(a0)
+    xor a4, a4, t0
+    sw a4, 1008(a0)
+.Lc13_r1_2:
+    andi t0, a1, 8
+    beqz t0, .Lc13_r1_3
+    lw a3, 12(a2)
+    lw a4, 44(a2)
+    lw a5, 76(a2)
+    lw a6, 108(a2)
+    lw a7, 140(a2)
+    lw t3, 172(a2)
+    lw t4, 204(a2)
+    lw t5, 236(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 600(a0)
+    xor t5, t5, t0
+    sw t5, 780(a0)
+    lb t0, 593(a0)
+    xor a3, a3, t0
+    sw a3, 808(a0)
+    lb t0, 634(a0)
+    xor a5, a5, t0
+    sw a5, 860(a0)
+    lb t0, 627(a0)
+    xor t4, t4, t0
+    sw t4, 888(a0)
+    lb t0, 588(a0)
+    xor t3, t3, t0
+    sw t3, 900(a0)
+    lb t0, 581(a0)
+    xor a7, a7, t0
+    sw a7, 928(a0)
+    lb t0, 614(a0)
+    xor a6, a6, t0
+    sw a6, 976(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    sw a4, 1012(a0)
+.Lc13_r1_3:
+    andi t0, a1, 16
+    beqz t0, .Lc13_r1_4
+    lw a3, 16(a2)
+    lw a4, 48(a2)
+    lw a5, 80(a2)
+    lw a6, 112(a2)
+    lw a7, 144(a2)
+    lw t3, 176(a2)
+    lw t4, 208(a2)
+    lw t5, 240(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 608(a0)
+    xor t5, t5, t0
+    sw t5, 784(a0)
+    lb t0, 601(a0)
+    xor a3, a3, t0
+    sw a3, 812(a0)
+    lb t0, 578(a0)
+    xor a5, a5, t0
+    sw a5, 832(a0)
+    lb t0, 635(a0)
+    xor t4, t4, t0
+    sw t4, 892(a0)
+    lb t0, 596(a0)
+    xor t3, t3, t0
+    sw t3, 904(a0)
+    lb t0, 589(a0)
+    xor a7, a7, t0
+    sw a7, 932(a0)
+    lb t0, 622(a0)
+    xor a6, a6, t0
+    sw a6, 980(a0)
+    lb t0, 631(a0)
+    xor a4, a4, t0
+    sw a4, 1016(a0)
+.Lc13_r1_4:
+    andi t0, a1, 32
+    beqz t0, .Lc13_r1_5
+    lw a3, 20(a2)
+    lw a4, 52(a2)
+    lw a5, 84(a2)
+    lw a6, 116(a2)
+    lw a7, 148(a2)
+    lw t3, 180(a2)
+    lw t4, 212(a2)
+    lw t5, 244(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 616(a0)
+    xor t5, t5, t0
+    sw t5, 788(a0)
+    lb t0, 609(a0)
+    xor a3, a3, t0
+    sw a3, 816(a0)
+    lb t0, 586(a0)
+    xor a5, a5, t0
+    sw a5, 836(a0)
+    lb t0, 579(a0)
+    xor t4, t4, t0
+    sw t4, 864(a0)
+    lb t0, 604(a0)
+    xor t3, t3, t0
+    sw t3, 908(a0)
+    lb t0, 597(a0)
+    xor a7, a7, t0
+    sw a7, 936(a0)
+    lb t0, 630(a0)
+    xor a6, a6, t0
+    sw a6, 984(a0)
+    lb t0, 639(a0)
+    xor a4, a4, t0
+    sw a4, 1020(a0)
+.Lc13_r1_5:
+    andi t0, a1, 64
+    beqz t0, .Lc13_r1_6
+    lw a3, 24(a2)
+    lw a4, 56(a2)
+    lw a5, 88(a2)
+    lw a6, 120(a2)
+    lw a7, 152(a2)
+    lw t3, 184(a2)
+    lw t4, 216(a2)
+    lw t5, 248(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 624(a0)
+    xor t5, t5, t0
+    sw t5, 792(a0)
+    lb t0, 617(a0)
+    xor a3, a3, t0
+    sw a3, 820(a0)
+    lb t0, 594(a0)
+    xor a5, a5, t0
+    sw a5, 840(a0)
+    lb t0, 587(a0)
+    xor t4, t4, t0
+    sw t4, 868(a0)
+    lb t0, 612(a0)
+    xor t3, t3, t0
+    sw t3, 912(a0)
+    lb t0, 605(a0)
+    xor a7, a7, t0
+    sw a7, 940(a0)
+    lb t0, 638(a0)
+    xor a6, a6, t0
+    sw a6, 988(a0)
+    lb t0, 583(a0)
+    xor a4, a4, t0
+    sw a4, 992(a0)
+.Lc13_r1_6:
+    andi t0, a1, 128
+    beqz t0, .Lc13_r1_7
+    lw a3, 28(a2)
+    lw a4, 60(a2)
+    lw a5, 92(a2)
+    lw a6, 124(a2)
+    lw a7, 156(a2)
+    lw t3, 188(a2)
+    lw t4, 220(a2)
+    lw t5, 252(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 632(a0)
+    xor t5, t5, t0
+    sw t5, 796(a0)
+    lb t0, 625(a0)
+    xor a3, a3, t0
+    sw a3, 824(a0)
+    lb t0, 602(a0)
+    xor a5, a5, t0
+    sw a5, 844(a0)
+    lb t0, 595(a0)
+    xor t4, t4, t0
+    sw t4, 872(a0)
+    lb t0, 620(a0)
+    xor t3, t3, t0
+    sw t3, 916(a0)
+    lb t0, 613(a0)
+    xor a7, a7, t0
+    sw a7, 944(a0)
+    lb t0, 582(a0)
+    xor a6, a6, t0
+    sw a6, 960(a0)
+    lb t0, 591(a0)
+    xor a4, a4, t0
+    sw a4, 996(a0)
+.Lc13_r1_7:
     lw a1, 992(a0)
     lw a2, 960(a0)
     and a3, a1, a2
@@ -15759,7 +16315,910 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 444(a0)
     sw a3, 476(a0)
     sw a4, 508(a0)
-    addi a0, a0, 256
+    lw a1, 52(sp)
+    lw a2, 56(sp)
+    lw a3, 60(sp)
+    li s2, 0x0f0f0f0f
+    li s3, 0x33333333
+    li s4, 0x55555555
+    lw s5, 0(a2)
+    lw a2, 4(a2)
+    lw a4, 256(a0)
+    lw a5, 260(a0)
+    lw a6, 264(a0)
+    lw a7, 268(a0)
+    lw t3, 272(a0)
+    lw t4, 276(a0)
+    lw t5, 280(a0)
+    lw t6, 284(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 0(a3)
+    xor a4, a4, t0
+    sw a4, 0(a1)
+    xor a5, a5, s5
+    lw t0, 8(a3)
+    xor a5, a5, t0
+    sw a5, 8(a1)
+    xor a6, a6, s5
+    lw t0, 16(a3)
+    xor a6, a6, t0
+    sw a6, 16(a1)
+    xor a7, a7, s5
+    lw t0, 24(a3)
+    xor a7, a7, t0
+    sw a7, 24(a1)
+    xor t3, t3, s5
+    lw t0, 32(a3)
+    xor t3, t3, t0
+    sw t3, 32(a1)
+    xor t4, t4, s5
+    lw t0, 40(a3)
+    xor t4, t4, t0
+    sw t4, 40(a1)
+    xor t5, t5, s5
+    lw t0, 48(a3)
+    xor t5, t5, t0
+    sw t5, 48(a1)
+    xor t6, t6, s5
+    lw t0, 56(a3)
+    xor t6, t6, t0
+    sw t6, 56(a1)
+    lw a4, 288(a0)
+    lw a5, 292(a0)
+    lw a6, 296(a0)
+    lw a7, 300(a0)
+    lw t3, 304(a0)
+    lw t4, 308(a0)
+    lw t5, 312(a0)
+    lw t6, 316(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 64(a3)
+    xor a4, a4, t0
+    sw a4, 64(a1)
+    xor a5, a5, s5
+    lw t0, 72(a3)
+    xor a5, a5, t0
+    sw a5, 72(a1)
+    xor a6, a6, s5
+    lw t0, 80(a3)
+    xor a6, a6, t0
+    sw a6, 80(a1)
+    xor a7, a7, s5
+    lw t0, 88(a3)
+    xor a7, a7, t0
+    sw a7, 88(a1)
+    xor t3, t3, s5
+    lw t0, 96(a3)
+    xor t3, t3, t0
+    sw t3, 96(a1)
+    xor t4, t4, s5
+    lw t0, 104(a3)
+    xor t4, t4, t0
+    sw t4, 104(a1)
+    xor t5, t5, s5
+    lw t0, 112(a3)
+    xor t5, t5, t0
+    sw t5, 112(a1)
+    xor t6, t6, s5
+    lw t0, 120(a3)
+    xor t6, t6, t0
+    sw t6, 120(a1)
+    lw a4, 320(a0)
+    lw a5, 324(a0)
+    lw a6, 328(a0)
+    lw a7, 332(a0)
+    lw t3, 336(a0)
+    lw t4, 340(a0)
+    lw t5, 344(a0)
+    lw t6, 348(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 128(a3)
+    xor a4, a4, t0
+    sw a4, 128(a1)
+    xor a5, a5, s5
+    lw t0, 136(a3)
+    xor a5, a5, t0
+    sw a5, 136(a1)
+    xor a6, a6, s5
+    lw t0, 144(a3)
+    xor a6, a6, t0
+    sw a6, 144(a1)
+    xor a7, a7, s5
+    lw t0, 152(a3)
+    xor a7, a7, t0
+    sw a7, 152(a1)
+    xor t3, t3, s5
+    lw t0, 160(a3)
+    xor t3, t3, t0
+    sw t3, 160(a1)
+    xor t4, t4, s5
+    lw t0, 168(a3)
+    xor t4, t4, t0
+    sw t4, 168(a1)
+    xor t5, t5, s5
+    lw t0, 176(a3)
+    xor t5, t5, t0
+    sw t5, 176(a1)
+    xor t6, t6, s5
+    lw t0, 184(a3)
+    xor t6, t6, t0
+    sw t6, 184(a1)
+    lw a4, 352(a0)
+    lw a5, 356(a0)
+    lw a6, 360(a0)
+    lw a7, 364(a0)
+    lw t3, 368(a0)
+    lw t4, 372(a0)
+    lw t5, 376(a0)
+    lw t6, 380(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 192(a3)
+    xor a4, a4, t0
+    sw a4, 192(a1)
+    xor a5, a5, s5
+    lw t0, 200(a3)
+    xor a5, a5, t0
+    sw a5, 200(a1)
+    xor a6, a6, s5
+    lw t0, 208(a3)
+    xor a6, a6, t0
+    sw a6, 208(a1)
+    xor a7, a7, s5
+    lw t0, 216(a3)
+    xor a7, a7, t0
+    sw a7, 216(a1)
+    xor t3, t3, s5
+    lw t0, 224(a3)
+    xor t3, t3, t0
+    sw t3, 224(a1)
+    xor t4, t4, s5
+    lw t0, 232(a3)
+    xor t4, t4, t0
+    sw t4, 232(a1)
+    xor t5, t5, s5
+    lw t0, 240(a3)
+    xor t5, t5, t0
+    sw t5, 240(a1)
+    xor t6, t6, s5
+    lw t0, 248(a3)
+    xor t6, t6, t0
+    sw t6, 248(a1)
+    lw a4, 384(a0)
+    lw a5, 388(a0)
+    lw a6, 392(a0)
+    lw a7, 396(a0)
+    lw t3, 400(a0)
+    lw t4, 404(a0)
+    lw t5, 408(a0)
+    lw t6, 412(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 4(a3)
+    xor a4, a4, t0
+    sw a4, 4(a1)
+    xor a5, a5, a2
+    lw t0, 12(a3)
+    xor a5, a5, t0
+    sw a5, 12(a1)
+    xor a6, a6, a2
+    lw t0, 20(a3)
+    xor a6, a6, t0
+    sw a6, 20(a1)
+    xor a7, a7, a2
+    lw t0, 28(a3)
+    xor a7, a7, t0
+    sw a7, 28(a1)
+    xor t3, t3, a2
+    lw t0, 36(a3)
+    xor t3, t3, t0
+    sw t3, 36(a1)
+    xor t4, t4, a2
+    lw t0, 44(a3)
+    xor t4, t4, t0
+    sw t4, 44(a1)
+    xor t5, t5, a2
+    lw t0, 52(a3)
+    xor t5, t5, t0
+    sw t5, 52(a1)
+    xor t6, t6, a2
+    lw t0, 60(a3)
+    xor t6, t6, t0
+    sw t6, 60(a1)
+    lw a4, 416(a0)
+    lw a5, 420(a0)
+    lw a6, 424(a0)
+    lw a7, 428(a0)
+    lw t3, 432(a0)
+    lw t4, 436(a0)
+    lw t5, 440(a0)
+    lw t6, 444(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 68(a3)
+    xor a4, a4, t0
+    sw a4, 68(a1)
+    xor a5, a5, a2
+    lw t0, 76(a3)
+    xor a5, a5, t0
+    sw a5, 76(a1)
+    xor a6, a6, a2
+    lw t0, 84(a3)
+    xor a6, a6, t0
+    sw a6, 84(a1)
+    xor a7, a7, a2
+    lw t0, 92(a3)
+    xor a7, a7, t0
+    sw a7, 92(a1)
+    xor t3, t3, a2
+    lw t0, 100(a3)
+    xor t3, t3, t0
+    sw t3, 100(a1)
+    xor t4, t4, a2
+    lw t0, 108(a3)
+    xor t4, t4, t0
+    sw t4, 108(a1)
+    xor t5, t5, a2
+    lw t0, 116(a3)
+    xor t5, t5, t0
+    sw t5, 116(a1)
+    xor t6, t6, a2
+    lw t0, 124(a3)
+    xor t6, t6, t0
+    sw t6, 124(a1)
+    lw a4, 448(a0)
+    lw a5, 452(a0)
+    lw a6, 456(a0)
+    lw a7, 460(a0)
+    lw t3, 464(a0)
+    lw t4, 468(a0)
+    lw t5, 472(a0)
+    lw t6, 476(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 132(a3)
+    xor a4, a4, t0
+    sw a4, 132(a1)
+    xor a5, a5, a2
+    lw t0, 140(a3)
+    xor a5, a5, t0
+    sw a5, 140(a1)
+    xor a6, a6, a2
+    lw t0, 148(a3)
+    xor a6, a6, t0
+    sw a6, 148(a1)
+    xor a7, a7, a2
+    lw t0, 156(a3)
+    xor a7, a7, t0
+    sw a7, 156(a1)
+    xor t3, t3, a2
+    lw t0, 164(a3)
+    xor t3, t3, t0
+    sw t3, 164(a1)
+    xor t4, t4, a2
+    lw t0, 172(a3)
+    xor t4, t4, t0
+    sw t4, 172(a1)
+    xor t5, t5, a2
+    lw t0, 180(a3)
+    xor t5, t5, t0
+    sw t5, 180(a1)
+    xor t6, t6, a2
+    lw t0, 188(a3)
+    xor t6, t6, t0
+    sw t6, 188(a1)
+    lw a4, 480(a0)
+    lw a5, 484(a0)
+    lw a6, 488(a0)
+    lw a7, 492(a0)
+    lw t3, 496(a0)
+    lw t4, 500(a0)
+    lw t5, 504(a0)
+    lw t6, 508(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 196(a3)
+    xor a4, a4, t0
+    sw a4, 196(a1)
+    xor a5, a5, a2
+    lw t0, 204(a3)
+    xor a5, a5, t0
+    sw a5, 204(a1)
+    xor a6, a6, a2
+    lw t0, 212(a3)
+    xor a6, a6, t0
+    sw a6, 212(a1)
+    xor a7, a7, a2
+    lw t0, 220(a3)
+    xor a7, a7, t0
+    sw a7, 220(a1)
+    xor t3, t3, a2
+    lw t0, 228(a3)
+    xor t3, t3, t0
+    sw t3, 228(a1)
+    xor t4, t4, a2
+    lw t0, 236(a3)
+    xor t4, t4, t0
+    sw t4, 236(a1)
+    xor t5, t5, a2
+    lw t0, 244(a3)
+    xor t5, t5, t0
+    sw t5, 244(a1)
+    xor t6, t6, a2
+    lw t0, 252(a3)
+    xor t6, t6, t0
+    sw t6, 252(a1)
     lw s0, 0(sp)
     lw s1, 4(sp)
     lw s2, 8(sp)
@@ -15773,7 +17232,7 @@ nuri_pipo_rv32_bs32_ctr13:
     lw s10, 40(sp)
     lw s11, 44(sp)
     lw ra, 48(sp)
-    addi sp, sp, 64
+    addi sp, sp, 80
     ret
     .size nuri_pipo_rv32_bs32_ctr13, .-nuri_pipo_rv32_bs32_ctr13
 
@@ -15782,7 +17241,7 @@ nuri_pipo_rv32_bs32_ctr13:
     .type nuri_pipo_rv32_bs32_ctr17, @function
     .align 2
 nuri_pipo_rv32_bs32_ctr17:
-    addi sp, sp, -64
+    addi sp, sp, -80
     sw s0, 0(sp)
     sw s1, 4(sp)
     sw s2, 8(sp)
@@ -15796,6 +17255,562 @@ nuri_pipo_rv32_bs32_ctr17:
     sw s10, 40(sp)
     sw s11, 44(sp)
     sw ra, 48(sp)
+    sw a2, 52(sp)
+    sw a3, 56(sp)
+    sw a4, 60(sp)
+    addi a2, a0, 1024
+    andi t0, a1, 1
+    beqz t0, .Lc17_r1_0
+    lw a3, 0(a2)
+    lw a4, 32(a2)
+    lw a5, 64(a2)
+    lw a6, 96(a2)
+    lw a7, 128(a2)
+    lw t3, 160(a2)
+    lw t4, 192(a2)
+    lw t5, 224(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 576(a0)
+    xor t5, t5, t0
+    sw t5, 768(a0)
+    lb t0, 633(a0)
+    xor a3, a3, t0
+    sw a3, 828(a0)
+    lb t0, 610(a0)
+    xor a5, a5, t0
+    sw a5, 848(a0)
+    lb t0, 603(a0)
+    xor t4, t4, t0
+    sw t4, 876(a0)
+    lb t0, 628(a0)
+    xor t3, t3, t0
+    sw t3, 920(a0)
+    lb t0, 621(a0)
+    xor a7, a7, t0
+    sw a7, 948(a0)
+    lb t0, 590(a0)
+    xor a6, a6, t0
+    sw a6, 964(a0)
+    lb t0, 599(a0)
+    xor a4, a4, t0
+    sw a4, 1000(a0)
+.Lc17_r1_0:
+    andi t0, a1, 2
+    beqz t0, .Lc17_r1_1
+    lw a3, 4(a2)
+    lw a4, 36(a2)
+    lw a5, 68(a2)
+    lw a6, 100(a2)
+    lw a7, 132(a2)
+    lw t3, 164(a2)
+    lw t4, 196(a2)
+    lw t5, 228(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 584(a0)
+    xor t5, t5, t0
+    sw t5, 772(a0)
+    lb t0, 577(a0)
+    xor a3, a3, t0
+    sw a3, 800(a0)
+    lb t0, 618(a0)
+    xor a5, a5, t0
+    sw a5, 852(a0)
+    lb t0, 611(a0)
+    xor t4, t4, t0
+    sw t4, 880(a0)
+    lb t0, 636(a0)
+    xor t3, t3, t0
+    sw t3, 924(a0)
+    lb t0, 629(a0)
+    xor a7, a7, t0
+    sw a7, 952(a0)
+    lb t0, 598(a0)
+    xor a6, a6, t0
+    sw a6, 968(a0)
+    lb t0, 607(a0)
+    xor a4, a4, t0
+    sw a4, 1004(a0)
+.Lc17_r1_1:
+    andi t0, a1, 4
+    beqz t0, .Lc17_r1_2
+    lw a3, 8(a2)
+    lw a4, 40(a2)
+    lw a5, 72(a2)
+    lw a6, 104(a2)
+    lw a7, 136(a2)
+    lw t3, 168(a2)
+    lw t4, 200(a2)
+    lw t5, 232(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 592(a0)
+    xor t5, t5, t0
+    sw t5, 776(a0)
+    lb t0, 585(a0)
+    xor a3, a3, t0
+    sw a3, 804(a0)
+    lb t0, 626(a0)
+    xor a5, a5, t0
+    sw a5, 856(a0)
+    lb t0, 619(a0)
+    xor t4, t4, t0
+    sw t4, 884(a0)
+    lb t0, 580(a0)
+    xor t3, t3, t0
+    sw t3, 896(a0)
+    lb t0, 637(a0)
+    xor a7, a7, t0
+    sw a7, 956(a0)
+    lb t0, 606(a0)
+    xor a6, a6, t0
+    sw a6, 972(a0)
+    lb t0, 615(a0)
+    xor a4, a4, t0
+    sw a4, 1008(a0)
+.Lc17_r1_2:
+    andi t0, a1, 8
+    beqz t0, .Lc17_r1_3
+    lw a3, 12(a2)
+    lw a4, 44(a2)
+    lw a5, 76(a2)
+    lw a6, 108(a2)
+    lw a7, 140(a2)
+    lw t3, 172(a2)
+    lw t4, 204(a2)
+    lw t5, 236(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 600(a0)
+    xor t5, t5, t0
+    sw t5, 780(a0)
+    lb t0, 593(a0)
+    xor a3, a3, t0
+    sw a3, 808(a0)
+    lb t0, 634(a0)
+    xor a5, a5, t0
+    sw a5, 860(a0)
+    lb t0, 627(a0)
+    xor t4, t4, t0
+    sw t4, 888(a0)
+    lb t0, 588(a0)
+    xor t3, t3, t0
+    sw t3, 900(a0)
+    lb t0, 581(a0)
+    xor a7, a7, t0
+    sw a7, 928(a0)
+    lb t0, 614(a0)
+    xor a6, a6, t0
+    sw a6, 976(a0)
+    lb t0, 623(a0)
+    xor a4, a4, t0
+    sw a4, 1012(a0)
+.Lc17_r1_3:
+    andi t0, a1, 16
+    beqz t0, .Lc17_r1_4
+    lw a3, 16(a2)
+    lw a4, 48(a2)
+    lw a5, 80(a2)
+    lw a6, 112(a2)
+    lw a7, 144(a2)
+    lw t3, 176(a2)
+    lw t4, 208(a2)
+    lw t5, 240(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 608(a0)
+    xor t5, t5, t0
+    sw t5, 784(a0)
+    lb t0, 601(a0)
+    xor a3, a3, t0
+    sw a3, 812(a0)
+    lb t0, 578(a0)
+    xor a5, a5, t0
+    sw a5, 832(a0)
+    lb t0, 635(a0)
+    xor t4, t4, t0
+    sw t4, 892(a0)
+    lb t0, 596(a0)
+    xor t3, t3, t0
+    sw t3, 904(a0)
+    lb t0, 589(a0)
+    xor a7, a7, t0
+    sw a7, 932(a0)
+    lb t0, 622(a0)
+    xor a6, a6, t0
+    sw a6, 980(a0)
+    lb t0, 631(a0)
+    xor a4, a4, t0
+    sw a4, 1016(a0)
+.Lc17_r1_4:
+    andi t0, a1, 32
+    beqz t0, .Lc17_r1_5
+    lw a3, 20(a2)
+    lw a4, 52(a2)
+    lw a5, 84(a2)
+    lw a6, 116(a2)
+    lw a7, 148(a2)
+    lw t3, 180(a2)
+    lw t4, 212(a2)
+    lw t5, 244(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 616(a0)
+    xor t5, t5, t0
+    sw t5, 788(a0)
+    lb t0, 609(a0)
+    xor a3, a3, t0
+    sw a3, 816(a0)
+    lb t0, 586(a0)
+    xor a5, a5, t0
+    sw a5, 836(a0)
+    lb t0, 579(a0)
+    xor t4, t4, t0
+    sw t4, 864(a0)
+    lb t0, 604(a0)
+    xor t3, t3, t0
+    sw t3, 908(a0)
+    lb t0, 597(a0)
+    xor a7, a7, t0
+    sw a7, 936(a0)
+    lb t0, 630(a0)
+    xor a6, a6, t0
+    sw a6, 984(a0)
+    lb t0, 639(a0)
+    xor a4, a4, t0
+    sw a4, 1020(a0)
+.Lc17_r1_5:
+    andi t0, a1, 64
+    beqz t0, .Lc17_r1_6
+    lw a3, 24(a2)
+    lw a4, 56(a2)
+    lw a5, 88(a2)
+    lw a6, 120(a2)
+    lw a7, 152(a2)
+    lw t3, 184(a2)
+    lw t4, 216(a2)
+    lw t5, 248(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 624(a0)
+    xor t5, t5, t0
+    sw t5, 792(a0)
+    lb t0, 617(a0)
+    xor a3, a3, t0
+    sw a3, 820(a0)
+    lb t0, 594(a0)
+    xor a5, a5, t0
+    sw a5, 840(a0)
+    lb t0, 587(a0)
+    xor t4, t4, t0
+    sw t4, 868(a0)
+    lb t0, 612(a0)
+    xor t3, t3, t0
+    sw t3, 912(a0)
+    lb t0, 605(a0)
+    xor a7, a7, t0
+    sw a7, 940(a0)
+    lb t0, 638(a0)
+    xor a6, a6, t0
+    sw a6, 988(a0)
+    lb t0, 583(a0)
+    xor a4, a4, t0
+    sw a4, 992(a0)
+.Lc17_r1_6:
+    andi t0, a1, 128
+    beqz t0, .Lc17_r1_7
+    lw a3, 28(a2)
+    lw a4, 60(a2)
+    lw a5, 92(a2)
+    lw a6, 124(a2)
+    lw a7, 156(a2)
+    lw t3, 188(a2)
+    lw t4, 220(a2)
+    lw t5, 252(a2)
+    and t0, t5, t4
+    xor t3, t3, t0
+    and t0, a6, t3
+    xor a7, a7, t0
+    xor t5, t5, a7
+    xor t4, t4, a6
+    or t0, a7, t3
+    xor a6, a6, t0
+    xor t3, t3, t5
+    and t0, t3, t4
+    xor a7, a7, t0
+    and t0, a4, a3
+    xor a5, a5, t0
+    or t0, a5, a4
+    xor a3, a3, t0
+    or t0, a5, a3
+    xor a4, a4, t0
+    not a5, a5
+    xor t5, t5, a4
+    xor a6, a6, a5
+    xor a7, a7, a3
+    and t0, t5, t3
+    xor t4, t4, t0
+    xor t0, t5, t4
+    or t1, a7, a6
+    xor t4, t4, t1
+    xor t1, a6, t3
+    or t2, t4, a7
+    xor t3, t3, t2
+    and t2, t1, t0
+    xor t2, a7, t2
+    xor a5, a5, t0
+    xor a4, a4, t2
+    xor a3, a3, t1
+    lb t0, 632(a0)
+    xor t5, t5, t0
+    sw t5, 796(a0)
+    lb t0, 625(a0)
+    xor a3, a3, t0
+    sw a3, 824(a0)
+    lb t0, 602(a0)
+    xor a5, a5, t0
+    sw a5, 844(a0)
+    lb t0, 595(a0)
+    xor t4, t4, t0
+    sw t4, 872(a0)
+    lb t0, 620(a0)
+    xor t3, t3, t0
+    sw t3, 916(a0)
+    lb t0, 613(a0)
+    xor a7, a7, t0
+    sw a7, 944(a0)
+    lb t0, 582(a0)
+    xor a6, a6, t0
+    sw a6, 960(a0)
+    lb t0, 591(a0)
+    xor a4, a4, t0
+    sw a4, 996(a0)
+.Lc17_r1_7:
     lw a1, 992(a0)
     lw a2, 960(a0)
     and a3, a1, a2
@@ -23833,7 +25848,910 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 444(a0)
     sw a3, 476(a0)
     sw a4, 508(a0)
-    addi a0, a0, 256
+    lw a1, 52(sp)
+    lw a2, 56(sp)
+    lw a3, 60(sp)
+    li s2, 0x0f0f0f0f
+    li s3, 0x33333333
+    li s4, 0x55555555
+    lw s5, 0(a2)
+    lw a2, 4(a2)
+    lw a4, 256(a0)
+    lw a5, 260(a0)
+    lw a6, 264(a0)
+    lw a7, 268(a0)
+    lw t3, 272(a0)
+    lw t4, 276(a0)
+    lw t5, 280(a0)
+    lw t6, 284(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 0(a3)
+    xor a4, a4, t0
+    sw a4, 0(a1)
+    xor a5, a5, s5
+    lw t0, 8(a3)
+    xor a5, a5, t0
+    sw a5, 8(a1)
+    xor a6, a6, s5
+    lw t0, 16(a3)
+    xor a6, a6, t0
+    sw a6, 16(a1)
+    xor a7, a7, s5
+    lw t0, 24(a3)
+    xor a7, a7, t0
+    sw a7, 24(a1)
+    xor t3, t3, s5
+    lw t0, 32(a3)
+    xor t3, t3, t0
+    sw t3, 32(a1)
+    xor t4, t4, s5
+    lw t0, 40(a3)
+    xor t4, t4, t0
+    sw t4, 40(a1)
+    xor t5, t5, s5
+    lw t0, 48(a3)
+    xor t5, t5, t0
+    sw t5, 48(a1)
+    xor t6, t6, s5
+    lw t0, 56(a3)
+    xor t6, t6, t0
+    sw t6, 56(a1)
+    lw a4, 288(a0)
+    lw a5, 292(a0)
+    lw a6, 296(a0)
+    lw a7, 300(a0)
+    lw t3, 304(a0)
+    lw t4, 308(a0)
+    lw t5, 312(a0)
+    lw t6, 316(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 64(a3)
+    xor a4, a4, t0
+    sw a4, 64(a1)
+    xor a5, a5, s5
+    lw t0, 72(a3)
+    xor a5, a5, t0
+    sw a5, 72(a1)
+    xor a6, a6, s5
+    lw t0, 80(a3)
+    xor a6, a6, t0
+    sw a6, 80(a1)
+    xor a7, a7, s5
+    lw t0, 88(a3)
+    xor a7, a7, t0
+    sw a7, 88(a1)
+    xor t3, t3, s5
+    lw t0, 96(a3)
+    xor t3, t3, t0
+    sw t3, 96(a1)
+    xor t4, t4, s5
+    lw t0, 104(a3)
+    xor t4, t4, t0
+    sw t4, 104(a1)
+    xor t5, t5, s5
+    lw t0, 112(a3)
+    xor t5, t5, t0
+    sw t5, 112(a1)
+    xor t6, t6, s5
+    lw t0, 120(a3)
+    xor t6, t6, t0
+    sw t6, 120(a1)
+    lw a4, 320(a0)
+    lw a5, 324(a0)
+    lw a6, 328(a0)
+    lw a7, 332(a0)
+    lw t3, 336(a0)
+    lw t4, 340(a0)
+    lw t5, 344(a0)
+    lw t6, 348(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 128(a3)
+    xor a4, a4, t0
+    sw a4, 128(a1)
+    xor a5, a5, s5
+    lw t0, 136(a3)
+    xor a5, a5, t0
+    sw a5, 136(a1)
+    xor a6, a6, s5
+    lw t0, 144(a3)
+    xor a6, a6, t0
+    sw a6, 144(a1)
+    xor a7, a7, s5
+    lw t0, 152(a3)
+    xor a7, a7, t0
+    sw a7, 152(a1)
+    xor t3, t3, s5
+    lw t0, 160(a3)
+    xor t3, t3, t0
+    sw t3, 160(a1)
+    xor t4, t4, s5
+    lw t0, 168(a3)
+    xor t4, t4, t0
+    sw t4, 168(a1)
+    xor t5, t5, s5
+    lw t0, 176(a3)
+    xor t5, t5, t0
+    sw t5, 176(a1)
+    xor t6, t6, s5
+    lw t0, 184(a3)
+    xor t6, t6, t0
+    sw t6, 184(a1)
+    lw a4, 352(a0)
+    lw a5, 356(a0)
+    lw a6, 360(a0)
+    lw a7, 364(a0)
+    lw t3, 368(a0)
+    lw t4, 372(a0)
+    lw t5, 376(a0)
+    lw t6, 380(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, s5
+    lw t0, 192(a3)
+    xor a4, a4, t0
+    sw a4, 192(a1)
+    xor a5, a5, s5
+    lw t0, 200(a3)
+    xor a5, a5, t0
+    sw a5, 200(a1)
+    xor a6, a6, s5
+    lw t0, 208(a3)
+    xor a6, a6, t0
+    sw a6, 208(a1)
+    xor a7, a7, s5
+    lw t0, 216(a3)
+    xor a7, a7, t0
+    sw a7, 216(a1)
+    xor t3, t3, s5
+    lw t0, 224(a3)
+    xor t3, t3, t0
+    sw t3, 224(a1)
+    xor t4, t4, s5
+    lw t0, 232(a3)
+    xor t4, t4, t0
+    sw t4, 232(a1)
+    xor t5, t5, s5
+    lw t0, 240(a3)
+    xor t5, t5, t0
+    sw t5, 240(a1)
+    xor t6, t6, s5
+    lw t0, 248(a3)
+    xor t6, t6, t0
+    sw t6, 248(a1)
+    lw a4, 384(a0)
+    lw a5, 388(a0)
+    lw a6, 392(a0)
+    lw a7, 396(a0)
+    lw t3, 400(a0)
+    lw t4, 404(a0)
+    lw t5, 408(a0)
+    lw t6, 412(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 4(a3)
+    xor a4, a4, t0
+    sw a4, 4(a1)
+    xor a5, a5, a2
+    lw t0, 12(a3)
+    xor a5, a5, t0
+    sw a5, 12(a1)
+    xor a6, a6, a2
+    lw t0, 20(a3)
+    xor a6, a6, t0
+    sw a6, 20(a1)
+    xor a7, a7, a2
+    lw t0, 28(a3)
+    xor a7, a7, t0
+    sw a7, 28(a1)
+    xor t3, t3, a2
+    lw t0, 36(a3)
+    xor t3, t3, t0
+    sw t3, 36(a1)
+    xor t4, t4, a2
+    lw t0, 44(a3)
+    xor t4, t4, t0
+    sw t4, 44(a1)
+    xor t5, t5, a2
+    lw t0, 52(a3)
+    xor t5, t5, t0
+    sw t5, 52(a1)
+    xor t6, t6, a2
+    lw t0, 60(a3)
+    xor t6, t6, t0
+    sw t6, 60(a1)
+    lw a4, 416(a0)
+    lw a5, 420(a0)
+    lw a6, 424(a0)
+    lw a7, 428(a0)
+    lw t3, 432(a0)
+    lw t4, 436(a0)
+    lw t5, 440(a0)
+    lw t6, 444(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 68(a3)
+    xor a4, a4, t0
+    sw a4, 68(a1)
+    xor a5, a5, a2
+    lw t0, 76(a3)
+    xor a5, a5, t0
+    sw a5, 76(a1)
+    xor a6, a6, a2
+    lw t0, 84(a3)
+    xor a6, a6, t0
+    sw a6, 84(a1)
+    xor a7, a7, a2
+    lw t0, 92(a3)
+    xor a7, a7, t0
+    sw a7, 92(a1)
+    xor t3, t3, a2
+    lw t0, 100(a3)
+    xor t3, t3, t0
+    sw t3, 100(a1)
+    xor t4, t4, a2
+    lw t0, 108(a3)
+    xor t4, t4, t0
+    sw t4, 108(a1)
+    xor t5, t5, a2
+    lw t0, 116(a3)
+    xor t5, t5, t0
+    sw t5, 116(a1)
+    xor t6, t6, a2
+    lw t0, 124(a3)
+    xor t6, t6, t0
+    sw t6, 124(a1)
+    lw a4, 448(a0)
+    lw a5, 452(a0)
+    lw a6, 456(a0)
+    lw a7, 460(a0)
+    lw t3, 464(a0)
+    lw t4, 468(a0)
+    lw t5, 472(a0)
+    lw t6, 476(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 132(a3)
+    xor a4, a4, t0
+    sw a4, 132(a1)
+    xor a5, a5, a2
+    lw t0, 140(a3)
+    xor a5, a5, t0
+    sw a5, 140(a1)
+    xor a6, a6, a2
+    lw t0, 148(a3)
+    xor a6, a6, t0
+    sw a6, 148(a1)
+    xor a7, a7, a2
+    lw t0, 156(a3)
+    xor a7, a7, t0
+    sw a7, 156(a1)
+    xor t3, t3, a2
+    lw t0, 164(a3)
+    xor t3, t3, t0
+    sw t3, 164(a1)
+    xor t4, t4, a2
+    lw t0, 172(a3)
+    xor t4, t4, t0
+    sw t4, 172(a1)
+    xor t5, t5, a2
+    lw t0, 180(a3)
+    xor t5, t5, t0
+    sw t5, 180(a1)
+    xor t6, t6, a2
+    lw t0, 188(a3)
+    xor t6, t6, t0
+    sw t6, 188(a1)
+    lw a4, 480(a0)
+    lw a5, 484(a0)
+    lw a6, 488(a0)
+    lw a7, 492(a0)
+    lw t3, 496(a0)
+    lw t4, 500(a0)
+    lw t5, 504(a0)
+    lw t6, 508(a0)
+    srli t0, a4, 4
+    xor t0, t0, t3
+    and t0, t0, s2
+    xor t3, t3, t0
+    slli t0, t0, 4
+    xor a4, a4, t0
+    srli t0, a5, 4
+    xor t0, t0, t4
+    and t0, t0, s2
+    xor t4, t4, t0
+    slli t0, t0, 4
+    xor a5, a5, t0
+    srli t0, a6, 4
+    xor t0, t0, t5
+    and t0, t0, s2
+    xor t5, t5, t0
+    slli t0, t0, 4
+    xor a6, a6, t0
+    srli t0, a7, 4
+    xor t0, t0, t6
+    and t0, t0, s2
+    xor t6, t6, t0
+    slli t0, t0, 4
+    xor a7, a7, t0
+    srli t0, a4, 2
+    xor t0, t0, a6
+    and t0, t0, s3
+    xor a6, a6, t0
+    slli t0, t0, 2
+    xor a4, a4, t0
+    srli t0, a5, 2
+    xor t0, t0, a7
+    and t0, t0, s3
+    xor a7, a7, t0
+    slli t0, t0, 2
+    xor a5, a5, t0
+    srli t0, t3, 2
+    xor t0, t0, t5
+    and t0, t0, s3
+    xor t5, t5, t0
+    slli t0, t0, 2
+    xor t3, t3, t0
+    srli t0, t4, 2
+    xor t0, t0, t6
+    and t0, t0, s3
+    xor t6, t6, t0
+    slli t0, t0, 2
+    xor t4, t4, t0
+    srli t0, a4, 1
+    xor t0, t0, a5
+    and t0, t0, s4
+    xor a5, a5, t0
+    slli t0, t0, 1
+    xor a4, a4, t0
+    srli t0, a6, 1
+    xor t0, t0, a7
+    and t0, t0, s4
+    xor a7, a7, t0
+    slli t0, t0, 1
+    xor a6, a6, t0
+    srli t0, t3, 1
+    xor t0, t0, t4
+    and t0, t0, s4
+    xor t4, t4, t0
+    slli t0, t0, 1
+    xor t3, t3, t0
+    srli t0, t5, 1
+    xor t0, t0, t6
+    and t0, t0, s4
+    xor t6, t6, t0
+    slli t0, t0, 1
+    xor t5, t5, t0
+    xor a4, a4, a2
+    lw t0, 196(a3)
+    xor a4, a4, t0
+    sw a4, 196(a1)
+    xor a5, a5, a2
+    lw t0, 204(a3)
+    xor a5, a5, t0
+    sw a5, 204(a1)
+    xor a6, a6, a2
+    lw t0, 212(a3)
+    xor a6, a6, t0
+    sw a6, 212(a1)
+    xor a7, a7, a2
+    lw t0, 220(a3)
+    xor a7, a7, t0
+    sw a7, 220(a1)
+    xor t3, t3, a2
+    lw t0, 228(a3)
+    xor t3, t3, t0
+    sw t3, 228(a1)
+    xor t4, t4, a2
+    lw t0, 236(a3)
+    xor t4, t4, t0
+    sw t4, 236(a1)
+    xor t5, t5, a2
+    lw t0, 244(a3)
+    xor t5, t5, t0
+    sw t5, 244(a1)
+    xor t6, t6, a2
+    lw t0, 252(a3)
+    xor t6, t6, t0
+    sw t6, 252(a1)
     lw s0, 0(sp)
     lw s1, 4(sp)
     lw s2, 8(sp)
@@ -23847,7 +26765,7 @@ nuri_pipo_rv32_bs32_ctr17:
     lw s10, 40(sp)
     lw s11, 44(sp)
     lw ra, 48(sp)
-    addi sp, sp, 64
+    addi sp, sp, 80
     ret
     .size nuri_pipo_rv32_bs32_ctr17, .-nuri_pipo_rv32_bs32_ctr17
 
@@ -36550,929 +39468,6 @@ nuri_pipo_rv32_bs32_out_xor:
     addi sp, sp, 32
     ret
     .size nuri_pipo_rv32_bs32_out_xor, .-nuri_pipo_rv32_bs32_out_xor
-
-
-    .globl nuri_pipo_rv32_bs32_out_c_xor
-    .type nuri_pipo_rv32_bs32_out_c_xor, @function
-    .align 2
-nuri_pipo_rv32_bs32_out_c_xor:
-    addi sp, sp, -32
-    sw s0, 0(sp)
-    sw s1, 4(sp)
-    sw s2, 8(sp)
-    sw s3, 12(sp)
-    sw s4, 16(sp)
-    sw s5, 20(sp)
-    li s2, 0x0f0f0f0f
-    li s3, 0x33333333
-    li s4, 0x55555555
-    lw s5, 0(a2)
-    lw a2, 4(a2)
-    lw a4, 0(a0)
-    lw a5, 4(a0)
-    lw a6, 8(a0)
-    lw a7, 12(a0)
-    lw t3, 16(a0)
-    lw t4, 20(a0)
-    lw t5, 24(a0)
-    lw t6, 28(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, s5
-    lw t0, 0(a3)
-    xor a4, a4, t0
-    sw a4, 0(a1)
-    xor a5, a5, s5
-    lw t0, 8(a3)
-    xor a5, a5, t0
-    sw a5, 8(a1)
-    xor a6, a6, s5
-    lw t0, 16(a3)
-    xor a6, a6, t0
-    sw a6, 16(a1)
-    xor a7, a7, s5
-    lw t0, 24(a3)
-    xor a7, a7, t0
-    sw a7, 24(a1)
-    xor t3, t3, s5
-    lw t0, 32(a3)
-    xor t3, t3, t0
-    sw t3, 32(a1)
-    xor t4, t4, s5
-    lw t0, 40(a3)
-    xor t4, t4, t0
-    sw t4, 40(a1)
-    xor t5, t5, s5
-    lw t0, 48(a3)
-    xor t5, t5, t0
-    sw t5, 48(a1)
-    xor t6, t6, s5
-    lw t0, 56(a3)
-    xor t6, t6, t0
-    sw t6, 56(a1)
-    lw a4, 32(a0)
-    lw a5, 36(a0)
-    lw a6, 40(a0)
-    lw a7, 44(a0)
-    lw t3, 48(a0)
-    lw t4, 52(a0)
-    lw t5, 56(a0)
-    lw t6, 60(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, s5
-    lw t0, 64(a3)
-    xor a4, a4, t0
-    sw a4, 64(a1)
-    xor a5, a5, s5
-    lw t0, 72(a3)
-    xor a5, a5, t0
-    sw a5, 72(a1)
-    xor a6, a6, s5
-    lw t0, 80(a3)
-    xor a6, a6, t0
-    sw a6, 80(a1)
-    xor a7, a7, s5
-    lw t0, 88(a3)
-    xor a7, a7, t0
-    sw a7, 88(a1)
-    xor t3, t3, s5
-    lw t0, 96(a3)
-    xor t3, t3, t0
-    sw t3, 96(a1)
-    xor t4, t4, s5
-    lw t0, 104(a3)
-    xor t4, t4, t0
-    sw t4, 104(a1)
-    xor t5, t5, s5
-    lw t0, 112(a3)
-    xor t5, t5, t0
-    sw t5, 112(a1)
-    xor t6, t6, s5
-    lw t0, 120(a3)
-    xor t6, t6, t0
-    sw t6, 120(a1)
-    lw a4, 64(a0)
-    lw a5, 68(a0)
-    lw a6, 72(a0)
-    lw a7, 76(a0)
-    lw t3, 80(a0)
-    lw t4, 84(a0)
-    lw t5, 88(a0)
-    lw t6, 92(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, s5
-    lw t0, 128(a3)
-    xor a4, a4, t0
-    sw a4, 128(a1)
-    xor a5, a5, s5
-    lw t0, 136(a3)
-    xor a5, a5, t0
-    sw a5, 136(a1)
-    xor a6, a6, s5
-    lw t0, 144(a3)
-    xor a6, a6, t0
-    sw a6, 144(a1)
-    xor a7, a7, s5
-    lw t0, 152(a3)
-    xor a7, a7, t0
-    sw a7, 152(a1)
-    xor t3, t3, s5
-    lw t0, 160(a3)
-    xor t3, t3, t0
-    sw t3, 160(a1)
-    xor t4, t4, s5
-    lw t0, 168(a3)
-    xor t4, t4, t0
-    sw t4, 168(a1)
-    xor t5, t5, s5
-    lw t0, 176(a3)
-    xor t5, t5, t0
-    sw t5, 176(a1)
-    xor t6, t6, s5
-    lw t0, 184(a3)
-    xor t6, t6, t0
-    sw t6, 184(a1)
-    lw a4, 96(a0)
-    lw a5, 100(a0)
-    lw a6, 104(a0)
-    lw a7, 108(a0)
-    lw t3, 112(a0)
-    lw t4, 116(a0)
-    lw t5, 120(a0)
-    lw t6, 124(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, s5
-    lw t0, 192(a3)
-    xor a4, a4, t0
-    sw a4, 192(a1)
-    xor a5, a5, s5
-    lw t0, 200(a3)
-    xor a5, a5, t0
-    sw a5, 200(a1)
-    xor a6, a6, s5
-    lw t0, 208(a3)
-    xor a6, a6, t0
-    sw a6, 208(a1)
-    xor a7, a7, s5
-    lw t0, 216(a3)
-    xor a7, a7, t0
-    sw a7, 216(a1)
-    xor t3, t3, s5
-    lw t0, 224(a3)
-    xor t3, t3, t0
-    sw t3, 224(a1)
-    xor t4, t4, s5
-    lw t0, 232(a3)
-    xor t4, t4, t0
-    sw t4, 232(a1)
-    xor t5, t5, s5
-    lw t0, 240(a3)
-    xor t5, t5, t0
-    sw t5, 240(a1)
-    xor t6, t6, s5
-    lw t0, 248(a3)
-    xor t6, t6, t0
-    sw t6, 248(a1)
-    lw a4, 128(a0)
-    lw a5, 132(a0)
-    lw a6, 136(a0)
-    lw a7, 140(a0)
-    lw t3, 144(a0)
-    lw t4, 148(a0)
-    lw t5, 152(a0)
-    lw t6, 156(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, a2
-    lw t0, 4(a3)
-    xor a4, a4, t0
-    sw a4, 4(a1)
-    xor a5, a5, a2
-    lw t0, 12(a3)
-    xor a5, a5, t0
-    sw a5, 12(a1)
-    xor a6, a6, a2
-    lw t0, 20(a3)
-    xor a6, a6, t0
-    sw a6, 20(a1)
-    xor a7, a7, a2
-    lw t0, 28(a3)
-    xor a7, a7, t0
-    sw a7, 28(a1)
-    xor t3, t3, a2
-    lw t0, 36(a3)
-    xor t3, t3, t0
-    sw t3, 36(a1)
-    xor t4, t4, a2
-    lw t0, 44(a3)
-    xor t4, t4, t0
-    sw t4, 44(a1)
-    xor t5, t5, a2
-    lw t0, 52(a3)
-    xor t5, t5, t0
-    sw t5, 52(a1)
-    xor t6, t6, a2
-    lw t0, 60(a3)
-    xor t6, t6, t0
-    sw t6, 60(a1)
-    lw a4, 160(a0)
-    lw a5, 164(a0)
-    lw a6, 168(a0)
-    lw a7, 172(a0)
-    lw t3, 176(a0)
-    lw t4, 180(a0)
-    lw t5, 184(a0)
-    lw t6, 188(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, a2
-    lw t0, 68(a3)
-    xor a4, a4, t0
-    sw a4, 68(a1)
-    xor a5, a5, a2
-    lw t0, 76(a3)
-    xor a5, a5, t0
-    sw a5, 76(a1)
-    xor a6, a6, a2
-    lw t0, 84(a3)
-    xor a6, a6, t0
-    sw a6, 84(a1)
-    xor a7, a7, a2
-    lw t0, 92(a3)
-    xor a7, a7, t0
-    sw a7, 92(a1)
-    xor t3, t3, a2
-    lw t0, 100(a3)
-    xor t3, t3, t0
-    sw t3, 100(a1)
-    xor t4, t4, a2
-    lw t0, 108(a3)
-    xor t4, t4, t0
-    sw t4, 108(a1)
-    xor t5, t5, a2
-    lw t0, 116(a3)
-    xor t5, t5, t0
-    sw t5, 116(a1)
-    xor t6, t6, a2
-    lw t0, 124(a3)
-    xor t6, t6, t0
-    sw t6, 124(a1)
-    lw a4, 192(a0)
-    lw a5, 196(a0)
-    lw a6, 200(a0)
-    lw a7, 204(a0)
-    lw t3, 208(a0)
-    lw t4, 212(a0)
-    lw t5, 216(a0)
-    lw t6, 220(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, a2
-    lw t0, 132(a3)
-    xor a4, a4, t0
-    sw a4, 132(a1)
-    xor a5, a5, a2
-    lw t0, 140(a3)
-    xor a5, a5, t0
-    sw a5, 140(a1)
-    xor a6, a6, a2
-    lw t0, 148(a3)
-    xor a6, a6, t0
-    sw a6, 148(a1)
-    xor a7, a7, a2
-    lw t0, 156(a3)
-    xor a7, a7, t0
-    sw a7, 156(a1)
-    xor t3, t3, a2
-    lw t0, 164(a3)
-    xor t3, t3, t0
-    sw t3, 164(a1)
-    xor t4, t4, a2
-    lw t0, 172(a3)
-    xor t4, t4, t0
-    sw t4, 172(a1)
-    xor t5, t5, a2
-    lw t0, 180(a3)
-    xor t5, t5, t0
-    sw t5, 180(a1)
-    xor t6, t6, a2
-    lw t0, 188(a3)
-    xor t6, t6, t0
-    sw t6, 188(a1)
-    lw a4, 224(a0)
-    lw a5, 228(a0)
-    lw a6, 232(a0)
-    lw a7, 236(a0)
-    lw t3, 240(a0)
-    lw t4, 244(a0)
-    lw t5, 248(a0)
-    lw t6, 252(a0)
-    srli t0, a4, 4
-    xor t0, t0, t3
-    and t0, t0, s2
-    xor t3, t3, t0
-    slli t0, t0, 4
-    xor a4, a4, t0
-    srli t0, a5, 4
-    xor t0, t0, t4
-    and t0, t0, s2
-    xor t4, t4, t0
-    slli t0, t0, 4
-    xor a5, a5, t0
-    srli t0, a6, 4
-    xor t0, t0, t5
-    and t0, t0, s2
-    xor t5, t5, t0
-    slli t0, t0, 4
-    xor a6, a6, t0
-    srli t0, a7, 4
-    xor t0, t0, t6
-    and t0, t0, s2
-    xor t6, t6, t0
-    slli t0, t0, 4
-    xor a7, a7, t0
-    srli t0, a4, 2
-    xor t0, t0, a6
-    and t0, t0, s3
-    xor a6, a6, t0
-    slli t0, t0, 2
-    xor a4, a4, t0
-    srli t0, a5, 2
-    xor t0, t0, a7
-    and t0, t0, s3
-    xor a7, a7, t0
-    slli t0, t0, 2
-    xor a5, a5, t0
-    srli t0, t3, 2
-    xor t0, t0, t5
-    and t0, t0, s3
-    xor t5, t5, t0
-    slli t0, t0, 2
-    xor t3, t3, t0
-    srli t0, t4, 2
-    xor t0, t0, t6
-    and t0, t0, s3
-    xor t6, t6, t0
-    slli t0, t0, 2
-    xor t4, t4, t0
-    srli t0, a4, 1
-    xor t0, t0, a5
-    and t0, t0, s4
-    xor a5, a5, t0
-    slli t0, t0, 1
-    xor a4, a4, t0
-    srli t0, a6, 1
-    xor t0, t0, a7
-    and t0, t0, s4
-    xor a7, a7, t0
-    slli t0, t0, 1
-    xor a6, a6, t0
-    srli t0, t3, 1
-    xor t0, t0, t4
-    and t0, t0, s4
-    xor t4, t4, t0
-    slli t0, t0, 1
-    xor t3, t3, t0
-    srli t0, t5, 1
-    xor t0, t0, t6
-    and t0, t0, s4
-    xor t6, t6, t0
-    slli t0, t0, 1
-    xor t5, t5, t0
-    xor a4, a4, a2
-    lw t0, 196(a3)
-    xor a4, a4, t0
-    sw a4, 196(a1)
-    xor a5, a5, a2
-    lw t0, 204(a3)
-    xor a5, a5, t0
-    sw a5, 204(a1)
-    xor a6, a6, a2
-    lw t0, 212(a3)
-    xor a6, a6, t0
-    sw a6, 212(a1)
-    xor a7, a7, a2
-    lw t0, 220(a3)
-    xor a7, a7, t0
-    sw a7, 220(a1)
-    xor t3, t3, a2
-    lw t0, 228(a3)
-    xor t3, t3, t0
-    sw t3, 228(a1)
-    xor t4, t4, a2
-    lw t0, 236(a3)
-    xor t4, t4, t0
-    sw t4, 236(a1)
-    xor t5, t5, a2
-    lw t0, 244(a3)
-    xor t5, t5, t0
-    sw t5, 244(a1)
-    xor t6, t6, a2
-    lw t0, 252(a3)
-    xor t6, t6, t0
-    sw t6, 252(a1)
-    lw s0, 0(sp)
-    lw s1, 4(sp)
-    lw s2, 8(sp)
-    lw s3, 12(sp)
-    lw s4, 16(sp)
-    lw s5, 20(sp)
-    addi sp, sp, 32
-    ret
-    .size nuri_pipo_rv32_bs32_out_c_xor, .-nuri_pipo_rv32_bs32_out_c_xor
 
 
     .globl nuri_pipo_rv32_bs32_masks

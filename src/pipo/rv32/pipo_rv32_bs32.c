@@ -33,14 +33,16 @@ _Static_assert(offsetof(bs32_ws, u.mk) == 512, "layout of gen_pipo_rv32_bs32.py"
 uint32_t *nuri_pipo_rv32_bs32_core_enc(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_dec(bs32_ws *ws, unsigned rounds);
 uint32_t *nuri_pipo_rv32_bs32_core_ctr(bs32_ws *ws, unsigned rounds); /* rounds 2.. from ws->r1 */
-uint32_t *nuri_pipo_rv32_bs32_ctr13(bs32_ws *ws); /* the same for rounds = 13 (PIPO-64/128) */
-uint32_t *nuri_pipo_rv32_bs32_ctr17(bs32_ws *ws); /* and rounds = 17 (PIPO-64/256) */
+/* one whole CTR batch for rounds = 13 (PIPO-64/128) or 17 (PIPO-64/256): r1 of the columns in
+ * cols, rounds 2.., transposition, out = planes ^ k ^ x (out may equal x) */
+typedef void (*ctr_batch_fn)(bs32_ws *ws, unsigned cols, uint8_t *out, const uint32_t k[2], const uint8_t *x);
+void nuri_pipo_rv32_bs32_ctr13(bs32_ws *ws, unsigned cols, uint8_t *out, const uint32_t k[2], const uint8_t *x);
+void nuri_pipo_rv32_bs32_ctr17(bs32_ws *ws, unsigned cols, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 void nuri_pipo_rv32_bs32_r1(bs32_ws *ws, unsigned colmask); /* round 1 of the columns in colmask */
 void nuri_pipo_rv32_bs32_in(uint32_t *st, const uint8_t *in, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out(uint32_t *st, uint8_t *out, const uint32_t k[2]);
 void nuri_pipo_rv32_bs32_out_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
-/* the same after the fixed-round CTR cores, which leave the first two transposition layers done */
-void nuri_pipo_rv32_bs32_out_c_xor(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
+
 
 void nuri_pipo_rv32_bs32_masks(uint8_t *dst, const uint64_t *rk, int stride, unsigned nblocks);
 void nuri_pipo_rv32_bs32_wipe(void *p, size_t n16); /* zeroes 16 * n16 words (assembly: not elided) */
@@ -78,7 +80,6 @@ static void key_words(uint32_t k[2], uint64_t v)
 }
 
 typedef uint32_t *(*core_fn)(bs32_ws *ws, unsigned rounds);
-typedef void (*out_fn)(uint32_t *st, uint8_t *out, const uint32_t k[2], const uint8_t *x);
 
 static void ecb(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n, int dec)
 {
@@ -200,23 +201,25 @@ void nuri_pipo_rv32_bs32_ctr(const uint64_t *rk, unsigned rounds, uint8_t *out, 
         counter_planes(ws.u.e.ctr, counter, rk[0], hmask);
         int aligned = (((uintptr_t)in | (uintptr_t)out) & 3) == 0;
         unsigned cols = 0xff; /* S-box columns of round 1 whose counter planes changed */
-        int fixed = rounds == 13 || rounds == 17;
+        ctr_batch_fn batch = rounds == 13 ? nuri_pipo_rv32_bs32_ctr13 : rounds == 17 ? nuri_pipo_rv32_bs32_ctr17 : NULL;
         int used_buf = 0;
         for (size_t i = 0; i < full; i++) {
             size_t nb = n - 32 * i < 32 ? n - 32 * i : 32;
-            nuri_pipo_rv32_bs32_r1(&ws, cols);
-            uint32_t *r = rounds == 13   ? nuri_pipo_rv32_bs32_ctr13(&ws)
-                          : rounds == 17 ? nuri_pipo_rv32_bs32_ctr17(&ws)
-                                         : nuri_pipo_rv32_bs32_core_ctr(&ws, rounds);
-            out_fn outf = fixed ? nuri_pipo_rv32_bs32_out_c_xor : nuri_pipo_rv32_bs32_out_xor;
-            if (nb == 32 && aligned) {
-                outf(r, out + 256 * i, kout, in + 256 * i);
-            } else {
+            uint8_t *dst = out + 256 * i;
+            const uint8_t *src = in + 256 * i;
+            if (nb < 32 || !aligned) {
                 used_buf = 1;
-                memcpy(buf, in + 256 * i, 8 * nb);
-                outf(r, (uint8_t *)buf, kout, (const uint8_t *)buf);
-                memcpy(out + 256 * i, buf, 8 * nb);
+                memcpy(buf, src, 8 * nb);
+                dst = (uint8_t *)buf;
+                src = (const uint8_t *)buf;
             }
+            if (batch) {
+                batch(&ws, cols, dst, kout, src);
+            } else {
+                nuri_pipo_rv32_bs32_r1(&ws, cols);
+                nuri_pipo_rv32_bs32_out_xor(nuri_pipo_rv32_bs32_core_ctr(&ws, rounds), dst, kout, src);
+            }
+            if (dst == (uint8_t *)buf) memcpy(out + 256 * i, buf, 8 * nb);
             /* next batch (base + 32): lanes before the carry take the flips of base -> base + 32,
              * lanes past it those of base + 32 -> base + 64 */
             cols = flip_carry(ws.u.e.ctr, base, ~hmask);
