@@ -644,14 +644,19 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
 
     def flush(g, w):
         """the index-bit 3..4 layers on group g (registers w[jj]) and its stores"""
-        if not jmask:
-            for sh, m in ((16, 0x0000FFFF), (8, 0x00FF00FF)):
-                jmask[sh] = take()
-                em("li %s, 0x%08x" % (jmask[sh], m))
         t = take()
-        for sh, pairs in ((16, [(0, 2), (1, 3)]), (8, [(0, 1), (2, 3)])):
-            for a, b in pairs:
-                swapmove(em, w[a], w[b], sh, jmask[sh], t)
+        for a, b in ((0, 2), (1, 3)):  # swapmove by 16 without a mask
+            em("srli %s, %s, 16" % (t, w[a]))
+            em("xor %s, %s, %s" % (t, t, w[b]))
+            em("slli %s, %s, 16" % (t, t))
+            em("xor %s, %s, %s" % (w[a], w[a], t))
+            em("srli %s, %s, 16" % (t, t))
+            em("xor %s, %s, %s" % (w[b], w[b], t))
+        if not jmask:
+            jmask[8] = take()
+            em("li %s, 0x00ff00ff" % jmask[8])
+        for a, b in ((0, 1), (2, 3)):
+            swapmove(em, w[a], w[b], 8, jmask[8], t)
         give(t)
         for jj in range(4):
             em("sw %s, %d(a0)" % (w[jj], plane_off(rounds % 2, 4 * g[0] + jj, g[1])))

@@ -15179,885 +15179,974 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a7, 124(a0)
     or a7, a7, t2
     xor a7, t0, a7
+    sw a7, 136(a0)
     xor a4, t2, a4
     xor a4, t3, a4
     sw a4, 248(a0)
     lb a4, 620(a0)
     xor s8, s8, a4
     lw a4, 500(a0)
-    lb t0, 623(a0)
-    xor a4, a4, t0
-    lw t0, 468(a0)
-    lb t1, 622(a0)
-    xor t0, t0, t1
-    and t1, a4, t0
-    lw t3, 436(a0)
-    lb t4, 621(a0)
+    lb a7, 623(a0)
+    xor a4, a4, a7
+    lw a7, 468(a0)
+    lb t0, 622(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    lw t1, 436(a0)
+    lb t3, 621(a0)
+    xor t1, t1, t3
+    xor t0, t1, t0
+    lw t1, 372(a0)
+    lb t3, 619(a0)
+    xor t1, t1, t3
+    xor a7, a7, t1
+    and t3, t1, t0
+    xor t3, s8, t3
+    xor a4, a4, t3
+    or t4, t3, t0
+    xor t1, t1, t4
+    xor t0, t0, a4
+    and t4, t0, a7
     xor t3, t3, t4
-    xor t1, t3, t1
-    lw t3, 372(a0)
-    lb t4, 619(a0)
+    lw t4, 308(a0)
+    lb t6, 617(a0)
+    xor t4, t4, t6
+    lw t6, 276(a0)
+    lb s0, 616(a0)
+    xor t6, t6, s0
+    and s0, t4, t6
+    lw s1, 340(a0)
+    lb s2, 618(a0)
+    xor s1, s1, s2
+    xor s0, s1, s0
+    or s1, s0, t4
+    xor t6, t6, s1
+    xor t3, t3, t6
+    or s1, s0, t6
+    xor t4, t4, s1
+    not s0, s0
+    xor a4, a4, t4
+    xor t1, t1, s0
+    and s1, a4, t0
+    xor a7, a7, s1
+    sw a4, 20(a0)
+    xor a4, a4, a7
+    xor s0, s0, a4
+    or s1, t3, t1
+    xor a7, a7, s1
+    sw t1, 216(a0)
+    xor t1, t1, t0
+    xor t6, t6, t1
+    sw t6, 48(a0)
+    and a4, t1, a4
+    xor a4, t3, a4
+    xor a4, t4, a4
+    sw a4, 252(a0)
+    sw t3, 168(a0)
+    or a4, a7, t3
+    xor a4, t0, a4
+    sw a4, 140(a0)
+    lb a4, 625(a0)
+    xor s4, s4, a4
+    lw a4, 280(a0)
+    lb t0, 624(a0)
+    xor a4, a4, t0
+    and t0, s4, a4
+    lw t1, 344(a0)
+    lb t3, 626(a0)
+    xor t1, t1, t3
+    xor t0, t1, t0
+    or t1, t0, s4
+    xor a4, a4, t1
+    or t1, t0, a4
+    xor t1, s4, t1
+    not t0, t0
+    lw t3, 504(a0)
+    lb t4, 631(a0)
+    xor t3, t3, t4
+    lw t4, 472(a0)
+    lb t6, 630(a0)
+    xor t4, t4, t6
+    and t6, t3, t4
+    lw s1, 440(a0)
+    lb s2, 629(a0)
+    xor s1, s1, s2
+    xor t6, s1, t6
+    lw s1, 376(a0)
+    lb s2, 627(a0)
+    xor s1, s1, s2
+    xor t4, t4, s1
+    and s2, s1, t6
+    lw s3, 408(a0)
+    lb s4, 628(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    xor t3, t3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t6, t6, t3
+    xor t3, t3, t1
+    xor s1, s1, t0
+    and s3, t6, t4
+    xor s2, s2, s3
+    xor s2, s2, a4
+    and s3, t3, t6
+    xor t4, t4, s3
+    sw t3, 24(a0)
     xor t3, t3, t4
     xor t0, t0, t3
-    and t4, t3, t1
-    xor t4, s8, t4
+    sw t0, 72(a0)
+    or t0, s2, s1
+    xor t0, t4, t0
+    sw s1, 220(a0)
+    xor t4, s1, t6
     xor a4, a4, t4
-    or t6, t4, t1
-    xor t3, t3, t6
-    xor t1, t1, a4
-    and t6, t1, t0
-    xor t4, t4, t6
-    lw t6, 308(a0)
-    lb s0, 617(a0)
-    xor t6, t6, s0
-    lw s0, 276(a0)
-    lb s1, 616(a0)
-    xor s0, s0, s1
-    and s1, t6, s0
-    lw s2, 340(a0)
-    lb s3, 618(a0)
-    xor s2, s2, s3
-    xor s1, s2, s1
-    or s2, s1, t6
-    xor s0, s0, s2
-    xor t4, t4, s0
-    or s2, s1, s0
-    xor t6, t6, s2
-    not s1, s1
-    xor a4, a4, t6
-    xor t3, t3, s1
-    and s2, a4, t1
-    xor t0, t0, s2
-    sw a4, 20(a0)
-    xor a4, a4, t0
-    xor s1, s1, a4
-    or s2, t4, t3
-    xor t0, t0, s2
-    sw t3, 216(a0)
-    xor t3, t3, t1
-    xor s0, s0, t3
-    sw s0, 48(a0)
-    and a4, t3, a4
-    xor a4, t4, a4
-    xor a4, t6, a4
-    sw a4, 252(a0)
-    or a4, t0, t4
+    sw a4, 52(a0)
+    and a4, t4, t3
+    xor a4, s2, a4
     xor a4, t1, a4
-    lb t1, 625(a0)
-    xor s4, s4, t1
-    lw t1, 280(a0)
-    lb t3, 624(a0)
-    xor t1, t1, t3
-    and t3, s4, t1
-    lw t6, 344(a0)
-    lb s0, 626(a0)
-    xor t6, t6, s0
-    xor t3, t6, t3
-    or t6, t3, s4
-    xor t1, t1, t6
-    or t6, t3, t1
-    xor t6, s4, t6
-    not t3, t3
-    lw s0, 504(a0)
-    lb s2, 631(a0)
-    xor s0, s0, s2
-    lw s2, 472(a0)
-    lb s3, 630(a0)
-    xor s2, s2, s3
-    and s3, s0, s2
-    lw s4, 440(a0)
-    lb s6, 629(a0)
-    xor s4, s4, s6
-    xor s3, s4, s3
-    lw s4, 376(a0)
-    lb s6, 627(a0)
-    xor s4, s4, s6
-    xor s2, s2, s4
-    and s6, s4, s3
-    lw s7, 408(a0)
-    lb s8, 628(a0)
-    xor s7, s7, s8
-    xor s6, s7, s6
-    xor s0, s0, s6
-    or s7, s6, s3
-    xor s4, s4, s7
-    xor s3, s3, s0
-    xor s0, s0, t6
-    xor s4, s4, t3
-    and s7, s3, s2
-    xor s6, s6, s7
-    xor s6, s6, t1
-    and s7, s0, s3
-    xor s2, s2, s7
-    sw s0, 24(a0)
-    xor s0, s0, s2
-    xor t3, t3, s0
-    or s7, s6, s4
-    xor s2, s2, s7
-    sw s4, 220(a0)
-    xor s4, s4, s3
-    xor t1, t1, s4
-    sw t1, 52(a0)
-    and t1, s4, s0
-    xor t1, s6, t1
+    sw s2, 172(a0)
+    or t1, t0, s2
     xor t1, t6, t1
-    or t6, s2, s6
-    xor t6, s3, t6
-    lb s0, 632(a0)
-    xor s5, s5, s0
-    lw s0, 316(a0)
-    lb s3, 633(a0)
-    xor s0, s0, s3
-    and s3, s0, s5
-    lw s4, 348(a0)
-    lb s7, 634(a0)
-    xor s4, s4, s7
+    lb t3, 632(a0)
+    xor s5, s5, t3
+    lw t3, 316(a0)
+    lb t4, 633(a0)
+    xor t3, t3, t4
+    and t4, t3, s5
+    lw t6, 348(a0)
+    lb s1, 634(a0)
+    xor t6, t6, s1
+    xor t4, t6, t4
+    or t6, t4, t3
+    xor t6, s5, t6
+    or s1, t4, t6
+    xor t3, t3, s1
+    not t4, t4
+    lw s1, 508(a0)
+    lb s2, 639(a0)
+    xor s1, s1, s2
+    lw s2, 476(a0)
+    lb s3, 638(a0)
+    xor s2, s2, s3
+    and s3, s1, s2
+    lw s4, 444(a0)
+    lb s5, 637(a0)
+    xor s4, s4, s5
     xor s3, s4, s3
-    or s4, s3, s0
-    xor s4, s5, s4
-    or s5, s3, s4
-    xor s0, s0, s5
-    not s3, s3
-    lw s5, 508(a0)
-    lb s7, 639(a0)
-    xor s5, s5, s7
-    lw s7, 476(a0)
-    lb s8, 638(a0)
-    xor s7, s7, s8
-    and s8, s5, s7
-    lw s9, 444(a0)
-    lb s10, 637(a0)
-    xor s9, s9, s10
-    xor s8, s9, s8
-    lw s9, 380(a0)
-    lb s10, 635(a0)
-    xor s9, s9, s10
-    xor s7, s7, s9
-    and s10, s9, s8
-    lw s11, 412(a0)
-    lb ra, 636(a0)
-    xor s11, s11, ra
-    xor s10, s11, s10
-    xor s5, s5, s10
-    or s11, s10, s8
-    xor s9, s9, s11
-    xor s8, s8, s5
-    xor s5, s5, s0
-    xor s9, s9, s3
-    and s11, s8, s7
-    xor s10, s10, s11
-    xor s10, s10, s4
-    and s11, s5, s8
-    xor s7, s7, s11
-    xor s11, s5, s7
-    xor s3, s3, s11
-    or ra, s10, s9
-    xor s7, s7, ra
-    xor ra, s9, s8
-    and s11, ra, s11
-    xor s4, s4, ra
-    xor s11, s10, s11
-    xor s0, s0, s11
-    or s11, s7, s10
-    xor s8, s8, s11
-    lb s11, 513(a0)
-    xor a1, a1, s11
-    lb s11, 514(a0)
-    xor t5, t5, s11
-    lb s11, 515(a0)
-    xor t0, t0, s11
-    lb s11, 516(a0)
-    xor a2, a2, s11
-    lb s11, 517(a0)
-    xor a5, a5, s11
-    lb s11, 518(a0)
-    xor s9, s9, s11
-    lb s11, 519(a0)
-    xor t1, t1, s11
-    and s11, t1, s9
-    xor a5, a5, s11
-    xor s9, s9, t0
-    and s11, t0, a5
-    xor a2, a2, s11
-    xor t1, t1, a2
-    or s11, a2, a5
-    xor t0, t0, s11
-    xor a5, a5, t1
-    and s11, a5, s9
-    xor a2, a2, s11
-    lw s11, 0(a0)
-    lb ra, 512(a0)
-    xor s11, s11, ra
-    and ra, a1, s11
-    xor t5, t5, ra
-    or ra, t5, a1
-    xor s11, s11, ra
-    xor a2, a2, s11
-    or ra, t5, s11
-    xor a1, a1, ra
+    lw s4, 380(a0)
+    lb s5, 635(a0)
+    xor s4, s4, s5
+    xor s2, s2, s4
+    and s5, s4, s3
+    lw s6, 412(a0)
+    lb s7, 636(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    xor s1, s1, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s3, s3, s1
+    xor s1, s1, t3
+    xor s4, s4, t4
+    and s6, s3, s2
+    xor s5, s5, s6
+    xor s5, s5, t6
+    and s6, s1, s3
+    xor s2, s2, s6
+    sw s1, 28(a0)
+    xor s1, s1, s2
+    xor t4, t4, s1
+    sw t4, 76(a0)
+    or t4, s5, s4
+    xor t4, s2, t4
+    sw t4, 104(a0)
+    or t4, t4, s5
+    xor t4, s3, t4
+    xor s2, s4, s3
+    xor t6, t6, s2
+    sw t6, 56(a0)
+    and t6, s2, s1
+    xor t6, s5, t6
+    xor t3, t3, t6
+    lb t6, 513(a0)
+    xor a1, a1, t6
+    lb t6, 514(a0)
+    xor t5, t5, t6
+    lb t6, 515(a0)
+    xor a7, a7, t6
+    lb t6, 516(a0)
+    xor a2, a2, t6
+    lb t6, 517(a0)
+    xor a5, a5, t6
+    lb t6, 518(a0)
+    xor s4, s4, t6
+    lb t6, 519(a0)
+    xor a4, a4, t6
+    and t6, a4, s4
+    xor a5, a5, t6
+    xor t6, s4, a7
+    and s1, a7, a5
+    xor a2, a2, s1
+    xor a4, a4, a2
+    or s1, a2, a5
+    xor a7, a7, s1
+    xor a5, a5, a4
+    and s1, a5, t6
+    xor a2, a2, s1
+    lw s1, 0(a0)
+    lb s2, 512(a0)
+    xor s1, s1, s2
+    and s2, a1, s1
+    xor t5, t5, s2
+    or s2, t5, a1
+    xor s1, s1, s2
+    xor a2, a2, s1
+    or s2, t5, s1
+    xor a1, a1, s2
     not t5, t5
-    xor t1, t1, a1
-    xor t0, t0, t5
-    and ra, t1, a5
-    xor s9, s9, ra
-    xor ra, t1, s9
-    xor t5, t5, ra
-    sw t5, 336(a0)
-    or t5, a2, t0
-    xor t5, s9, t5
-    sw t0, 452(a0)
-    xor t0, t0, a5
-    xor s9, s11, t0
-    sw s9, 316(a0)
-    and t0, t0, ra
-    sw t5, 364(a0)
-    or t5, t5, a2
-    xor a5, a5, t5
-    sw a5, 408(a0)
+    xor a4, a4, a1
+    xor a7, a7, t5
+    and s2, a4, a5
+    xor t6, t6, s2
+    xor s2, a4, t6
+    xor t5, t5, s2
+    or s3, a2, a7
+    xor t6, t6, s3
+    sw a7, 452(a0)
+    xor a7, a7, a5
+    xor s1, s1, a7
+    sw s1, 316(a0)
+    and a7, a7, s2
+    sw t6, 364(a0)
+    or t6, t6, a2
+    xor a5, a5, t6
     sw a2, 436(a0)
-    xor a2, a2, t0
+    xor a2, a2, a7
     xor a1, a1, a2
     lb a2, 521(a0)
     xor a3, a3, a2
     lb a2, 522(a0)
-    xor s1, s1, a2
+    xor s0, s0, a2
     lb a2, 523(a0)
-    xor s2, s2, a2
+    xor t0, t0, a2
     lb a2, 524(a0)
     xor a6, a6, a2
     lb a2, 525(a0)
     xor t2, t2, a2
     lb a2, 527(a0)
-    xor s0, s0, a2
+    xor t3, t3, a2
     lw a2, 196(a0)
-    lb a5, 526(a0)
-    xor a2, a2, a5
-    and a5, s0, a2
-    xor a5, t2, a5
-    xor a2, a2, s2
-    and t0, s2, a5
-    xor a6, a6, t0
-    xor t0, s0, a6
-    or t2, a6, a5
-    xor t2, s2, t2
-    xor a5, a5, t0
-    and t5, a5, a2
-    xor a6, a6, t5
-    lw t5, 4(a0)
-    lb s0, 520(a0)
-    xor t5, t5, s0
-    and s0, a3, t5
-    xor s0, s1, s0
-    or s1, s0, a3
-    xor t5, t5, s1
-    xor a6, a6, t5
-    or s1, s0, t5
-    xor a3, a3, s1
-    not s0, s0
-    xor t0, t0, a3
-    xor t2, t2, s0
-    and s1, t0, a5
+    lb a7, 526(a0)
+    xor a2, a2, a7
+    and a7, t3, a2
+    xor a7, t2, a7
+    xor a2, a2, t0
+    and t2, t0, a7
+    xor a6, a6, t2
+    xor t2, t3, a6
+    or t3, a6, a7
+    xor t0, t0, t3
+    xor a7, a7, t2
+    and t3, a7, a2
+    xor a6, a6, t3
+    lw t3, 4(a0)
+    lb t6, 520(a0)
+    xor t3, t3, t6
+    and t6, a3, t3
+    xor t6, s0, t6
+    or s0, t6, a3
+    xor t3, t3, s0
+    xor a6, a6, t3
+    or s0, t6, t3
+    xor a3, a3, s0
+    not t6, t6
+    xor t2, t2, a3
+    xor t0, t0, t6
+    and s0, t2, a7
+    xor a2, a2, s0
+    xor s0, t2, a2
+    xor t6, t6, s0
+    or s1, a6, t0
     xor a2, a2, s1
-    xor s1, t0, a2
+    xor s1, t0, a7
+    and s0, s1, s0
+    xor t3, t3, s1
+    xor s0, a6, s0
+    xor a3, a3, s0
+    or s0, a2, a6
+    xor a7, a7, s0
+    sw a7, 412(a0)
+    lb a7, 548(a0)
+    xor t1, t1, a7
+    lb a7, 549(a0)
+    xor s5, s5, a7
+    lw a7, 240(a0)
+    lb s0, 551(a0)
+    xor a7, a7, s0
+    lw s0, 208(a0)
+    lb s1, 550(a0)
     xor s0, s0, s1
-    or s2, a6, t2
-    xor a2, a2, s2
-    sw a2, 368(a0)
-    or a2, a2, a6
-    xor a2, a5, a2
-    sw a2, 412(a0)
-    xor a2, t2, a5
-    and a5, a2, s1
-    sw a6, 440(a0)
-    xor a5, a6, a5
-    xor a3, a3, a5
-    sw a3, 492(a0)
-    xor a2, t5, a2
-    lb a3, 548(a0)
-    xor t6, t6, a3
-    lb a3, 549(a0)
-    xor s10, s10, a3
-    lw a3, 240(a0)
-    lb a5, 551(a0)
-    xor a3, a3, a5
-    lw a5, 208(a0)
-    lb a6, 550(a0)
-    xor a5, a5, a6
-    and a6, a3, a5
-    xor a6, s10, a6
-    lw t5, 112(a0)
-    lb s1, 547(a0)
-    xor t5, t5, s1
-    xor a5, a5, t5
-    and s1, t5, a6
-    xor t6, t6, s1
-    xor a3, a3, t6
-    or s1, t6, a6
-    xor t5, t5, s1
-    xor a6, a6, a3
-    and s1, a6, a5
-    xor t6, t6, s1
-    lw s1, 48(a0)
-    lb s2, 545(a0)
+    and s1, a7, s0
+    xor s1, s5, s1
+    lw s2, 112(a0)
+    lb s3, 547(a0)
+    xor s2, s2, s3
+    xor s0, s0, s2
+    and s3, s2, s1
+    xor t1, t1, s3
+    xor a7, a7, t1
+    or s3, t1, s1
+    xor s2, s2, s3
+    xor s1, s1, a7
+    and s3, s1, s0
+    xor t1, t1, s3
+    lw s3, 48(a0)
+    lb s4, 545(a0)
+    xor s3, s3, s4
+    lw s4, 16(a0)
+    lb s5, 544(a0)
+    xor s4, s4, s5
+    and s5, s3, s4
+    lw s6, 80(a0)
+    lb s7, 546(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor t1, t1, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor a7, a7, s3
+    xor s2, s2, s5
+    and s6, a7, s1
+    xor s0, s0, s6
+    xor s6, a7, s0
+    xor s5, s5, s6
+    or s7, t1, s2
+    xor s0, s0, s7
+    sw s2, 468(a0)
+    xor s2, s2, s1
+    xor s4, s4, s2
+    sw s4, 300(a0)
+    and s2, s2, s6
+    sw s0, 380(a0)
+    or s0, s0, t1
+    xor s0, s1, s0
+    sw t1, 420(a0)
+    xor t1, t1, s2
+    xor t1, s3, t1
+    lb s1, 556(a0)
+    xor t4, t4, s1
+    lw s1, 244(a0)
+    lb s2, 559(a0)
     xor s1, s1, s2
-    lw s2, 16(a0)
-    lb s9, 544(a0)
+    lw s2, 212(a0)
+    lb s3, 558(a0)
+    xor s2, s2, s3
+    and s3, s1, s2
+    lw s4, 180(a0)
+    lb s6, 557(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 116(a0)
+    lb s6, 555(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    xor t4, t4, s6
+    xor s1, s1, t4
+    or s6, t4, s3
+    xor s4, s4, s6
+    xor s3, s3, s1
+    and s6, s3, s2
+    xor t4, t4, s6
+    lw s6, 52(a0)
+    lb s7, 553(a0)
+    xor s6, s6, s7
+    lw s7, 20(a0)
+    lb s8, 552(a0)
+    xor s7, s7, s8
+    and s8, s6, s7
+    lw s9, 84(a0)
+    lb s10, 554(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    or s9, s8, s6
+    xor s7, s7, s9
+    xor t4, t4, s7
+    or s9, s8, s7
+    xor s6, s6, s9
+    not s8, s8
+    xor s1, s1, s6
+    xor s4, s4, s8
+    and s9, s1, s3
     xor s2, s2, s9
-    and s9, s1, s2
-    lw s10, 80(a0)
-    lb s11, 546(a0)
-    xor s10, s10, s11
-    xor s9, s10, s9
-    or s10, s9, s1
+    xor s9, s1, s2
+    xor s8, s8, s9
+    or s10, t4, s4
     xor s2, s2, s10
-    xor t6, t6, s2
-    or s10, s9, s2
-    xor s1, s1, s10
-    not s9, s9
-    xor a3, a3, s1
-    xor t5, t5, s9
-    and s10, a3, a6
-    xor a5, a5, s10
-    sw a3, 272(a0)
-    xor a3, a3, a5
-    xor s9, s9, a3
-    or s10, t6, t5
-    xor a5, a5, s10
-    sw t5, 468(a0)
-    xor t5, t5, a6
-    xor s2, s2, t5
-    sw s2, 300(a0)
-    and a3, t5, a3
-    sw a5, 380(a0)
-    or a5, a5, t6
+    xor s10, s4, s3
+    srli s11, a5, 16
+    xor s11, s11, s4
+    slli s11, s11, 16
+    xor a5, a5, s11
+    srli s11, s11, 16
+    xor s4, s4, s11
+    srli s11, a6, 16
+    xor s11, s11, t1
+    slli s11, s11, 16
+    xor a6, a6, s11
+    srli s11, s11, 16
+    xor t1, t1, s11
+    li ra, 0x00ff00ff
+    srli s11, a5, 8
+    xor s11, s11, a6
+    and s11, s11, ra
+    xor a6, a6, s11
+    slli s11, s11, 8
+    xor a5, a5, s11
+    srli s11, s4, 8
+    xor s11, s11, t1
+    and s11, s11, ra
+    xor t1, t1, s11
+    slli s11, s11, 8
+    xor s4, s4, s11
+    sw a5, 408(a0)
+    sw a6, 440(a0)
+    sw s4, 472(a0)
+    sw t1, 504(a0)
+    and a5, s10, s9
+    xor a6, s7, s10
+    srli t1, a7, 16
+    xor t1, t1, t5
+    slli t1, t1, 16
+    xor a7, a7, t1
+    srli t1, t1, 16
+    xor t5, t5, t1
+    srli t1, a6, 16
+    xor t1, t1, a2
+    slli t1, t1, 16
+    xor a6, a6, t1
+    srli t1, t1, 16
+    xor a2, a2, t1
+    srli t1, a7, 8
+    xor t1, t1, a6
+    and t1, t1, ra
+    xor a6, a6, t1
+    slli t1, t1, 8
+    xor a7, a7, t1
+    srli t1, t5, 8
+    xor t1, t1, a2
+    and t1, t1, ra
+    xor a2, a2, t1
+    slli t1, t1, 8
+    xor t5, t5, t1
+    sw a7, 272(a0)
+    sw a6, 304(a0)
+    sw t5, 336(a0)
+    sw a2, 368(a0)
+    xor a2, t4, a5
+    xor a2, s6, a2
+    sw a2, 508(a0)
+    or a2, s2, t4
+    srli a5, s0, 16
+    xor a5, a5, t0
+    slli a5, a5, 16
+    xor s0, s0, a5
+    srli a5, a5, 16
+    xor t0, t0, a5
+    srli a5, t4, 16
+    xor a5, a5, a1
+    slli a5, a5, 16
+    xor t4, t4, a5
+    srli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, s0, 8
+    xor a5, a5, t4
+    and a5, a5, ra
+    xor t4, t4, a5
+    slli a5, a5, 8
+    xor s0, s0, a5
+    srli a5, t0, 8
+    xor a5, a5, a1
+    and a5, a5, ra
+    xor a1, a1, a5
+    slli a5, a5, 8
+    xor t0, t0, a5
+    sw s0, 392(a0)
+    sw t4, 424(a0)
+    sw t0, 456(a0)
+    sw a1, 488(a0)
+    srli a1, a4, 16
+    xor a1, a1, s5
+    slli a1, a1, 16
+    xor a4, a4, a1
+    srli a1, a1, 16
+    xor s5, s5, a1
+    srli a1, t3, 16
+    xor a1, a1, s2
+    slli a1, a1, 16
+    xor t3, t3, a1
+    srli a1, a1, 16
+    xor s2, s2, a1
+    srli a1, a4, 8
+    xor a1, a1, t3
+    and a1, a1, ra
+    xor t3, t3, a1
+    slli a1, a1, 8
+    xor a4, a4, a1
+    srli a1, s5, 8
+    xor a1, a1, s2
+    and a1, a1, ra
+    xor s2, s2, a1
+    slli a1, a1, 8
+    xor s5, s5, a1
+    sw a4, 256(a0)
+    sw t3, 288(a0)
+    sw s5, 320(a0)
+    sw s2, 352(a0)
+    xor a1, s3, a2
+    lw a2, 232(a0)
+    lb a4, 535(a0)
+    xor a2, a2, a4
+    lw a4, 200(a0)
+    lb a5, 534(a0)
+    xor a4, a4, a5
+    and a5, a2, a4
+    lw a6, 168(a0)
+    lb a7, 533(a0)
+    xor a6, a6, a7
     xor a5, a6, a5
-    sw t6, 420(a0)
-    xor a3, t6, a3
-    xor a3, s1, a3
-    sw a3, 504(a0)
-    lb a3, 556(a0)
-    xor s8, s8, a3
-    lw a3, 244(a0)
-    lb a6, 559(a0)
+    lw a6, 104(a0)
+    lb a7, 531(a0)
+    xor a6, a6, a7
+    xor a4, a4, a6
+    and a7, a6, a5
+    lw t0, 136(a0)
+    lb t1, 532(a0)
+    xor t0, t0, t1
+    xor a7, t0, a7
+    xor a2, a2, a7
+    or t0, a7, a5
+    xor a6, a6, t0
+    xor a5, a5, a2
+    and t0, a5, a4
+    xor a7, a7, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t3, 528(a0)
+    xor t1, t1, t3
+    not t1, t1
+    and t3, t0, t1
+    lw t4, 72(a0)
+    lb t5, 530(a0)
+    xor t4, t4, t5
+    xor t3, t4, t3
+    or t4, t3, t0
+    xor t1, t1, t4
+    xor a7, a7, t1
+    or t4, t3, t1
+    xor t0, t0, t4
+    not t3, t3
+    xor a2, a2, t0
+    xor a6, a6, t3
+    and t4, a2, a5
+    xor a4, a4, t4
+    xor t4, a2, a4
+    xor t3, t3, t4
+    or t5, a7, a6
+    xor a4, a4, t5
+    xor t5, a6, a5
+    and t4, t5, t4
+    xor t1, t1, t5
+    xor t4, a7, t4
+    xor t0, t0, t4
+    sw a7, 444(a0)
+    or a7, a4, a7
+    xor a5, a5, a7
+    lw a7, 248(a0)
+    lb t4, 567(a0)
+    xor a7, a7, t4
+    lw t4, 216(a0)
+    lb t5, 566(a0)
+    xor t4, t4, t5
+    and t5, a7, t4
+    lw s0, 184(a0)
+    lb s2, 565(a0)
+    xor s0, s0, s2
+    xor t5, s0, t5
+    lw s0, 120(a0)
+    lb s2, 563(a0)
+    xor s0, s0, s2
+    xor t4, t4, s0
+    and s2, s0, t5
+    lw s3, 152(a0)
+    lb s4, 564(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    xor a7, a7, s2
+    or s3, s2, t5
+    xor s0, s0, s3
+    xor t5, t5, a7
+    and s3, t5, t4
+    xor s2, s2, s3
+    lw s3, 56(a0)
+    lb s4, 561(a0)
+    xor s3, s3, s4
+    lw s4, 24(a0)
+    lb s5, 560(a0)
+    xor s4, s4, s5
+    and s5, s3, s4
+    lw s6, 88(a0)
+    lb s7, 562(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s2, s2, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor a7, a7, s3
+    xor s0, s0, s5
+    and s6, a7, t5
+    xor t4, t4, s6
+    xor s6, a7, t4
+    xor s5, s5, s6
+    or s7, s2, s0
+    xor t4, t4, s7
+    sw s0, 476(a0)
+    xor s0, s0, t5
+    and s6, s0, s6
+    xor s0, s4, s0
+    srli s4, s1, 16
+    xor s4, s4, t6
+    slli s4, s4, 16
+    xor s1, s1, s4
+    srli s4, s4, 16
+    xor t6, t6, s4
+    srli s4, s0, 16
+    xor s4, s4, a4
+    slli s4, s4, 16
+    xor s0, s0, s4
+    srli s4, s4, 16
+    xor a4, a4, s4
+    srli s4, s1, 8
+    xor s4, s4, s0
+    and s4, s4, ra
+    xor s0, s0, s4
+    slli s4, s4, 8
+    xor s1, s1, s4
+    srli s4, t6, 8
+    xor s4, s4, a4
+    and s4, s4, ra
+    xor a4, a4, s4
+    slli s4, s4, 8
+    xor t6, t6, s4
+    sw s1, 276(a0)
+    sw s0, 308(a0)
+    sw t6, 340(a0)
+    sw a4, 372(a0)
+    xor a4, s2, s6
+    xor a4, s3, a4
+    or t6, t4, s2
+    srli s0, a1, 16
+    xor s0, s0, a6
+    slli s0, s0, 16
+    xor a1, a1, s0
+    srli s0, s0, 16
+    xor a6, a6, s0
+    srli s0, s2, 16
+    xor s0, s0, a3
+    slli s0, s0, 16
+    xor s2, s2, s0
+    srli s0, s0, 16
+    xor a3, a3, s0
+    srli s0, a1, 8
+    xor s0, s0, s2
+    and s0, s0, ra
+    xor s2, s2, s0
+    slli s0, s0, 8
+    xor a1, a1, s0
+    srli s0, a6, 8
+    xor s0, s0, a3
+    and s0, s0, ra
+    xor a3, a3, s0
+    slli s0, s0, 8
+    xor a6, a6, s0
+    sw a1, 396(a0)
+    sw s2, 428(a0)
+    sw a6, 460(a0)
+    sw a3, 492(a0)
+    srli a1, t2, 16
+    xor a1, a1, s8
+    slli a1, a1, 16
+    xor t2, t2, a1
+    srli a1, a1, 16
+    xor s8, s8, a1
+    srli a1, t1, 16
+    xor a1, a1, t4
+    slli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a1, 16
+    xor t4, t4, a1
+    srli a1, t2, 8
+    xor a1, a1, t1
+    and a1, a1, ra
+    xor t1, t1, a1
+    slli a1, a1, 8
+    xor t2, t2, a1
+    srli a1, s8, 8
+    xor a1, a1, t4
+    and a1, a1, ra
+    xor t4, t4, a1
+    slli a1, a1, 8
+    xor s8, s8, a1
+    sw t2, 260(a0)
+    sw t1, 292(a0)
+    sw s8, 324(a0)
+    sw t4, 356(a0)
+    xor a1, t5, t6
+    lw a3, 236(a0)
+    lb a6, 543(a0)
     xor a3, a3, a6
-    lw a6, 212(a0)
-    lb t5, 558(a0)
-    xor a6, a6, t5
-    and t5, a3, a6
-    lw t6, 180(a0)
-    lb s1, 557(a0)
+    lw a6, 204(a0)
+    lb t1, 542(a0)
+    xor a6, a6, t1
+    and t1, a3, a6
+    lw t2, 172(a0)
+    lb t4, 541(a0)
+    xor t2, t2, t4
+    xor t1, t2, t1
+    lw t2, 108(a0)
+    lb t4, 539(a0)
+    xor t2, t2, t4
+    xor a6, a6, t2
+    and t4, t2, t1
+    lw t5, 140(a0)
+    lb t6, 540(a0)
+    xor t5, t5, t6
+    xor t4, t5, t4
+    xor a3, a3, t4
+    or t5, t4, t1
+    xor t2, t2, t5
+    xor t1, t1, a3
+    and t5, t1, a6
+    xor t4, t4, t5
+    lw t5, 44(a0)
+    lb t6, 537(a0)
+    xor t5, t5, t6
+    lw t6, 12(a0)
+    lb s0, 536(a0)
+    xor t6, t6, s0
+    not t6, t6
+    and s0, t5, t6
+    lw s1, 76(a0)
+    lb s2, 538(a0)
+    xor s1, s1, s2
+    xor s0, s1, s0
+    or s1, s0, t5
     xor t6, t6, s1
-    xor t5, t6, t5
-    lw t6, 116(a0)
-    lb s1, 555(a0)
-    xor t6, t6, s1
-    xor a6, a6, t6
-    and s1, t6, t5
-    xor s1, s8, s1
+    xor t4, t4, t6
+    or s1, s0, t6
+    xor t5, t5, s1
+    not s0, s0
+    xor a3, a3, t5
+    xor t2, t2, s0
+    and s1, a3, t1
+    xor a6, a6, s1
+    sw a3, 268(a0)
+    xor a3, a3, a6
+    xor s0, s0, a3
+    sw s0, 348(a0)
+    or s0, t4, t2
+    xor a6, a6, s0
+    xor s0, t2, t1
+    and a3, s0, a3
+    xor t6, t6, s0
+    xor a3, t4, a3
+    xor a3, t5, a3
+    sw a3, 500(a0)
+    or a3, a6, t4
+    xor a3, t1, a3
+    sw a3, 388(a0)
+    lw a3, 252(a0)
+    lb t1, 575(a0)
+    xor a3, a3, t1
+    lw t1, 220(a0)
+    lb t5, 574(a0)
+    xor t1, t1, t5
+    and t5, a3, t1
+    lw s0, 188(a0)
+    lb s1, 573(a0)
+    xor s0, s0, s1
+    xor t5, s0, t5
+    lw s0, 124(a0)
+    lb s1, 571(a0)
+    xor s0, s0, s1
+    xor t1, t1, s0
+    and s1, s0, t5
+    lw s2, 156(a0)
+    lb s3, 572(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
     xor a3, a3, s1
     or s2, s1, t5
-    xor t6, t6, s2
+    xor s0, s0, s2
     xor t5, t5, a3
-    and s2, t5, a6
+    and s2, t5, t1
     xor s1, s1, s2
-    lw s2, 52(a0)
-    lb s8, 553(a0)
-    xor s2, s2, s8
-    lw s8, 20(a0)
-    lb s10, 552(a0)
-    xor s8, s8, s10
-    and s10, s2, s8
-    lw s11, 84(a0)
-    lb ra, 554(a0)
-    xor s11, s11, ra
-    xor s10, s11, s10
-    or s11, s10, s2
-    xor s8, s8, s11
-    xor s1, s1, s8
-    or s11, s10, s8
-    xor s2, s2, s11
-    not s10, s10
-    xor a3, a3, s2
-    xor t6, t6, s10
-    and s11, a3, t5
-    xor a6, a6, s11
-    xor s11, a3, a6
-    xor s10, s10, s11
-    or ra, s1, t6
-    xor a6, a6, ra
-    sw t6, 472(a0)
-    xor t6, t6, t5
-    xor s8, s8, t6
-    sw s8, 304(a0)
-    and t6, t6, s11
-    xor t6, s1, t6
-    xor t6, s2, t6
-    sw t6, 508(a0)
-    or t6, a6, s1
-    li s2, 0x0000ffff
-    li s8, 0x00ff00ff
-    srli s11, t1, 16
-    xor s11, s11, s9
-    and s11, s11, s2
-    xor s9, s9, s11
-    slli s11, s11, 16
-    xor t1, t1, s11
-    srli s11, a2, 16
-    xor s11, s11, a6
-    and s11, s11, s2
-    xor a6, a6, s11
-    slli s11, s11, 16
-    xor a2, a2, s11
-    srli s11, t1, 8
-    xor s11, s11, a2
-    and s11, s11, s8
-    xor a2, a2, s11
-    slli s11, s11, 8
-    xor t1, t1, s11
-    srli s11, s9, 8
-    xor s11, s11, a6
-    and s11, s11, s8
-    xor a6, a6, s11
-    slli s11, s11, 8
-    xor s9, s9, s11
-    sw t1, 256(a0)
-    sw a2, 288(a0)
-    sw s9, 320(a0)
-    sw a6, 352(a0)
-    srli a2, a5, 16
-    xor a2, a2, t2
-    and a2, a2, s2
-    xor t2, t2, a2
-    slli a2, a2, 16
-    xor a5, a5, a2
-    srli a2, s1, 16
-    xor a2, a2, a1
-    and a2, a2, s2
-    xor a1, a1, a2
-    slli a2, a2, 16
-    xor s1, s1, a2
-    srli a2, a5, 8
-    xor a2, a2, s1
-    and a2, a2, s8
-    xor s1, s1, a2
-    slli a2, a2, 8
-    xor a5, a5, a2
-    srli a2, t2, 8
-    xor a2, a2, a1
-    and a2, a2, s8
-    xor a1, a1, a2
-    slli a2, a2, 8
-    xor t2, t2, a2
-    sw a5, 392(a0)
-    sw s1, 424(a0)
-    sw t2, 456(a0)
-    sw a1, 488(a0)
-    xor a1, t5, t6
-    sw a1, 396(a0)
-    lb a1, 530(a0)
-    xor t3, t3, a1
-    lb a1, 531(a0)
-    xor s7, s7, a1
-    lb a1, 532(a0)
-    xor a7, a7, a1
-    lb a1, 533(a0)
-    xor t4, t4, a1
-    lw a1, 200(a0)
-    lb a2, 534(a0)
-    xor a1, a1, a2
-    xor a2, a1, s7
-    lw a5, 232(a0)
-    lb a6, 535(a0)
-    xor a5, a5, a6
-    and a1, a5, a1
-    xor a1, t4, a1
-    and a6, s7, a1
-    xor a6, a7, a6
-    xor a5, a5, a6
-    or a7, a6, a1
-    xor a7, s7, a7
-    xor a1, a1, a5
-    and t1, a1, a2
-    xor a6, a6, t1
-    lw t1, 40(a0)
-    lb t2, 529(a0)
-    xor t1, t1, t2
-    lw t2, 8(a0)
-    lb t4, 528(a0)
-    xor t2, t2, t4
-    not t2, t2
-    and t4, t1, t2
-    xor t3, t3, t4
-    or t4, t3, t1
-    xor t2, t2, t4
-    xor a6, a6, t2
-    or t4, t3, t2
-    xor t1, t1, t4
-    not t3, t3
-    xor a5, a5, t1
-    xor a7, a7, t3
-    and t4, a5, a1
-    xor a2, a2, t4
-    xor t4, a5, a2
-    xor t3, t3, t4
-    or t5, a6, a7
-    xor a2, a2, t5
-    sw a7, 460(a0)
-    xor a7, a7, a1
-    and t4, a7, t4
-    xor a7, t2, a7
-    xor t2, a6, t4
-    xor t1, t1, t2
-    sw a6, 444(a0)
-    or a6, a2, a6
-    xor a1, a1, a6
-    lb a6, 561(a0)
-    xor s4, s4, a6
-    lw a6, 24(a0)
-    lb t2, 560(a0)
-    xor a6, a6, t2
-    and t2, s4, a6
-    lw t4, 88(a0)
-    lb t5, 562(a0)
-    xor t4, t4, t5
-    xor t2, t4, t2
-    or t4, t2, s4
-    xor a6, a6, t4
-    or t4, t2, a6
-    xor t4, s4, t4
-    not t2, t2
-    lw t5, 248(a0)
-    lb t6, 567(a0)
-    xor t5, t5, t6
-    lw t6, 216(a0)
-    lb s1, 566(a0)
-    xor t6, t6, s1
-    and s1, t5, t6
-    lw s4, 184(a0)
-    lb s7, 565(a0)
-    xor s4, s4, s7
-    xor s1, s4, s1
-    lw s4, 120(a0)
-    lb s7, 563(a0)
-    xor s4, s4, s7
-    xor t6, t6, s4
-    and s7, s4, s1
-    lw s9, 152(a0)
-    lb s11, 564(a0)
-    xor s9, s9, s11
-    xor s7, s9, s7
-    xor t5, t5, s7
-    or s9, s7, s1
-    xor s4, s4, s9
-    xor s1, s1, t5
-    xor t5, t5, t4
-    xor s4, s4, t2
-    and s9, s1, t6
-    xor s7, s7, s9
-    xor s7, s7, a6
-    and s9, t5, s1
-    xor t6, t6, s9
-    xor s9, t5, t6
-    xor t2, t2, s9
-    or s11, s7, s4
-    xor t6, t6, s11
-    sw s4, 476(a0)
-    xor s4, s4, s1
-    and s9, s4, s9
-    xor a6, a6, s4
-    srli s4, a3, 16
-    xor s4, s4, s0
-    and s4, s4, s2
-    xor s0, s0, s4
-    slli s4, s4, 16
-    xor a3, a3, s4
-    srli s4, a6, 16
-    xor s4, s4, a2
-    and s4, s4, s2
-    xor a2, a2, s4
-    slli s4, s4, 16
-    xor a6, a6, s4
-    srli s4, a3, 8
-    xor s4, s4, a6
-    and s4, s4, s8
-    xor a6, a6, s4
-    slli s4, s4, 8
-    xor a3, a3, s4
-    srli s4, s0, 8
-    xor s4, s4, a2
-    and s4, s4, s8
-    xor a2, a2, s4
-    slli s4, s4, 8
-    xor s0, s0, s4
-    sw a3, 276(a0)
-    sw a6, 308(a0)
-    sw s0, 340(a0)
-    sw a2, 372(a0)
-    xor a2, s7, s9
-    xor a2, t4, a2
-    sw s7, 428(a0)
-    or a3, t6, s7
-    srli a6, t0, 16
-    xor a6, a6, s10
-    and a6, a6, s2
-    xor s10, s10, a6
-    slli a6, a6, 16
-    xor t0, t0, a6
-    srli a6, a7, 16
-    xor a6, a6, t6
-    and a6, a6, s2
-    xor t6, t6, a6
-    slli a6, a6, 16
-    xor a7, a7, a6
-    srli a6, t0, 8
-    xor a6, a6, a7
-    and a6, a6, s8
-    xor a7, a7, a6
-    slli a6, a6, 8
-    xor t0, t0, a6
-    srli a6, s10, 8
-    xor a6, a6, t6
-    and a6, a6, s8
-    xor t6, t6, a6
-    slli a6, a6, 8
-    xor s10, s10, a6
-    sw t0, 260(a0)
-    sw a7, 292(a0)
-    sw s10, 324(a0)
-    sw t6, 356(a0)
-    xor a3, s1, a3
-    lb a6, 538(a0)
-    xor s3, s3, a6
-    lb a6, 540(a0)
-    xor a4, a4, a6
-    lb a6, 541(a0)
-    xor s6, s6, a6
-    lw a6, 236(a0)
-    lb a7, 543(a0)
-    xor a6, a6, a7
-    lw a7, 204(a0)
-    lb t0, 542(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    xor t0, s6, t0
-    lw t4, 108(a0)
-    lb t6, 539(a0)
-    xor t4, t4, t6
-    xor a7, a7, t4
-    and t6, t4, t0
-    xor a4, a4, t6
-    xor a6, a6, a4
-    or t6, a4, t0
-    xor t4, t4, t6
-    xor t0, t0, a6
-    and t6, t0, a7
-    xor a4, a4, t6
-    lw t6, 44(a0)
-    lb s0, 537(a0)
-    xor t6, t6, s0
-    lw s0, 12(a0)
-    lb s1, 536(a0)
-    xor s0, s0, s1
-    not s0, s0
-    and s1, t6, s0
-    xor s1, s3, s1
-    or s3, s1, t6
-    xor s0, s0, s3
-    xor a4, a4, s0
-    or s3, s1, s0
-    xor t6, t6, s3
-    not s1, s1
-    xor a6, a6, t6
-    xor t4, t4, s1
-    and s3, a6, t0
-    xor a7, a7, s3
-    sw a6, 268(a0)
-    xor a6, a6, a7
-    xor s1, s1, a6
-    sw s1, 348(a0)
-    or s1, a4, t4
-    xor a7, a7, s1
-    xor s1, t4, t0
-    and a6, s1, a6
-    xor s0, s0, s1
-    xor a6, a4, a6
-    xor a6, t6, a6
-    sw a6, 500(a0)
-    or a6, a7, a4
-    xor a6, t0, a6
-    sw a6, 388(a0)
-    lb a6, 568(a0)
-    xor s5, s5, a6
-    lw a6, 60(a0)
-    lb t0, 569(a0)
-    xor a6, a6, t0
-    and t0, a6, s5
-    lw t6, 92(a0)
-    lb s1, 570(a0)
-    xor t6, t6, s1
-    xor t0, t6, t0
-    or t6, t0, a6
-    xor t6, s5, t6
-    or s1, t0, t6
-    xor a6, a6, s1
-    not t0, t0
-    lw s1, 252(a0)
-    lb s3, 575(a0)
-    xor s1, s1, s3
-    lw s3, 220(a0)
-    lb s4, 574(a0)
+    lw s2, 60(a0)
+    lb s3, 569(a0)
+    xor s2, s2, s3
+    lw s3, 28(a0)
+    lb s4, 568(a0)
     xor s3, s3, s4
-    and s4, s1, s3
-    lw s5, 188(a0)
-    lb s6, 573(a0)
-    xor s5, s5, s6
-    xor s4, s5, s4
-    lw s5, 124(a0)
-    lb s6, 571(a0)
-    xor s5, s5, s6
-    xor s3, s3, s5
-    and s6, s5, s4
-    lw s7, 156(a0)
-    lb s9, 572(a0)
-    xor s7, s7, s9
-    xor s6, s7, s6
-    xor s1, s1, s6
-    or s7, s6, s4
-    xor s5, s5, s7
-    xor s4, s4, s1
-    xor s1, s1, a6
-    xor s5, s5, t0
-    and s7, s4, s3
+    and s4, s2, s3
+    lw s6, 92(a0)
+    lb s7, 570(a0)
     xor s6, s6, s7
-    xor s6, s6, t6
-    and s7, s1, s4
-    xor s3, s3, s7
-    sw s1, 284(a0)
+    xor s4, s6, s4
+    or s6, s4, s2
+    xor s3, s3, s6
     xor s1, s1, s3
-    xor t0, t0, s1
-    sw t0, 332(a0)
-    or t0, s6, s5
-    xor t0, s3, t0
-    xor s3, s5, s4
-    srli s7, a1, 16
-    xor s7, s7, s5
-    and s7, s7, s2
-    xor s5, s5, s7
-    slli s7, s7, 16
-    xor a1, a1, s7
-    srli s7, a4, 16
-    xor s7, s7, a2
-    and s7, s7, s2
-    xor a2, a2, s7
-    slli s7, s7, 16
-    xor a4, a4, s7
-    srli s7, a1, 8
-    xor s7, s7, a4
-    and s7, s7, s8
-    xor a4, a4, s7
-    slli s7, s7, 8
-    xor a1, a1, s7
-    srli s7, s5, 8
-    xor s7, s7, a2
-    and s7, s7, s8
-    xor a2, a2, s7
-    slli s7, s7, 8
-    xor s5, s5, s7
-    sw a1, 384(a0)
-    sw a4, 416(a0)
-    sw s5, 448(a0)
-    sw a2, 480(a0)
-    and a1, s3, s1
-    xor a2, t6, s3
-    srli a4, t5, 16
-    xor a4, a4, t3
-    and a4, a4, s2
-    xor t3, t3, a4
-    slli a4, a4, 16
-    xor t5, t5, a4
-    srli a4, a2, 16
-    xor a4, a4, a7
-    and a4, a4, s2
-    xor a7, a7, a4
-    slli a4, a4, 16
-    xor a2, a2, a4
-    srli a4, t5, 8
-    xor a4, a4, a2
-    and a4, a4, s8
-    xor a2, a2, a4
-    slli a4, a4, 8
-    xor t5, t5, a4
-    srli a4, t3, 8
-    xor a4, a4, a7
-    and a4, a4, s8
-    xor a7, a7, a4
-    slli a4, a4, 8
-    xor t3, t3, a4
-    sw t5, 280(a0)
-    sw a2, 312(a0)
+    or s6, s4, s3
+    xor s2, s2, s6
+    not s4, s4
+    xor a3, a3, s2
+    xor s0, s0, s4
+    and s6, a3, t5
+    xor t1, t1, s6
+    sw a3, 284(a0)
+    xor a3, a3, t1
+    xor s4, s4, a3
+    sw s4, 332(a0)
+    or s4, s1, s0
+    xor t1, t1, s4
+    xor s4, s0, t5
+    srli s6, a5, 16
+    xor s6, s6, s0
+    slli s6, s6, 16
+    xor a5, a5, s6
+    srli s6, s6, 16
+    xor s0, s0, s6
+    srli s6, t4, 16
+    xor s6, s6, a4
+    slli s6, s6, 16
+    xor t4, t4, s6
+    srli s6, s6, 16
+    xor a4, a4, s6
+    srli s6, a5, 8
+    xor s6, s6, t4
+    and s6, s6, ra
+    xor t4, t4, s6
+    slli s6, s6, 8
+    xor a5, a5, s6
+    srli s6, s0, 8
+    xor s6, s6, a4
+    and s6, s6, ra
+    xor a4, a4, s6
+    slli s6, s6, 8
+    xor s0, s0, s6
+    sw a5, 384(a0)
+    sw t4, 416(a0)
+    sw s0, 448(a0)
+    sw a4, 480(a0)
+    and a3, s4, a3
+    xor a4, s3, s4
+    srli a5, a7, 16
+    xor a5, a5, t3
+    slli a5, a5, 16
+    xor a7, a7, a5
+    srli a5, a5, 16
+    xor t3, t3, a5
+    srli a5, a4, 16
+    xor a5, a5, a6
+    slli a5, a5, 16
+    xor a4, a4, a5
+    srli a5, a5, 16
+    xor a6, a6, a5
+    srli a5, a7, 8
+    xor a5, a5, a4
+    and a5, a5, ra
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a7, a7, a5
+    srli a5, t3, 8
+    xor a5, a5, a6
+    and a5, a5, ra
+    xor a6, a6, a5
+    slli a5, a5, 8
+    xor t3, t3, a5
+    sw a7, 280(a0)
+    sw a4, 312(a0)
     sw t3, 344(a0)
-    sw a7, 376(a0)
-    xor a1, s6, a1
-    xor a1, a6, a1
-    sw a1, 484(a0)
-    or a1, t0, s6
-    srli a2, a5, 16
-    xor a2, a2, t2
-    and a2, a2, s2
-    xor t2, t2, a2
-    slli a2, a2, 16
-    xor a5, a5, a2
-    srli a2, s0, 16
-    xor a2, a2, t0
-    and a2, a2, s2
-    xor t0, t0, a2
-    slli a2, a2, 16
-    xor s0, s0, a2
-    srli a2, a5, 8
-    xor a2, a2, s0
-    and a2, a2, s8
-    xor s0, s0, a2
-    slli a2, a2, 8
-    xor a5, a5, a2
-    srli a2, t2, 8
-    xor a2, a2, t0
-    and a2, a2, s8
-    xor t0, t0, a2
-    slli a2, a2, 8
-    xor t2, t2, a2
-    sw a5, 264(a0)
-    sw s0, 296(a0)
-    sw t2, 328(a0)
-    sw t0, 360(a0)
-    srli a2, a3, 16
-    xor a2, a2, t4
-    and a2, a2, s2
-    xor t4, t4, a2
-    slli a2, a2, 16
-    xor a3, a3, a2
-    srli a2, s6, 16
-    xor a2, a2, t1
-    and a2, a2, s2
-    xor t1, t1, a2
-    slli a2, a2, 16
-    xor s6, s6, a2
-    srli a2, a3, 8
-    xor a2, a2, s6
-    and a2, a2, s8
-    xor s6, s6, a2
-    slli a2, a2, 8
-    xor a3, a3, a2
-    srli a2, t4, 8
-    xor a2, a2, t1
-    and a2, a2, s8
-    xor t1, t1, a2
-    slli a2, a2, 8
-    xor t4, t4, a2
-    sw a3, 400(a0)
-    sw s6, 432(a0)
-    sw t4, 464(a0)
-    sw t1, 496(a0)
-    xor a1, s4, a1
+    sw a6, 376(a0)
+    xor a3, s1, a3
+    xor a3, s2, a3
+    sw a3, 484(a0)
+    or a3, t1, s1
+    srli a4, a1, 16
+    xor a4, a4, t2
+    slli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, a4, 16
+    xor t2, t2, a4
+    srli a4, s1, 16
+    xor a4, a4, t0
+    slli a4, a4, 16
+    xor s1, s1, a4
+    srli a4, a4, 16
+    xor t0, t0, a4
+    srli a4, a1, 8
+    xor a4, a4, s1
+    and a4, a4, ra
+    xor s1, s1, a4
+    slli a4, a4, 8
+    xor a1, a1, a4
+    srli a4, t2, 8
+    xor a4, a4, t0
+    and a4, a4, ra
+    xor t0, t0, a4
+    slli a4, a4, 8
+    xor t2, t2, a4
+    sw a1, 400(a0)
+    sw s1, 432(a0)
+    sw t2, 464(a0)
+    sw t0, 496(a0)
+    srli a1, a2, 16
+    xor a1, a1, s5
+    slli a1, a1, 16
+    xor a2, a2, a1
+    srli a1, a1, 16
+    xor s5, s5, a1
+    srli a1, t6, 16
+    xor a1, a1, t1
+    slli a1, a1, 16
+    xor t6, t6, a1
+    srli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a2, 8
+    xor a1, a1, t6
+    and a1, a1, ra
+    xor t6, t6, a1
+    slli a1, a1, 8
+    xor a2, a2, a1
+    srli a1, s5, 8
+    xor a1, a1, t1
+    and a1, a1, ra
+    xor t1, t1, a1
+    slli a1, a1, 8
+    xor s5, s5, a1
+    sw a2, 264(a0)
+    sw t6, 296(a0)
+    sw s5, 328(a0)
+    sw t1, 360(a0)
+    xor a1, t5, a3
     sw a1, 404(a0)
     lw a1, 268(a0)
     lw a2, 300(a0)
@@ -16065,25 +16154,25 @@ nuri_pipo_rv32_bs32_ctr13:
     lw a4, 364(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -16091,63 +16180,31 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 300(a0)
     sw a3, 332(a0)
     sw a4, 364(a0)
-    lw a1, 272(a0)
-    lw a2, 304(a0)
-    lw a3, 336(a0)
-    lw a4, 368(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 272(a0)
-    sw a2, 304(a0)
-    sw a3, 336(a0)
-    sw a4, 368(a0)
     lw a1, 284(a0)
     lw a2, 316(a0)
     lw a3, 348(a0)
     lw a4, 380(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -16161,25 +16218,25 @@ nuri_pipo_rv32_bs32_ctr13:
     lw a4, 484(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -16187,63 +16244,31 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 420(a0)
     sw a3, 452(a0)
     sw a4, 484(a0)
-    lw a1, 396(a0)
-    lw a2, 428(a0)
-    lw a3, 460(a0)
-    lw a4, 492(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 396(a0)
-    sw a2, 428(a0)
-    sw a3, 460(a0)
-    sw a4, 492(a0)
     lw a1, 404(a0)
     lw a2, 436(a0)
     lw a3, 468(a0)
     lw a4, 500(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -16251,63 +16276,31 @@ nuri_pipo_rv32_bs32_ctr13:
     sw a2, 436(a0)
     sw a3, 468(a0)
     sw a4, 500(a0)
-    lw a1, 408(a0)
-    lw a2, 440(a0)
-    lw a3, 472(a0)
-    lw a4, 504(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 408(a0)
-    sw a2, 440(a0)
-    sw a3, 472(a0)
-    sw a4, 504(a0)
     lw a1, 412(a0)
     lw a2, 444(a0)
     lw a3, 476(a0)
     lw a4, 508(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -24713,884 +24706,973 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a7, 124(a0)
     or a7, a7, t2
     xor a7, t0, a7
+    sw a7, 136(a0)
     xor a4, t2, a4
     xor a4, t3, a4
     sw a4, 248(a0)
     lb a4, 748(a0)
     xor s8, s8, a4
     lw a4, 500(a0)
-    lb t0, 751(a0)
-    xor a4, a4, t0
-    lw t0, 468(a0)
-    lb t1, 750(a0)
-    xor t0, t0, t1
-    and t1, a4, t0
-    lw t3, 436(a0)
-    lb t4, 749(a0)
+    lb a7, 751(a0)
+    xor a4, a4, a7
+    lw a7, 468(a0)
+    lb t0, 750(a0)
+    xor a7, a7, t0
+    and t0, a4, a7
+    lw t1, 436(a0)
+    lb t3, 749(a0)
+    xor t1, t1, t3
+    xor t0, t1, t0
+    lw t1, 372(a0)
+    lb t3, 747(a0)
+    xor t1, t1, t3
+    xor a7, a7, t1
+    and t3, t1, t0
+    xor t3, s8, t3
+    xor a4, a4, t3
+    or t4, t3, t0
+    xor t1, t1, t4
+    xor t0, t0, a4
+    and t4, t0, a7
     xor t3, t3, t4
-    xor t1, t3, t1
-    lw t3, 372(a0)
-    lb t4, 747(a0)
+    lw t4, 308(a0)
+    lb t6, 745(a0)
+    xor t4, t4, t6
+    lw t6, 276(a0)
+    lb s0, 744(a0)
+    xor t6, t6, s0
+    and s0, t4, t6
+    lw s1, 340(a0)
+    lb s2, 746(a0)
+    xor s1, s1, s2
+    xor s0, s1, s0
+    or s1, s0, t4
+    xor t6, t6, s1
+    xor t3, t3, t6
+    or s1, s0, t6
+    xor t4, t4, s1
+    not s0, s0
+    xor a4, a4, t4
+    xor t1, t1, s0
+    and s1, a4, t0
+    xor a7, a7, s1
+    sw a4, 20(a0)
+    xor a4, a4, a7
+    xor s0, s0, a4
+    or s1, t3, t1
+    xor a7, a7, s1
+    sw t1, 216(a0)
+    xor t1, t1, t0
+    xor t6, t6, t1
+    sw t6, 48(a0)
+    and a4, t1, a4
+    xor a4, t3, a4
+    xor a4, t4, a4
+    sw a4, 252(a0)
+    sw t3, 168(a0)
+    or a4, a7, t3
+    xor a4, t0, a4
+    sw a4, 140(a0)
+    lb a4, 753(a0)
+    xor s4, s4, a4
+    lw a4, 280(a0)
+    lb t0, 752(a0)
+    xor a4, a4, t0
+    and t0, s4, a4
+    lw t1, 344(a0)
+    lb t3, 754(a0)
+    xor t1, t1, t3
+    xor t0, t1, t0
+    or t1, t0, s4
+    xor a4, a4, t1
+    or t1, t0, a4
+    xor t1, s4, t1
+    not t0, t0
+    lw t3, 504(a0)
+    lb t4, 759(a0)
+    xor t3, t3, t4
+    lw t4, 472(a0)
+    lb t6, 758(a0)
+    xor t4, t4, t6
+    and t6, t3, t4
+    lw s1, 440(a0)
+    lb s2, 757(a0)
+    xor s1, s1, s2
+    xor t6, s1, t6
+    lw s1, 376(a0)
+    lb s2, 755(a0)
+    xor s1, s1, s2
+    xor t4, t4, s1
+    and s2, s1, t6
+    lw s3, 408(a0)
+    lb s4, 756(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    xor t3, t3, s2
+    or s3, s2, t6
+    xor s1, s1, s3
+    xor t6, t6, t3
+    xor t3, t3, t1
+    xor s1, s1, t0
+    and s3, t6, t4
+    xor s2, s2, s3
+    xor s2, s2, a4
+    and s3, t3, t6
+    xor t4, t4, s3
+    sw t3, 24(a0)
     xor t3, t3, t4
     xor t0, t0, t3
-    and t4, t3, t1
-    xor t4, s8, t4
+    sw t0, 72(a0)
+    or t0, s2, s1
+    xor t0, t4, t0
+    sw s1, 220(a0)
+    xor t4, s1, t6
     xor a4, a4, t4
-    or t6, t4, t1
-    xor t3, t3, t6
-    xor t1, t1, a4
-    and t6, t1, t0
-    xor t4, t4, t6
-    lw t6, 308(a0)
-    lb s0, 745(a0)
-    xor t6, t6, s0
-    lw s0, 276(a0)
-    lb s1, 744(a0)
-    xor s0, s0, s1
-    and s1, t6, s0
-    lw s2, 340(a0)
-    lb s3, 746(a0)
-    xor s2, s2, s3
-    xor s1, s2, s1
-    or s2, s1, t6
-    xor s0, s0, s2
-    xor t4, t4, s0
-    or s2, s1, s0
-    xor t6, t6, s2
-    not s1, s1
-    xor a4, a4, t6
-    xor t3, t3, s1
-    and s2, a4, t1
-    xor t0, t0, s2
-    sw a4, 20(a0)
-    xor a4, a4, t0
-    xor s1, s1, a4
-    or s2, t4, t3
-    xor t0, t0, s2
-    sw t3, 216(a0)
-    xor t3, t3, t1
-    xor s0, s0, t3
-    sw s0, 48(a0)
-    and a4, t3, a4
-    xor a4, t4, a4
-    xor a4, t6, a4
-    sw a4, 252(a0)
-    or a4, t0, t4
+    sw a4, 52(a0)
+    and a4, t4, t3
+    xor a4, s2, a4
     xor a4, t1, a4
-    lb t1, 753(a0)
-    xor s4, s4, t1
-    lw t1, 280(a0)
-    lb t3, 752(a0)
-    xor t1, t1, t3
-    and t3, s4, t1
-    lw t6, 344(a0)
-    lb s0, 754(a0)
-    xor t6, t6, s0
-    xor t3, t6, t3
-    or t6, t3, s4
-    xor t1, t1, t6
-    or t6, t3, t1
-    xor t6, s4, t6
-    not t3, t3
-    lw s0, 504(a0)
-    lb s2, 759(a0)
-    xor s0, s0, s2
-    lw s2, 472(a0)
-    lb s3, 758(a0)
-    xor s2, s2, s3
-    and s3, s0, s2
-    lw s4, 440(a0)
-    lb s6, 757(a0)
-    xor s4, s4, s6
-    xor s3, s4, s3
-    lw s4, 376(a0)
-    lb s6, 755(a0)
-    xor s4, s4, s6
-    xor s2, s2, s4
-    and s6, s4, s3
-    lw s7, 408(a0)
-    lb s8, 756(a0)
-    xor s7, s7, s8
-    xor s6, s7, s6
-    xor s0, s0, s6
-    or s7, s6, s3
-    xor s4, s4, s7
-    xor s3, s3, s0
-    xor s0, s0, t6
-    xor s4, s4, t3
-    and s7, s3, s2
-    xor s6, s6, s7
-    xor s6, s6, t1
-    and s7, s0, s3
-    xor s2, s2, s7
-    sw s0, 24(a0)
-    xor s0, s0, s2
-    xor t3, t3, s0
-    or s7, s6, s4
-    xor s2, s2, s7
-    sw s4, 220(a0)
-    xor s4, s4, s3
-    xor t1, t1, s4
-    sw t1, 52(a0)
-    and t1, s4, s0
-    xor t1, s6, t1
+    sw s2, 172(a0)
+    or t1, t0, s2
     xor t1, t6, t1
-    or t6, s2, s6
-    xor t6, s3, t6
-    lb s0, 760(a0)
-    xor s5, s5, s0
-    lw s0, 316(a0)
-    lb s3, 761(a0)
-    xor s0, s0, s3
-    and s3, s0, s5
-    lw s4, 348(a0)
-    lb s7, 762(a0)
-    xor s4, s4, s7
+    lb t3, 760(a0)
+    xor s5, s5, t3
+    lw t3, 316(a0)
+    lb t4, 761(a0)
+    xor t3, t3, t4
+    and t4, t3, s5
+    lw t6, 348(a0)
+    lb s1, 762(a0)
+    xor t6, t6, s1
+    xor t4, t6, t4
+    or t6, t4, t3
+    xor t6, s5, t6
+    or s1, t4, t6
+    xor t3, t3, s1
+    not t4, t4
+    lw s1, 508(a0)
+    lb s2, 767(a0)
+    xor s1, s1, s2
+    lw s2, 476(a0)
+    lb s3, 766(a0)
+    xor s2, s2, s3
+    and s3, s1, s2
+    lw s4, 444(a0)
+    lb s5, 765(a0)
+    xor s4, s4, s5
     xor s3, s4, s3
-    or s4, s3, s0
-    xor s4, s5, s4
-    or s5, s3, s4
-    xor s0, s0, s5
-    not s3, s3
-    lw s5, 508(a0)
-    lb s7, 767(a0)
-    xor s5, s5, s7
-    lw s7, 476(a0)
-    lb s8, 766(a0)
-    xor s7, s7, s8
-    and s8, s5, s7
-    lw s9, 444(a0)
-    lb s10, 765(a0)
-    xor s9, s9, s10
-    xor s8, s9, s8
-    lw s9, 380(a0)
-    lb s10, 763(a0)
-    xor s9, s9, s10
-    xor s7, s7, s9
-    and s10, s9, s8
-    lw s11, 412(a0)
-    lb ra, 764(a0)
-    xor s11, s11, ra
-    xor s10, s11, s10
-    xor s5, s5, s10
-    or s11, s10, s8
-    xor s9, s9, s11
-    xor s8, s8, s5
-    xor s5, s5, s0
-    xor s9, s9, s3
-    and s11, s8, s7
-    xor s10, s10, s11
-    xor s10, s10, s4
-    and s11, s5, s8
-    xor s7, s7, s11
-    xor s11, s5, s7
-    xor s3, s3, s11
-    or ra, s10, s9
-    xor s7, s7, ra
-    xor ra, s9, s8
-    and s11, ra, s11
-    xor s4, s4, ra
-    xor s11, s10, s11
-    xor s0, s0, s11
-    or s11, s7, s10
-    xor s8, s8, s11
-    lb s11, 513(a0)
-    xor a1, a1, s11
-    lb s11, 514(a0)
-    xor t5, t5, s11
-    lb s11, 515(a0)
-    xor t0, t0, s11
-    lb s11, 516(a0)
-    xor a2, a2, s11
-    lb s11, 517(a0)
-    xor a5, a5, s11
-    lb s11, 518(a0)
-    xor s9, s9, s11
-    lb s11, 519(a0)
-    xor t1, t1, s11
-    and s11, t1, s9
-    xor a5, a5, s11
-    xor s9, s9, t0
-    and s11, t0, a5
-    xor a2, a2, s11
-    xor t1, t1, a2
-    or s11, a2, a5
-    xor t0, t0, s11
-    xor a5, a5, t1
-    and s11, a5, s9
-    xor a2, a2, s11
-    lw s11, 0(a0)
-    lb ra, 512(a0)
-    xor s11, s11, ra
-    and ra, a1, s11
-    xor t5, t5, ra
-    or ra, t5, a1
-    xor s11, s11, ra
-    xor a2, a2, s11
-    or ra, t5, s11
-    xor a1, a1, ra
+    lw s4, 380(a0)
+    lb s5, 763(a0)
+    xor s4, s4, s5
+    xor s2, s2, s4
+    and s5, s4, s3
+    lw s6, 412(a0)
+    lb s7, 764(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    xor s1, s1, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s3, s3, s1
+    xor s1, s1, t3
+    xor s4, s4, t4
+    and s6, s3, s2
+    xor s5, s5, s6
+    xor s5, s5, t6
+    and s6, s1, s3
+    xor s2, s2, s6
+    sw s1, 28(a0)
+    xor s1, s1, s2
+    xor t4, t4, s1
+    sw t4, 76(a0)
+    or t4, s5, s4
+    xor t4, s2, t4
+    sw t4, 104(a0)
+    or t4, t4, s5
+    xor t4, s3, t4
+    xor s2, s4, s3
+    xor t6, t6, s2
+    sw t6, 56(a0)
+    and t6, s2, s1
+    xor t6, s5, t6
+    xor t3, t3, t6
+    lb t6, 513(a0)
+    xor a1, a1, t6
+    lb t6, 514(a0)
+    xor t5, t5, t6
+    lb t6, 515(a0)
+    xor a7, a7, t6
+    lb t6, 516(a0)
+    xor a2, a2, t6
+    lb t6, 517(a0)
+    xor a5, a5, t6
+    lb t6, 518(a0)
+    xor s4, s4, t6
+    lb t6, 519(a0)
+    xor a4, a4, t6
+    and t6, a4, s4
+    xor a5, a5, t6
+    xor t6, s4, a7
+    and s1, a7, a5
+    xor a2, a2, s1
+    xor a4, a4, a2
+    or s1, a2, a5
+    xor a7, a7, s1
+    xor a5, a5, a4
+    and s1, a5, t6
+    xor a2, a2, s1
+    lw s1, 0(a0)
+    lb s2, 512(a0)
+    xor s1, s1, s2
+    and s2, a1, s1
+    xor t5, t5, s2
+    or s2, t5, a1
+    xor s1, s1, s2
+    xor a2, a2, s1
+    or s2, t5, s1
+    xor a1, a1, s2
     not t5, t5
-    xor t1, t1, a1
-    xor t0, t0, t5
-    and ra, t1, a5
-    xor s9, s9, ra
-    xor ra, t1, s9
-    xor t5, t5, ra
-    sw t5, 336(a0)
-    or t5, a2, t0
-    xor t5, s9, t5
-    sw t0, 452(a0)
-    xor t0, t0, a5
-    xor s9, s11, t0
-    sw s9, 316(a0)
-    and t0, t0, ra
-    sw t5, 364(a0)
-    or t5, t5, a2
-    xor a5, a5, t5
-    sw a5, 408(a0)
+    xor a4, a4, a1
+    xor a7, a7, t5
+    and s2, a4, a5
+    xor t6, t6, s2
+    xor s2, a4, t6
+    xor t5, t5, s2
+    or s3, a2, a7
+    xor t6, t6, s3
+    sw a7, 452(a0)
+    xor a7, a7, a5
+    xor s1, s1, a7
+    sw s1, 316(a0)
+    and a7, a7, s2
+    sw t6, 364(a0)
+    or t6, t6, a2
+    xor a5, a5, t6
     sw a2, 436(a0)
-    xor a2, a2, t0
+    xor a2, a2, a7
     xor a1, a1, a2
     lb a2, 521(a0)
     xor a3, a3, a2
     lb a2, 522(a0)
-    xor s1, s1, a2
+    xor s0, s0, a2
     lb a2, 523(a0)
-    xor s2, s2, a2
+    xor t0, t0, a2
     lb a2, 524(a0)
     xor a6, a6, a2
     lb a2, 525(a0)
     xor t2, t2, a2
     lb a2, 527(a0)
-    xor s0, s0, a2
+    xor t3, t3, a2
     lw a2, 196(a0)
-    lb a5, 526(a0)
-    xor a2, a2, a5
-    and a5, s0, a2
-    xor a5, t2, a5
-    xor a2, a2, s2
-    and t0, s2, a5
-    xor a6, a6, t0
-    xor t0, s0, a6
-    or t2, a6, a5
-    xor t2, s2, t2
-    xor a5, a5, t0
-    and t5, a5, a2
-    xor a6, a6, t5
-    lw t5, 4(a0)
-    lb s0, 520(a0)
-    xor t5, t5, s0
-    and s0, a3, t5
-    xor s0, s1, s0
-    or s1, s0, a3
-    xor t5, t5, s1
-    xor a6, a6, t5
-    or s1, s0, t5
-    xor a3, a3, s1
-    not s0, s0
-    xor t0, t0, a3
-    xor t2, t2, s0
-    and s1, t0, a5
+    lb a7, 526(a0)
+    xor a2, a2, a7
+    and a7, t3, a2
+    xor a7, t2, a7
+    xor a2, a2, t0
+    and t2, t0, a7
+    xor a6, a6, t2
+    xor t2, t3, a6
+    or t3, a6, a7
+    xor t0, t0, t3
+    xor a7, a7, t2
+    and t3, a7, a2
+    xor a6, a6, t3
+    lw t3, 4(a0)
+    lb t6, 520(a0)
+    xor t3, t3, t6
+    and t6, a3, t3
+    xor t6, s0, t6
+    or s0, t6, a3
+    xor t3, t3, s0
+    xor a6, a6, t3
+    or s0, t6, t3
+    xor a3, a3, s0
+    not t6, t6
+    xor t2, t2, a3
+    xor t0, t0, t6
+    and s0, t2, a7
+    xor a2, a2, s0
+    xor s0, t2, a2
+    xor t6, t6, s0
+    or s1, a6, t0
     xor a2, a2, s1
-    xor s1, t0, a2
+    xor s1, t0, a7
+    and s0, s1, s0
+    xor t3, t3, s1
+    xor s0, a6, s0
+    xor a3, a3, s0
+    or s0, a2, a6
+    xor a7, a7, s0
+    sw a7, 412(a0)
+    lb a7, 548(a0)
+    xor t1, t1, a7
+    lb a7, 549(a0)
+    xor s5, s5, a7
+    lw a7, 240(a0)
+    lb s0, 551(a0)
+    xor a7, a7, s0
+    lw s0, 208(a0)
+    lb s1, 550(a0)
     xor s0, s0, s1
-    or s2, a6, t2
-    xor a2, a2, s2
-    sw a2, 368(a0)
-    or a2, a2, a6
-    xor a2, a5, a2
-    sw a2, 412(a0)
-    xor a2, t2, a5
-    and a5, a2, s1
-    sw a6, 440(a0)
-    xor a5, a6, a5
-    xor a3, a3, a5
-    sw a3, 492(a0)
-    xor a2, t5, a2
-    lb a3, 548(a0)
-    xor t6, t6, a3
-    lb a3, 549(a0)
-    xor s10, s10, a3
-    lw a3, 240(a0)
-    lb a5, 551(a0)
-    xor a3, a3, a5
-    lw a5, 208(a0)
-    lb a6, 550(a0)
-    xor a5, a5, a6
-    and a6, a3, a5
-    xor a6, s10, a6
-    lw t5, 112(a0)
-    lb s1, 547(a0)
-    xor t5, t5, s1
-    xor a5, a5, t5
-    and s1, t5, a6
-    xor t6, t6, s1
-    xor a3, a3, t6
-    or s1, t6, a6
-    xor t5, t5, s1
-    xor a6, a6, a3
-    and s1, a6, a5
-    xor t6, t6, s1
-    lw s1, 48(a0)
-    lb s2, 545(a0)
+    and s1, a7, s0
+    xor s1, s5, s1
+    lw s2, 112(a0)
+    lb s3, 547(a0)
+    xor s2, s2, s3
+    xor s0, s0, s2
+    and s3, s2, s1
+    xor t1, t1, s3
+    xor a7, a7, t1
+    or s3, t1, s1
+    xor s2, s2, s3
+    xor s1, s1, a7
+    and s3, s1, s0
+    xor t1, t1, s3
+    lw s3, 48(a0)
+    lb s4, 545(a0)
+    xor s3, s3, s4
+    lw s4, 16(a0)
+    lb s5, 544(a0)
+    xor s4, s4, s5
+    not s4, s4
+    and s5, s3, s4
+    lw s6, 80(a0)
+    lb s7, 546(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor t1, t1, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor a7, a7, s3
+    xor s2, s2, s5
+    and s6, a7, s1
+    xor s0, s0, s6
+    xor s6, a7, s0
+    xor s5, s5, s6
+    or s7, t1, s2
+    xor s0, s0, s7
+    sw s2, 468(a0)
+    xor s2, s2, s1
+    xor s4, s4, s2
+    sw s4, 300(a0)
+    and s2, s2, s6
+    sw s0, 380(a0)
+    or s0, s0, t1
+    xor s0, s1, s0
+    sw t1, 420(a0)
+    xor t1, t1, s2
+    xor t1, s3, t1
+    lb s1, 556(a0)
+    xor t4, t4, s1
+    lw s1, 244(a0)
+    lb s2, 559(a0)
     xor s1, s1, s2
-    lw s2, 16(a0)
-    lb s9, 544(a0)
+    lw s2, 212(a0)
+    lb s3, 558(a0)
+    xor s2, s2, s3
+    and s3, s1, s2
+    lw s4, 180(a0)
+    lb s6, 557(a0)
+    xor s4, s4, s6
+    xor s3, s4, s3
+    lw s4, 116(a0)
+    lb s6, 555(a0)
+    xor s4, s4, s6
+    xor s2, s2, s4
+    and s6, s4, s3
+    xor t4, t4, s6
+    xor s1, s1, t4
+    or s6, t4, s3
+    xor s4, s4, s6
+    xor s3, s3, s1
+    and s6, s3, s2
+    xor t4, t4, s6
+    lw s6, 52(a0)
+    lb s7, 553(a0)
+    xor s6, s6, s7
+    lw s7, 20(a0)
+    lb s8, 552(a0)
+    xor s7, s7, s8
+    and s8, s6, s7
+    lw s9, 84(a0)
+    lb s10, 554(a0)
+    xor s9, s9, s10
+    xor s8, s9, s8
+    or s9, s8, s6
+    xor s7, s7, s9
+    xor t4, t4, s7
+    or s9, s8, s7
+    xor s6, s6, s9
+    not s8, s8
+    xor s1, s1, s6
+    xor s4, s4, s8
+    and s9, s1, s3
     xor s2, s2, s9
-    not s2, s2
-    and s9, s1, s2
-    lw s10, 80(a0)
-    lb s11, 546(a0)
-    xor s10, s10, s11
-    xor s9, s10, s9
-    or s10, s9, s1
+    xor s9, s1, s2
+    xor s8, s8, s9
+    or s10, t4, s4
     xor s2, s2, s10
-    xor t6, t6, s2
-    or s10, s9, s2
-    xor s1, s1, s10
-    not s9, s9
-    xor a3, a3, s1
-    xor t5, t5, s9
-    and s10, a3, a6
-    xor a5, a5, s10
-    sw a3, 272(a0)
-    xor a3, a3, a5
-    xor s9, s9, a3
-    or s10, t6, t5
-    xor a5, a5, s10
-    sw t5, 468(a0)
-    xor t5, t5, a6
-    xor s2, s2, t5
-    sw s2, 300(a0)
-    and a3, t5, a3
-    sw a5, 380(a0)
-    or a5, a5, t6
+    xor s10, s4, s3
+    srli s11, a5, 16
+    xor s11, s11, s4
+    slli s11, s11, 16
+    xor a5, a5, s11
+    srli s11, s11, 16
+    xor s4, s4, s11
+    srli s11, a6, 16
+    xor s11, s11, t1
+    slli s11, s11, 16
+    xor a6, a6, s11
+    srli s11, s11, 16
+    xor t1, t1, s11
+    li ra, 0x00ff00ff
+    srli s11, a5, 8
+    xor s11, s11, a6
+    and s11, s11, ra
+    xor a6, a6, s11
+    slli s11, s11, 8
+    xor a5, a5, s11
+    srli s11, s4, 8
+    xor s11, s11, t1
+    and s11, s11, ra
+    xor t1, t1, s11
+    slli s11, s11, 8
+    xor s4, s4, s11
+    sw a5, 408(a0)
+    sw a6, 440(a0)
+    sw s4, 472(a0)
+    sw t1, 504(a0)
+    and a5, s10, s9
+    xor a6, s7, s10
+    srli t1, a7, 16
+    xor t1, t1, t5
+    slli t1, t1, 16
+    xor a7, a7, t1
+    srli t1, t1, 16
+    xor t5, t5, t1
+    srli t1, a6, 16
+    xor t1, t1, a2
+    slli t1, t1, 16
+    xor a6, a6, t1
+    srli t1, t1, 16
+    xor a2, a2, t1
+    srli t1, a7, 8
+    xor t1, t1, a6
+    and t1, t1, ra
+    xor a6, a6, t1
+    slli t1, t1, 8
+    xor a7, a7, t1
+    srli t1, t5, 8
+    xor t1, t1, a2
+    and t1, t1, ra
+    xor a2, a2, t1
+    slli t1, t1, 8
+    xor t5, t5, t1
+    sw a7, 272(a0)
+    sw a6, 304(a0)
+    sw t5, 336(a0)
+    sw a2, 368(a0)
+    xor a2, t4, a5
+    xor a2, s6, a2
+    sw a2, 508(a0)
+    or a2, s2, t4
+    srli a5, s0, 16
+    xor a5, a5, t0
+    slli a5, a5, 16
+    xor s0, s0, a5
+    srli a5, a5, 16
+    xor t0, t0, a5
+    srli a5, t4, 16
+    xor a5, a5, a1
+    slli a5, a5, 16
+    xor t4, t4, a5
+    srli a5, a5, 16
+    xor a1, a1, a5
+    srli a5, s0, 8
+    xor a5, a5, t4
+    and a5, a5, ra
+    xor t4, t4, a5
+    slli a5, a5, 8
+    xor s0, s0, a5
+    srli a5, t0, 8
+    xor a5, a5, a1
+    and a5, a5, ra
+    xor a1, a1, a5
+    slli a5, a5, 8
+    xor t0, t0, a5
+    sw s0, 392(a0)
+    sw t4, 424(a0)
+    sw t0, 456(a0)
+    sw a1, 488(a0)
+    srli a1, a4, 16
+    xor a1, a1, s5
+    slli a1, a1, 16
+    xor a4, a4, a1
+    srli a1, a1, 16
+    xor s5, s5, a1
+    srli a1, t3, 16
+    xor a1, a1, s2
+    slli a1, a1, 16
+    xor t3, t3, a1
+    srli a1, a1, 16
+    xor s2, s2, a1
+    srli a1, a4, 8
+    xor a1, a1, t3
+    and a1, a1, ra
+    xor t3, t3, a1
+    slli a1, a1, 8
+    xor a4, a4, a1
+    srli a1, s5, 8
+    xor a1, a1, s2
+    and a1, a1, ra
+    xor s2, s2, a1
+    slli a1, a1, 8
+    xor s5, s5, a1
+    sw a4, 256(a0)
+    sw t3, 288(a0)
+    sw s5, 320(a0)
+    sw s2, 352(a0)
+    xor a1, s3, a2
+    lw a2, 232(a0)
+    lb a4, 535(a0)
+    xor a2, a2, a4
+    lw a4, 200(a0)
+    lb a5, 534(a0)
+    xor a4, a4, a5
+    and a5, a2, a4
+    lw a6, 168(a0)
+    lb a7, 533(a0)
+    xor a6, a6, a7
     xor a5, a6, a5
-    sw t6, 420(a0)
-    xor a3, t6, a3
-    xor a3, s1, a3
-    sw a3, 504(a0)
-    lb a3, 556(a0)
-    xor s8, s8, a3
-    lw a3, 244(a0)
-    lb a6, 559(a0)
+    lw a6, 104(a0)
+    lb a7, 531(a0)
+    xor a6, a6, a7
+    xor a4, a4, a6
+    and a7, a6, a5
+    lw t0, 136(a0)
+    lb t1, 532(a0)
+    xor t0, t0, t1
+    xor a7, t0, a7
+    xor a2, a2, a7
+    or t0, a7, a5
+    xor a6, a6, t0
+    xor a5, a5, a2
+    and t0, a5, a4
+    xor a7, a7, t0
+    lw t0, 40(a0)
+    lb t1, 529(a0)
+    xor t0, t0, t1
+    lw t1, 8(a0)
+    lb t3, 528(a0)
+    xor t1, t1, t3
+    and t3, t0, t1
+    lw t4, 72(a0)
+    lb t5, 530(a0)
+    xor t4, t4, t5
+    xor t3, t4, t3
+    or t4, t3, t0
+    xor t1, t1, t4
+    xor a7, a7, t1
+    or t4, t3, t1
+    xor t0, t0, t4
+    not t3, t3
+    xor a2, a2, t0
+    xor a6, a6, t3
+    and t4, a2, a5
+    xor a4, a4, t4
+    xor t4, a2, a4
+    xor t3, t3, t4
+    or t5, a7, a6
+    xor a4, a4, t5
+    xor t5, a6, a5
+    and t4, t5, t4
+    xor t1, t1, t5
+    xor t4, a7, t4
+    xor t0, t0, t4
+    sw a7, 444(a0)
+    or a7, a4, a7
+    xor a5, a5, a7
+    lw a7, 248(a0)
+    lb t4, 567(a0)
+    xor a7, a7, t4
+    lw t4, 216(a0)
+    lb t5, 566(a0)
+    xor t4, t4, t5
+    and t5, a7, t4
+    lw s0, 184(a0)
+    lb s2, 565(a0)
+    xor s0, s0, s2
+    xor t5, s0, t5
+    lw s0, 120(a0)
+    lb s2, 563(a0)
+    xor s0, s0, s2
+    xor t4, t4, s0
+    and s2, s0, t5
+    lw s3, 152(a0)
+    lb s4, 564(a0)
+    xor s3, s3, s4
+    xor s2, s3, s2
+    xor a7, a7, s2
+    or s3, s2, t5
+    xor s0, s0, s3
+    xor t5, t5, a7
+    and s3, t5, t4
+    xor s2, s2, s3
+    lw s3, 56(a0)
+    lb s4, 561(a0)
+    xor s3, s3, s4
+    lw s4, 24(a0)
+    lb s5, 560(a0)
+    xor s4, s4, s5
+    and s5, s3, s4
+    lw s6, 88(a0)
+    lb s7, 562(a0)
+    xor s6, s6, s7
+    xor s5, s6, s5
+    or s6, s5, s3
+    xor s4, s4, s6
+    xor s2, s2, s4
+    or s6, s5, s4
+    xor s3, s3, s6
+    not s5, s5
+    xor a7, a7, s3
+    xor s0, s0, s5
+    and s6, a7, t5
+    xor t4, t4, s6
+    xor s6, a7, t4
+    xor s5, s5, s6
+    or s7, s2, s0
+    xor t4, t4, s7
+    sw s0, 476(a0)
+    xor s0, s0, t5
+    and s6, s0, s6
+    xor s0, s4, s0
+    srli s4, s1, 16
+    xor s4, s4, t6
+    slli s4, s4, 16
+    xor s1, s1, s4
+    srli s4, s4, 16
+    xor t6, t6, s4
+    srli s4, s0, 16
+    xor s4, s4, a4
+    slli s4, s4, 16
+    xor s0, s0, s4
+    srli s4, s4, 16
+    xor a4, a4, s4
+    srli s4, s1, 8
+    xor s4, s4, s0
+    and s4, s4, ra
+    xor s0, s0, s4
+    slli s4, s4, 8
+    xor s1, s1, s4
+    srli s4, t6, 8
+    xor s4, s4, a4
+    and s4, s4, ra
+    xor a4, a4, s4
+    slli s4, s4, 8
+    xor t6, t6, s4
+    sw s1, 276(a0)
+    sw s0, 308(a0)
+    sw t6, 340(a0)
+    sw a4, 372(a0)
+    xor a4, s2, s6
+    xor a4, s3, a4
+    or t6, t4, s2
+    srli s0, a1, 16
+    xor s0, s0, a6
+    slli s0, s0, 16
+    xor a1, a1, s0
+    srli s0, s0, 16
+    xor a6, a6, s0
+    srli s0, s2, 16
+    xor s0, s0, a3
+    slli s0, s0, 16
+    xor s2, s2, s0
+    srli s0, s0, 16
+    xor a3, a3, s0
+    srli s0, a1, 8
+    xor s0, s0, s2
+    and s0, s0, ra
+    xor s2, s2, s0
+    slli s0, s0, 8
+    xor a1, a1, s0
+    srli s0, a6, 8
+    xor s0, s0, a3
+    and s0, s0, ra
+    xor a3, a3, s0
+    slli s0, s0, 8
+    xor a6, a6, s0
+    sw a1, 396(a0)
+    sw s2, 428(a0)
+    sw a6, 460(a0)
+    sw a3, 492(a0)
+    srli a1, t2, 16
+    xor a1, a1, s8
+    slli a1, a1, 16
+    xor t2, t2, a1
+    srli a1, a1, 16
+    xor s8, s8, a1
+    srli a1, t1, 16
+    xor a1, a1, t4
+    slli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a1, 16
+    xor t4, t4, a1
+    srli a1, t2, 8
+    xor a1, a1, t1
+    and a1, a1, ra
+    xor t1, t1, a1
+    slli a1, a1, 8
+    xor t2, t2, a1
+    srli a1, s8, 8
+    xor a1, a1, t4
+    and a1, a1, ra
+    xor t4, t4, a1
+    slli a1, a1, 8
+    xor s8, s8, a1
+    sw t2, 260(a0)
+    sw t1, 292(a0)
+    sw s8, 324(a0)
+    sw t4, 356(a0)
+    xor a1, t5, t6
+    lw a3, 236(a0)
+    lb a6, 543(a0)
     xor a3, a3, a6
-    lw a6, 212(a0)
-    lb t5, 558(a0)
-    xor a6, a6, t5
-    and t5, a3, a6
-    lw t6, 180(a0)
-    lb s1, 557(a0)
+    lw a6, 204(a0)
+    lb t1, 542(a0)
+    xor a6, a6, t1
+    and t1, a3, a6
+    lw t2, 172(a0)
+    lb t4, 541(a0)
+    xor t2, t2, t4
+    xor t1, t2, t1
+    lw t2, 108(a0)
+    lb t4, 539(a0)
+    xor t2, t2, t4
+    xor a6, a6, t2
+    and t4, t2, t1
+    lw t5, 140(a0)
+    lb t6, 540(a0)
+    xor t5, t5, t6
+    xor t4, t5, t4
+    xor a3, a3, t4
+    or t5, t4, t1
+    xor t2, t2, t5
+    xor t1, t1, a3
+    and t5, t1, a6
+    xor t4, t4, t5
+    lw t5, 44(a0)
+    lb t6, 537(a0)
+    xor t5, t5, t6
+    lw t6, 12(a0)
+    lb s0, 536(a0)
+    xor t6, t6, s0
+    and s0, t5, t6
+    lw s1, 76(a0)
+    lb s2, 538(a0)
+    xor s1, s1, s2
+    xor s0, s1, s0
+    or s1, s0, t5
     xor t6, t6, s1
-    xor t5, t6, t5
-    lw t6, 116(a0)
-    lb s1, 555(a0)
-    xor t6, t6, s1
-    xor a6, a6, t6
-    and s1, t6, t5
-    xor s1, s8, s1
+    xor t4, t4, t6
+    or s1, s0, t6
+    xor t5, t5, s1
+    not s0, s0
+    xor a3, a3, t5
+    xor t2, t2, s0
+    and s1, a3, t1
+    xor a6, a6, s1
+    sw a3, 268(a0)
+    xor a3, a3, a6
+    xor s0, s0, a3
+    sw s0, 348(a0)
+    or s0, t4, t2
+    xor a6, a6, s0
+    xor s0, t2, t1
+    and a3, s0, a3
+    xor t6, t6, s0
+    xor a3, t4, a3
+    xor a3, t5, a3
+    sw a3, 500(a0)
+    or a3, a6, t4
+    xor a3, t1, a3
+    sw a3, 388(a0)
+    lw a3, 252(a0)
+    lb t1, 575(a0)
+    xor a3, a3, t1
+    lw t1, 220(a0)
+    lb t5, 574(a0)
+    xor t1, t1, t5
+    and t5, a3, t1
+    lw s0, 188(a0)
+    lb s1, 573(a0)
+    xor s0, s0, s1
+    xor t5, s0, t5
+    lw s0, 124(a0)
+    lb s1, 571(a0)
+    xor s0, s0, s1
+    xor t1, t1, s0
+    and s1, s0, t5
+    lw s2, 156(a0)
+    lb s3, 572(a0)
+    xor s2, s2, s3
+    xor s1, s2, s1
     xor a3, a3, s1
     or s2, s1, t5
-    xor t6, t6, s2
+    xor s0, s0, s2
     xor t5, t5, a3
-    and s2, t5, a6
+    and s2, t5, t1
     xor s1, s1, s2
-    lw s2, 52(a0)
-    lb s8, 553(a0)
-    xor s2, s2, s8
-    lw s8, 20(a0)
-    lb s10, 552(a0)
-    xor s8, s8, s10
-    and s10, s2, s8
-    lw s11, 84(a0)
-    lb ra, 554(a0)
-    xor s11, s11, ra
-    xor s10, s11, s10
-    or s11, s10, s2
-    xor s8, s8, s11
-    xor s1, s1, s8
-    or s11, s10, s8
-    xor s2, s2, s11
-    not s10, s10
-    xor a3, a3, s2
-    xor t6, t6, s10
-    and s11, a3, t5
-    xor a6, a6, s11
-    xor s11, a3, a6
-    xor s10, s10, s11
-    or ra, s1, t6
-    xor a6, a6, ra
-    sw t6, 472(a0)
-    xor t6, t6, t5
-    xor s8, s8, t6
-    sw s8, 304(a0)
-    and t6, t6, s11
-    xor t6, s1, t6
-    xor t6, s2, t6
-    sw t6, 508(a0)
-    or t6, a6, s1
-    li s2, 0x0000ffff
-    li s8, 0x00ff00ff
-    srli s11, t1, 16
-    xor s11, s11, s9
-    and s11, s11, s2
-    xor s9, s9, s11
-    slli s11, s11, 16
-    xor t1, t1, s11
-    srli s11, a2, 16
-    xor s11, s11, a6
-    and s11, s11, s2
-    xor a6, a6, s11
-    slli s11, s11, 16
-    xor a2, a2, s11
-    srli s11, t1, 8
-    xor s11, s11, a2
-    and s11, s11, s8
-    xor a2, a2, s11
-    slli s11, s11, 8
-    xor t1, t1, s11
-    srli s11, s9, 8
-    xor s11, s11, a6
-    and s11, s11, s8
-    xor a6, a6, s11
-    slli s11, s11, 8
-    xor s9, s9, s11
-    sw t1, 256(a0)
-    sw a2, 288(a0)
-    sw s9, 320(a0)
-    sw a6, 352(a0)
-    srli a2, a5, 16
-    xor a2, a2, t2
-    and a2, a2, s2
-    xor t2, t2, a2
-    slli a2, a2, 16
-    xor a5, a5, a2
-    srli a2, s1, 16
-    xor a2, a2, a1
-    and a2, a2, s2
-    xor a1, a1, a2
-    slli a2, a2, 16
-    xor s1, s1, a2
-    srli a2, a5, 8
-    xor a2, a2, s1
-    and a2, a2, s8
-    xor s1, s1, a2
-    slli a2, a2, 8
-    xor a5, a5, a2
-    srli a2, t2, 8
-    xor a2, a2, a1
-    and a2, a2, s8
-    xor a1, a1, a2
-    slli a2, a2, 8
-    xor t2, t2, a2
-    sw a5, 392(a0)
-    sw s1, 424(a0)
-    sw t2, 456(a0)
-    sw a1, 488(a0)
-    xor a1, t5, t6
-    sw a1, 396(a0)
-    lb a1, 530(a0)
-    xor t3, t3, a1
-    lb a1, 531(a0)
-    xor s7, s7, a1
-    lb a1, 532(a0)
-    xor a7, a7, a1
-    lb a1, 533(a0)
-    xor t4, t4, a1
-    lw a1, 200(a0)
-    lb a2, 534(a0)
-    xor a1, a1, a2
-    xor a2, a1, s7
-    lw a5, 232(a0)
-    lb a6, 535(a0)
-    xor a5, a5, a6
-    and a1, a5, a1
-    xor a1, t4, a1
-    and a6, s7, a1
-    xor a6, a7, a6
-    xor a5, a5, a6
-    or a7, a6, a1
-    xor a7, s7, a7
-    xor a1, a1, a5
-    and t1, a1, a2
-    xor a6, a6, t1
-    lw t1, 40(a0)
-    lb t2, 529(a0)
-    xor t1, t1, t2
-    lw t2, 8(a0)
-    lb t4, 528(a0)
-    xor t2, t2, t4
-    and t4, t1, t2
-    xor t3, t3, t4
-    or t4, t3, t1
-    xor t2, t2, t4
-    xor a6, a6, t2
-    or t4, t3, t2
-    xor t1, t1, t4
-    not t3, t3
-    xor a5, a5, t1
-    xor a7, a7, t3
-    and t4, a5, a1
-    xor a2, a2, t4
-    xor t4, a5, a2
-    xor t3, t3, t4
-    or t5, a6, a7
-    xor a2, a2, t5
-    sw a7, 460(a0)
-    xor a7, a7, a1
-    and t4, a7, t4
-    xor a7, t2, a7
-    xor t2, a6, t4
-    xor t1, t1, t2
-    sw a6, 444(a0)
-    or a6, a2, a6
-    xor a1, a1, a6
-    lb a6, 561(a0)
-    xor s4, s4, a6
-    lw a6, 24(a0)
-    lb t2, 560(a0)
-    xor a6, a6, t2
-    and t2, s4, a6
-    lw t4, 88(a0)
-    lb t5, 562(a0)
-    xor t4, t4, t5
-    xor t2, t4, t2
-    or t4, t2, s4
-    xor a6, a6, t4
-    or t4, t2, a6
-    xor t4, s4, t4
-    not t2, t2
-    lw t5, 248(a0)
-    lb t6, 567(a0)
-    xor t5, t5, t6
-    lw t6, 216(a0)
-    lb s1, 566(a0)
-    xor t6, t6, s1
-    and s1, t5, t6
-    lw s4, 184(a0)
-    lb s7, 565(a0)
-    xor s4, s4, s7
-    xor s1, s4, s1
-    lw s4, 120(a0)
-    lb s7, 563(a0)
-    xor s4, s4, s7
-    xor t6, t6, s4
-    and s7, s4, s1
-    lw s9, 152(a0)
-    lb s11, 564(a0)
-    xor s9, s9, s11
-    xor s7, s9, s7
-    xor t5, t5, s7
-    or s9, s7, s1
-    xor s4, s4, s9
-    xor s1, s1, t5
-    xor t5, t5, t4
-    xor s4, s4, t2
-    and s9, s1, t6
-    xor s7, s7, s9
-    xor s7, s7, a6
-    and s9, t5, s1
-    xor t6, t6, s9
-    xor s9, t5, t6
-    xor t2, t2, s9
-    or s11, s7, s4
-    xor t6, t6, s11
-    sw s4, 476(a0)
-    xor s4, s4, s1
-    and s9, s4, s9
-    xor a6, a6, s4
-    srli s4, a3, 16
-    xor s4, s4, s0
-    and s4, s4, s2
-    xor s0, s0, s4
-    slli s4, s4, 16
-    xor a3, a3, s4
-    srli s4, a6, 16
-    xor s4, s4, a2
-    and s4, s4, s2
-    xor a2, a2, s4
-    slli s4, s4, 16
-    xor a6, a6, s4
-    srli s4, a3, 8
-    xor s4, s4, a6
-    and s4, s4, s8
-    xor a6, a6, s4
-    slli s4, s4, 8
-    xor a3, a3, s4
-    srli s4, s0, 8
-    xor s4, s4, a2
-    and s4, s4, s8
-    xor a2, a2, s4
-    slli s4, s4, 8
-    xor s0, s0, s4
-    sw a3, 276(a0)
-    sw a6, 308(a0)
-    sw s0, 340(a0)
-    sw a2, 372(a0)
-    xor a2, s7, s9
-    xor a2, t4, a2
-    sw s7, 428(a0)
-    or a3, t6, s7
-    srli a6, t0, 16
-    xor a6, a6, s10
-    and a6, a6, s2
-    xor s10, s10, a6
-    slli a6, a6, 16
-    xor t0, t0, a6
-    srli a6, a7, 16
-    xor a6, a6, t6
-    and a6, a6, s2
-    xor t6, t6, a6
-    slli a6, a6, 16
-    xor a7, a7, a6
-    srli a6, t0, 8
-    xor a6, a6, a7
-    and a6, a6, s8
-    xor a7, a7, a6
-    slli a6, a6, 8
-    xor t0, t0, a6
-    srli a6, s10, 8
-    xor a6, a6, t6
-    and a6, a6, s8
-    xor t6, t6, a6
-    slli a6, a6, 8
-    xor s10, s10, a6
-    sw t0, 260(a0)
-    sw a7, 292(a0)
-    sw s10, 324(a0)
-    sw t6, 356(a0)
-    xor a3, s1, a3
-    lb a6, 538(a0)
-    xor s3, s3, a6
-    lb a6, 540(a0)
-    xor a4, a4, a6
-    lb a6, 541(a0)
-    xor s6, s6, a6
-    lw a6, 236(a0)
-    lb a7, 543(a0)
-    xor a6, a6, a7
-    lw a7, 204(a0)
-    lb t0, 542(a0)
-    xor a7, a7, t0
-    and t0, a6, a7
-    xor t0, s6, t0
-    lw t4, 108(a0)
-    lb t6, 539(a0)
-    xor t4, t4, t6
-    xor a7, a7, t4
-    and t6, t4, t0
-    xor a4, a4, t6
-    xor a6, a6, a4
-    or t6, a4, t0
-    xor t4, t4, t6
-    xor t0, t0, a6
-    and t6, t0, a7
-    xor a4, a4, t6
-    lw t6, 44(a0)
-    lb s0, 537(a0)
-    xor t6, t6, s0
-    lw s0, 12(a0)
-    lb s1, 536(a0)
-    xor s0, s0, s1
-    and s1, t6, s0
-    xor s1, s3, s1
-    or s3, s1, t6
-    xor s0, s0, s3
-    xor a4, a4, s0
-    or s3, s1, s0
-    xor t6, t6, s3
-    not s1, s1
-    xor a6, a6, t6
-    xor t4, t4, s1
-    and s3, a6, t0
-    xor a7, a7, s3
-    sw a6, 268(a0)
-    xor a6, a6, a7
-    xor s1, s1, a6
-    sw s1, 348(a0)
-    or s1, a4, t4
-    xor a7, a7, s1
-    xor s1, t4, t0
-    and a6, s1, a6
-    xor s0, s0, s1
-    xor a6, a4, a6
-    xor a6, t6, a6
-    sw a6, 500(a0)
-    or a6, a7, a4
-    xor a6, t0, a6
-    sw a6, 388(a0)
-    lb a6, 568(a0)
-    xor s5, s5, a6
-    lw a6, 60(a0)
-    lb t0, 569(a0)
-    xor a6, a6, t0
-    and t0, a6, s5
-    lw t6, 92(a0)
-    lb s1, 570(a0)
-    xor t6, t6, s1
-    xor t0, t6, t0
-    or t6, t0, a6
-    xor t6, s5, t6
-    or s1, t0, t6
-    xor a6, a6, s1
-    not t0, t0
-    lw s1, 252(a0)
-    lb s3, 575(a0)
-    xor s1, s1, s3
-    lw s3, 220(a0)
-    lb s4, 574(a0)
+    lw s2, 60(a0)
+    lb s3, 569(a0)
+    xor s2, s2, s3
+    lw s3, 28(a0)
+    lb s4, 568(a0)
     xor s3, s3, s4
-    and s4, s1, s3
-    lw s5, 188(a0)
-    lb s6, 573(a0)
-    xor s5, s5, s6
-    xor s4, s5, s4
-    lw s5, 124(a0)
-    lb s6, 571(a0)
-    xor s5, s5, s6
-    xor s3, s3, s5
-    and s6, s5, s4
-    lw s7, 156(a0)
-    lb s9, 572(a0)
-    xor s7, s7, s9
-    xor s6, s7, s6
-    xor s1, s1, s6
-    or s7, s6, s4
-    xor s5, s5, s7
-    xor s4, s4, s1
-    xor s1, s1, a6
-    xor s5, s5, t0
-    and s7, s4, s3
+    and s4, s2, s3
+    lw s6, 92(a0)
+    lb s7, 570(a0)
     xor s6, s6, s7
-    xor s6, s6, t6
-    and s7, s1, s4
-    xor s3, s3, s7
-    sw s1, 284(a0)
+    xor s4, s6, s4
+    or s6, s4, s2
+    xor s3, s3, s6
     xor s1, s1, s3
-    xor t0, t0, s1
-    sw t0, 332(a0)
-    or t0, s6, s5
-    xor t0, s3, t0
-    xor s3, s5, s4
-    srli s7, a1, 16
-    xor s7, s7, s5
-    and s7, s7, s2
-    xor s5, s5, s7
-    slli s7, s7, 16
-    xor a1, a1, s7
-    srli s7, a4, 16
-    xor s7, s7, a2
-    and s7, s7, s2
-    xor a2, a2, s7
-    slli s7, s7, 16
-    xor a4, a4, s7
-    srli s7, a1, 8
-    xor s7, s7, a4
-    and s7, s7, s8
-    xor a4, a4, s7
-    slli s7, s7, 8
-    xor a1, a1, s7
-    srli s7, s5, 8
-    xor s7, s7, a2
-    and s7, s7, s8
-    xor a2, a2, s7
-    slli s7, s7, 8
-    xor s5, s5, s7
-    sw a1, 384(a0)
-    sw a4, 416(a0)
-    sw s5, 448(a0)
-    sw a2, 480(a0)
-    and a1, s3, s1
-    xor a2, t6, s3
-    srli a4, t5, 16
-    xor a4, a4, t3
-    and a4, a4, s2
-    xor t3, t3, a4
-    slli a4, a4, 16
-    xor t5, t5, a4
-    srli a4, a2, 16
-    xor a4, a4, a7
-    and a4, a4, s2
-    xor a7, a7, a4
-    slli a4, a4, 16
-    xor a2, a2, a4
-    srli a4, t5, 8
-    xor a4, a4, a2
-    and a4, a4, s8
-    xor a2, a2, a4
-    slli a4, a4, 8
-    xor t5, t5, a4
-    srli a4, t3, 8
-    xor a4, a4, a7
-    and a4, a4, s8
-    xor a7, a7, a4
-    slli a4, a4, 8
-    xor t3, t3, a4
-    sw t5, 280(a0)
-    sw a2, 312(a0)
+    or s6, s4, s3
+    xor s2, s2, s6
+    not s4, s4
+    xor a3, a3, s2
+    xor s0, s0, s4
+    and s6, a3, t5
+    xor t1, t1, s6
+    sw a3, 284(a0)
+    xor a3, a3, t1
+    xor s4, s4, a3
+    sw s4, 332(a0)
+    or s4, s1, s0
+    xor t1, t1, s4
+    xor s4, s0, t5
+    srli s6, a5, 16
+    xor s6, s6, s0
+    slli s6, s6, 16
+    xor a5, a5, s6
+    srli s6, s6, 16
+    xor s0, s0, s6
+    srli s6, t4, 16
+    xor s6, s6, a4
+    slli s6, s6, 16
+    xor t4, t4, s6
+    srli s6, s6, 16
+    xor a4, a4, s6
+    srli s6, a5, 8
+    xor s6, s6, t4
+    and s6, s6, ra
+    xor t4, t4, s6
+    slli s6, s6, 8
+    xor a5, a5, s6
+    srli s6, s0, 8
+    xor s6, s6, a4
+    and s6, s6, ra
+    xor a4, a4, s6
+    slli s6, s6, 8
+    xor s0, s0, s6
+    sw a5, 384(a0)
+    sw t4, 416(a0)
+    sw s0, 448(a0)
+    sw a4, 480(a0)
+    and a3, s4, a3
+    xor a4, s3, s4
+    srli a5, a7, 16
+    xor a5, a5, t3
+    slli a5, a5, 16
+    xor a7, a7, a5
+    srli a5, a5, 16
+    xor t3, t3, a5
+    srli a5, a4, 16
+    xor a5, a5, a6
+    slli a5, a5, 16
+    xor a4, a4, a5
+    srli a5, a5, 16
+    xor a6, a6, a5
+    srli a5, a7, 8
+    xor a5, a5, a4
+    and a5, a5, ra
+    xor a4, a4, a5
+    slli a5, a5, 8
+    xor a7, a7, a5
+    srli a5, t3, 8
+    xor a5, a5, a6
+    and a5, a5, ra
+    xor a6, a6, a5
+    slli a5, a5, 8
+    xor t3, t3, a5
+    sw a7, 280(a0)
+    sw a4, 312(a0)
     sw t3, 344(a0)
-    sw a7, 376(a0)
-    xor a1, s6, a1
-    xor a1, a6, a1
-    sw a1, 484(a0)
-    or a1, t0, s6
-    srli a2, a5, 16
-    xor a2, a2, t2
-    and a2, a2, s2
-    xor t2, t2, a2
-    slli a2, a2, 16
-    xor a5, a5, a2
-    srli a2, s0, 16
-    xor a2, a2, t0
-    and a2, a2, s2
-    xor t0, t0, a2
-    slli a2, a2, 16
-    xor s0, s0, a2
-    srli a2, a5, 8
-    xor a2, a2, s0
-    and a2, a2, s8
-    xor s0, s0, a2
-    slli a2, a2, 8
-    xor a5, a5, a2
-    srli a2, t2, 8
-    xor a2, a2, t0
-    and a2, a2, s8
-    xor t0, t0, a2
-    slli a2, a2, 8
-    xor t2, t2, a2
-    sw a5, 264(a0)
-    sw s0, 296(a0)
-    sw t2, 328(a0)
-    sw t0, 360(a0)
-    srli a2, a3, 16
-    xor a2, a2, t4
-    and a2, a2, s2
-    xor t4, t4, a2
-    slli a2, a2, 16
-    xor a3, a3, a2
-    srli a2, s6, 16
-    xor a2, a2, t1
-    and a2, a2, s2
-    xor t1, t1, a2
-    slli a2, a2, 16
-    xor s6, s6, a2
-    srli a2, a3, 8
-    xor a2, a2, s6
-    and a2, a2, s8
-    xor s6, s6, a2
-    slli a2, a2, 8
-    xor a3, a3, a2
-    srli a2, t4, 8
-    xor a2, a2, t1
-    and a2, a2, s8
-    xor t1, t1, a2
-    slli a2, a2, 8
-    xor t4, t4, a2
-    sw a3, 400(a0)
-    sw s6, 432(a0)
-    sw t4, 464(a0)
-    sw t1, 496(a0)
-    xor a1, s4, a1
+    sw a6, 376(a0)
+    xor a3, s1, a3
+    xor a3, s2, a3
+    sw a3, 484(a0)
+    or a3, t1, s1
+    srli a4, a1, 16
+    xor a4, a4, t2
+    slli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, a4, 16
+    xor t2, t2, a4
+    srli a4, s1, 16
+    xor a4, a4, t0
+    slli a4, a4, 16
+    xor s1, s1, a4
+    srli a4, a4, 16
+    xor t0, t0, a4
+    srli a4, a1, 8
+    xor a4, a4, s1
+    and a4, a4, ra
+    xor s1, s1, a4
+    slli a4, a4, 8
+    xor a1, a1, a4
+    srli a4, t2, 8
+    xor a4, a4, t0
+    and a4, a4, ra
+    xor t0, t0, a4
+    slli a4, a4, 8
+    xor t2, t2, a4
+    sw a1, 400(a0)
+    sw s1, 432(a0)
+    sw t2, 464(a0)
+    sw t0, 496(a0)
+    srli a1, a2, 16
+    xor a1, a1, s5
+    slli a1, a1, 16
+    xor a2, a2, a1
+    srli a1, a1, 16
+    xor s5, s5, a1
+    srli a1, t6, 16
+    xor a1, a1, t1
+    slli a1, a1, 16
+    xor t6, t6, a1
+    srli a1, a1, 16
+    xor t1, t1, a1
+    srli a1, a2, 8
+    xor a1, a1, t6
+    and a1, a1, ra
+    xor t6, t6, a1
+    slli a1, a1, 8
+    xor a2, a2, a1
+    srli a1, s5, 8
+    xor a1, a1, t1
+    and a1, a1, ra
+    xor t1, t1, a1
+    slli a1, a1, 8
+    xor s5, s5, a1
+    sw a2, 264(a0)
+    sw t6, 296(a0)
+    sw s5, 328(a0)
+    sw t1, 360(a0)
+    xor a1, t5, a3
     sw a1, 404(a0)
     lw a1, 268(a0)
     lw a2, 300(a0)
@@ -25598,25 +25680,25 @@ nuri_pipo_rv32_bs32_ctr17:
     lw a4, 364(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -25624,63 +25706,31 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 300(a0)
     sw a3, 332(a0)
     sw a4, 364(a0)
-    lw a1, 272(a0)
-    lw a2, 304(a0)
-    lw a3, 336(a0)
-    lw a4, 368(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 272(a0)
-    sw a2, 304(a0)
-    sw a3, 336(a0)
-    sw a4, 368(a0)
     lw a1, 284(a0)
     lw a2, 316(a0)
     lw a3, 348(a0)
     lw a4, 380(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -25694,25 +25744,25 @@ nuri_pipo_rv32_bs32_ctr17:
     lw a4, 484(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -25720,63 +25770,31 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 420(a0)
     sw a3, 452(a0)
     sw a4, 484(a0)
-    lw a1, 396(a0)
-    lw a2, 428(a0)
-    lw a3, 460(a0)
-    lw a4, 492(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 396(a0)
-    sw a2, 428(a0)
-    sw a3, 460(a0)
-    sw a4, 492(a0)
     lw a1, 404(a0)
     lw a2, 436(a0)
     lw a3, 468(a0)
     lw a4, 500(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
@@ -25784,63 +25802,31 @@ nuri_pipo_rv32_bs32_ctr17:
     sw a2, 436(a0)
     sw a3, 468(a0)
     sw a4, 500(a0)
-    lw a1, 408(a0)
-    lw a2, 440(a0)
-    lw a3, 472(a0)
-    lw a4, 504(a0)
-    srli a5, a1, 16
-    xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
-    slli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, a2, 16
-    xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
-    slli a5, a5, 16
-    xor a2, a2, a5
-    srli a5, a1, 8
-    xor a5, a5, a2
-    and a5, a5, s8
-    xor a2, a2, a5
-    slli a5, a5, 8
-    xor a1, a1, a5
-    srli a5, a3, 8
-    xor a5, a5, a4
-    and a5, a5, s8
-    xor a4, a4, a5
-    slli a5, a5, 8
-    xor a3, a3, a5
-    sw a1, 408(a0)
-    sw a2, 440(a0)
-    sw a3, 472(a0)
-    sw a4, 504(a0)
     lw a1, 412(a0)
     lw a2, 444(a0)
     lw a3, 476(a0)
     lw a4, 508(a0)
     srli a5, a1, 16
     xor a5, a5, a3
-    and a5, a5, s2
-    xor a3, a3, a5
     slli a5, a5, 16
     xor a1, a1, a5
+    srli a5, a5, 16
+    xor a3, a3, a5
     srli a5, a2, 16
     xor a5, a5, a4
-    and a5, a5, s2
-    xor a4, a4, a5
     slli a5, a5, 16
     xor a2, a2, a5
+    srli a5, a5, 16
+    xor a4, a4, a5
     srli a5, a1, 8
     xor a5, a5, a2
-    and a5, a5, s8
+    and a5, a5, ra
     xor a2, a2, a5
     slli a5, a5, 8
     xor a1, a1, a5
     srli a5, a3, 8
     xor a5, a5, a4
-    and a5, a5, s8
+    and a5, a5, ra
     xor a4, a4, a5
     slli a5, a5, 8
     xor a3, a3, a5
