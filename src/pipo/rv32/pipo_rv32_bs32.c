@@ -142,7 +142,7 @@ static inline unsigned ctr_word(unsigned p) { return 8 * (7 - p / 8) + p % 8; }
 /* XOR m into the planes of the counter bits that adding 32 to base flips (bits 5 .. the carry's
  * end: the counter is public, so the loop length may depend on it). Returns the S-box columns
  * (bit positions p % 8) of those planes. */
-static unsigned flip_carry(uint32_t *st, uint64_t base, uint32_t m)
+static inline __attribute__((always_inline)) unsigned flip_carry(uint32_t *st, uint64_t base, uint32_t m)
 {
     uint32_t lo = (uint32_t)base, d = (lo ^ (lo + 32)) >> 5; /* bit i: counter bit 5 + i flips */
     unsigned cols = 0, p = 5;
