@@ -151,15 +151,22 @@ static inline __attribute__((always_inline)) unsigned flip_carry(uint32_t *st, u
 {
     uint32_t lo = (uint32_t)base, d = (lo ^ (lo + 32)) >> 5; /* bit i: counter bit 5 + i flips */
     unsigned cols = 0, p = 5;
-    for (; d & 1; d >>= 1, p++) {
-        st[ctr_word(p)] ^= m;
-        cols |= 1u << (p % 8);
+    /* address of plane ctr_word(p), as an integer (it steps past the array after the last bit):
+     * +4 within a byte, -60 to the next byte */
+    uintptr_t w = (uintptr_t)(st + ctr_word(5));
+    for (; d & 1; d >>= 1) {
+        *(uint32_t *)w ^= m;
+        cols |= 1u << (p & 7);
+        p++;
+        w += (p & 7) ? 4 : (uintptr_t)-60;
     }
     if (p == 32) { /* the carry left the low word */
         uint32_t hi = (uint32_t)(base >> 32);
-        for (d = hi ^ (hi + 1); d & 1; d >>= 1, p++) {
-            st[ctr_word(p)] ^= m;
-            cols |= 1u << (p % 8);
+        for (d = hi ^ (hi + 1); d & 1; d >>= 1) {
+            *(uint32_t *)w ^= m;
+            cols |= 1u << (p & 7);
+            p++;
+            w += (p & 7) ? 4 : (uintptr_t)-60;
         }
     }
     return cols;
