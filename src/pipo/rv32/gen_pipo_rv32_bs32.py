@@ -509,7 +509,7 @@ def column_schedule(res_in, res_out, keyed, avail):
             if w and w not in loaded:
                 loaded.add(w)
                 live.add(w)
-        for w in set((a, b)):
+        for w in ((a,) if a == b else (a, b)):
             if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out):
                 live.discard(w)
         live.add(d)
@@ -718,7 +718,7 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
                         reg[w] = r
                         keyadd(j, r)
                 ra, rb = reg[a], reg[b] if b else None
-                for w in set((a, b)):
+                for w in ((a,) if a == b else (a, b)):
                     if w and uses[w] - done == {k}:
                         if w in outw:
                             finish(w)

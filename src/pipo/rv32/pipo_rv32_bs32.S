@@ -15651,62 +15651,62 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a2, s6, a2
     sw a2, 508(a0)
     or a2, s2, t4
-    srli a5, s0, 16
-    xor a5, a5, t0
+    srli a5, a4, 16
+    xor a5, a5, s5
     slli a5, a5, 16
-    xor s0, s0, a5
+    xor a4, a4, a5
     srli a5, a5, 16
-    xor t0, t0, a5
-    srli a5, t4, 16
-    xor a5, a5, a1
+    xor s5, s5, a5
+    srli a5, t3, 16
+    xor a5, a5, s2
     slli a5, a5, 16
-    xor t4, t4, a5
+    xor t3, t3, a5
     srli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, s0, 8
-    xor a5, a5, t4
+    xor s2, s2, a5
+    srli a5, a4, 8
+    xor a5, a5, t3
     and a5, a5, ra
-    xor t4, t4, a5
+    xor t3, t3, a5
     slli a5, a5, 8
-    xor s0, s0, a5
-    srli a5, t0, 8
-    xor a5, a5, a1
+    xor a4, a4, a5
+    srli a5, s5, 8
+    xor a5, a5, s2
     and a5, a5, ra
-    xor a1, a1, a5
+    xor s2, s2, a5
     slli a5, a5, 8
-    xor t0, t0, a5
-    sw s0, 392(a0)
-    sw t4, 424(a0)
-    sw t0, 456(a0)
-    sw a1, 488(a0)
-    srli a1, a4, 16
-    xor a1, a1, s5
-    slli a1, a1, 16
-    xor a4, a4, a1
-    srli a1, a1, 16
-    xor s5, s5, a1
-    srli a1, t3, 16
-    xor a1, a1, s2
-    slli a1, a1, 16
-    xor t3, t3, a1
-    srli a1, a1, 16
-    xor s2, s2, a1
-    srli a1, a4, 8
-    xor a1, a1, t3
-    and a1, a1, ra
-    xor t3, t3, a1
-    slli a1, a1, 8
-    xor a4, a4, a1
-    srli a1, s5, 8
-    xor a1, a1, s2
-    and a1, a1, ra
-    xor s2, s2, a1
-    slli a1, a1, 8
-    xor s5, s5, a1
+    xor s5, s5, a5
     sw a4, 256(a0)
     sw t3, 288(a0)
     sw s5, 320(a0)
     sw s2, 352(a0)
+    srli a4, s0, 16
+    xor a4, a4, t0
+    slli a4, a4, 16
+    xor s0, s0, a4
+    srli a4, a4, 16
+    xor t0, t0, a4
+    srli a4, t4, 16
+    xor a4, a4, a1
+    slli a4, a4, 16
+    xor t4, t4, a4
+    srli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, s0, 8
+    xor a4, a4, t4
+    and a4, a4, ra
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor s0, s0, a4
+    srli a4, t0, 8
+    xor a4, a4, a1
+    and a4, a4, ra
+    xor a1, a1, a4
+    slli a4, a4, 8
+    xor t0, t0, a4
+    sw s0, 392(a0)
+    sw t4, 424(a0)
+    sw t0, 456(a0)
+    sw a1, 488(a0)
     xor a1, s3, a2
     lw a2, 232(a0)
     lb a4, 535(a0)
@@ -15854,62 +15854,62 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a4, s2, s6
     xor a4, s3, a4
     or t6, t4, s2
-    srli s0, a1, 16
-    xor s0, s0, a6
+    srli s0, t2, 16
+    xor s0, s0, s8
     slli s0, s0, 16
-    xor a1, a1, s0
+    xor t2, t2, s0
     srli s0, s0, 16
-    xor a6, a6, s0
-    srli s0, s2, 16
-    xor s0, s0, a3
+    xor s8, s8, s0
+    srli s0, t1, 16
+    xor s0, s0, t4
     slli s0, s0, 16
-    xor s2, s2, s0
+    xor t1, t1, s0
     srli s0, s0, 16
-    xor a3, a3, s0
-    srli s0, a1, 8
-    xor s0, s0, s2
+    xor t4, t4, s0
+    srli s0, t2, 8
+    xor s0, s0, t1
     and s0, s0, ra
-    xor s2, s2, s0
+    xor t1, t1, s0
     slli s0, s0, 8
-    xor a1, a1, s0
-    srli s0, a6, 8
-    xor s0, s0, a3
+    xor t2, t2, s0
+    srli s0, s8, 8
+    xor s0, s0, t4
     and s0, s0, ra
-    xor a3, a3, s0
+    xor t4, t4, s0
     slli s0, s0, 8
-    xor a6, a6, s0
-    sw a1, 396(a0)
-    sw s2, 428(a0)
-    sw a6, 460(a0)
-    sw a3, 492(a0)
-    srli a1, t2, 16
-    xor a1, a1, s8
-    slli a1, a1, 16
-    xor t2, t2, a1
-    srli a1, a1, 16
-    xor s8, s8, a1
-    srli a1, t1, 16
-    xor a1, a1, t4
-    slli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a1, 16
-    xor t4, t4, a1
-    srli a1, t2, 8
-    xor a1, a1, t1
-    and a1, a1, ra
-    xor t1, t1, a1
-    slli a1, a1, 8
-    xor t2, t2, a1
-    srli a1, s8, 8
-    xor a1, a1, t4
-    and a1, a1, ra
-    xor t4, t4, a1
-    slli a1, a1, 8
-    xor s8, s8, a1
+    xor s8, s8, s0
     sw t2, 260(a0)
     sw t1, 292(a0)
     sw s8, 324(a0)
     sw t4, 356(a0)
+    srli t1, a1, 16
+    xor t1, t1, a6
+    slli t1, t1, 16
+    xor a1, a1, t1
+    srli t1, t1, 16
+    xor a6, a6, t1
+    srli t1, s2, 16
+    xor t1, t1, a3
+    slli t1, t1, 16
+    xor s2, s2, t1
+    srli t1, t1, 16
+    xor a3, a3, t1
+    srli t1, a1, 8
+    xor t1, t1, s2
+    and t1, t1, ra
+    xor s2, s2, t1
+    slli t1, t1, 8
+    xor a1, a1, t1
+    srli t1, a6, 8
+    xor t1, t1, a3
+    and t1, t1, ra
+    xor a3, a3, t1
+    slli t1, t1, 8
+    xor a6, a6, t1
+    sw a1, 396(a0)
+    sw s2, 428(a0)
+    sw a6, 460(a0)
+    sw a3, 492(a0)
     xor a1, t5, t6
     lw a3, 236(a0)
     lb a6, 543(a0)
@@ -16090,62 +16090,62 @@ nuri_pipo_rv32_bs32_ctr13:
     xor a3, s2, a3
     sw a3, 484(a0)
     or a3, t1, s1
-    srli a4, a1, 16
-    xor a4, a4, t2
+    srli a4, a2, 16
+    xor a4, a4, s5
     slli a4, a4, 16
-    xor a1, a1, a4
+    xor a2, a2, a4
     srli a4, a4, 16
-    xor t2, t2, a4
-    srli a4, s1, 16
-    xor a4, a4, t0
+    xor s5, s5, a4
+    srli a4, t6, 16
+    xor a4, a4, t1
     slli a4, a4, 16
-    xor s1, s1, a4
+    xor t6, t6, a4
     srli a4, a4, 16
-    xor t0, t0, a4
-    srli a4, a1, 8
-    xor a4, a4, s1
+    xor t1, t1, a4
+    srli a4, a2, 8
+    xor a4, a4, t6
     and a4, a4, ra
-    xor s1, s1, a4
+    xor t6, t6, a4
     slli a4, a4, 8
-    xor a1, a1, a4
-    srli a4, t2, 8
-    xor a4, a4, t0
+    xor a2, a2, a4
+    srli a4, s5, 8
+    xor a4, a4, t1
     and a4, a4, ra
-    xor t0, t0, a4
+    xor t1, t1, a4
     slli a4, a4, 8
-    xor t2, t2, a4
-    sw a1, 400(a0)
-    sw s1, 432(a0)
-    sw t2, 464(a0)
-    sw t0, 496(a0)
-    srli a1, a2, 16
-    xor a1, a1, s5
-    slli a1, a1, 16
-    xor a2, a2, a1
-    srli a1, a1, 16
-    xor s5, s5, a1
-    srli a1, t6, 16
-    xor a1, a1, t1
-    slli a1, a1, 16
-    xor t6, t6, a1
-    srli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a2, 8
-    xor a1, a1, t6
-    and a1, a1, ra
-    xor t6, t6, a1
-    slli a1, a1, 8
-    xor a2, a2, a1
-    srli a1, s5, 8
-    xor a1, a1, t1
-    and a1, a1, ra
-    xor t1, t1, a1
-    slli a1, a1, 8
-    xor s5, s5, a1
+    xor s5, s5, a4
     sw a2, 264(a0)
     sw t6, 296(a0)
     sw s5, 328(a0)
     sw t1, 360(a0)
+    srli a2, a1, 16
+    xor a2, a2, t2
+    slli a2, a2, 16
+    xor a1, a1, a2
+    srli a2, a2, 16
+    xor t2, t2, a2
+    srli a2, s1, 16
+    xor a2, a2, t0
+    slli a2, a2, 16
+    xor s1, s1, a2
+    srli a2, a2, 16
+    xor t0, t0, a2
+    srli a2, a1, 8
+    xor a2, a2, s1
+    and a2, a2, ra
+    xor s1, s1, a2
+    slli a2, a2, 8
+    xor a1, a1, a2
+    srli a2, t2, 8
+    xor a2, a2, t0
+    and a2, a2, ra
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a1, 400(a0)
+    sw s1, 432(a0)
+    sw t2, 464(a0)
+    sw t0, 496(a0)
     xor a1, t5, a3
     sw a1, 404(a0)
     lw a1, 268(a0)
@@ -25179,62 +25179,62 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a2, s6, a2
     sw a2, 508(a0)
     or a2, s2, t4
-    srli a5, s0, 16
-    xor a5, a5, t0
+    srli a5, a4, 16
+    xor a5, a5, s5
     slli a5, a5, 16
-    xor s0, s0, a5
+    xor a4, a4, a5
     srli a5, a5, 16
-    xor t0, t0, a5
-    srli a5, t4, 16
-    xor a5, a5, a1
+    xor s5, s5, a5
+    srli a5, t3, 16
+    xor a5, a5, s2
     slli a5, a5, 16
-    xor t4, t4, a5
+    xor t3, t3, a5
     srli a5, a5, 16
-    xor a1, a1, a5
-    srli a5, s0, 8
-    xor a5, a5, t4
+    xor s2, s2, a5
+    srli a5, a4, 8
+    xor a5, a5, t3
     and a5, a5, ra
-    xor t4, t4, a5
+    xor t3, t3, a5
     slli a5, a5, 8
-    xor s0, s0, a5
-    srli a5, t0, 8
-    xor a5, a5, a1
+    xor a4, a4, a5
+    srli a5, s5, 8
+    xor a5, a5, s2
     and a5, a5, ra
-    xor a1, a1, a5
+    xor s2, s2, a5
     slli a5, a5, 8
-    xor t0, t0, a5
-    sw s0, 392(a0)
-    sw t4, 424(a0)
-    sw t0, 456(a0)
-    sw a1, 488(a0)
-    srli a1, a4, 16
-    xor a1, a1, s5
-    slli a1, a1, 16
-    xor a4, a4, a1
-    srli a1, a1, 16
-    xor s5, s5, a1
-    srli a1, t3, 16
-    xor a1, a1, s2
-    slli a1, a1, 16
-    xor t3, t3, a1
-    srli a1, a1, 16
-    xor s2, s2, a1
-    srli a1, a4, 8
-    xor a1, a1, t3
-    and a1, a1, ra
-    xor t3, t3, a1
-    slli a1, a1, 8
-    xor a4, a4, a1
-    srli a1, s5, 8
-    xor a1, a1, s2
-    and a1, a1, ra
-    xor s2, s2, a1
-    slli a1, a1, 8
-    xor s5, s5, a1
+    xor s5, s5, a5
     sw a4, 256(a0)
     sw t3, 288(a0)
     sw s5, 320(a0)
     sw s2, 352(a0)
+    srli a4, s0, 16
+    xor a4, a4, t0
+    slli a4, a4, 16
+    xor s0, s0, a4
+    srli a4, a4, 16
+    xor t0, t0, a4
+    srli a4, t4, 16
+    xor a4, a4, a1
+    slli a4, a4, 16
+    xor t4, t4, a4
+    srli a4, a4, 16
+    xor a1, a1, a4
+    srli a4, s0, 8
+    xor a4, a4, t4
+    and a4, a4, ra
+    xor t4, t4, a4
+    slli a4, a4, 8
+    xor s0, s0, a4
+    srli a4, t0, 8
+    xor a4, a4, a1
+    and a4, a4, ra
+    xor a1, a1, a4
+    slli a4, a4, 8
+    xor t0, t0, a4
+    sw s0, 392(a0)
+    sw t4, 424(a0)
+    sw t0, 456(a0)
+    sw a1, 488(a0)
     xor a1, s3, a2
     lw a2, 232(a0)
     lb a4, 535(a0)
@@ -25381,62 +25381,62 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a4, s2, s6
     xor a4, s3, a4
     or t6, t4, s2
-    srli s0, a1, 16
-    xor s0, s0, a6
+    srli s0, t2, 16
+    xor s0, s0, s8
     slli s0, s0, 16
-    xor a1, a1, s0
+    xor t2, t2, s0
     srli s0, s0, 16
-    xor a6, a6, s0
-    srli s0, s2, 16
-    xor s0, s0, a3
+    xor s8, s8, s0
+    srli s0, t1, 16
+    xor s0, s0, t4
     slli s0, s0, 16
-    xor s2, s2, s0
+    xor t1, t1, s0
     srli s0, s0, 16
-    xor a3, a3, s0
-    srli s0, a1, 8
-    xor s0, s0, s2
+    xor t4, t4, s0
+    srli s0, t2, 8
+    xor s0, s0, t1
     and s0, s0, ra
-    xor s2, s2, s0
+    xor t1, t1, s0
     slli s0, s0, 8
-    xor a1, a1, s0
-    srli s0, a6, 8
-    xor s0, s0, a3
+    xor t2, t2, s0
+    srli s0, s8, 8
+    xor s0, s0, t4
     and s0, s0, ra
-    xor a3, a3, s0
+    xor t4, t4, s0
     slli s0, s0, 8
-    xor a6, a6, s0
-    sw a1, 396(a0)
-    sw s2, 428(a0)
-    sw a6, 460(a0)
-    sw a3, 492(a0)
-    srli a1, t2, 16
-    xor a1, a1, s8
-    slli a1, a1, 16
-    xor t2, t2, a1
-    srli a1, a1, 16
-    xor s8, s8, a1
-    srli a1, t1, 16
-    xor a1, a1, t4
-    slli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a1, 16
-    xor t4, t4, a1
-    srli a1, t2, 8
-    xor a1, a1, t1
-    and a1, a1, ra
-    xor t1, t1, a1
-    slli a1, a1, 8
-    xor t2, t2, a1
-    srli a1, s8, 8
-    xor a1, a1, t4
-    and a1, a1, ra
-    xor t4, t4, a1
-    slli a1, a1, 8
-    xor s8, s8, a1
+    xor s8, s8, s0
     sw t2, 260(a0)
     sw t1, 292(a0)
     sw s8, 324(a0)
     sw t4, 356(a0)
+    srli t1, a1, 16
+    xor t1, t1, a6
+    slli t1, t1, 16
+    xor a1, a1, t1
+    srli t1, t1, 16
+    xor a6, a6, t1
+    srli t1, s2, 16
+    xor t1, t1, a3
+    slli t1, t1, 16
+    xor s2, s2, t1
+    srli t1, t1, 16
+    xor a3, a3, t1
+    srli t1, a1, 8
+    xor t1, t1, s2
+    and t1, t1, ra
+    xor s2, s2, t1
+    slli t1, t1, 8
+    xor a1, a1, t1
+    srli t1, a6, 8
+    xor t1, t1, a3
+    and t1, t1, ra
+    xor a3, a3, t1
+    slli t1, t1, 8
+    xor a6, a6, t1
+    sw a1, 396(a0)
+    sw s2, 428(a0)
+    sw a6, 460(a0)
+    sw a3, 492(a0)
     xor a1, t5, t6
     lw a3, 236(a0)
     lb a6, 543(a0)
@@ -25616,62 +25616,62 @@ nuri_pipo_rv32_bs32_ctr17:
     xor a3, s2, a3
     sw a3, 484(a0)
     or a3, t1, s1
-    srli a4, a1, 16
-    xor a4, a4, t2
+    srli a4, a2, 16
+    xor a4, a4, s5
     slli a4, a4, 16
-    xor a1, a1, a4
+    xor a2, a2, a4
     srli a4, a4, 16
-    xor t2, t2, a4
-    srli a4, s1, 16
-    xor a4, a4, t0
+    xor s5, s5, a4
+    srli a4, t6, 16
+    xor a4, a4, t1
     slli a4, a4, 16
-    xor s1, s1, a4
+    xor t6, t6, a4
     srli a4, a4, 16
-    xor t0, t0, a4
-    srli a4, a1, 8
-    xor a4, a4, s1
+    xor t1, t1, a4
+    srli a4, a2, 8
+    xor a4, a4, t6
     and a4, a4, ra
-    xor s1, s1, a4
+    xor t6, t6, a4
     slli a4, a4, 8
-    xor a1, a1, a4
-    srli a4, t2, 8
-    xor a4, a4, t0
+    xor a2, a2, a4
+    srli a4, s5, 8
+    xor a4, a4, t1
     and a4, a4, ra
-    xor t0, t0, a4
+    xor t1, t1, a4
     slli a4, a4, 8
-    xor t2, t2, a4
-    sw a1, 400(a0)
-    sw s1, 432(a0)
-    sw t2, 464(a0)
-    sw t0, 496(a0)
-    srli a1, a2, 16
-    xor a1, a1, s5
-    slli a1, a1, 16
-    xor a2, a2, a1
-    srli a1, a1, 16
-    xor s5, s5, a1
-    srli a1, t6, 16
-    xor a1, a1, t1
-    slli a1, a1, 16
-    xor t6, t6, a1
-    srli a1, a1, 16
-    xor t1, t1, a1
-    srli a1, a2, 8
-    xor a1, a1, t6
-    and a1, a1, ra
-    xor t6, t6, a1
-    slli a1, a1, 8
-    xor a2, a2, a1
-    srli a1, s5, 8
-    xor a1, a1, t1
-    and a1, a1, ra
-    xor t1, t1, a1
-    slli a1, a1, 8
-    xor s5, s5, a1
+    xor s5, s5, a4
     sw a2, 264(a0)
     sw t6, 296(a0)
     sw s5, 328(a0)
     sw t1, 360(a0)
+    srli a2, a1, 16
+    xor a2, a2, t2
+    slli a2, a2, 16
+    xor a1, a1, a2
+    srli a2, a2, 16
+    xor t2, t2, a2
+    srli a2, s1, 16
+    xor a2, a2, t0
+    slli a2, a2, 16
+    xor s1, s1, a2
+    srli a2, a2, 16
+    xor t0, t0, a2
+    srli a2, a1, 8
+    xor a2, a2, s1
+    and a2, a2, ra
+    xor s1, s1, a2
+    slli a2, a2, 8
+    xor a1, a1, a2
+    srli a2, t2, 8
+    xor a2, a2, t0
+    and a2, a2, ra
+    xor t0, t0, a2
+    slli a2, a2, 8
+    xor t2, t2, a2
+    sw a1, 400(a0)
+    sw s1, 432(a0)
+    sw t2, 464(a0)
+    sw t0, 496(a0)
     xor a1, t5, a3
     sw a1, 404(a0)
     lw a1, 268(a0)
