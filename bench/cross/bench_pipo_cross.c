@@ -10,8 +10,10 @@
 #endif
 #ifdef __AVR__
 #define LEN 64
+#define MODE_SIZES {64}
 #else
-#define LEN 1024
+#define LEN 4096 /* the mode layer is also measured at 4 KiB, where per-call costs weigh less */
+#define MODE_SIZES {1024, 4096}
 #endif
 #define RUNS 3
 
@@ -87,18 +89,20 @@ int cross_main(void)
             static const struct { nuri_pipo_mode mode; uint8_t enc; const char *op; } ops[] = {
                 {NURI_PIPO_ECB, 1, "ecb-encrypt"}, {NURI_PIPO_ECB, 0, "ecb-decrypt"},
                 {NURI_PIPO_CBC, 0, "cbc-decrypt"}, {NURI_PIPO_CTR, 1, "ctr-encrypt"}};
+            static const uint16_t mode_sizes[] = MODE_SIZES;
+            for (size_t si = 0; si < sizeof mode_sizes / sizeof mode_sizes[0]; si++)
             for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
                 const uint8_t *ivp = ops[o].mode == NURI_PIPO_ECB ? NULL : iv;
-                size_t ivl = ivp ? 8 : 0, ol = 0;
+                size_t ivl = ivp ? 8 : 0, ol = 0, len = mode_sizes[si];
                 for (int r = 0; r < RUNS; r++) {
                     int rc;
                     cross_count_begin();
-                    if (ops[o].enc) rc = nuri_pipo_encrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, LEN);
-                    else rc = nuri_pipo_decrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, LEN);
+                    if (ops[o].enc) rc = nuri_pipo_encrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
+                    else rc = nuri_pipo_decrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
                     v[r] = cross_count_end();
                     if (rc != 0) return 1;
                 }
-                record(impl, ops[o].op, param, LEN, m_byte, v, 1);
+                record(impl, ops[o].op, param, (uint32_t)len, m_byte, v, 1);
             }
             nuri_pipo_key_wipe(&k);
         }

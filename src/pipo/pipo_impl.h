@@ -6,6 +6,10 @@
 #include "nuri/pipo.h"
 #include "nuri_internal.h"
 
+/* rk[] always comes from nuri_pipo_key_init (RK_i = K_(i mod w) ^ i, w = 2 or 4 key words), or
+ * from a round-reduced copy of such a key (tests use rounds < R, and rounds = 1 with rk[0..1]
+ * zeroed). Kernels may rely on this structure: rv32-bs32 reads only the first 4 round keys for
+ * 5+ rounds and applies the round constants as NOTs. */
 typedef void (*nuri_pipo_blocks_fn)(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in,
                                     size_t nblocks);
 
