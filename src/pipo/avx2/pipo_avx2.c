@@ -159,24 +159,12 @@ static inline __attribute__((always_inline)) void run(int enc, const uint64_t *r
     nuri_wipe(tail, sizeof tail);
 }
 
-/* A pass costs about as much as SMALL blocks of the one-block ref kernel (constant time too):
- * tiny calls, such as CBC encryption's one block at a time, go there. */
-#define SMALL 3
-
 void nuri_pipo_avx2_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_encrypt(rk, rounds, out, in, n);
-        return;
-    }
     run(1, rk, rounds, out, in, n);
 }
 
 void nuri_pipo_avx2_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_decrypt(rk, rounds, out, in, n);
-        return;
-    }
     run(0, rk, rounds, out, in, n);
 }

@@ -247,16 +247,8 @@ static void run(pass_fn f128, pass_fn f64, const uint64_t *kb, unsigned rounds, 
     }
 }
 
-/* A pass costs about as much as SMALL blocks of the one-block ref kernel (constant time too):
- * tiny calls, such as CBC encryption's one block at a time, go there. */
-#define SMALL 2
-
 void nuri_pipo_avx512_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_encrypt(rk, rounds, out, in, n);
-        return;
-    }
     uint64_t kb[8 * (NURI_PIPO_MAX_ROUNDS + 1)];
     make_keys(kb, rk, rounds, 1);
     run(enc128, enc64, kb, rounds, out, in, n);
@@ -265,10 +257,6 @@ void nuri_pipo_avx512_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out,
 
 void nuri_pipo_avx512_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_decrypt(rk, rounds, out, in, n);
-        return;
-    }
     uint64_t kb[8 * (NURI_PIPO_MAX_ROUNDS + 1)];
     make_keys(kb, rk, rounds, 0);
     run(dec128, dec64, kb, rounds, out, in, n);

@@ -229,24 +229,12 @@ static void run(void (*f)(const vw *, unsigned, vw *), int enc, const uint64_t *
     nuri_wipe(tail, sizeof tail);
 }
 
-/* A pass costs about as much as SMALL blocks of the one-block ref kernel (constant time too):
- * tiny calls, such as CBC encryption's one block at a time, go there. */
-#define SMALL 4
-
 void nuri_pipo_bs64_encrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_encrypt(rk, rounds, out, in, n);
-        return;
-    }
     run(enc_pass, 1, rk, rounds, out, in, n);
 }
 
 void nuri_pipo_bs64_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n)
 {
-    if (n <= SMALL) {
-        nuri_pipo_ref_decrypt(rk, rounds, out, in, n);
-        return;
-    }
     run(dec_pass, 0, rk, rounds, out, in, n);
 }
