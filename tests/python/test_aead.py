@@ -1,11 +1,11 @@
 """nuri.aead: Schwaemm KAT records, round trips, tamper rejection, argument checks."""
 import os
-import pathlib
 
 import pytest
 
 import nuri
 from nuri import aead, sparkle
+from vectors import SHARED_VECTORS, records
 
 CLASSES = [aead.Schwaemm128_128, aead.Schwaemm256_128, aead.Schwaemm192_192, aead.Schwaemm256_256]
 FILES = ["LWC_AEAD_KAT_128_128.txt", "LWC_AEAD_KAT_128_256.txt", "LWC_AEAD_KAT_192_192.txt",
@@ -16,7 +16,7 @@ KAT = [
     (aead.Schwaemm256_128, 2, 0, 1, "57F83C3E696AE65582DD27FE6FC2F239"),
     (aead.Schwaemm128_128, 34, 1, 0, "FE2647AA4FB548ACF44067BEC0337B4D25"),
 ]
-SHARED = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "sparkle"
+SHARED = SHARED_VECTORS / "sparkle"
 
 
 @pytest.mark.parametrize("cls,count,mlen,adlen,ct", KAT)
@@ -27,25 +27,13 @@ def test_kat_records(cls, count, mlen, adlen, ct):
     assert a.decrypt(nonce, bytes.fromhex(ct), bytes(range(adlen))) == bytes(range(mlen))
 
 
-def _records(path):
-    rec = {}
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            if rec:
-                yield rec
-            rec = {}
-            continue
-        k, _, v = line.partition("=")
-        rec[k.strip()] = v.strip()
-    if rec:
-        yield rec
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared vectors not present")
 @pytest.mark.parametrize("cls,name", list(zip(CLASSES, FILES)))
 def test_kat_files(cls, name):
     n = 0
-    for r in _records(SHARED / name):
+    for r in records(SHARED / name):
         if int(r["Count"]) % 7:  # every 7th record keeps the test quick; C tests cover them all
             continue
         a = cls(bytes.fromhex(r["Key"]))

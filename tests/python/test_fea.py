@@ -1,31 +1,18 @@
 """nuri.fea: vectors through the Python API, batches (numpy and lists), per-value tweaks,
 formats (digits, alphabets, templates, RRN) and ValueError messages naming the allowed range."""
-import pathlib
 import random
 
 import pytest
 
 from nuri import fea
+from vectors import SHARED_VECTORS, records
 
-SHARED = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "fea"
+SHARED = SHARED_VECTORS / "fea"
 
 # from shared/vectors/fea/fea1_128.txt (COUNT 0) and fea2_128.txt
 KEY0 = bytes(range(16))
 
 
-def _records(path):
-    rec = {}
-    for line in path.read_text().splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            if rec and not line:
-                yield rec
-                rec = {}
-            continue
-        k, _, v = line.partition("=")
-        rec[k.strip()] = v.strip()
-    if rec:
-        yield rec
 
 
 def test_first_vector():
@@ -39,7 +26,7 @@ def test_shared_vectors(impl):
     n = 0
     for var in (1, 2):
         for kb in (128, 192, 256):
-            for r in _records(SHARED / f"fea{var}_{kb}.txt"):
+            for r in records(SHARED / f"fea{var}_{kb}.txt"):
                 if "KEY" not in r:
                     continue
                 key, bits = bytes.fromhex(r["KEY"]), int(r["n"])

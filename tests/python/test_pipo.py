@@ -1,17 +1,17 @@
 """Python API of nuri.pipo: vectors, every implementation via NURI_IMPL, modes, errors."""
 import os
-import pathlib
 import subprocess
 import sys
 
 import pytest
 
 from nuri import pipo
+from vectors import SHARED_VECTORS, records
 
 KEY128 = bytes.fromhex("9722152EAD201D7ED2289477DD16C46D")
 KEY256 = KEY128 + bytes.fromhex("3356D1260612A754B56DA976A43A9A00")
 PT = bytes.fromhex("2600271EF6528509")
-SHARED = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "pipo"
+SHARED = SHARED_VECTORS / "pipo"
 
 
 def test_official_vectors():
@@ -24,18 +24,11 @@ def test_official_vectors():
 def test_shared_vector_files():
     n = 0
     for name in ("pipo64_128_ecb.txt", "pipo64_256_ecb.txt"):
-        rec = {}
-        for line in (SHARED / name).read_text().splitlines() + [""]:
-            line = line.strip()
-            if "=" in line and not line.startswith("#"):
-                k, v = (s.strip() for s in line.split("=", 1))
-                rec[k] = v
-            elif not line and "CT" in rec:
-                key, pt, ct = (bytes.fromhex(rec[x]) for x in ("KEY", "PT", "CT"))
-                assert pipo.encrypt_block(key, pt) == ct
-                assert pipo.decrypt_block(key, ct) == pt
-                n += 1
-                rec = {}
+        for rec in records(SHARED / name):
+            key, pt, ct = (bytes.fromhex(rec[x]) for x in ("KEY", "PT", "CT"))
+            assert pipo.encrypt_block(key, pt) == ct
+            assert pipo.decrypt_block(key, ct) == pt
+            n += 1
     assert n == 18
 
 
