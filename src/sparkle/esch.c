@@ -21,6 +21,8 @@ static void block(nuri_esch_ctx *c, const uint8_t *in, size_t len, int last)
     nuri_wipe(p, sizeof p);
 }
 
+static void full_block(void *c, const uint8_t *in) { block(c, in, NURI_ESCH_RATE_BYTES, 0); }
+
 int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name)
 {
     memset(ctx, 0, sizeof *ctx);
@@ -36,24 +38,7 @@ int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_nam
 int nuri_esch_update(nuri_esch_ctx *c, const uint8_t *in, size_t len)
 {
     if (!c->impl || c->finished) return NURI_ESTATE;
-    while (len) {
-        if (c->buf_len == NURI_ESCH_RATE_BYTES) { /* full pending block, more data follows */
-            block(c, c->buf, NURI_ESCH_RATE_BYTES, 0);
-            c->buf_len = 0;
-        }
-        if (c->buf_len == 0) {
-            while (len > NURI_ESCH_RATE_BYTES) {
-                block(c, in, NURI_ESCH_RATE_BYTES, 0);
-                in += NURI_ESCH_RATE_BYTES;
-                len -= NURI_ESCH_RATE_BYTES;
-            }
-        }
-        size_t take = NURI_ESCH_RATE_BYTES - c->buf_len < len ? NURI_ESCH_RATE_BYTES - c->buf_len : len;
-        memcpy(c->buf + c->buf_len, in, take);
-        c->buf_len += take;
-        in += take;
-        len -= take;
-    }
+    nuri_sparkle_hold_last(c->buf, &c->buf_len, NURI_ESCH_RATE_BYTES, in, len, full_block, c);
     return NURI_OK;
 }
 

@@ -105,28 +105,15 @@ int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const u
 
 void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx) { nuri_wipe(ctx, sizeof *ctx); }
 
+static void full_ad_block(void *c, const uint8_t *in)
+{
+    ad_block(c, in, params(((nuri_schwaemm_ctx *)c)->variant)->rate, 0);
+}
+
 int nuri_schwaemm_update_ad(nuri_schwaemm_ctx *c, const uint8_t *ad, size_t len)
 {
     if (!c->impl || c->phase != PH_AD) return NURI_ESTATE;
-    size_t rate = params(c->variant)->rate;
-    while (len) {
-        if (c->buf_len == rate) { /* a full pending block with more data after it: not the last */
-            ad_block(c, c->buf, rate, 0);
-            c->buf_len = 0;
-        }
-        if (c->buf_len == 0) {
-            while (len > rate) {
-                ad_block(c, ad, rate, 0);
-                ad += rate;
-                len -= rate;
-            }
-        }
-        size_t take = rate - c->buf_len < len ? rate - c->buf_len : len;
-        memcpy(c->buf + c->buf_len, ad, take);
-        c->buf_len += take;
-        ad += take;
-        len -= take;
-    }
+    nuri_sparkle_hold_last(c->buf, &c->buf_len, params(c->variant)->rate, ad, len, full_ad_block, c);
     return NURI_OK;
 }
 
@@ -141,30 +128,25 @@ static void finish_ad(nuri_schwaemm_ctx *c)
 }
 
 /* Streams message bytes through msg_block, keeping the last (possibly full) block pending. */
+typedef struct {
+    nuri_schwaemm_ctx *c;
+    uint8_t *out;
+    size_t written, rate;
+    int mode;
+} msg_sink;
+
+static void full_msg_block(void *ctx, const uint8_t *in)
+{
+    msg_sink *s = ctx;
+    msg_block(s->c, s->out + s->written, in, s->rate, 0, s->mode);
+    if (s->mode != M_VERIFY) s->written += s->rate;
+}
+
 static size_t msg_update(nuri_schwaemm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int mode)
 {
-    size_t rate = params(c->variant)->rate, written = 0;
-    while (len) {
-        if (c->buf_len == rate) {
-            msg_block(c, out + written, c->buf, rate, 0, mode);
-            if (mode != M_VERIFY) written += rate;
-            c->buf_len = 0;
-        }
-        if (c->buf_len == 0) {
-            while (len > rate) {
-                msg_block(c, out + written, in, rate, 0, mode);
-                if (mode != M_VERIFY) written += rate;
-                in += rate;
-                len -= rate;
-            }
-        }
-        size_t take = rate - c->buf_len < len ? rate - c->buf_len : len;
-        memcpy(c->buf + c->buf_len, in, take);
-        c->buf_len += take;
-        in += take;
-        len -= take;
-    }
-    return written;
+    msg_sink s = {c, out, 0, params(c->variant)->rate, mode};
+    nuri_sparkle_hold_last(c->buf, &c->buf_len, s.rate, in, len, full_msg_block, &s);
+    return s.written;
 }
 
 /* Processes the pending last block (if any) and leaves the tag S_R ^ K in tag. */

@@ -55,4 +55,27 @@ static inline void nuri_esch_inject(uint32_t *st, unsigned nb, const uint32_t *p
     }
 }
 
+/* Streams len bytes through rate-byte blocks, always keeping the last block (full or partial)
+ * pending in buf: the sponge and the duplex treat the final block differently, and only final
+ * knows which block is last. Every block known not to be the last goes to f(ctx, block). */
+typedef void (*nuri_sparkle_block_fn)(void *ctx, const uint8_t *block);
+static inline void nuri_sparkle_hold_last(uint8_t *buf, size_t *buf_len, size_t rate, const uint8_t *in, size_t len,
+                                          nuri_sparkle_block_fn f, void *ctx)
+{
+    while (len) {
+        if (*buf_len == rate) { /* a full pending block with more data after it: not the last */
+            f(ctx, buf);
+            *buf_len = 0;
+        }
+        if (*buf_len == 0) {
+            for (; len > rate; in += rate, len -= rate) f(ctx, in);
+        }
+        size_t take = rate - *buf_len < len ? rate - *buf_len : len;
+        memcpy(buf + *buf_len, in, take);
+        *buf_len += take;
+        in += take;
+        len -= take;
+    }
+}
+
 #endif
