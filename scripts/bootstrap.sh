@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # Installs what `make demo` / `make check` need on a fresh Debian 12 machine, then the Python
-# package into .venv. Idempotent: apt-get runs only for missing tools. Usage: bootstrap.sh [host|cross|all]
+# package's dependencies into .venv. Idempotent: apt-get and pip run only for what is missing.
+# Usage: bootstrap.sh [GROUP...]   GROUP = a file stem in scripts/deps/ (host is always included),
+#        or `all` for every group. Each component lists its packages in scripts/deps/GROUP.{apt,pip}.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${1:-host}
+deps=scripts/deps
+groups=(host)
+for g in "${@:-host}"; do
+  if [ "$g" = all ]; then
+    for f in "$deps"/*.apt "$deps"/*.pip; do [ -e "$f" ] || continue; b=$(basename "$f"); groups+=("${b%.*}"); done
+  else
+    [ -e "$deps/$g.apt" ] || [ -e "$deps/$g.pip" ] || { echo "bootstrap: unknown group '$g' (see $deps/)" >&2; exit 2; }
+    groups+=("$g")
+  fi
+done
+mapfile -t groups < <(printf '%s\n' "${groups[@]}" | awk '!seen[$0]++')
+
+names() { [ -f "$1" ] && sed -e 's/#.*//' -e 's/[[:space:]]//g' "$1" | grep -v '^$' || true; }
+pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 need=()
-have() { command -v "$1" >/dev/null 2>&1; }
-pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-add() { pkg_installed "$1" || need+=("$1"); }
-
-for p in cmake ninja-build valgrind libssl-dev python3-venv python3-dev gcc pkg-config; do add "$p"; done
-if [ "$what" = cross ] || [ "$what" = all ]; then
-  for p in gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-system-misc qemu-user gcc-aarch64-linux-gnu \
-           gcc-avr avr-libc simavr libsimavr-dev gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm \
-           libglib2.0-dev; do add "$p"; done
-fi
+for g in "${groups[@]}"; do
+  while read -r p; do pkg_installed "$p" || need+=("$p"); done < <(names "$deps/$g.apt")
+done
 if [ ${#need[@]} -gt 0 ]; then
   echo "bootstrap: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
@@ -23,10 +31,20 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# Python environment: the package built from this tree (scikit-build-core + cffi), test and CLI extras.
+# Python environment: what the package needs to build, test and run its CLI, per group.
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
+  .venv/bin/pip install -q --upgrade pip >/dev/null
 fi
-.venv/bin/pip install -q --upgrade pip >/dev/null
-.venv/bin/pip install -q scikit-build-core cffi numpy pytest rich argon2-cffi pyarrow matplotlib
+pip_need=()
+for g in "${groups[@]}"; do
+  while read -r p; do pip_need+=("$p"); done < <(names "$deps/$g.pip")
+done
+if [ ${#pip_need[@]} -gt 0 ]; then
+  stamp=.venv/.nuri-deps-$(printf '%s\n' "${pip_need[@]}" | sort -u | sha256sum | cut -c1-16)
+  if [ ! -e "$stamp" ]; then
+    .venv/bin/pip install -q "${pip_need[@]}"
+    touch "$stamp"
+  fi
+fi
