@@ -10,6 +10,12 @@ CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
 all: build
 
+# Components add their own targets in mk/<component>.mk: `CHECK_EXTRA += check-foo` puts a smoke
+# test in `make check`, `BENCH_EXTRA += bench-foo` a benchmark in `make bench`.
+CHECK_EXTRA :=
+BENCH_EXTRA :=
+-include mk/*.mk
+
 bootstrap:
 	@scripts/bootstrap.sh host
 
@@ -26,7 +32,7 @@ python: bootstrap
 	$(VENV)/bin/pip install -q --no-build-isolation .
 
 # ---- tests ----
-check: bootstrap-cross check-c check-ct check-python check-docs check-cross
+check: bootstrap-cross check-c check-ct check-python check-docs check-cross $(CHECK_EXTRA)
 	@echo "make check: all test suites passed"
 
 # C tests under AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -72,6 +78,7 @@ bench: python peers
 	@if command -v qemu-system-riscv32 >/dev/null && command -v simavr >/dev/null; then \
 	  scripts/bench-cross.sh | tee -a build/bench.json; \
 	else echo "bench: emulated targets skipped (run make bootstrap-cross)"; fi
+	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA),true)
 	@echo "records written to build/bench.json"
 
 clean:
