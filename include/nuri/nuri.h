@@ -57,6 +57,7 @@ const char *nuri_version(void);
 #define NURI_CPU_AESNI (1u << 11)
 #define NURI_CPU_PCLMUL (1u << 12)
 #define NURI_CPU_AVX512VBMI (1u << 13)
+#define NURI_CPU_VAES (1u << 14) /* AES instructions on ymm/zmm */
 #define NURI_CPU_NEON (1ul << 16) /* ul: int is 16 bits on AVR */
 
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),

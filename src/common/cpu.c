@@ -45,6 +45,7 @@ static uint32_t detect(void)
         }
         /* GFNI's SSE form needs only SSE state; its VEX/EVEX forms are gated by AVX/AVX-512. */
         if (c & (1u << 8)) f |= NURI_CPU_GFNI;
+        if ((c & (1u << 9)) && ymm_ok) f |= NURI_CPU_VAES; /* VEX.256 form needs YMM state */
     }
     return f;
 }
@@ -78,7 +79,7 @@ const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen)
         {NURI_CPU_SSE2, "sse2"},       {NURI_CPU_SSSE3, "ssse3"},         {NURI_CPU_SSE41, "sse4.1"},
         {NURI_CPU_AVX, "avx"},         {NURI_CPU_AVX2, "avx2"},           {NURI_CPU_BMI2, "bmi2"},
         {NURI_CPU_AVX512F, "avx512f"}, {NURI_CPU_AVX512BW, "avx512bw"},   {NURI_CPU_AVX512VL, "avx512vl"},
-        {NURI_CPU_AVX512DQ, "avx512dq"}, {NURI_CPU_AVX512VBMI, "avx512vbmi"}, {NURI_CPU_GFNI, "gfni"},
+        {NURI_CPU_AVX512DQ, "avx512dq"}, {NURI_CPU_AVX512VBMI, "avx512vbmi"}, {NURI_CPU_GFNI, "gfni"}, {NURI_CPU_VAES, "vaes"},
         {NURI_CPU_AESNI, "aes"},       {NURI_CPU_PCLMUL, "pclmul"},       {NURI_CPU_NEON, "neon"},
     };
     size_t used = 0;

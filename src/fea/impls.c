@@ -11,6 +11,17 @@ static const nuri_fea_impl impl_gfni = {
      "coefficients folded in, M as 8 byte shuffles"},
     nuri_fea_gfni_f, nuri_fea_gfni_sd};
 #endif
+#if defined(NURI_HAVE_FEA_AESNI)
+static const nuri_fea_impl impl_vaes = {
+    {"vaes", NURI_CPU_AVX2 | NURI_CPU_AESNI | NURI_CPU_VAES, 1,
+     "AVX2 + VAES: 8 values per pass, 4 per ymm; S-box as AESENCLAST with a zero key between GF(2)-linear maps "
+     "(pshufb nibble tables), M as pshufb constant multiplies and byte shuffles"},
+    nuri_fea_vaes_f, nuri_fea_vaes_sd};
+static const nuri_fea_impl impl_aesni = {
+    {"aesni", NURI_CPU_SSSE3 | NURI_CPU_AESNI, 1,
+     "AES-NI + SSSE3: the vaes kernel on xmm, 2 values per register (x86-64 without AVX2/VAES)"},
+    nuri_fea_aesni_f, nuri_fea_aesni_sd};
+#endif
 #if defined(NURI_HAVE_FEA_NEON)
 #include "neon/fea_neon.h"
 static const nuri_fea_impl impl_neon = {
@@ -38,6 +49,10 @@ static const nuri_fea_impl impl_ref = {
 static const nuri_fea_impl *const impls[] = {
 #if defined(NURI_HAVE_FEA_GFNI)
     &impl_gfni,
+#endif
+#if defined(NURI_HAVE_FEA_AESNI)
+    &impl_vaes,
+    &impl_aesni,
 #endif
 #if defined(NURI_HAVE_FEA_NEON)
     &impl_neon,

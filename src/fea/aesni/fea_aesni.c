@@ -1,0 +1,21 @@
+/* FEA kernel on AES-NI + SSSE3, 128-bit: 2 values per xmm (compiled with -maes -mssse3 only;
+ * chosen by dispatch at run time). The body is fea_aes_body.h. This is the kernel valgrind can
+ * check (it hides VAES, not AES-NI): tests/ct/ct_fea.c runs it. */
+#include <immintrin.h>
+
+typedef __m128i V;
+#define LANES 2
+#define V_BCAST16(p) _mm_loadu_si128((const __m128i *)(p))
+#define V_SET1_8(b) _mm_set1_epi8((char)(b))
+#define V_SET1_64(w) _mm_set1_epi64x((long long)(w))
+#define V_XOR _mm_xor_si128
+#define V_AND _mm_and_si128
+#define V_SHUF _mm_shuffle_epi8
+#define V_SRL16 _mm_srli_epi16
+#define V_AESLAST0(x) _mm_aesenclast_si128((x), _mm_setzero_si128())
+#define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
+#define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), (v))
+#define FN_F nuri_fea_aesni_f
+#define FN_SD nuri_fea_aesni_sd
+
+#include "fea_aes_body.h"

@@ -1,0 +1,23 @@
+/* FEA kernel on VAES + AVX2, 256-bit: 4 values per ymm, 8 per step (compiled with -mavx2 -mvaes
+ * -maes only; chosen by dispatch at run time). The body is fea_aes_body.h; the AES instruction
+ * works on each 128-bit lane as AES-NI does on an xmm, and pshufb stays within lanes, so the
+ * 16-byte tables are broadcast to both lanes. valgrind hides VAES: the 128-bit aesni kernel, the
+ * same body, is the one the constant-time test runs. */
+#include <immintrin.h>
+
+typedef __m256i V;
+#define LANES 4
+#define V_BCAST16(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(p)))
+#define V_SET1_8(b) _mm256_set1_epi8((char)(b))
+#define V_SET1_64(w) _mm256_set1_epi64x((long long)(w))
+#define V_XOR _mm256_xor_si256
+#define V_AND _mm256_and_si256
+#define V_SHUF _mm256_shuffle_epi8
+#define V_SRL16 _mm256_srli_epi16
+#define V_AESLAST0(x) _mm256_aesenclast_epi128((x), _mm256_setzero_si256())
+#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+#define FN_F nuri_fea_vaes_f
+#define FN_SD nuri_fea_vaes_sd
+
+#include "fea_aes_body.h"
