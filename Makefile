@@ -1,12 +1,13 @@
 # The front door. Quick start: `make demo` (the main job) and `make check` (all tests).
 # Each installs what it needs (scripts/bootstrap.sh: apt-get for missing tools, a .venv for Python).
 JOBS ?= 2
+SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 NURI := $(VENV)/bin/nuri
 CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
-.PHONY: peers all demo check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
+.PHONY: peers all demo bootstrap-all check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
 
 all: build
 
@@ -19,7 +20,12 @@ BENCH_EXTRA :=
 bootstrap:
 	@scripts/bootstrap.sh host
 
+# the cross toolchains and emulators (scripts/deps/cross.apt): check-cross, bench and demo use them
 bootstrap-cross:
+	@scripts/bootstrap.sh cross
+
+# every group in scripts/deps/ (make check runs every component's tests)
+bootstrap-all:
 	@scripts/bootstrap.sh all
 
 # Release build of the library, tests and benchmark harness.
@@ -32,7 +38,7 @@ python: bootstrap
 	$(VENV)/bin/pip install -q --no-build-isolation .
 
 # ---- tests ----
-check: bootstrap-cross check-c check-ct check-python check-docs check-cross $(CHECK_EXTRA)
+check: bootstrap-all check-c check-ct check-python check-docs check-cross $(CHECK_EXTRA)
 	@echo "make check: all test suites passed"
 
 # C tests under AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -59,25 +65,27 @@ check-cross: bootstrap-cross
 
 # ---- the main job and benchmarks ----
 # Peer programs measured in the same benchmark run (Rust crates from crates.io: FF1, Ascon).
-# Optional: without cargo the benchmarks run without peers.
+# Optional: without cargo the benchmarks run without peers (`nuri report` and `nuri bench` build them
+# too and say so).
 peers:
 	@for m in bench/peers/Cargo.toml bench/peers/*/Cargo.toml; do \
 	  [ -f $$m ] || continue; \
 	  if command -v cargo >/dev/null; then cargo build -q --release --manifest-path $$m || echo "peers: $$m failed to build (skipped)"; \
 	  else echo "peers: cargo not found, skipping $$m"; fi; done
 
-demo: bootstrap-cross python peers
+# The main job. `nuri report` ends with a summary of its parts (self-test, host benchmarks, peers, each
+# emulated target: ok / FAILED / skipped and why), writes the same at the top of report/index.md, and
+# exits non-zero when a part it attempted failed.
+demo: bootstrap-cross python
 	$(NURI) selftest
-	@if $(NURI) report --help >/dev/null 2>&1; then $(NURI) report; else $(NURI) bench --quick; fi
+	$(NURI) report
 
-# Host benchmarks (with peers), then the emulated targets' counts when their toolchains are
-# installed (`make bootstrap-cross`): one JSON record per line in build/bench.json.
-bench: python peers
+# Host benchmarks (with peers, built by `nuri bench`), then the emulated targets' counts (their toolchains
+# come from the bootstrap): one JSON record per line in build/bench.json; a failing part fails the target.
+bench: bootstrap-cross python
 	@mkdir -p build
-	$(NURI) bench --json | tee build/bench.json
-	@if command -v qemu-system-riscv32 >/dev/null && command -v simavr >/dev/null; then \
-	  scripts/bench-cross.sh | tee -a build/bench.json; \
-	else echo "bench: emulated targets skipped (run make bootstrap-cross)"; fi
+	@set -o pipefail; $(NURI) bench --json | tee build/bench.json
+	@set -o pipefail; scripts/bench-cross.sh | tee -a build/bench.json
 	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA),true)
 	@echo "records written to build/bench.json"
 

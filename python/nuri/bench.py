@@ -25,37 +25,108 @@ def run_c(family="all", quick=False, impl=None):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def _repo_root():
+    """The source tree holding bench/peers: the CWD or a parent, else the tree this package was built from
+    (an editable or in-tree install), else None."""
+    from .report import find_repo_file
+
+    p = find_repo_file("bench/peers/Cargo.toml")
+    if p:
+        return os.path.dirname(os.path.dirname(os.path.dirname(p)))
+    here = os.path.dirname(os.path.abspath(__file__))
+    for d in (os.path.dirname(os.path.dirname(here)), os.path.dirname(here)):
+        if os.path.isfile(os.path.join(d, "bench", "peers", "Cargo.toml")):
+            return d
+    return None
+
+
+def peer_manifests():
+    root = _repo_root()
+    if not root:
+        return []
+    return sorted(glob.glob(os.path.join(root, "bench", "peers", "Cargo.toml"))
+                  + glob.glob(os.path.join(root, "bench", "peers", "*", "Cargo.toml")))
+
+
+def build_peers(log=None):
+    """Builds the peer programs with cargo (a no-op when they are up to date). Returns a list of
+    (name, status, why), status 'ok', 'failed' or 'skipped'."""
+    import shutil
+
+    mans = peer_manifests()
+    if not mans:
+        return [("peers", "skipped", "bench/peers not found (not run from the source tree; set NURI_PEERS_DIR)")]
+    cargo = shutil.which("cargo")
+    out = []
+    for m in mans:
+        name = "peers " + os.path.basename(os.path.dirname(m))
+        if not cargo:
+            out.append((name, "skipped", "cargo not installed (peers are built with cargo from crates.io)"))
+            continue
+        if log:
+            log(f"{name}: cargo build --release")
+        try:
+            p = subprocess.run([cargo, "build", "-q", "--release", "--manifest-path", m], capture_output=True,
+                               text=True, timeout=1800)
+        except (OSError, subprocess.SubprocessError) as e:
+            out.append((name, "failed", f"cargo build: {e}"))
+            continue
+        if p.returncode:
+            tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
+            out.append((name, "failed", f"cargo build exit {p.returncode}: {tail}"))
+        else:
+            out.append((name, "ok", "built"))
+    return out
+
+
 def peer_programs():
-    """Peer benchmark binaries: $NURI_PEERS_DIR, or bench/peers/**/target/release/peer_* under the CWD."""
+    """Peer benchmark binaries: $NURI_PEERS_DIR, else bench/peers/**/target/release/peer_* of the source tree
+    (found from the CWD upwards or from where the package was built)."""
     dirs = [os.environ.get("NURI_PEERS_DIR")] if os.environ.get("NURI_PEERS_DIR") else []
-    dirs += glob.glob("bench/peers/target/release") + glob.glob("bench/peers/*/target/release")
+    for m in peer_manifests():
+        dirs.append(os.path.join(os.path.dirname(m), "target", "release"))
     found = []
     for d in dirs:
         for p in sorted(glob.glob(os.path.join(d, "peer_*"))):
-            if os.access(p, os.X_OK) and os.path.isfile(p) and not p.endswith(".d"):
+            if os.access(p, os.X_OK) and os.path.isfile(p) and not p.endswith(".d") and p not in found:
                 found.append(p)
     return found
 
 
-def run_peers(family="all", quick=False):
+def run_peers(family="all", quick=False, status=None):
+    """Records of every built peer program; ``status`` (a list) receives (name, status, why) per program."""
     records = []
     for prog in peer_programs():
+        name = "peer " + os.path.basename(prog)
         args = [prog] + (["--quick"] if quick else [])
         try:
-            out = subprocess.run(args, capture_output=True, text=True, timeout=600, check=True).stdout
-        except (OSError, subprocess.SubprocessError):
+            p = subprocess.run(args, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            if status is not None:
+                status.append((name, "failed", str(e)))
             continue
-        for line in out.splitlines():
+        got = []
+        for line in p.stdout.splitlines():
             line = line.strip()
             if line.startswith("{"):
-                r = json.loads(line)
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
                 if family in ("all", r.get("family")):
-                    records.append(r)
+                    got.append(r)
+        records += got
+        if status is not None:
+            if p.returncode:
+                tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
+                status.append((name, "failed", f"exit {p.returncode}: {tail}"))
+            else:
+                status.append((name, "ok", f"{len(got)} records"))
     return records
 
 
-def run(family="all", quick=False, impl=None, peers=True):
+def run(family="all", quick=False, impl=None, peers=True, status=None):
     records = run_c(family, quick, impl)
     if peers and not impl:
-        records += run_peers(family, quick)
+        records += run_peers(family, quick, status)
     return records

@@ -61,32 +61,65 @@ def find_repo_file(rel):
         d = nd
 
 
-def run_cross(timeout=420, log=print):
-    """JSON records from scripts/bench-cross.sh (emulated targets), or ([], reason)."""
-    script = find_repo_file("scripts/bench-cross.sh")
-    if not script:
-        return [], "scripts/bench-cross.sh not found"
-    try:
-        t0 = time.monotonic()
-        p = subprocess.run(["bash", script], capture_output=True, text=True, timeout=timeout,
-                           cwd=os.path.dirname(os.path.dirname(script)))
-    except subprocess.TimeoutExpired:
-        return [], f"scripts/bench-cross.sh timed out after {timeout} s"
-    except OSError as e:
-        return [], f"scripts/bench-cross.sh could not run: {e}"
+CROSS_TARGETS = ("rv32", "rv32-virt", "avr", "aarch64", "cortex-m3")
+# the tools scripts/bench-cross.sh needs for each target (missing: the target is skipped, not failed)
+CROSS_TOOLS = {"rv32": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
+               "rv32-virt": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
+               "avr": ("avr-gcc", "simavr"), "aarch64": ("aarch64-linux-gnu-gcc", "qemu-aarch64"),
+               "cortex-m3": ("arm-none-eabi-gcc", "qemu-system-arm")}
+
+
+def _parse_records(text):
     recs = []
-    for line in p.stdout.splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if line.startswith("{"):
             try:
                 recs.append(json.loads(line))
             except json.JSONDecodeError:
                 pass
-    note = f"scripts/bench-cross.sh: {len(recs)} records in {time.monotonic() - t0:.0f} s (exit {p.returncode})"
-    if p.returncode and not recs:
-        tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
-        note += f": {tail}"
-    return recs, note
+    return recs
+
+
+def run_cross(timeout=420, log=print, targets=None):
+    """Runs scripts/bench-cross.sh once per emulated target. Returns (records, note, parts) where parts is a
+    list of (name, status, why) with status 'ok', 'failed' or 'skipped'."""
+    targets = CROSS_TARGETS if targets is None else targets
+    script = find_repo_file("scripts/bench-cross.sh")
+    if not script:
+        why = "scripts/bench-cross.sh not found (run from the source tree)"
+        return [], why, [(f"emulated target {t}", "skipped", why) for t in targets]
+    recs, parts = [], []
+    t_all = time.monotonic()
+    for t in targets:
+        name = f"emulated target {t}"
+        missing = [x for x in CROSS_TOOLS.get(t, ()) if not shutil.which(x)]
+        if missing:
+            parts.append((name, "skipped", f"not installed: {' '.join(missing)} (make bootstrap-cross)"))
+            continue
+        log(f"report: {name} ...")
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run(["bash", script, t], capture_output=True, text=True, timeout=timeout,
+                               cwd=os.path.dirname(os.path.dirname(script)))
+        except subprocess.TimeoutExpired:
+            parts.append((name, "failed", f"scripts/bench-cross.sh {t} timed out after {timeout} s"))
+            continue
+        except OSError as e:
+            parts.append((name, "failed", f"scripts/bench-cross.sh {t} could not run: {e}"))
+            continue
+        got = _parse_records(p.stdout)
+        recs += got
+        took = time.monotonic() - t0
+        if p.returncode or not got:
+            errs = [ln for ln in p.stderr.strip().splitlines() if ln.startswith("bench-cross:")]
+            tail = (errs or p.stderr.strip().splitlines() or ["no records"])[-1]
+            parts.append((name, "failed", f"exit {p.returncode}, {len(got)} records in {took:.0f} s: {tail}"))
+        else:
+            parts.append((name, "ok", f"{len(got)} records in {took:.0f} s"))
+    note = (f"scripts/bench-cross.sh: {len(recs)} records in {time.monotonic() - t_all:.0f} s; "
+            + "; ".join(f"{n.split()[-1]} {st}" for n, st, _ in parts))
+    return recs, note, parts
 
 
 def tsc_ghz():
@@ -361,8 +394,16 @@ def _md_table(rows, cols):
     return "\n".join(out)
 
 
-def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts):
-    L = [f"# nuri report", "",
+def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=()):
+    L = [f"# nuri report", ""]
+    if parts:
+        bad = [p for p in parts if p[1] == "failed"]
+        L += ["## Summary", "",
+              (f"**{len(bad)} part(s) of this run FAILED.**" if bad else "Every part that ran passed.")
+              + " Skipped parts did not run on this machine (the reason is given).", "",
+              _md_table([(n, {"failed": "**FAILED**"}.get(st, st), why.replace("|", "\\|")) for n, st, why in parts],
+                        ["part", "result", "details"]), ""]
+    L += [
          f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
          f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.", "",
          "**Units, stated honestly.** On x86-64, `cycles` and `cpb` are `rdtsc` ticks: TSC reference cycles at the "
@@ -408,16 +449,42 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
 
     os.makedirs(outdir, exist_ok=True)
     t0 = time.monotonic()
+    parts = []  # (name, status, why): the summary at the top of index.md and at the end of the run
     log("report: self-test ...")
     st_rows = run_selftest()
+    n_fail = sum(1 for r in st_rows if r[3] is False)
+    n_pass = sum(1 for r in st_rows if r[3] is True)
+    unavailable = [r[0] for r in st_rows if r[3] is None]
+    parts.append(("self-test", "failed" if n_fail or not n_pass else "ok",
+                  f"{n_pass} passed, {n_fail} failed" + (f"; not available: {', '.join(unavailable)}"
+                                                          if unavailable else "")))
+    peer_status = []
+    if peers:
+        log("report: building the peer programs (bench/peers, cargo) ...")
+        built = bench.build_peers(log=log)
+        parts += [b for b in built if b[1] != "ok"]
     log(f"report: benchmarks on the host ({'quick' if quick else 'full'}) ...")
-    recs = bench.run("all", quick=quick, peers=peers)
+    try:
+        recs = bench.run("all", quick=quick, peers=peers, status=peer_status)
+        parts.append(("host benchmarks", "ok" if recs else "failed", f"{len([r for r in recs if not str(r.get('impl', '')).startswith('peer:')])} records"))
+    except (ValueError, OSError) as e:
+        recs = []
+        parts.append(("host benchmarks", "failed", str(e)))
+    if peers:
+        parts += peer_status
+        if not peer_status and not any(b[1] != "ok" for b in built):
+            parts.append(("peers", "failed", "cargo built bench/peers but no peer_* program was found"))
+    else:
+        parts.append(("peers", "skipped", "--no-peers"))
     log(f"report: {len(recs)} host records in {time.monotonic() - t0:.0f} s")
     cross_recs, cross_note = ([], "emulated targets skipped (--no-cross)")
     if cross:
         log("report: emulated targets (scripts/bench-cross.sh) ...")
-        cross_recs, cross_note = run_cross(log=log)
+        cross_recs, cross_note, cross_parts = run_cross(log=log)
+        parts += cross_parts
         log(f"report: {cross_note}")
+    else:
+        parts.append(("emulated targets", "skipped", "--no-cross"))
     ghz = tsc_ghz()
     info = dict(when=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 version=__version__, cpu=cpu_model(), cores=os.cpu_count(), ghz=ghz,
@@ -449,7 +516,13 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
                    "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
                    "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
                    "but compare the CPU model above before reading small differences."))
-    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts)
-    failed = sum(1 for r in st_rows if r[3] is False)
+    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
-    return dict(selftest_failed=failed, records=len(recs), cross_records=len(cross_recs), outdir=outdir)
+    return dict(selftest_failed=n_fail, records=len(recs), cross_records=len(cross_recs), outdir=outdir,
+                parts=parts, failed_parts=[p for p in parts if p[1] == "failed"])
+
+
+def summary_lines(parts):
+    """One line per part of the run: 'ok', 'FAILED' or 'skipped', and why."""
+    w = max([len(n) for n, _, _ in parts] + [4])
+    return [f"{n.ljust(w)}  {({'ok': 'ok', 'failed': 'FAILED'}).get(st, st)}  ({why})" for n, st, why in parts]

@@ -28,10 +28,17 @@ def _fmt(v):
 def run(args):
     from .. import bench
 
+    peers = not args.no_peers and not args.impl
+    status = []
+    if peers:
+        status += [b for b in bench.build_peers() if b[1] != "ok"]
     try:
-        records = bench.run(args.family, args.quick, args.impl, peers=not args.no_peers)
+        records = bench.run(args.family, args.quick, args.impl, peers=peers, status=status)
     except ValueError as e:
         raise UsageError(str(e))
+    for name, st, why in status:
+        if st != "ok":
+            print(f"nuri bench: {name}: {st} ({why})", file=sys.stderr)
     if args.json:
         for r in records:
             print(json.dumps(r))
