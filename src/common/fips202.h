@@ -30,4 +30,12 @@ void nuri_shake_x4_absorb_once(nuri_keccakx4 *st, unsigned rate, const uint8_t *
 void nuri_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
                                  nuri_keccakx4 *st, unsigned rate);
 
+/* The same three functions on AVX2 (keccakx4_avx2.c, built on x86-64 only): call them only
+ * when the CPU has AVX2, i.e. from a backend that dispatch chose for its AVX2 requirement. */
+void nuri_keccakf1600_x4_avx2(uint64_t s[100]);
+void nuri_shake_x4_absorb_once_avx2(nuri_keccakx4 *st, unsigned rate, const uint8_t *in0, const uint8_t *in1,
+                                    const uint8_t *in2, const uint8_t *in3, size_t len);
+void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
+                                      nuri_keccakx4 *st, unsigned rate);
+
 #endif

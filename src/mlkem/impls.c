@@ -4,6 +4,9 @@
 
 /* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
 static const nuri_mlkem_backend *const impls[] = {
+#if defined(NURI_HAVE_MLKEM_AVX2)
+    &nuri_mlkem_backend_avx2,
+#endif
     &nuri_mlkem_backend_opt,
     &nuri_mlkem_backend_ref,
 };

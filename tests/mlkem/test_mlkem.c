@@ -98,6 +98,22 @@ static void test_sha3(void)
             nuri_shake_x4_absorb_once(&st, rate, msg, msg, msg, msg, len);
             nuri_shake_x4_squeezeblocks(c[0], c[1], c[2], c[3], 3, &st, rate);
             for (int j = 0; j < 4; j++) CHECK_MEM(a, c[j], 3 * rate, "x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
+#if defined(NURI_HAVE_MLKEM_AVX2)
+            if (nuri_cpu_has(NURI_CPU_AVX2)) {
+                /* AVX2 x4 on four different messages (prefixes of msg) against one-shot SHAKE */
+                uint8_t w4[4][3 * 168];
+                size_t l4 = len;
+                for (int j = 0; j < 4; j++) {
+                    if (v) nuri_shake256(w4[j], 3 * rate, msg + j, l4); else nuri_shake128(w4[j], 3 * rate, msg + j, l4);
+                }
+                _Alignas(32) nuri_keccakx4 sa;
+                nuri_shake_x4_absorb_once_avx2(&sa, rate, msg, msg + 1, msg + 2, msg + 3, l4);
+                nuri_shake_x4_squeezeblocks_avx2(c[0], c[1], c[2], c[3], 1, &sa, rate);
+                nuri_shake_x4_squeezeblocks_avx2(c[0] + rate, c[1] + rate, c[2] + rate, c[3] + rate, 2, &sa, rate);
+                for (int j = 0; j < 4; j++)
+                    CHECK_MEM(w4[j], c[j], 3 * rate, "AVX2 x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
+            }
+#endif
         }
     }
 #if defined(NURI_TEST_OPENSSL)
@@ -158,7 +174,11 @@ static int in_range(const mlk_poly *a, int lo, int hi)
 
 static const nuri_mlkem_backend *backend_by_name(const char *name)
 {
-    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref, &nuri_mlkem_backend_opt};
+    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref, &nuri_mlkem_backend_opt,
+#if defined(NURI_HAVE_MLKEM_AVX2)
+                                                    &nuri_mlkem_backend_avx2,
+#endif
+    };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i] && strcmp(all[i]->info.name, name) == 0) return all[i];
     return NULL;
