@@ -241,19 +241,23 @@ def test_passphrase(tmp_path, monkeypatch, key):
     assert nuri("open", "-p", "-i", tmp_path / "s2", "-o", tmp_path / "o4") == 1
 
 
-def test_open_to_stdout_needs_a_file(tmp_path, key):
+def test_open_to_stdout(tmp_path, key):
     data = os.urandom(5000)
     blob = seal(tmp_path, key, data)
     cmd = [NURI_BIN, "open", "-k", str(key), "-o", "-"]
     r = subprocess.run(cmd + ["-i", str(tmp_path / "s.sealed")], capture_output=True)
     assert r.returncode == 0 and r.stdout == data
+    # from a pipe each chunk is released once it authenticated (STREAM)
     r = subprocess.run(cmd + ["-i", "-"], input=blob, capture_output=True)
-    assert r.returncode == 2 and r.stdout == b"" and b"regular file" in r.stderr
+    assert r.returncode == 0 and r.stdout == data
+    # a stream cut short: exit 1 after the authenticated whole chunks, never a byte of the cut one
+    r = subprocess.run(cmd + ["-i", "-"], input=blob[:HDR + 2 * BLOCK + 100], capture_output=True)
+    assert r.returncode == 1 and r.stdout == data[:2 * CS] and b"chunk 2" in r.stderr
     bad = bytearray(blob)
     bad[-1] ^= 1
     (tmp_path / "bad").write_bytes(bytes(bad))
     r = subprocess.run(cmd + ["-i", str(tmp_path / "bad")], capture_output=True)
-    assert r.returncode == 1 and r.stdout == b""  # nothing released before verification
+    assert r.returncode == 1 and r.stdout == b""  # a regular file is verified before anything is released
 
 
 def test_pipe_in_and_out(tmp_path, key):

@@ -17,8 +17,12 @@ def register(sub):
     ops = p.add_subparsers(dest="op", metavar="OP", parser_class=type(p))
     ops.required = True
     g = ops.add_parser("keygen", help="make a key pair", description=_DESC,
-                       epilog="example: nuri kem keygen --level 768 --public alice.pk --secret alice.sk")
+                       epilog="example: nuri kem keygen --level 768 --public alice.pk --secret alice.sk; "
+                              "nuri seal -r alice.pk -i IN -o OUT; nuri open --identity alice.sk -i OUT -o IN2")
     g.add_argument("--level", type=int, choices=sorted(SIZES), default=768, help="512, 768 (default) or 1024")
+    g.add_argument("--kem", choices=["mlkem512", "mlkem768", "mlkem1024", "mlkem768-x25519"], default=None,
+                   help="the KEM (default mlkem768, or --level's): mlkem768-x25519 makes an ML-KEM-768+X25519 "
+                        "(X-Wing) pair for 'nuri seal -r': a 1,216-byte public key and a 32-byte secret seed")
     g.add_argument("--public", required=True, metavar="PK", help="where to write the public key")
     g.add_argument("--secret", required=True, metavar="SK", help="where to write the secret key (mode 0600)")
     g.add_argument("--force", action="store_true", help="overwrite existing files")
@@ -97,7 +101,12 @@ def run_keygen(args):
     _check_new([args.public, args.secret], args.force)
     if "-" in (args.public, args.secret):
         raise UsageError("keygen writes files: give file names, not '-'")
-    ek, dk = mlkem.keygen(args.level)
+    if args.kem == "mlkem768-x25519":
+        from .. import seal
+
+        ek, dk = seal.generate("mlkem768-x25519")
+    else:
+        ek, dk = mlkem.keygen(int(args.kem[5:]) if args.kem else args.level)
     _write(args.secret, dk, args.force, True)
     _write(args.public, ek, args.force, False)
     return 0

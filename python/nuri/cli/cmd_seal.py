@@ -1,4 +1,5 @@
-"""nuri seal / nuri open: authenticated file encryption (Schwaemm256-128, chunked nuri-seal v1 format)."""
+"""nuri seal / nuri open: authenticated file encryption (Schwaemm256-128 in STREAM chunks): nuri-seal v1 with a
+key file or passphrase, nuri-seal v2 to public-key recipients (HPKE with ML-KEM-768 or ML-KEM-768+X25519)."""
 import getpass
 import os
 import stat
@@ -7,19 +8,32 @@ import sys
 from . import _common as C
 from .main import UsageError, VerifyError
 
-_FMT = ("Format nuri-seal v1 (docs/cli.md): a 56-byte header (magic, version, chunk size, KDF, random 32-byte "
-        "salt) bound as associated data of every 64 KiB chunk; per-chunk nonce = random prefix || chunk "
-        "index || last-chunk flag (STREAM), so truncation, reordering, splicing and any bit flip are "
-        "detected. Streams with constant memory; '-' means stdin/stdout.")
+_FMT = ("Formats (docs/seal-format.md): v1 (-k or --passphrase) binds a 56-byte header into every 64 KiB chunk; "
+        "v2 (-r) wraps a random file key per recipient with HPKE (ML-KEM-768 or ML-KEM-768+X25519) and "
+        "binds a header MAC into every chunk. Per-chunk nonce = random prefix || chunk index || last-chunk flag "
+        "(STREAM), so truncation, reordering, splicing and any bit flip are detected. Chunks are processed "
+        "in parallel with bounded memory; '-' means stdin/stdout.")
 
 
 def _add_common(q, sealing):
     C.add_key_arg(q)
+    if sealing:
+        q.add_argument("-r", "--recipient", action="append", metavar="PK",
+                       help="seal to this public key from 'nuri kem keygen' (ML-KEM-768 or --kem mlkem768-x25519); "
+                            "repeat for several recipients (format v2)")
+    else:
+        q.add_argument("--identity", action="append", metavar="SK",
+                       help="your secret key from 'nuri kem keygen', for a file sealed with -r; repeat to try several")
+        q.add_argument("--argon2-max", metavar="T,M,P", default=None,
+                       help="largest Argon2id passes, memory (KiB) and lanes a passphrase file may ask for "
+                            "(default 8,262144,8); a file asking for more is refused")
     q.add_argument("-i", "--input", required=True, metavar="IN", help="input file, '-' for stdin")
     q.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file, '-' for stdout" + ("" if sealing else
-                                                        " (only with a seekable IN: the whole file is verified "
-                                                        "first, then decrypted in a second pass)"))
+                                                        " (a regular IN is verified completely first, then "
+                                                        "decrypted in a second pass; from a pipe each chunk is "
+                                                        "written once it authenticates, so a stream cut short "
+                                                        "ends with exit 1 after its authenticated part)"))
     q.add_argument("-p", "--passphrase", action="store_true",
                    help="use a passphrase instead of a key (Argon2id); read from NURI_PASSPHRASE if set, "
                         "else prompted on the terminal")
@@ -31,7 +45,9 @@ def _add_common(q, sealing):
 def register(sub):
     p = sub.add_parser("seal", help="encrypt and authenticate a file (Schwaemm256-128)",
                        description="Encrypts and authenticates IN into OUT with Schwaemm256-128. " + _FMT,
-                       epilog="example: nuri keygen -o my.key && nuri seal -k my.key -i notes.txt -o notes.sealed")
+                       epilog="examples: nuri keygen -o my.key && nuri seal -k my.key -i notes.txt -o notes.sealed; "
+                              "nuri kem keygen --kem mlkem768-x25519 --public bob.pk --secret bob.sk && "
+                              "nuri seal -r bob.pk -r alice.pk -i notes.txt -o notes.sealed")
     _add_common(p, True)
     p.add_argument("--chunk-log2", type=int, default=16, metavar="N",
                    help="chunk size 2^N bytes, 10..24 (default 16 = 64 KiB)")
@@ -45,7 +61,8 @@ def register(sub):
                                    "on any failure (wrong key, modified, truncated, reordered or spliced input) "
                                    "the exit status is 1 and no OUT is left. An existing OUT is never replaced "
                                    "without --force. " + _FMT,
-                       epilog="example: nuri open -k my.key -i notes.sealed -o notes.txt")
+                       epilog="examples: nuri open -k my.key -i notes.sealed -o notes.txt; "
+                              "nuri open --identity bob.sk -i notes.sealed -o notes.txt")
     _add_common(q, False)
     q.set_defaults(func=run_open)
 
@@ -89,17 +106,16 @@ def run_seal(args):
     from .. import seal
 
     _need_aead()
-    if _wants_passphrase(args):
+    recipients = None
+    if args.recipient:
+        if args.key or _wants_passphrase(args):
+            raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
+        key, pw, recipients = None, None, [_load_recipient(seal, p) for p in args.recipient]
+    elif _wants_passphrase(args):
         key, pw = None, _passphrase(args, confirm=True)
     else:
         key, pw = C.load_key(args), None
-    argon2 = seal.ARGON2_DEFAULT
-    if args.argon2:
-        try:
-            argon2 = tuple(int(x) for x in args.argon2.split(","))
-            assert len(argon2) == 3
-        except (ValueError, AssertionError):
-            raise UsageError(f"--argon2 must be T,M,P (three integers), got {args.argon2!r}") from None
+    argon2 = _triple(args.argon2, "--argon2") if args.argon2 else seal.ARGON2_DEFAULT
     if not seal.MIN_CHUNK_LOG2 <= args.chunk_log2 <= seal.MAX_CHUNK_LOG2:
         raise UsageError(f"--chunk-log2 must be {seal.MIN_CHUNK_LOG2}..{seal.MAX_CHUNK_LOG2}, got {args.chunk_log2}")
     C.check_output_path(args.output, args.force)
@@ -107,7 +123,7 @@ def run_seal(args):
             C.Progress(C.input_size(fin), "seal", quiet=args.quiet) as bar:
         try:
             seal.seal_stream(fin, out.write, key=key, passphrase=pw, chunk_log2=args.chunk_log2, argon2=argon2,
-                             progress=bar.advance)
+                             progress=bar.advance, recipients=recipients)
         except seal.SealFormatError as e:
             raise UsageError(str(e)) from None
         out.commit()
@@ -121,6 +137,75 @@ def _seekable(f):
         return False
 
 
+def _read_small(path, what):
+    try:
+        with open(path, "rb") as f:
+            return f.read(1 << 16)
+    except OSError as e:
+        raise UsageError(f"cannot read {what} {path}: {e.strerror or e}") from None
+
+
+def _load_recipient(seal, path):
+    try:
+        return seal.Recipient.from_bytes(_read_small(path, "public key"), where=path)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _load_identity(seal, path):
+    try:
+        return seal.Identity.from_bytes(_read_small(path, "secret key"), where=path)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _triple(text, opt):
+    try:
+        t = tuple(int(x) for x in text.split(","))
+        if len(t) != 3:
+            raise ValueError
+        return t
+    except ValueError:
+        raise UsageError(f"{opt} must be T,M,P (three integers), got {text!r}") from None
+
+
+def _open_args(args, seal, header):
+    from .. import InvalidTag
+
+    """The keyword arguments of open_stream for this header: an identity, a key or a passphrase."""
+    if header.version == 2:
+        if args.key or _wants_passphrase(args):
+            raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
+        if not args.identity:
+            raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
+        ids = [_load_identity(seal, p) for p in args.identity]
+        for ident in ids:
+            try:
+                return {"file_key": seal.v2_file_key(header, ident)}
+            except seal.NotRecipientError:
+                continue
+            except InvalidTag as e:
+                raise VerifyError(f"{args.input}: {e}; no output written") from None
+        raise VerifyError(f"{args.input}: not sealed to " + (args.identity[0] if len(ids) == 1 else
+                                                              "any of the given identities") + "; no output written")
+    if args.identity:
+        raise UsageError(f"{args.input} was sealed with a " +
+                         ("passphrase" if header.kdf == seal.KDF_ARGON2ID else "key file") + ", not to recipients")
+    limit = _triple(args.argon2_max, "--argon2-max") if args.argon2_max else seal.ARGON2_OPEN_LIMIT
+    if header.kdf == seal.KDF_ARGON2ID:
+        if args.key:
+            raise UsageError(f"{args.input} was sealed with a passphrase: use --passphrase or --passphrase-file")
+        t, m, p = header.argon2
+        if t > limit[0] or m > limit[1] or p > limit[2]:
+            raise VerifyError(f"{args.input}: asks for Argon2id t={t}, m={m} KiB, lanes={p}, above the limit "
+                              f"{limit[0]},{limit[1]},{limit[2]} (raise it with --argon2-max T,M,P if you trust "
+                              "the file)")
+        return {"passphrase": _passphrase(args, confirm=False), "argon2_limit": limit}
+    if _wants_passphrase(args):
+        raise UsageError(f"{args.input} was sealed with a key file: use -k KEYFILE")
+    return {"key": C.load_key(args)}
+
+
 def run_open(args):
     from .. import InvalidTag, seal
 
@@ -131,37 +216,37 @@ def run_open(args):
             header = seal.read_header(fin)
         except seal.SealFormatError as e:
             raise VerifyError(f"{args.input}: {e}") from None
-        passphrase_given = _wants_passphrase(args)
-        if header.kdf == seal.KDF_ARGON2ID:
-            if args.key:
-                raise UsageError(f"{args.input} was sealed with a passphrase: use --passphrase or --passphrase-file")
-            key, pw = None, _passphrase(args, confirm=False)
-        else:
-            if passphrase_given:
-                raise UsageError(f"{args.input} was sealed with a key file: use -k KEYFILE")
-            key, pw = C.load_key(args), None
+        kw = _open_args(args, seal, header)
+        if header.version == 2 and header.kind != seal.KIND_FILE:  # (the MAC has authenticated the kind)
+            raise UsageError(f"{args.input} is the header of a sealed video stream: use 'nuri video open'")
         size = C.input_size(fin)
         try:
             if args.output == "-":
                 if not _seekable(fin):
-                    raise UsageError("open -o - needs IN to be a regular file (it is verified completely before "
-                                     "any plaintext is written); from a pipe, open to a file instead")
-                # Pass 1: authenticate everything, release nothing.
+                    # A pipe: STREAM lets each chunk go out once it (and all before it) authenticated.
+                    # A stream cut short or altered later ends with exit 1 after that authenticated part.
+                    seal.open_stream(fin, sys.stdout.buffer.write, header=header, **kw)
+                    sys.stdout.buffer.flush()
+                    return 0
+                # A regular file: pass 1 authenticates everything and releases nothing.
                 with C.Progress(size, "verify", quiet=args.quiet) as bar:
-                    seal.open_stream(fin, lambda b: None, key, pw, header=header, progress=bar.advance)
+                    seal.open_stream(fin, lambda b: None, header=header, progress=bar.advance, **kw)
                 before = os.fstat(fin.fileno())
-                fin.seek(seal.HEADER_LEN)
+                fin.seek(len(header.to_bytes()))
                 # Pass 2: every chunk is authenticated again before it is written.
                 with C.Progress(size, "open", quiet=args.quiet) as bar:
-                    seal.open_stream(fin, sys.stdout.buffer.write, key, pw, header=header, progress=bar.advance)
+                    seal.open_stream(fin, sys.stdout.buffer.write, header=header, progress=bar.advance, **kw)
                 after = os.fstat(fin.fileno())
                 if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
                     raise VerifyError(f"{args.input} changed while it was being read")
                 sys.stdout.buffer.flush()
                 return 0
             with C.AtomicOutput(args.output, args.force) as out, C.Progress(size, "open", quiet=args.quiet) as bar:
-                seal.open_stream(fin, out.write, key, pw, header=header, progress=bar.advance)
+                seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
                 out.commit()
         except InvalidTag as e:
-            raise VerifyError(f"{args.input}: {e}; no output written") from None
+            raise VerifyError(f"{args.input}: {e}; " + ("the output ends here" if args.output == "-" and
+                                                       not _seekable(fin) else "no output written")) from None
+        except seal.Argon2LimitError as e:
+            raise VerifyError(f"{args.input}: {e}") from None
     return 0
