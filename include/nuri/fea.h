@@ -111,6 +111,51 @@ NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u1
 NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                               size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 
+/* ---- Patterns: one syntax for which characters of a value are encrypted (CLI, Python,
+ * PostgreSQL, DuckDB, Spark all use these functions; docs/fea.md#patterns) ----
+ *   digits             every ASCII digit 0-9 of the value is encrypted, as one decimal number;
+ *                      every other character stays in place
+ *   template:PATTERN   '#' = encrypted symbol, '*' = symbol kept in clear, '\x' = x literally,
+ *                      any other character must appear as is (templates take an optional alphabet,
+ *                      default the ten digits)
+ *   alphabet:SYMBOLS   every character is one of SYMBOLS (UTF-8, 2..65536 distinct); all encrypted
+ * Values are UTF-8. A pattern keeps pointers to spec and symbols: they must outlive it. Messages
+ * (msg, msg_cap; may be NULL) are one line naming what is wrong with the value, written to be
+ * prefixed by "value 'x' ". */
+#define NURI_FEA_PATTERN_DIGITS 1
+#define NURI_FEA_PATTERN_TEMPLATE 2
+#define NURI_FEA_PATTERN_ALPHABET 3
+#define NURI_FEA_PATTERN_MAX_SYMBOLS 128
+
+typedef struct nuri_fea_pattern {
+    const char *tmpl;    /* template text (after "template:"), kind TEMPLATE */
+    const char *symbols; /* UTF-8 alphabet, or NULL = the ten ASCII digits */
+    size_t tmpl_len, symbols_len;
+    unsigned kind, radix;
+    size_t nenc, nchars; /* template: '#' count and character count */
+} nuri_fea_pattern;
+
+/* spec as above; symbols (may be NULL) = the alphabet of a template. NURI_EINVAL with a message. */
+NURI_MUST_CHECK int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len,
+                                          const char *symbols, size_t symbols_len, char *msg, size_t msg_cap);
+/* Refuses radix^nsymbols < 2^8, >= 2^128, and < 10^6 unless flags & NURI_FEA_ALLOW_SMALL_DOMAIN. */
+NURI_MUST_CHECK int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flags, char *msg,
+                                                  size_t msg_cap);
+/* The symbol indices of value to encrypt, in order, into syms[NURI_FEA_PATTERN_MAX_SYMBOLS]; their
+ * count in *nsyms (the format is then nuri_fea_fmt_init(radix = p->radix, len = *nsyms)).
+ * NURI_EDOMAIN with a message when the value does not fit the pattern or its domain. */
+NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len,
+                                           uint16_t *syms, size_t *nsyms, unsigned flags, char *msg,
+                                           size_t msg_cap);
+/* Bytes the joined value may take (out_cap for nuri_fea_pattern_join). */
+size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
+/* value with its encrypted symbols replaced by syms (from nuri_fea_fmt_encrypt/decrypt of what
+ * split returned). NURI_EINVAL if value/nsyms are not what split saw, NURI_EBUFFER if out_cap is
+ * below nuri_fea_pattern_max_out. No terminator is written. */
+NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
+                                          const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
+                                          size_t *out_len);
+
 #ifdef __cplusplus
 }
 #endif

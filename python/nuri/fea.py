@@ -320,85 +320,30 @@ def decrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1,
 
 # ------------------------------------------------------------------------------------------ formats
 
-class Alphabet:
-    """Strings over an alphabet of 2..65536 distinct symbols (e.g. hex, alphanumerics, Hangul)."""
+class _PatternFormat:
+    """A format of an FPE key over the one pattern syntax (nuri.fea_formats, src/fea/pattern.c)."""
 
-    def __init__(self, fpe, symbols):
-        symbols = list(symbols)
-        if not 2 <= len(symbols) <= 65536 or len(set(symbols)) != len(symbols):
-            raise ValueError(f"an alphabet needs 2..65536 distinct symbols, got {len(symbols)} "
-                             f"({len(set(symbols))} distinct)")
-        self.fpe, self.symbols = fpe, symbols
-        self.index = {s: i for i, s in enumerate(symbols)}
+    def __init__(self, fpe, spec, symbols=None):
+        from .fea_formats import ColumnCipher
 
-    def _rows(self, strings):
-        rows = []
-        for s in strings:
-            try:
-                rows.append([self.index[c] for c in s])
-            except KeyError as e:
-                raise ValueError(f"{s!r} has a symbol outside the alphabet: {e.args[0]!r}") from None
-        return rows
+        self.fpe, self.spec = fpe, spec
+        self._cc = {}
+        self._make = lambda tweak: ColumnCipher(fpe.key, spec, tweak=tweak, variant=fpe.variant,
+                                                allow_small_domain=fpe.allow_small_domain, symbols=symbols,
+                                                impl=fpe.impl)
+        self._make(fpe.tweak)  # a bad pattern or domain fails here, not at the first value
 
     def _run(self, strings, tweak, enc):
-        res = _radix_batch(self.fpe.key, self._rows(strings), len(self.symbols), tweak, self.fpe.variant,
-                           self.fpe.allow_small_domain, self.fpe.impl, enc)
-        return ["".join(self.symbols[i] for i in r) for r in res]
+        from .fea_formats import FitError
 
-    def encrypt(self, s, tweak=None):
-        return self._run([s], self.fpe.tweak if tweak is None else tweak, True)[0]
-
-    def decrypt(self, s, tweak=None):
-        return self._run([s], self.fpe.tweak if tweak is None else tweak, False)[0]
-
-    def encrypt_batch(self, strings, tweak=None):
-        return self._run(list(strings), self.fpe.tweak if tweak is None else tweak, True)
-
-    def decrypt_batch(self, strings, tweak=None):
-        return self._run(list(strings), self.fpe.tweak if tweak is None else tweak, False)
-
-
-class Template:
-    """A record layout: '#' marks an encrypted symbol, every other character must appear as is
-    (separators, fixed parts). keep_last leaves the last k '#' positions in clear."""
-
-    def __init__(self, fpe, pattern, keep_last=0, symbols="0123456789", keep=()):
-        if "#" not in pattern:
-            raise ValueError(f"template {pattern!r} has no '#' position to encrypt")
-        self.fpe, self.pattern = fpe, pattern
-        slots = [i for i, c in enumerate(pattern) if c == "#"]
-        if not isinstance(keep_last, int) or not 0 <= keep_last < len(slots):
-            raise ValueError(f"keep_last must be an integer with 0 <= keep_last < {len(slots)} (the '#' count)")
-        kept = set(slots[len(slots) - keep_last:]) if keep_last else set()
-        kept |= {slots[i] for i in keep}
-        self.slots = slots
-        self.enc_slots = [i for i in slots if i not in kept]
-        self.alphabet = Alphabet(fpe, symbols)
-        _domain_check(len(self.alphabet.symbols), len(self.enc_slots), fpe.allow_small_domain)
-
-    def _split(self, s):
-        if len(s) != len(self.pattern):
-            raise ValueError(f"{s!r} does not match the template {self.pattern!r} (length {len(s)} != {len(self.pattern)})")
-        for i, (c, p) in enumerate(zip(s, self.pattern)):
-            if p == "#":
-                if c not in self.alphabet.index:
-                    raise ValueError(f"{s!r} does not match the template {self.pattern!r}: {c!r} at position {i}")
-            elif c != p:
-                raise ValueError(f"{s!r} does not match the template {self.pattern!r}: {c!r} at position {i}, "
-                                 f"expected {p!r}")
-        return "".join(s[i] for i in self.enc_slots)
-
-    def _join(self, s, part):
-        out = list(s)
-        for i, c in zip(self.enc_slots, part):
-            out[i] = c
-        return "".join(out)
-
-    def _run(self, strings, tweak, enc):
-        strings = list(strings)
-        parts = [self._split(s) for s in strings]
-        res = self.alphabet._run(parts, self.fpe.tweak if tweak is None else tweak, enc)
-        return [self._join(s, r) for s, r in zip(strings, res)]
+        tweak = self.fpe.tweak if tweak is None else tweak
+        if not isinstance(tweak, int):
+            return [self._run([s], t, enc)[0] for s, t in zip(strings, _per_value(tweak, len(strings)))]
+        cc = self._cc.get(tweak) or self._cc.setdefault(tweak, self._make(tweak))
+        try:
+            return cc.encrypt(strings) if enc else cc.decrypt(strings)
+        except FitError as e:
+            raise ValueError(f"{e.value!r} {e.why}") from None
 
     def encrypt(self, s, tweak=None):
         return self._run([s], tweak, True)[0]
@@ -407,10 +352,53 @@ class Template:
         return self._run([s], tweak, False)[0]
 
     def encrypt_batch(self, strings, tweak=None):
-        return self._run(strings, tweak, True)
+        return self._run(list(strings), tweak, True)
 
     def decrypt_batch(self, strings, tweak=None):
-        return self._run(strings, tweak, False)
+        return self._run(list(strings), tweak, False)
+
+
+def _per_value(tweak, count):
+    tw = list(tweak)
+    if len(tw) != count:
+        raise ValueError(f"tweak must be one integer or one per value ({count}), got {len(tw)}")
+    return tw
+
+
+class Alphabet(_PatternFormat):
+    """Strings over an alphabet of 2..65536 distinct symbols (e.g. hex, alphanumerics, Hangul):
+    the pattern alphabet:SYMBOLS."""
+
+    def __init__(self, fpe, symbols):
+        symbols = list(symbols)
+        if not 2 <= len(symbols) <= 65536 or len(set(symbols)) != len(symbols):
+            raise ValueError(f"an alphabet needs 2..65536 distinct symbols, got {len(symbols)} "
+                             f"({len(set(symbols))} distinct)")
+        self.symbols = symbols
+        super().__init__(fpe, "alphabet:" + "".join(symbols))
+
+
+class Template(_PatternFormat):
+    """A record layout in the pattern syntax of nuri.fea_formats: '#' = an encrypted symbol, '*' = a
+    symbol kept in clear, '\\x' = x literally, every other character must appear as is.
+    keep_last leaves the last k '#' positions in clear; keep (indices among the '#') too."""
+
+    def __init__(self, fpe, pattern, keep_last=0, symbols="0123456789", keep=()):
+        toks, i = [], 0
+        while i < len(pattern):  # (text, is '#') tokens, escapes kept as written
+            n = 2 if pattern[i] == "\\" else 1
+            toks.append([pattern[i:i + n], pattern[i:i + n] == "#"])
+            i += n
+        slots = [t for t in toks if t[1]]
+        if not slots:
+            raise ValueError(f"template {pattern!r} has no '#' position to encrypt")
+        if not isinstance(keep_last, int) or not 0 <= keep_last < len(slots):
+            raise ValueError(f"keep_last must be an integer with 0 <= keep_last < {len(slots)} (the '#' count)")
+        for k in list(keep) + list(range(len(slots) - keep_last, len(slots))):
+            slots[k][0] = "*"
+        self.pattern = pattern
+        super().__init__(fpe, "template:" + "".join(t[0] for t in toks),
+                         None if symbols == "0123456789" else symbols)
 
 
 class FPE:
@@ -446,7 +434,8 @@ class FPE:
         return Alphabet(self, symbols)
 
     def template(self, pattern, keep_last=0, symbols="0123456789"):
-        """A layout such as '####-####-####-####' or '010-####-####' ('#' = encrypted symbol)."""
+        """A layout such as '####-####-####-####' or '010-####-####' ('#' = encrypted symbol,
+        '*' = kept in clear; the pattern syntax of nuri.fea_formats)."""
         return Template(self, pattern, keep_last=keep_last, symbols=symbols)
 
     def rrn(self, keep_date=True):

@@ -3,6 +3,7 @@ list(APPEND NURI_SOURCES
   src/fea/impls.c
   src/fea/feistel.c
   src/fea/format.c
+  src/fea/pattern.c
   src/fea/ref/fea_ref.c)
 if(NURI_TARGET STREQUAL "avr")
   # ATmega328P (2 KiB RAM): the 16 KiB T-tables would sit in RAM and ct64 needs ~5 KiB of stack;

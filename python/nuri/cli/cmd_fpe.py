@@ -74,83 +74,39 @@ class FitError(ValueError):
 
 
 class Format:
-    kind = None
-    radix = 10
+    """A --format in nuri's one pattern syntax (nuri.fea_formats; the C code in src/fea/pattern.c
+    is shared with Python, PostgreSQL, DuckDB and Spark)."""
+    width = None  # digits:W: fixed width for integer columns
+
+    def __init__(self, spec):
+        from ..fea_formats import Pattern
+
+        try:
+            self.p = Pattern(spec)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        self.kind, self.radix = self.p.kind, self.p.radix
 
     def split(self, value):
         """-> (list of symbol indices to encrypt, rebuild(list) -> str)."""
-        raise NotImplementedError
+        from ..fea_formats import FitError as PatternMismatch
+
+        try:
+            syms = self.p.split(value, allow_small_domain=True)  # the domain: Engine.domain_check
+        except PatternMismatch as e:
+            raise FitError(e.why) from None
+        return syms, lambda res: self.p.join(value, res)
 
 
 class Digits(Format):
-    kind = "digits"
-
     def __init__(self, width=None):
-        self.width = width  # fixed width for integer columns
+        super().__init__("digits")
+        self.width = width
 
     def split(self, value):
-        chars = list(value)
-        pos = [i for i, c in enumerate(chars) if "0" <= c <= "9"]
-        if not pos:
-            raise FitError("has no digits")
-
-        def rebuild(digs):
-            out = chars[:]
-            for i, d in zip(pos, digs):
-                out[i] = chr(48 + d)
-            return "".join(out)
-
-        return [ord(chars[i]) - 48 for i in pos], rebuild
-
-
-class Template(Format):
-    kind = "template"
-
-    def __init__(self, pattern):
-        if "#" not in pattern:
-            raise UsageError(f"template {pattern!r} has no '#' (encrypted digit) position")
-        self.pattern = pattern
-        self.enc = [i for i, c in enumerate(pattern) if c == "#"]
-
-    def split(self, value):
-        p = self.pattern
-        if len(value) != len(p):
-            raise FitError(f"does not match template {p!r} (length {len(value)}, expected {len(p)})")
-        for i, (c, t) in enumerate(zip(value, p)):
-            if t in "#*":
-                if not "0" <= c <= "9":
-                    raise FitError(f"does not match template {p!r} (position {i + 1}: {c!r} is not a digit)")
-            elif c != t:
-                raise FitError(f"does not match template {p!r} (position {i + 1}: {c!r}, expected {t!r})")
-        chars = list(value)
-
-        def rebuild(digs):
-            out = chars[:]
-            for i, d in zip(self.enc, digs):
-                out[i] = chr(48 + d)
-            return "".join(out)
-
-        return [ord(chars[i]) - 48 for i in self.enc], rebuild
-
-
-class Alphabet(Format):
-    kind = "alphabet"
-
-    def __init__(self, symbols):
-        if len(set(symbols)) != len(symbols):
-            raise UsageError(f"alphabet {symbols!r} repeats a symbol")
-        if not 2 <= len(symbols) <= 65536:
-            raise UsageError(f"an alphabet needs 2..65536 symbols, got {len(symbols)}")
-        self.symbols = symbols
-        self.radix = len(symbols)
-        self.index = {c: i for i, c in enumerate(symbols)}
-
-    def split(self, value):
-        try:
-            idx = [self.index[c] for c in value]
-        except KeyError as e:
-            raise FitError(f"has {e.args[0]!r}, which is not in the alphabet") from None
-        return idx, lambda syms: "".join(self.symbols[s] for s in syms)
+        if self.width:  # an integer column's str(int): zero-padded to W digits by the caller
+            return [ord(c) - 48 for c in value], None
+        return super().split(value)
 
 
 def parse_format(text):
@@ -159,10 +115,8 @@ def parse_format(text):
     m = re.fullmatch(r"digits:(\d+)", text)
     if m:
         return Digits(int(m.group(1)))
-    if text.startswith("template:"):
-        return Template(text[len("template:"):])
-    if text.startswith("alphabet:"):
-        return Alphabet(text[len("alphabet:"):])
+    if text.startswith(("template:", "alphabet:")):
+        return Format(text)
     raise UsageError(f"unknown format {text!r} (expected digits, template:PATTERN or alphabet:SYMBOLS)")
 
 
@@ -179,13 +133,10 @@ class Engine:
         self.encrypting, self.allow_small = encrypting, allow_small
 
     def domain_check(self, radix, length):
-        size = radix ** length
-        if size < 256:
-            raise FitError(f"has a domain of {size} values (< 2^8): too small to encrypt")
-        if size < 10 ** 6 and not self.allow_small:
-            raise FitError(f"has a domain of {size} values (< 10^6): refused without --allow-small-domain")
-        if size.bit_length() > 130:
-            raise FitError(f"is too long ({length} symbols; FEA takes at most 128 bits)")
+        try:
+            _domain(radix, length, self.allow_small)
+        except ValueError as e:
+            raise FitError(str(e) + ("" if self.allow_small else " (--allow-small-domain accepts 2^8..10^6)")) from None
 
     def run(self, radix, strings):
         """strings: list of lists of symbol indices, all the same length. Returns the same shape."""
@@ -193,6 +144,16 @@ class Engine:
             return []
         return _fea_batch(self.fea, self.key, radix, strings, self.encrypting, self.variant, self.tweak,
                           self.allow_small)
+
+
+def _domain(radix, length, allow_small):
+    """The one domain rule (nuri_fea_pattern_check_domain); ValueError saying why."""
+    from .._native import ffi, lib
+
+    msg = ffi.new("char[256]")
+    if lib.nuri_fea_pattern_check_domain(radix, length, lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small else 0,
+                                         msg, 256) != 0:
+        raise ValueError(ffi.string(msg).decode())
 
 
 def _fea_batch(fea, key, radix, strings, encrypting, variant, tweak, allow_small):
