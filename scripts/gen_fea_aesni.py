@@ -218,13 +218,13 @@ out = [
     "#include <stdint.h>",
     "",
     "#define FEA_AES_CONST 0x%02x" % CONST,
-    "static const uint8_t fea_aes_l1[2][16] = {%s, %s};" % (row(L1T[0]), row(L1T[1])),
-    "static const uint8_t fea_aes_t1[8][2][16] = {",
+    "static const uint8_t __attribute__((aligned(16))) fea_aes_l1[2][16] = {%s, %s};" % (row(L1T[0]), row(L1T[1])),
+    "static const uint8_t __attribute__((aligned(16))) fea_aes_t1[8][2][16] = {",
 ]
 out += ["    {%s, %s}," % (row(T1[d][0]), row(T1[d][1])) for d in range(8)]
-out += ["};", "static const uint8_t fea_aes_t2[8][2][16] = {"]
+out += ["};", "static const uint8_t __attribute__((aligned(16))) fea_aes_t2[8][2][16] = {"]
 out += ["    {%s, %s}," % (row(T2[d][0]), row(T2[d][1])) for d in range(8)]
-out += ["};", "static const uint8_t fea_aes_perm[8][16] = {"]
+out += ["};", "static const uint8_t __attribute__((aligned(16))) fea_aes_perm[8][16] = {"]
 out += ["    {%s}," % ", ".join(str(v) for v in PERM[d]) for d in range(8)]
 out += ["};", "#endif", ""]
 path = root / "src/fea/aesni/fea_aesni_consts.h"

@@ -20,14 +20,19 @@ ePrint 2020/1311), and NIST requires 10**6 for FF1.
 >>> len(c), c.isdigit(), fea.decrypt_digits(key, c)
 (16, True, '4111111111111111')
 """
+import collections
+import hashlib
+import os
 import re
+import secrets
+import threading
 
 from ._native import ffi, lib
 from ._util import as_bytes, check, impl_names
 
 __all__ = ["encrypt", "decrypt", "encrypt_batch", "decrypt_batch", "encrypt_digits", "decrypt_digits",
            "encrypt_digits_batch", "decrypt_digits_batch", "encrypt_radix_batch", "decrypt_radix_batch",
-           "FPE", "Alphabet", "Template", "implementations", "default_implementation", "MIN_SAFE_DOMAIN"]
+           "FPE", "Alphabet", "Template", "implementations", "default_implementation", "MIN_SAFE_DOMAIN", "clear_cache"]
 
 MIN_SAFE_DOMAIN = 10 ** 6
 _M64 = (1 << 64) - 1
@@ -109,6 +114,65 @@ class _Key:
             lib.nuri_fea_key_wipe(self.k)
 
 
+# ------------------------------------------------------------------------------------------ key-schedule cache
+# Expanded keys (round keys for one key, variant and n) are reused across calls, so a loop of
+# single-value calls does not pay the key schedule each time. The cache is keyed by a BLAKE2b of
+# the key under a per-process random salt (the raw key is not kept as a dictionary key), holds at
+# most _CACHE_MAX entries (oldest evicted first), and every expanded key is wiped in C when it
+# leaves the cache (eviction, clear_cache(), interpreter exit) and its last user drops it.
+# The implementation dispatch would pick (NURI_IMPL, NURI_CPU_MASK) is part of the cache key.
+# _memo remembers the last lookup by the identity of an immutable bytes key, so a loop over one
+# key skips the hashing too.
+_CACHE_MAX = 32
+_cache_salt = secrets.token_bytes(16)
+_cache = {}
+_cache_lock = threading.Lock()
+_memo = (None, None, None)  # (key bytes object, params, cached object)
+
+
+def clear_cache():
+    """Drops (and wipes) every cached expanded key."""
+    global _memo
+    with _cache_lock:
+        _memo = (None, None, None)
+        _cache.clear()
+
+
+def _cached(key, params, make):
+    global _memo
+    m = _memo
+    if m[0] is key and m[1] == params:
+        return m[2]
+    kb = _check_key(key)
+    ck = (hashlib.blake2b(kb, digest_size=16, key=_cache_salt).digest(), params)
+    with _cache_lock:
+        obj = _cache.get(ck)
+    if obj is None:
+        obj = make(kb)
+        with _cache_lock:
+            _cache[ck] = obj
+            while len(_cache) > _CACHE_MAX:
+                del _cache[next(iter(_cache))]
+    if type(key) is bytes:  # immutable: the same object always holds the same key
+        _memo = (key, params, obj)
+    return obj
+
+
+def _dispatch_token(impl):
+    return impl if impl is not None else lib.nuri_fea_default_impl()  # a pointer into the registry
+
+
+def _key_for(key, nbits, variant, impl):
+    return _cached(key, ("key", nbits, variant, _dispatch_token(impl)), lambda kb: _Key(kb, nbits, variant, impl))
+
+
+def _fmt_for(key, radix, length, variant, allow_small_domain, impl):
+    allow = bool(allow_small_domain)
+    _check_variant(variant)
+    return _cached(key, ("fmt", radix, length, variant, allow, _dispatch_token(impl)),
+                   lambda kb: _Fmt(kb, radix, length, variant, allow, impl))
+
+
 # ------------------------------------------------------------------------------------------ binary values
 
 def _check_value(v, nbits):
@@ -117,7 +181,7 @@ def _check_value(v, nbits):
 
 
 def _crypt1(key, value, nbits, tweak, variant, impl, enc):
-    k = _Key(key, nbits, variant, impl)
+    k = _key_for(key, _check_nbits(nbits), _check_variant(variant), impl)
     _check_value(value, nbits)
     t, nt = _tweaks(tweak, 1, variant, nbits)
     x = ffi.new("nuri_fea_u128 *")
@@ -138,7 +202,7 @@ def decrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1
 
 
 def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
-    k = _Key(key, nbits, variant, impl)
+    k = _key_for(key, _check_nbits(nbits), _check_variant(variant), impl)
     if nbits <= 64:
         try:
             import numpy as np
@@ -228,6 +292,15 @@ class _Fmt:
         b = ffi.buffer(out, n * L)[:].decode("ascii")
         return [b[i * L:(i + 1) * L] for i in range(n)]
 
+    def digit1(self, s, tweak, enc):
+        """One string of self.length digits (checked by the caller), one integer tweak."""
+        L = self.length
+        t, nt = (ffi.NULL, 0) if tweak == 0 else _tweaks(tweak, 1, self.variant, self.nbits)
+        out = ffi.new("char[]", L)
+        fn = lib.nuri_fea_fmt_encrypt_digits if enc else lib.nuri_fea_fmt_decrypt_digits
+        check(fn(self.f, out, s.encode("ascii"), 1, t, nt), "FEA digits")
+        return ffi.unpack(out, L).decode("ascii")
+
     def symbols(self, rows, tweak, enc):
         L, n = self.length, len(rows)
         flat = [int(x) for r in rows for x in r]
@@ -258,24 +331,34 @@ def _digits_batch(key, strings, tweak, variant, allow_small_domain, impl, enc):
     for i, s in enumerate(strings):
         groups.setdefault(len(s), []).append(i)
     for L, idx in groups.items():
-        f = _Fmt(key, 10, L, variant, allow_small_domain, impl)
+        f = _fmt_for(key, 10, L, variant, allow_small_domain, impl)
         res = f.digits([strings[i] for i in idx], [tw[i] for i in idx] if per_value else tweak, enc)
         for i, r in zip(idx, res):
             out[i] = r
     return out
 
 
+def _digits1(key, s, tweak, variant, allow_small_domain, impl, enc):
+    """One decimal string: the batch path without its list handling (per-value calls in a loop)."""
+    if type(s) is not str or not (s.isascii() and s.isdigit()) or not 3 <= len(s) <= 38:
+        return _digits_batch(key, [s], tweak, variant, allow_small_domain, impl, enc)[0]  # raises the error
+    f = _fmt_for(key, 10, len(s), variant, allow_small_domain, impl)
+    if type(tweak) is not int:
+        return f.digits([s], tweak, enc)[0]
+    return f.digit1(s, tweak, enc)
+
+
 def encrypt_digits(key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False,
                    impl=None) -> str:
     """Encrypts a string of 3..38 decimal digits to another of the same length (leading zeros are
     digits). The tweak has 128 - n bits for FEA-1, n = (10**len(digits)).bit_length()."""
-    return _digits_batch(key, [digits], tweak, variant, allow_small_domain, impl, True)[0]
+    return _digits1(key, digits, tweak, variant, allow_small_domain, impl, True)
 
 
 def decrypt_digits(key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False,
                    impl=None) -> str:
     """Decrypts a decimal string (see encrypt_digits)."""
-    return _digits_batch(key, [digits], tweak, variant, allow_small_domain, impl, False)[0]
+    return _digits1(key, digits, tweak, variant, allow_small_domain, impl, False)
 
 
 def encrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
@@ -299,7 +382,7 @@ def _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, enc
     for i, r in enumerate(rows):
         groups.setdefault(len(r), []).append(i)
     for L, idx in groups.items():
-        f = _Fmt(key, radix, L, variant, allow_small_domain, impl)
+        f = _fmt_for(key, radix, L, variant, allow_small_domain, impl)
         res = f.symbols([rows[i] for i in idx], [tw[i] for i in idx] if per_value else tweak, enc)
         for i, r in zip(idx, res):
             out[i] = r
@@ -418,12 +501,12 @@ class FPE:
         self.tweak, self.allow_small_domain, self.impl = tweak, allow_small_domain, impl
 
     def encrypt_digits(self, s, tweak=None):
-        return _digits_batch(self.key, [s], self.tweak if tweak is None else tweak, self.variant,
-                             self.allow_small_domain, self.impl, True)[0]
+        return _digits1(self.key, s, self.tweak if tweak is None else tweak, self.variant,
+                        self.allow_small_domain, self.impl, True)
 
     def decrypt_digits(self, s, tweak=None):
-        return _digits_batch(self.key, [s], self.tweak if tweak is None else tweak, self.variant,
-                             self.allow_small_domain, self.impl, False)[0]
+        return _digits1(self.key, s, self.tweak if tweak is None else tweak, self.variant,
+                        self.allow_small_domain, self.impl, False)
 
     def digits(self, length):
         """Decimal strings of a fixed length, as a template of '#'."""

@@ -55,7 +55,7 @@ void nuri_fea_feistel(const nuri_fea_key *k, int decrypt, uint64_t *a, uint64_t 
         k->impl->f(k->rk[r], x, m);
         for (size_t j = 0; j < m; j++) dst[j] ^= x[j] >> sout;
     }
-    nuri_wipe(x, sizeof x);
+    nuri_wipe(x, m * sizeof x[0]); /* only what was used: one value must not pay for a full chunk */
 }
 
 /* Splits tweak t into the two round-tweak words; NURI_EINVAL if out of range. */
@@ -139,11 +139,12 @@ static int crypt_u64(const nuri_fea_key *k, int dec, uint64_t *out, const uint64
             for (size_t j = 0; j < m; j++) out[off + j] = (b[j] << n1) | a[j];
         }
     }
-    nuri_wipe(a, sizeof a);
-    nuri_wipe(b, sizeof b);
+    const size_t used = count < NURI_FEA_CHUNK ? count : NURI_FEA_CHUNK;
+    nuri_wipe(a, used * sizeof a[0]);
+    nuri_wipe(b, used * sizeof b[0]);
     if (per_value) {
-        nuri_wipe(tl, sizeof tl);
-        nuri_wipe(tr, sizeof tr);
+        nuri_wipe(tl, used * sizeof tl[0]);
+        nuri_wipe(tr, used * sizeof tr[0]);
     }
     return NURI_OK;
 }
@@ -209,11 +210,12 @@ static int crypt_u128(const nuri_fea_key *k, int dec, nuri_fea_u128 *out, const 
             for (size_t j = 0; j < m; j++) out[off + j] = join(b[j], a[j], n1);
         }
     }
-    nuri_wipe(a, sizeof a);
-    nuri_wipe(b, sizeof b);
+    const size_t used = count < NURI_FEA_CHUNK ? count : NURI_FEA_CHUNK;
+    nuri_wipe(a, used * sizeof a[0]);
+    nuri_wipe(b, used * sizeof b[0]);
     if (per_value) {
-        nuri_wipe(tl, sizeof tl);
-        nuri_wipe(tr, sizeof tr);
+        nuri_wipe(tl, used * sizeof tl[0]);
+        nuri_wipe(tr, used * sizeof tr[0]);
     }
     return NURI_OK;
 }

@@ -149,7 +149,7 @@ static void walk_block(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *v, size_t 
         }
         np = keep;
     }
-    nuri_wipe(tmp, sizeof tmp);
+    nuri_wipe(tmp, m * sizeof tmp[0]);
 }
 
 /* The same for n <= 64 on 64-bit words (domain < 2^64). */
@@ -187,7 +187,7 @@ static void walk_block64(const nuri_fea_fmt *f, int dec, uint64_t *v, size_t m, 
         np = keep;
     }
     (void)rc; /* inputs were validated by the caller */
-    nuri_wipe(tmp, sizeof tmp);
+    nuri_wipe(tmp, m * sizeof tmp[0]);
 }
 
 static int check_common(const nuri_fea_fmt *f, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks)
@@ -348,8 +348,9 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
             }
         }
     }
-    nuri_wipe(v, sizeof v);
-    nuri_wipe(w, sizeof w);
+    const size_t used = count < BLK ? count : BLK; /* only what was used */
+    nuri_wipe(v, used * sizeof v[0]);
+    nuri_wipe(w, used * sizeof w[0]);
     return NURI_OK;
 }
 

@@ -155,3 +155,40 @@ def test_implementations_agree():
     outs = [fea.encrypt_batch(KEY0, vals, 77, tweak=11, impl=i) for i in fea.implementations()]
     assert all(o == outs[0] for o in outs)
     assert fea.default_implementation() in fea.implementations()
+
+
+def test_key_cache_follows_key_params_and_dispatch(monkeypatch):
+    """Per-value calls reuse expanded keys (fea._cache); results must follow the key's contents,
+    the parameters and NURI_IMPL, and the cache stays bounded."""
+    s = "1234567890123456"
+    fea.clear_cache()
+    k1, k2 = bytes(16), bytes(range(16))
+    c1, c2 = fea.encrypt_digits(k1, s), fea.encrypt_digits(k2, s)
+    assert c1 != c2 and fea.encrypt_digits(k1, s) == c1 and fea.decrypt_digits(k1, c1) == s
+    # the same answer as an uncached key built for the call
+    fresh = fea._Fmt(k2, 10, 16, 1, False, "ref").digits([s], 0, True)[0]
+    assert fresh == c2
+    # a mutable key changed between calls is a different key
+    ba = bytearray(k1)
+    assert fea.encrypt_digits(ba, s) == c1
+    ba[0] ^= 1
+    assert fea.encrypt_digits(ba, s) == fea.encrypt_digits(bytes(ba), s) != c1
+    # variant, tweak and n are part of what is cached
+    assert fea.encrypt_digits(k1, s, variant=2) != c1
+    assert fea.encrypt_digits(k1, s, tweak=5) != c1
+    assert fea.encrypt(k1, 1234, 64) != fea.encrypt(k1, 1234, 63)
+    # dispatch changes (NURI_IMPL) give a key for the implementation now forced
+    f_default = fea._fmt_for(k1, 10, 16, 1, False, None)
+    monkeypatch.setenv("NURI_IMPL", "fea:ref")
+    f_ref = fea._fmt_for(k1, 10, 16, 1, False, None)
+    assert f_ref is not f_default and fea.encrypt_digits(k1, s) == c1
+    monkeypatch.setenv("NURI_IMPL", "fea:no-such-impl")
+    with pytest.raises(Exception):
+        fea.encrypt_digits(k1, s)  # not answered from the cache
+    monkeypatch.delenv("NURI_IMPL")
+    assert fea._fmt_for(k1, 10, 16, 1, False, None) is f_default
+    for i in range(3 * fea._CACHE_MAX):
+        fea.encrypt_digits(i.to_bytes(16, "big"), s)
+    assert len(fea._cache) <= fea._CACHE_MAX
+    fea.clear_cache()
+    assert not fea._cache

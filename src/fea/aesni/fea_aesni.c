@@ -15,6 +15,8 @@ typedef __m128i V;
 #define V_AESLAST0(x) _mm_aesenclast_si128((x), _mm_setzero_si128())
 #define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
 #define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), (v))
+#define V_LOADN(p, m) _mm_loadl_epi64((const __m128i *)(p)) /* m = 1 */
+#define V_STOREN(p, v, m) _mm_storel_epi64((__m128i *)(p), (v))
 #define FN_F nuri_fea_aesni_f
 #define FN_SD nuri_fea_aesni_sd
 

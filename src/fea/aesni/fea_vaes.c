@@ -4,6 +4,8 @@
  * 16-byte tables are broadcast to both lanes. valgrind hides VAES: the 128-bit aesni kernel, the
  * same body, is the one the constant-time test runs. */
 #include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
 
 typedef __m256i V;
 #define LANES 4
@@ -17,6 +19,22 @@ typedef __m256i V;
 #define V_AESLAST0(x) _mm256_aesenclast_epi128((x), _mm256_setzero_si256())
 #define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
 #define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+/* m = 1..3 values: masked load/store (lanes below m); one value (the per-value call) by a
+ * broadcast and a 64-bit store, which have a shorter latency */
+#define LANE_MASK(m) _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(m)), _mm256_setr_epi64x(0, 1, 2, 3))
+static inline __m256i loadn(const uint64_t *p, size_t m)
+{
+    return m == 1 ? _mm256_set1_epi64x((long long)p[0]) : _mm256_maskload_epi64((const long long *)p, LANE_MASK(m));
+}
+static inline void storen(uint64_t *p, __m256i v, size_t m)
+{
+    if (m == 1)
+        _mm_storel_epi64((__m128i *)p, _mm256_castsi256_si128(v));
+    else
+        _mm256_maskstore_epi64((long long *)p, LANE_MASK(m), v);
+}
+#define V_LOADN loadn
+#define V_STOREN storen
 #define FN_F nuri_fea_vaes_f
 #define FN_SD nuri_fea_vaes_sd
 
