@@ -78,6 +78,37 @@ void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, d
     nuri_bench_measure(b, fn, arg, iters, stats);
 }
 
+/* Thread CPU time in TSC ticks (time on a core only: a run preempted by another process is not
+ * charged for the time it waited). */
+static double cpu_ticks(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec) * nuri_bench_tick_rate();
+}
+
+void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3])
+{
+    unsigned runs = b->runs ? b->runs : 11;
+    double min_ticks = b->quick ? 2e5 : 2e6;
+    double *v = malloc(sizeof(double) * runs);
+    fn(arg);
+    double t0 = cpu_ticks();
+    fn(arg);
+    double one = cpu_ticks() - t0;
+    size_t iters = one >= min_ticks ? 1 : (size_t)(min_ticks / (one > 1 ? one : 1)) + 1;
+    for (unsigned r = 0; r < runs; r++) {
+        double c0 = cpu_ticks();
+        for (size_t i = 0; i < iters; i++) fn(arg);
+        v[r] = (cpu_ticks() - c0) / (double)iters;
+    }
+    qsort(v, runs, sizeof v[0], cmp_double);
+    stats[0] = v[runs / 2];
+    stats[1] = v[0];
+    stats[2] = v[runs - 1];
+    free(v);
+}
+
 void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,
                        const char *param, double size, const char *metric, const double stats[3])
 {

@@ -25,6 +25,9 @@ uint64_t nuri_bench_cycles(void);
 void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3]);
 /* Picks iters so one run takes at least ~min_cycles, then measures. */
 void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
+/* As nuri_bench_measure_auto, on the thread's CPU time (converted to TSC ticks): for long calls
+ * on a shared machine, where wall time charges the call for the scheduler slices of others. */
+void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
 /* Emits one record. stats are per-call cycles; metric "cpb" divides by size, "cycles" keeps them,
  * "ops_per_s"/"values_per_s" converts with the measured TSC rate (size = items per call). */
 void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,

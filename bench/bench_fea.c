@@ -39,6 +39,48 @@ static void run_keysetup(void *arg)
     if (nuri_fea_key_init(&j->key, j->rawkey, 16, j->variant, j->n, j->impl) != 0) abort();
 }
 
+/* Values per call from 1,000 to 100,000 (16-digit strings, one tweak), for the default
+ * implementation and table: the batch layer works in blocks of NURI_FEA_CHUNK values, so the
+ * figures should not depend on the batch size. Each size is recorded twice: on wall time
+ * ("digits-encrypt-batch") and on the thread's CPU time ("digits-encrypt-batch-cpu"). On a shared
+ * machine a call longer than a scheduler slice (a few ms: 10,000 FEA-2 values) is charged for
+ * the other processes' slices in wall time; CPU time shows what the code costs. */
+static int bench_batch_sizes(const nuri_bench *b, const uint8_t *rawkey)
+{
+    static const size_t sizes[3] = {1000, 10000, 100000};
+    const size_t nsizes = b->quick ? 2 : 3, maxn = sizes[nsizes - 1];
+    char *din = malloc(maxn * 16), *dout = malloc(maxn * 16);
+    if (!din || !dout) return -1;
+    uint64_t s = 0x13198A2E03707344ULL;
+    for (size_t i = 0; i < maxn * 16; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        din[i] = (char)('0' + (s >> 33) % 10);
+    }
+    const char *impls[2] = {nuri_fea_default_impl(), "table"};
+    double st[3];
+    char param[64];
+    for (int ii = 0; ii < 2; ii++) {
+        if (!impls[ii] || !nuri_bench_selected(b, impls[ii])) continue;
+        for (unsigned variant = 1; variant <= 2; variant++) {
+            fea_job j = {.din = din, .dout = dout};
+            if (nuri_fea_fmt_init(&j.fmt, rawkey, 16, variant, 10, 16, 0, impls[ii]) != 0) return -1;
+            snprintf(param, sizeof param, "FEA-%u/128 16 digits", variant);
+            for (size_t si = 0; si < nsizes; si++) {
+                j.count = sizes[si];
+                nuri_bench_measure_auto(b, run_digits, &j, st);
+                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch", param, (double)j.count, "values_per_s", st);
+                nuri_bench_measure_cpu(b, run_digits, &j, st);
+                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch-cpu", param, (double)j.count, "values_per_s",
+                                  st);
+            }
+            nuri_fea_fmt_wipe(&j.fmt);
+        }
+    }
+    free(din);
+    free(dout);
+    return 0;
+}
+
 int nuri_bench_fea(const nuri_bench *b)
 {
     const size_t count = b->quick ? 1000 : 10000;
@@ -97,5 +139,5 @@ int nuri_bench_fea(const nuri_bench *b)
     free(din);
     free(dout);
     free(tw);
-    return 0;
+    return bench_batch_sizes(b, rawkey);
 }
