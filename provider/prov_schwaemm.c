@@ -1,0 +1,385 @@
+/* SCHWAEMM128-128, SCHWAEMM256-128, SCHWAEMM192-192 and SCHWAEMM256-256 as OpenSSL AEAD ciphers
+ * over nuri's streaming Schwaemm API.
+ *
+ * Encryption streams: EVP_EncryptUpdate(out = NULL) absorbs AAD, EVP_EncryptUpdate(out) writes
+ * ciphertext one rate-sized block behind the input (Schwaemm treats the last block specially,
+ * so it is held until final); the block size is reported as the rate, so EVP's output bounds
+ * (update: inl + block size, final: block size) hold. The tag is read after
+ * EVP_EncryptFinal_ex through OSSL_CIPHER_PARAM_AEAD_TAG (EVP_CTRL_AEAD_GET_TAG).
+ *
+ * Decryption never releases unauthenticated plaintext: EVP_DecryptUpdate only absorbs and
+ * buffers the ciphertext (it writes 0 bytes; the tag check runs over the chunks as they arrive),
+ * the tag is set through OSSL_CIPHER_PARAM_AEAD_TAG (EVP_CTRL_AEAD_SET_TAG) before final, and
+ * EVP_DecryptFinal_ex checks it and only then writes the WHOLE plaintext to its output buffer,
+ * which must therefore have room for all of it (out + the 0 bytes the updates wrote is the usual
+ * call pattern). A wrong tag makes EVP_DecryptFinal_ex fail with nothing written. */
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include "nuri/sparkle.h"
+#include "prov.h"
+
+typedef struct {
+    int variant;
+    size_t key_bytes, nonce_bytes, tag_bytes, rate;
+    uint8_t key[NURI_SCHWAEMM_MAX_KEY_BYTES], nonce[NURI_SCHWAEMM_MAX_NONCE_BYTES];
+    uint8_t tag[NURI_SCHWAEMM_MAX_TAG_BYTES];
+    int have_key, have_nonce, encrypt, started, in_msg, tag_ready, failed;
+    nuri_schwaemm_ctx st;
+    uint8_t *ct; /* decryption: the ciphertext, held until the tag verified */
+    size_t ct_len, ct_cap;
+} sch_ctx;
+
+static void *sch_newctx(int variant)
+{
+    sch_ctx *c = OPENSSL_zalloc(sizeof *c);
+    if (!c) return NULL;
+    c->variant = variant;
+    c->key_bytes = nuri_schwaemm_key_bytes(variant);
+    c->nonce_bytes = nuri_schwaemm_nonce_bytes(variant);
+    c->tag_bytes = nuri_schwaemm_tag_bytes(variant);
+    c->rate = nuri_schwaemm_rate_bytes(variant);
+    return c;
+}
+
+static void sch_reset_stream(sch_ctx *c)
+{
+    nuri_schwaemm_ctx_wipe(&c->st);
+    c->started = c->in_msg = c->failed = 0;
+    c->ct_len = 0;
+}
+
+static void sch_freectx(void *vctx)
+{
+    sch_ctx *c = vctx;
+    if (!c) return;
+    sch_reset_stream(c);
+    OPENSSL_free(c->ct);
+    OPENSSL_clear_free(c, sizeof *c);
+}
+
+static void *sch_dupctx(void *vctx)
+{
+    sch_ctx *c = vctx, *d = OPENSSL_malloc(sizeof *d);
+    if (!d) return NULL;
+    memcpy(d, c, sizeof *d);
+    d->ct = NULL;
+    d->ct_cap = 0;
+    if (c->ct_len) {
+        if (!(d->ct = OPENSSL_memdup(c->ct, c->ct_len))) {
+            OPENSSL_clear_free(d, sizeof *d);
+            return NULL;
+        }
+        d->ct_cap = c->ct_len;
+    }
+    return d;
+}
+
+static int sch_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
+static int sch_init(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
+                    const OSSL_PARAM params[], int encrypt)
+{
+    sch_ctx *c = vctx;
+    sch_reset_stream(c);
+    c->encrypt = encrypt;
+    c->tag_ready = 0;
+    if (key) {
+        if (keylen != c->key_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_KEY_LENGTH, "this Schwaemm variant needs a %zu-byte key, got %zu",
+                          c->key_bytes, keylen);
+            return 0;
+        }
+        memcpy(c->key, key, keylen);
+        c->have_key = 1;
+    }
+    if (!sch_set_ctx_params(c, params)) return 0;
+    if (iv) {
+        if (ivlen != c->nonce_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_IV_LENGTH, "this Schwaemm variant needs a %zu-byte nonce, got %zu",
+                          c->nonce_bytes, ivlen);
+            return 0;
+        }
+        memcpy(c->nonce, iv, ivlen);
+        c->have_nonce = 1;
+    }
+    return 1;
+}
+
+static int sch_einit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return sch_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int sch_dinit(void *vctx, const unsigned char *key, size_t keylen, const unsigned char *iv, size_t ivlen,
+                     const OSSL_PARAM params[])
+{
+    return sch_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+static int sch_start(sch_ctx *c)
+{
+    if (c->failed) {
+        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm: an earlier call failed; init again");
+        return 0;
+    }
+    if (c->started) return 1;
+    if (!c->have_key || !c->have_nonce) {
+        NURI_PROV_ERR(c->have_key ? PROV_R_INVALID_IV_LENGTH : PROV_R_NO_KEY_SET, "Schwaemm: no %s set",
+                      c->have_key ? "nonce (IV)" : "key");
+        return 0;
+    }
+    int rc = nuri_schwaemm_init(&c->st, c->variant, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT,
+                                c->key, c->key_bytes, c->nonce, c->nonce_bytes, NULL);
+    if (rc != NURI_OK) {
+        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm init: %s", nuri_strerror(rc));
+        return 0;
+    }
+    c->started = 1;
+    return 1;
+}
+
+static int sch_fail(sch_ctx *c, int rc, const char *what)
+{
+    NURI_PROV_ERR(rc == NURI_EBUFFER ? PROV_R_OUTPUT_BUFFER_TOO_SMALL : PROV_R_CIPHER_OPERATION_FAILED,
+                  "Schwaemm %s: %s", what, nuri_strerror(rc));
+    sch_reset_stream(c);
+    c->failed = 1;
+    return 0;
+}
+
+/* Keeps a copy of the ciphertext until final (decryption). */
+static int sch_hold(sch_ctx *c, const unsigned char *in, size_t inl)
+{
+    if (c->ct_len + inl < inl) return 0;
+    if (c->ct_len + inl > c->ct_cap) {
+        size_t cap = c->ct_cap ? c->ct_cap : 4096;
+        while (cap < c->ct_len + inl) {
+            if (cap > SIZE_MAX / 2) return 0;
+            cap *= 2;
+        }
+        uint8_t *p = OPENSSL_realloc(c->ct, cap);
+        if (!p) return 0;
+        c->ct = p;
+        c->ct_cap = cap;
+    }
+    memcpy(c->ct + c->ct_len, in, inl);
+    c->ct_len += inl;
+    return 1;
+}
+
+static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
+                      size_t inl)
+{
+    sch_ctx *c = vctx;
+    int rc;
+    *outl = 0;
+    if (!sch_start(c)) return 0;
+    if (!out) { /* AAD */
+        if (c->in_msg) {
+            NURI_PROV_ERR(PROV_R_INVALID_STATE, "Schwaemm: AAD must come before the message");
+            return 0;
+        }
+        rc = nuri_schwaemm_update_ad(&c->st, in, inl);
+        return rc == NURI_OK ? 1 : sch_fail(c, rc, "AAD");
+    }
+    c->in_msg = 1;
+    if (inl == 0) return 1;
+    if (c->encrypt) {
+        rc = nuri_schwaemm_encrypt_update(&c->st, out, outsize, outl, in, inl);
+        return rc == NURI_OK ? 1 : sch_fail(c, rc, "encrypt");
+    }
+    if (!sch_hold(c, in, inl)) {
+        ERR_raise(ERR_LIB_PROV, ERR_R_MALLOC_FAILURE);
+        sch_reset_stream(c);
+        c->failed = 1;
+        return 0;
+    }
+    rc = nuri_schwaemm_verify_update(&c->st, in, inl);
+    return rc == NURI_OK ? 1 : sch_fail(c, rc, "decrypt");
+}
+
+static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
+{
+    sch_ctx *c = vctx;
+    int rc;
+    *outl = 0;
+    if (!sch_start(c)) return 0;
+    if (c->encrypt) {
+        rc = nuri_schwaemm_encrypt_final(&c->st, out, outsize, outl, c->tag, c->tag_bytes);
+        c->started = c->in_msg = 0;
+        if (rc != NURI_OK) return sch_fail(c, rc, "encrypt final");
+        c->tag_ready = 1;
+        return 1;
+    }
+    if (!c->tag_ready) {
+        NURI_PROV_ERR(PROV_R_TAG_NOT_SET, "Schwaemm: set the expected tag (EVP_CTRL_AEAD_SET_TAG) before final");
+        return 0;
+    }
+    /* The whole plaintext is released here, after the tag check (see the top of the file:
+     * outsize, the block size EVP assumes, does not bound it). */
+    (void)outsize;
+    rc = nuri_schwaemm_verify_final(&c->st, c->tag, c->tag_bytes);
+    if (rc == NURI_EAUTH) {
+        sch_reset_stream(c);
+        c->failed = 1;
+        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm: authentication failed (wrong tag), no plaintext released");
+        return 0;
+    }
+    if (rc != NURI_OK) return sch_fail(c, rc, "verify");
+    size_t n1 = 0, n2 = 0;
+    if (c->ct_len && !out) return sch_fail(c, NURI_EBUFFER, "decrypt final");
+    rc = nuri_schwaemm_decrypt_update(&c->st, out, c->ct_len, &n1, c->ct, c->ct_len);
+    if (rc == NURI_OK) rc = nuri_schwaemm_decrypt_final(&c->st, out + n1, c->ct_len - n1, &n2, c->tag, c->tag_bytes);
+    if (rc != NURI_OK) {
+        OPENSSL_cleanse(out, c->ct_len);
+        return sch_fail(c, rc, "decrypt final");
+    }
+    *outl = n1 + n2;
+    c->started = c->in_msg = 0;
+    c->ct_len = 0;
+    return 1;
+}
+
+static int sch_get_params(OSSL_PARAM params[], int variant)
+{
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, EVP_CIPH_STREAM_CIPHER))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) &&
+        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_key_bytes(variant)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) &&
+        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_nonce_bytes(variant)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) &&
+        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_rate_bytes(variant)))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, 1)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, 1)) return 0;
+    return 1;
+}
+
+static const OSSL_PARAM *sch_gettable_params(void *provctx)
+{
+    static const OSSL_PARAM t[] = {OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+                                   OSSL_PARAM_END};
+    (void)provctx;
+    return t;
+}
+
+static int sch_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    sch_ctx *c = vctx;
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->key_bytes)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, c->nonce_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) && !OSSL_PARAM_set_size_t(p, c->tag_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+        if (!c->encrypt || !c->tag_ready) {
+            NURI_PROV_ERR(PROV_R_TAG_NOT_SET, "Schwaemm: the tag is available after EVP_EncryptFinal_ex");
+            return 0;
+        }
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c->tag_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_TAG_LENGTH, "Schwaemm: the tag is %zu bytes (no truncation)", c->tag_bytes);
+            return 0;
+        }
+        if (!OSSL_PARAM_set_octet_string(p, c->tag, c->tag_bytes)) return 0;
+    }
+    return 1;
+}
+
+static int sch_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    sch_ctx *c = vctx;
+    const OSSL_PARAM *p;
+    size_t n;
+    if (!params) return 1;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != c->tag_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_TAG_LENGTH, "Schwaemm: the tag is %zu bytes, got %zu", c->tag_bytes,
+                          p->data_size);
+            return 0;
+        }
+        if (p->data) { /* a NULL buffer only states the tag length (accepted when it matches) */
+            if (c->encrypt) {
+                NURI_PROV_ERR(PROV_R_TAG_NOT_NEEDED, "Schwaemm: the tag is set only when decrypting");
+                return 0;
+            }
+            memcpy(c->tag, p->data, c->tag_bytes);
+            c->tag_ready = 1;
+        }
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN))) {
+        if (!OSSL_PARAM_get_size_t(p, &n) || n != c->nonce_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_IV_LENGTH, "this Schwaemm variant has a fixed %zu-byte nonce", c->nonce_bytes);
+            return 0;
+        }
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN))) {
+        if (!OSSL_PARAM_get_size_t(p, &n) || n != c->key_bytes) {
+            NURI_PROV_ERR(PROV_R_INVALID_KEY_LENGTH, "this Schwaemm variant has a fixed %zu-byte key", c->key_bytes);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static const OSSL_PARAM *sch_gettable_ctx_params(void *cctx, void *provctx)
+{
+    static const OSSL_PARAM t[] = {OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+                                   OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0), OSSL_PARAM_END};
+    (void)cctx, (void)provctx;
+    return t;
+}
+
+static const OSSL_PARAM *sch_settable_ctx_params(void *cctx, void *provctx)
+{
+    static const OSSL_PARAM t[] = {OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL), OSSL_PARAM_END};
+    (void)cctx, (void)provctx;
+    return t;
+}
+
+#define SCHWAEMM(name, VARIANT)                                                                               \
+    static void *name##_newctx(void *provctx)                                                                 \
+    {                                                                                                         \
+        (void)provctx;                                                                                        \
+        return sch_newctx(VARIANT);                                                                           \
+    }                                                                                                         \
+    static int name##_get_params(OSSL_PARAM params[]) { return sch_get_params(params, VARIANT); }              \
+    const OSSL_DISPATCH nuri_prov_##name##_functions[] = {                                                    \
+        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))name##_newctx},                                             \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))sch_freectx},                                              \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))sch_dupctx},                                                \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))sch_einit},                                           \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))sch_dinit},                                           \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))sch_update},                                                \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))sch_final},                                                  \
+        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))name##_get_params},                                     \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))sch_gettable_params},                              \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))sch_get_ctx_params},                                \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))sch_set_ctx_params},                                \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))sch_gettable_ctx_params},                      \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))sch_settable_ctx_params},                      \
+        {0, NULL}};
+
+SCHWAEMM(schwaemm128_128, NURI_SCHWAEMM128_128)
+SCHWAEMM(schwaemm256_128, NURI_SCHWAEMM256_128)
+SCHWAEMM(schwaemm192_192, NURI_SCHWAEMM192_192)
+SCHWAEMM(schwaemm256_256, NURI_SCHWAEMM256_256)
