@@ -186,7 +186,9 @@ static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
             return 0;
         }
         rc = nuri_schwaemm_update_ad(&c->st, in, inl);
-        return rc == NURI_OK ? 1 : sch_fail(c, rc, "AAD");
+        if (rc != NURI_OK) return sch_fail(c, rc, "AAD");
+        *outl = inl; /* as OpenSSL's own AEADs report AAD */
+        return 1;
     }
     c->in_msg = 1;
     if (inl == 0) return 1;
