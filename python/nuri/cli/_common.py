@@ -2,6 +2,8 @@
 progress bars. (Not a command: main.py only loads cmd_*.py.)"""
 import contextlib
 import os
+import secrets
+import stat
 import sys
 import tempfile
 import time
@@ -41,12 +43,54 @@ def load_key(args, allowed=(16, 24, 32), what="key"):
     return key
 
 
+class _Reader:
+    """A binary reader whose read errors (EIO, reading /proc/self/mem, ...) become one-line usage errors."""
+
+    def __init__(self, f, name):
+        self._f, self._name = f, name
+
+    def _err(self, e):
+        return UsageError(f"cannot read {self._name}: {e.strerror or e}")
+
+    def read(self, n=-1):
+        try:
+            return self._f.read(n)
+        except OSError as e:
+            raise self._err(e) from None
+
+    def readinto(self, b):
+        try:
+            return self._f.readinto(b)
+        except OSError as e:
+            raise self._err(e) from None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            return next(self._f)
+        except OSError as e:
+            raise self._err(e) from None
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._f is not sys.stdin.buffer:
+            self._f.close()
+        return False
+
+
 def open_input(path):
-    """A binary reader for a path or '-' (stdin)."""
+    """A binary reader for a path or '-' (stdin); open and read errors are usage errors (exit 2)."""
     if path == "-":
-        return contextlib.nullcontext(sys.stdin.buffer)
+        return _Reader(sys.stdin.buffer, "stdin")
     try:
-        return open(path, "rb")
+        return _Reader(open(path, "rb"), path)
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
 
@@ -55,92 +99,221 @@ def input_size(f):
     """Size of a regular file behind f, else None (pipes)."""
     try:
         st = os.fstat(f.fileno())
-        import stat
-
         return st.st_size if stat.S_ISREG(st.st_mode) else None
     except (OSError, ValueError, AttributeError):
         return None
 
 
-def check_output_path(path, force):
-    """Fails early (exit 2) if OUT exists without --force or its directory is not writable."""
+def output_kind(path, force):
+    """What writing OUT means: 'stdout' ('-'), 'new' (no such file), 'replace' (an existing regular file,
+    only with --force) or 'direct' (a character device or a FIFO, written in place: never renamed over).
+    Anything else (a directory, a socket, a block device, a dangling symlink) is a usage error."""
     if path == "-":
-        return
-    if os.path.isdir(path):
+        return "stdout"
+    if not os.path.lexists(path):
+        d = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(d):
+            raise UsageError(f"cannot write {path}: directory {d} does not exist")
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise UsageError(f"cannot write {path}: directory {d} is not writable")
+        return "new"
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+        return "direct"
+    if stat.S_ISDIR(st.st_mode):
         raise UsageError(f"{path} is a directory")
-    if os.path.lexists(path) and not force:
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path} is not a regular file, a character device or a FIFO: refusing to write it")
+    if not force:
         raise UsageError(f"{path} exists (use --force to overwrite)")
-    d = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(d):
-        raise UsageError(f"cannot write {path}: directory {d} does not exist")
+    d = os.path.dirname(os.path.realpath(path))
     if not os.access(d, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {path}: directory {d} is not writable")
+    return "replace"
+
+
+def check_output_path(path, force):
+    """Fails early (exit 2) if OUT exists without --force, is a special file other than a character device
+    or FIFO, or its directory is not writable."""
+    output_kind(path, force)
+
+
+def _tmpfile_supported():
+    return hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd")
 
 
 class AtomicOutput:
-    """Writes to a temporary file beside OUT (mode 0600 when ``secret``) and renames it to OUT only on
-    commit(); anything else (an exception, a failed check) removes it, so OUT never holds partial
-    output. '-' writes straight to stdout."""
+    """Output that never leaves partial or unauthenticated data under OUT's name.
+
+    A regular OUT is written to an unnamed temporary file in OUT's directory (O_TMPFILE, mode 0600), linked
+    to OUT only on commit() (with --force: linked beside OUT and renamed over it). Where the filesystem has
+    no O_TMPFILE, a named '.nuri-*.part' file (mode 0600) is used instead; it is removed on any error, on
+    SIGINT, SIGTERM and SIGHUP (main.py turns those into exceptions), but a SIGKILL can leave it behind. The
+    final file gets mode 0600 when ``secret``, else the mode of a new file (0666 minus the umask).
+    Character devices and FIFOs (and '-', stdout) are written directly: callers that must release only
+    authenticated data check ``direct`` and authenticate first. Write errors (a full disk, EIO) become one
+    line and exit status 2, and the temporary is removed."""
 
     def __init__(self, path, force=False, secret=False):
         self.path, self.force, self.secret = path, force, secret
         self.f = None
-        self.tmp = None
+        self.tmp = None  # the named temporary, if any
         self.committed = False
+        self.kind = None
+
+    @property
+    def direct(self):
+        return self.kind in ("stdout", "direct")
+
+    def _fail(self, e):
+        where = "stdout" if self.path == "-" else self.path
+        return UsageError(f"cannot write {where}: {e.strerror or e}")
 
     def __enter__(self):
-        if self.path == "-":
+        self.kind = output_kind(self.path, self.force)
+        if self.kind == "stdout":
             self.f = sys.stdout.buffer
             return self
-        check_output_path(self.path, self.force)
-        d = os.path.dirname(os.path.abspath(self.path))
-        try:
-            fd, self.tmp = tempfile.mkstemp(prefix=".nuri-", suffix=".part", dir=d)
-        except OSError as e:
-            raise UsageError(f"cannot write {self.path}: {e.strerror or e}") from None
-        os.fchmod(fd, 0o600 if self.secret else 0o666 & ~_umask())
+        if self.kind == "direct":
+            try:
+                # no O_CREAT: if OUT was swapped for something else meanwhile, fail rather than create
+                self.f = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_CLOEXEC), "wb")
+            except OSError as e:
+                raise self._fail(e) from None
+            return self
+        self.final = os.path.realpath(self.path) if self.kind == "replace" else os.path.abspath(self.path)
+        d = os.path.dirname(self.final)
+        fd = None
+        if _tmpfile_supported():
+            try:
+                fd = os.open(d, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
+            except OSError:
+                fd = None  # the filesystem has no O_TMPFILE: a named temporary instead
+        if fd is None:
+            try:
+                fd, self.tmp = tempfile.mkstemp(prefix=".nuri-", suffix=".part", dir=d)  # mode 0600
+            except OSError as e:
+                raise self._fail(e) from None
         self.f = os.fdopen(fd, "wb")
         return self
 
     def write(self, b):
-        self.f.write(b)
+        try:
+            self.f.write(b)
+        except OSError as e:
+            raise self._fail(e) from None
+
+    def finish(self):
+        """Flushes everything to disk (errors: UsageError, nothing under OUT's name). Part one of commit()."""
+        try:
+            self.f.flush()
+            if self.kind in ("new", "replace"):
+                os.fchmod(self.f.fileno(), 0o600 if self.secret else 0o666 & ~_umask())
+                os.fsync(self.f.fileno())
+        except OSError as e:
+            raise self._fail(e) from None
 
     def commit(self):
-        if self.path == "-":
-            self.f.flush()
+        self.finish()
+        self.publish()
+
+    def publish(self):
+        """Gives the finished output its name (part two of commit())."""
+        if self.direct:
+            if self.kind == "direct":
+                try:
+                    self.f.close()
+                except OSError as e:
+                    raise self._fail(e) from None
             self.committed = True
             return
-        self.f.flush()
-        os.fsync(self.f.fileno())
-        self.f.close()
         try:
-            if self.force:
-                os.replace(self.tmp, self.path)
+            if self.tmp is None:  # unnamed: link it (beside OUT first when it replaces one)
+                if self.kind == "new":
+                    _link_fd(self.f.fileno(), self.final)  # never clobbers a file that appeared meanwhile
+                else:
+                    named = _link_beside(self.f.fileno(), self.final)
+                    try:
+                        os.replace(named, self.final)
+                    except OSError:
+                        os.unlink(named)
+                        raise
+            elif self.kind == "replace":
+                os.replace(self.tmp, self.final)
+                self.tmp = None
             else:
-                os.link(self.tmp, self.path)  # never clobbers a file that appeared meanwhile
+                os.link(self.tmp, self.final)
                 os.unlink(self.tmp)
+                self.tmp = None
         except FileExistsError:
             raise UsageError(f"{self.path} exists (use --force to overwrite)") from None
         except OSError as e:
-            raise UsageError(f"cannot write {self.path}: {e.strerror or e}") from None
-        self.tmp = None
+            raise self._fail(e) from None
+        self.f.close()
         self.committed = True
 
+    def discard(self):
+        """Removes a published output again (used when a sibling output could not be published)."""
+        if self.committed and self.kind in ("new", "replace"):
+            with contextlib.suppress(OSError):
+                os.unlink(self.final)
+
     def __exit__(self, *exc):
-        if self.path != "-" and self.tmp is not None:
-            try:
+        if self.kind in ("new", "replace", "direct") and self.f is not None:
+            with contextlib.suppress(OSError, ValueError):
                 self.f.close()
-            except OSError:
-                pass
+        if self.tmp is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.tmp)
+            self.tmp = None
         return False
+
+
+def commit_all(outputs):
+    """Commits several outputs together: every one is written to disk before any gets its name, and if
+    naming one fails the ones already named are removed again (kem keygen: no sk without pk)."""
+    for o in outputs:
+        o.finish()
+    done = []
+    try:
+        for o in outputs:
+            o.publish()
+            done.append(o)
+    except BaseException:
+        for o in done:
+            o.discard()
+        raise
 
 
 def _umask():
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+def _link_fd(fd, path):
+    """linkat(/proc/self/fd/FD, path, AT_SYMLINK_FOLLOW): gives an O_TMPFILE file a name. (os.link uses
+    linkat with that flag only when a dir_fd is passed.)"""
+    proc = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.link(str(fd), path, src_dir_fd=proc, follow_symlinks=True)
+    finally:
+        os.close(proc)
+
+
+def _link_beside(fd, final):
+    d, base = os.path.split(final)
+    for _ in range(100):
+        name = os.path.join(d, f".nuri-{base}-{secrets.token_hex(6)}.part")
+        try:
+            _link_fd(fd, name)
+            return name
+        except FileExistsError:
+            continue
+    raise OSError(f"cannot create a temporary name beside {final}")
 
 
 class Progress:

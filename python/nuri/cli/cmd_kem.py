@@ -1,5 +1,5 @@
 """nuri kem keygen|encaps|decaps: ML-KEM-512/768/1024 (FIPS 203) with key files."""
-import sys
+import contextlib
 
 from .main import UsageError, VerifyError
 
@@ -72,15 +72,24 @@ def _level_of(data, which, path, want):
     return levels[0]
 
 
-def _write(path, data, force, secret):
-    from .. import keyfile
+def _write_all(files, force):
+    """files: (path, data, secret) triples. Each is written to a temporary file, and all of them get their
+    names only once every one is complete (a full disk never leaves a secret key without its public key, or
+    a ciphertext without its shared secret). '-' prints the data as hex after the files are in place."""
+    from . import _common as C
 
-    try:
-        keyfile.write_secret_file(path, data, force=force, mode=0o600 if secret else 0o644)
-    except FileExistsError:
-        raise UsageError(f"{path} exists (use --force to overwrite)") from None
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    stdout = [data for path, data, _ in files if path == "-"]
+    with contextlib.ExitStack() as stack:
+        outs = []
+        for path, data, secret in files:
+            if path == "-":
+                continue
+            o = stack.enter_context(C.AtomicOutput(path, force, secret=secret))
+            o.write(data)
+            outs.append(o)
+        C.commit_all(outs)
+    for data in stdout:
+        print(data.hex())
 
 
 def _check_new(paths, force):
@@ -107,16 +116,8 @@ def run_keygen(args):
         ek, dk = seal.generate("mlkem768-x25519")
     else:
         ek, dk = mlkem.keygen(int(args.kem[5:]) if args.kem else args.level)
-    _write(args.secret, dk, args.force, True)
-    _write(args.public, ek, args.force, False)
+    _write_all([(args.secret, dk, True), (args.public, ek, False)], args.force)
     return 0
-
-
-def _emit_shared(path, ss, force):
-    if path == "-":
-        print(ss.hex())
-    else:
-        _write(path, ss, force, True)
 
 
 def run_encaps(args):
@@ -130,8 +131,7 @@ def run_encaps(args):
         ss, ct = mlkem.encaps(level, ek)
     except ValueError as e:
         raise VerifyError(f"{args.public}: not a valid ML-KEM-{level} public key ({e})") from None
-    _write(args.ciphertext, ct, args.force, False)
-    _emit_shared(args.shared, ss, args.force)
+    _write_all([(args.ciphertext, ct, False), (args.shared, ss, True)], args.force)
     return 0
 
 
@@ -146,5 +146,5 @@ def run_decaps(args):
         ss = mlkem.decaps(lc, dk, ct)
     except ValueError as e:
         raise VerifyError(f"{args.secret}: not a valid ML-KEM-{level} secret key ({e})") from None
-    _emit_shared(args.shared, ss, args.force)
+    _write_all([(args.shared, ss, True)], args.force)
     return 0

@@ -1,4 +1,5 @@
 """nuri keygen -o KEYFILE [--bits 128|192|256] [--force]: a random symmetric key file (mode 0600)."""
+from . import _common as C
 from .main import UsageError
 
 
@@ -21,10 +22,7 @@ def run(args):
     if args.output == "-":
         raise UsageError("refusing to print a key to stdout; give a file name")
     key = keyfile.generate(args.bits)
-    try:
-        keyfile.write_key(args.output, key, force=args.force)
-    except FileExistsError:
-        raise UsageError(f"{args.output} exists (use --force to overwrite)") from None
-    except OSError as e:
-        raise UsageError(f"cannot write {args.output}: {e.strerror or e}") from None
+    with C.AtomicOutput(args.output, args.force, secret=True) as out:
+        out.write(keyfile.format_key(key).encode())
+        out.commit()
     return 0

@@ -3,7 +3,6 @@ key file or passphrase, nuri-seal v2 to public-key recipients (HPKE with ML-KEM-
 import getpass
 import os
 import stat
-import sys
 
 from . import _common as C
 from .main import UsageError, VerifyError
@@ -206,6 +205,28 @@ def _open_args(args, seal, header):
     return {"key": C.load_key(args)}
 
 
+def _open_direct(args, fin, out, header, size, kw):
+    """OUT is stdout, a device or a FIFO: only authenticated plaintext may reach it."""
+    from .. import seal
+
+    if not _seekable(fin):
+        # A pipe: STREAM lets each chunk go out once it (and all before it) authenticated.
+        # A stream cut short or altered later ends with exit 1 after that authenticated part.
+        seal.open_stream(fin, out.write, header=header, **kw)
+        return
+    # A regular file: pass 1 authenticates everything and releases nothing.
+    with C.Progress(size, "verify", quiet=args.quiet) as bar:
+        seal.open_stream(fin, lambda b: None, header=header, progress=bar.advance, **kw)
+    before = os.fstat(fin.fileno())
+    fin.seek(len(header.to_bytes()))
+    # Pass 2: every chunk is authenticated again before it is written.
+    with C.Progress(size, "open", quiet=args.quiet) as bar:
+        seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
+    after = os.fstat(fin.fileno())
+    if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
+        raise VerifyError(f"{args.input} changed while it was being read")
+
+
 def run_open(args):
     from .. import InvalidTag, seal
 
@@ -221,28 +242,12 @@ def run_open(args):
             raise UsageError(f"{args.input} is the header of a sealed video stream: use 'nuri video open'")
         size = C.input_size(fin)
         try:
-            if args.output == "-":
-                if not _seekable(fin):
-                    # A pipe: STREAM lets each chunk go out once it (and all before it) authenticated.
-                    # A stream cut short or altered later ends with exit 1 after that authenticated part.
-                    seal.open_stream(fin, sys.stdout.buffer.write, header=header, **kw)
-                    sys.stdout.buffer.flush()
-                    return 0
-                # A regular file: pass 1 authenticates everything and releases nothing.
-                with C.Progress(size, "verify", quiet=args.quiet) as bar:
-                    seal.open_stream(fin, lambda b: None, header=header, progress=bar.advance, **kw)
-                before = os.fstat(fin.fileno())
-                fin.seek(len(header.to_bytes()))
-                # Pass 2: every chunk is authenticated again before it is written.
-                with C.Progress(size, "open", quiet=args.quiet) as bar:
-                    seal.open_stream(fin, sys.stdout.buffer.write, header=header, progress=bar.advance, **kw)
-                after = os.fstat(fin.fileno())
-                if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
-                    raise VerifyError(f"{args.input} changed while it was being read")
-                sys.stdout.buffer.flush()
-                return 0
-            with C.AtomicOutput(args.output, args.force) as out, C.Progress(size, "open", quiet=args.quiet) as bar:
-                seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
+            with C.AtomicOutput(args.output, args.force) as out:
+                if out.direct:  # stdout, a device or a FIFO
+                    _open_direct(args, fin, out, header, size, kw)
+                else:
+                    with C.Progress(size, "open", quiet=args.quiet) as bar:
+                        seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
                 out.commit()
         except InvalidTag as e:
             raise VerifyError(f"{args.input}: {e}; " + ("the output ends here" if args.output == "-" and

@@ -1,8 +1,11 @@
 """Entry point of the ``nuri`` command. Exit codes: 0 ok, 1 verification or authentication
 failure, 2 usage error (bad arguments, unreadable input, unwritable output)."""
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
+import signal
 import sys
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -36,6 +39,57 @@ def build_parser():
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised like KeyboardInterrupt for SIGINT, so that temporary files are
+    removed on the way out (cli/_common.py AtomicOutput)."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminate_as_exception():
+    """SIGTERM and SIGHUP raise Terminated while a command runs (where they have their default action; a
+    SIGHUP ignored by nohup stays ignored). Restored afterwards: main() is also called from tests."""
+    saved = {}
+    try:
+        for s in (signal.SIGTERM, signal.SIGHUP):
+            if signal.getsignal(s) == signal.SIG_DFL:
+                saved[s] = signal.signal(s, _raise_terminated)
+    except ValueError:  # not the main thread: signals cannot be handled here
+        pass
+    try:
+        yield
+    finally:
+        for s, h in saved.items():
+            signal.signal(s, h)
+
+
+def _stdout_to_devnull():
+    """After a failed write to stdout, Python would try to flush it again at exit and print a traceback:
+    point the descriptor at /dev/null so that the one-line error stays the only message."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+
+
+def _flush_stdout():
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_devnull()
+    except OSError as e:
+        _stdout_to_devnull()
+        return f"cannot write stdout: {e.strerror or e}"
+    return None
+
+
 def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -43,7 +97,12 @@ def main(argv=None):
         parser.print_help()
         return EXIT_USAGE
     try:
-        return args.func(args) or EXIT_OK
+        with _terminate_as_exception():
+            rc = args.func(args) or EXIT_OK
+        err = _flush_stdout()
+        if err:
+            raise UsageError(err)
+        return rc
     except UsageError as e:
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -52,8 +111,17 @@ def main(argv=None):
         return EXIT_FAIL
     except KeyboardInterrupt:
         return 130
+    except Terminated as e:
+        return 128 + e.signum
     except BrokenPipeError:
+        _stdout_to_devnull()
         return EXIT_OK
+    except OSError as e:  # an I/O error no command turned into a message: still one line, exit 2
+        if getattr(e, "filename", None) is None:
+            _stdout_to_devnull()  # most likely stdout itself (print() into a full disk)
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"nuri {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":
