@@ -33,10 +33,10 @@ def one_line_exit_2(r):
 
 @pytest.fixture
 def sealed(tmp_path):
-    """A 256 KiB file sealed in 1 KiB chunks, and its plaintext."""
-    data = os.urandom(256 << 10)
+    """A 10 MiB sealed file (more than two of the 4 MiB groups `open` works on), and its plaintext."""
+    data = os.urandom(10 << 20)
     (tmp_path / "p").write_bytes(data)
-    assert run("seal", "-i", tmp_path / "p", "-o", tmp_path / "s", "--chunk-log2", 10).returncode == 0
+    assert run("seal", "-i", tmp_path / "p", "-o", tmp_path / "s").returncode == 0
     return tmp_path / "s", data
 
 
@@ -59,7 +59,7 @@ def test_killed_open_leaves_no_plaintext(tmp_path, sealed, sig):
     outdir.mkdir()
     p = subprocess.Popen([NURI_BIN, "open", "-i", "-", "-o", str(outdir / "plain")], stdin=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=dict(os.environ, NURI_KEY_HEX=KEY_HEX, NURI_NO_PROGRESS="1"))
-    p.stdin.write(blob[:len(blob) - 2000])  # every chunk but the last two: plaintext is being written
+    p.stdin.write(blob[:len(blob) - (100 << 10)])  # all but the last chunks: plaintext is being written
     p.stdin.flush()
     tmp_fd = None
     deadline = time.monotonic() + 20
