@@ -287,6 +287,48 @@ ENCODER(priv, 1, pem, 1)
 ENCODER(pub, 0, der, 0)
 ENCODER(pub, 0, pem, 1)
 
+/* Text (openssl pkey -text / -text_pub): labelled hex, 15 bytes a line, like OpenSSL's own keys. */
+static int print_hex(BIO *out, const char *label, const uint8_t *p, size_t n)
+{
+    if (BIO_printf(out, "%s:", label) <= 0) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (BIO_printf(out, "%s%02x%s", i % 15 == 0 ? "\n    " : "", p[i], i + 1 < n ? ":" : "") <= 0) return 0;
+    return BIO_printf(out, "\n") > 0;
+}
+
+static int enc_text_does_selection(void *provctx, int selection)
+{
+    (void)provctx, (void)selection;
+    return 1;
+}
+
+static int enc_text(void *vctx, OSSL_CORE_BIO *cout, const void *obj, const OSSL_PARAM abstract[], int selection,
+                    OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)
+{
+    enc_ctx *c = vctx;
+    const nuri_prov_mlkem_key *k = obj;
+    (void)abstract, (void)cb, (void)cbarg;
+    if (!k) {
+        ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY);
+        return 0;
+    }
+    int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) && k->has_priv;
+    BIO *out = BIO_new_from_core_bio(c->prov->libctx, cout);
+    int ok = out && BIO_printf(out, "%s %s-Key:\n", nuri_prov_mlkem_name(k->level), priv ? "Private" : "Public") > 0;
+    if (ok && priv && k->has_seed) ok = print_hex(out, "seed", k->seed, sizeof k->seed);
+    if (ok && priv) ok = print_hex(out, "dk", k->dk, nuri_mlkem_dk_bytes(k->level));
+    if (ok && k->has_pub) ok = print_hex(out, "ek", k->ek, nuri_mlkem_ek_bytes(k->level));
+    BIO_free(out);
+    return ok;
+}
+
+static const OSSL_DISPATCH enc_text_functions[] = {
+    {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enc_newctx},
+    {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))enc_freectx},
+    {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))enc_text_does_selection},
+    {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))enc_text},
+    {0, NULL}};
+
 #define ENC_ROWS(L, n)                                                                                         \
     {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=der,structure=PrivateKeyInfo",          \
      enc_priv_der_functions, NULL},                                                                           \
@@ -295,7 +337,8 @@ ENCODER(pub, 0, pem, 1)
         {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=der,structure=SubjectPublicKeyInfo", \
          enc_pub_der_functions, NULL},                                                                        \
         {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=pem,structure=SubjectPublicKeyInfo", \
-         enc_pub_pem_functions, NULL},
+         enc_pub_pem_functions, NULL},                                                                        \
+        {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=text", enc_text_functions, NULL},
 
 const OSSL_ALGORITHM nuri_prov_encoders[] = {ENC_ROWS(512, 1) ENC_ROWS(768, 2) ENC_ROWS(1024, 3){NULL, NULL, NULL, NULL}};
 

@@ -158,11 +158,28 @@ static int pipo_final(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     return 0;
 }
 
-/* One-shot EVP_Cipher(): the same as an update (block modes without padding semantics). */
+/* EVP_Cipher(): raw blocks, no padding and nothing held back (as OpenSSL's own ciphers do):
+ * ECB and CBC take whole blocks only; CTR any length. */
 static int pipo_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
                        size_t inl)
 {
-    return pipo_update(vctx, out, outl, outsize, in, inl);
+    pipo_ctx *c = vctx;
+    *outl = 0;
+    if (c->mode != NURI_PIPO_CTR && inl % NURI_PIPO_BLOCK_BYTES != 0) {
+        NURI_PROV_ERR(PROV_R_WRONG_FINAL_BLOCK_LENGTH, "PIPO: EVP_Cipher takes whole 8-byte blocks");
+        return 0;
+    }
+    if (!c->started) {
+        int pad = c->padding;
+        c->padding = 0;
+        int ok = pipo_start(c);
+        c->padding = pad;
+        if (!ok) return 0;
+    } else if (c->st.padding != NURI_PAD_NONE) {
+        NURI_PROV_ERR(PROV_R_INVALID_MODE, "PIPO: EVP_Cipher cannot continue a padded EVP_CipherUpdate stream");
+        return 0;
+    }
+    return pipo_update(c, out, outl, outsize, in, inl);
 }
 
 static int pipo_get_params(OSSL_PARAM params[], size_t key_bytes, int mode)

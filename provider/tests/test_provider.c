@@ -88,6 +88,14 @@ static void test_pipo(void)
                   names[ks][0], i);
             CHECK(evp_cipher(c, 0, 0, key, NULL, x, 8, back) == 8 && memcmp(back, p, 8) == 0, "%s KAT %zu decrypt",
                   names[ks][0], i);
+            /* EVP_Cipher: raw blocks whatever the padding setting */
+            EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+            for (int enc = 0; enc < 2; enc++) {
+                CHECK(EVP_CipherInit_ex2(ctx, c, key, NULL, enc, NULL) == 1 &&
+                          EVP_Cipher(ctx, ct, enc ? p : x, 8) > 0 && memcmp(ct, enc ? x : p, 8) == 0,
+                      "%s KAT %zu EVP_Cipher %s", names[ks][0], i, enc ? "encrypt" : "decrypt");
+            }
+            EVP_CIPHER_CTX_free(ctx);
         }
         EVP_CIPHER_free(c);
     }
@@ -122,6 +130,21 @@ static void test_pipo(void)
                 CHECK(b == (long)plen && memcmp(back, pt, plen) == 0, "%s pad=%d len=%zu: round trip", name, pad,
                       plen);
                 nuri_pipo_key_wipe(&k);
+            }
+            {
+                /* EVP_CIPHER_CTX_copy mid-stream: the copy finishes like the original */
+                size_t len = 50 + rnd(100);
+                int n1, n2, n3, n4;
+                tu_randbytes(pt, len);
+                EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new(), *b = EVP_CIPHER_CTX_new();
+                int ok = EVP_EncryptInit_ex2(a, c, key, iv, NULL) && EVP_EncryptUpdate(a, ct, &n1, pt, 21) &&
+                         EVP_CIPHER_CTX_copy(b, a) && EVP_EncryptUpdate(a, ct + n1, &n2, pt + 21, (int)len - 21) &&
+                         EVP_EncryptFinal_ex(a, ct + n1 + n2, &n3) &&
+                         EVP_EncryptUpdate(b, ref + n1, &n4, pt + 21, (int)len - 21) && n4 == n2 &&
+                         EVP_EncryptFinal_ex(b, ref + n1 + n2, &n4) && n4 == n3;
+                CHECK(ok && memcmp(ct + n1, ref + n1, (size_t)(n2 + n3)) == 0, "%s context copy", name);
+                EVP_CIPHER_CTX_free(a);
+                EVP_CIPHER_CTX_free(b);
             }
             if (m != 2) {
                 /* a partial block without padding and a corrupted pad are refused at final */
@@ -307,6 +330,32 @@ static void test_schwaemm(const char *vecdir)
             b = aead_open(c, tl, key, nonce, ad, adl, ct, rl, back, &rel);
             CHECK(b < 0 && rel == 0 && memcmp(back, sentinel, sizeof back) == 0 && had_error(),
                   "%s tampered (case %d): EVP_DecryptFinal_ex fails and releases nothing", name, t % 3);
+        }
+        {
+            /* EVP_CIPHER_CTX_copy mid-message (encrypting and decrypting): both finish alike */
+            size_t len = 100 + rnd(200), rl = 0;
+            int n1 = 0, n2 = 0, n3 = 0, n4 = 0;
+            uint8_t tag2[32];
+            tu_randbytes(pt, len);
+            CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, 5, pt, len, NULL) == NURI_OK,
+                  "nuri_schwaemm_encrypt");
+            EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new(), *b = EVP_CIPHER_CTX_new();
+            int ok = EVP_EncryptInit_ex2(a, c, key, nonce, NULL) && EVP_EncryptUpdate(a, NULL, &n1, ad, 5) &&
+                     EVP_EncryptUpdate(a, ct, &n1, pt, 77) && EVP_CIPHER_CTX_copy(b, a) &&
+                     EVP_EncryptUpdate(b, ct + n1, &n2, pt + 77, (int)len - 77) &&
+                     EVP_EncryptFinal_ex(b, ct + n1 + n2, &n3) &&
+                     EVP_CIPHER_CTX_ctrl(b, EVP_CTRL_AEAD_GET_TAG, (int)tl, tag2) == 1;
+            CHECK(ok && (size_t)(n1 + n2 + n3) == len && memcmp(ct, ref, len) == 0 && memcmp(tag2, ref + len, tl) == 0,
+                  "%s encryption context copy", name);
+            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) && EVP_DecryptUpdate(a, NULL, &n1, ad, 5) &&
+                 EVP_DecryptUpdate(a, back, &n1, ref, 33) && EVP_CIPHER_CTX_copy(b, a) &&
+                 EVP_DecryptUpdate(b, back + n1, &n2, ref + 33, (int)len - 33) &&
+                 EVP_CIPHER_CTX_ctrl(b, EVP_CTRL_AEAD_SET_TAG, (int)tl, ref + len) == 1 &&
+                 EVP_DecryptFinal_ex(b, back + n1 + n2, &n4);
+            CHECK(ok && n1 == 0 && n2 == 0 && (size_t)n4 == len && memcmp(back, pt, len) == 0,
+                  "%s decryption context copy", name);
+            EVP_CIPHER_CTX_free(a);
+            EVP_CIPHER_CTX_free(b);
         }
         /* wrong lengths and call order are refused with an OpenSSL error */
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();

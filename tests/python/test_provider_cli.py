@@ -107,6 +107,10 @@ def test_genpkey_mlkem768_python_encaps_provider_decaps(tmp_path, form):
                   "-provider", "default").stdout
     ek = _spki_public_key(pub, 768)
     mlkem.check_encapsulation_key(768, ek)
+    text = openssl("pkey", "-in", key, "-inform", form, "-text_pub", "-noout", "-provider", "nuri", "-provider",
+                   "default").stdout.decode()
+    assert text.startswith("ML-KEM-768 Public-Key:\nek:") and "dk:" not in text
+    assert bytes.fromhex(text.split("ek:", 1)[1].replace(":", "").replace("\n", "").replace(" ", "")) == ek
     shared, ct = mlkem.encaps(768, ek)
     (tmp_path / "ct").write_bytes(ct)
     r = subprocess.run([os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(key), str(tmp_path / "ct")],
