@@ -130,6 +130,36 @@ void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
     if (outlen) hash_fixed(out, outlen, 136, 0x1F, in, inlen);
 }
 
+void nuri_keccak_jobs(const nuri_keccak_job *jobs, unsigned n, unsigned rate)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const nuri_keccak_job *j = &jobs[i];
+        uint64_t s[25];
+        unsigned pos = 0;
+        memset(s, 0, sizeof s);
+        for (int part = 0; part < 2; part++) {
+            const uint8_t *in = part ? j->in : j->pre;
+            size_t len = part ? j->len : j->prelen;
+            while (len > 0) {
+                size_t take = rate - pos < len ? rate - pos : len;
+                xor_bytes(s, 1, pos, in, take);
+                pos += (unsigned)take;
+                in += take;
+                len -= take;
+                if (pos == rate) {
+                    keccak_permute(s, 1);
+                    pos = 0;
+                }
+            }
+        }
+        s[pos >> 3] ^= (uint64_t)j->ds << (8 * (pos & 7));
+        s[(rate - 1) >> 3] ^= 0x80ULL << (8 * ((rate - 1) & 7));
+        keccak_permute(s, 1);
+        extract_bytes(j->out, s, 1, 0, j->outlen);
+        nuri_wipe(s, sizeof s);
+    }
+}
+
 /* ---- incremental SHAKE ---- */
 void nuri_shake128_init(nuri_shake_ctx *c)
 {

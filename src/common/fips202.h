@@ -30,6 +30,22 @@ void nuri_shake_x4_absorb_once(nuri_keccakx4 *st, unsigned rate, const uint8_t *
 void nuri_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
                                  nuri_keccakx4 *st, unsigned rate);
 
+/* One-shot Keccak hashing as a list of independent jobs of the same rate (SHA3-256 and SHAKE256:
+ * 136, SHA3-512: 72, SHAKE128: 168). Each job hashes pre || in (pre may be NULL) with domain byte
+ * ds (0x06 SHA-3, 0x1F SHAKE) into outlen <= rate bytes. nuri_keccak_jobs runs them one after the
+ * other; a SIMD form may run up to four at once (e.g. two hashes a protocol needs independently). */
+typedef struct nuri_keccak_job {
+    const uint8_t *pre;
+    size_t prelen;
+    const uint8_t *in;
+    size_t len;
+    uint8_t *out;
+    size_t outlen;
+    uint8_t ds;
+} nuri_keccak_job;
+
+void nuri_keccak_jobs(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
+
 /* The same three functions on AVX2 (keccakx4_avx2.c, built on x86-64 only): call them only
  * when the CPU has AVX2, i.e. from a backend that dispatch chose for its AVX2 requirement. */
 void nuri_keccakf1600_x4_avx2(uint64_t s[100]);
@@ -37,5 +53,8 @@ void nuri_shake_x4_absorb_once_avx2(nuri_keccakx4 *st, unsigned rate, const uint
                                     const uint8_t *in2, const uint8_t *in3, size_t len);
 void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
                                       nuri_keccakx4 *st, unsigned rate);
+/* nuri_keccak_jobs with four jobs per AVX2 permutation (jobs of one group of four that need
+ * different numbers of blocks, and a lone last job, go through the portable code). */
+void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
 
 #endif

@@ -128,9 +128,9 @@ int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t 
     if (!p) rc = NURI_EINVAL;
     else if (!ss || !ct || !dk || ss_len != NURI_MLKEM_SS_BYTES || ct_len != p->ct_bytes || dk_len != p->dk_bytes)
         rc = NURI_ELENGTH;
-    else if ((rc = nuri_mlkem_check_dk_internal(p, dk)) == NURI_OK) rc = pick(impl, &be);
-    if (rc == NURI_OK) nuri_mlkem_decaps_internal(be, p, ss, ct, dk);
-    else zero(ss, ss_len);
+    else rc = pick(impl, &be);
+    if (rc == NURI_OK) rc = nuri_mlkem_decaps_internal(be, p, ss, ct, dk); /* runs the §7.3 hash check */
+    if (rc != NURI_OK) zero(ss, ss_len);
     return rc;
 }
 

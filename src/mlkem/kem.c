@@ -20,25 +20,8 @@ const mlk_params *nuri_mlkem_params(unsigned level)
     }
 }
 
-/* H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32). */
-static void hash_g(uint8_t out[64], const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
-{
-    uint8_t buf[64];
-    memcpy(buf, a, alen);
-    memcpy(buf + alen, b, blen);
-    nuri_sha3_512(out, buf, alen + blen);
-    nuri_wipe(buf, sizeof buf);
-}
-
-static void hash_j(uint8_t out[32], const uint8_t z[32], const uint8_t *c, size_t clen)
-{
-    nuri_shake_ctx x;
-    nuri_shake256_init(&x);
-    nuri_shake_absorb(&x, z, 32);
-    nuri_shake_absorb(&x, c, clen);
-    nuri_shake_squeeze(&x, out, 32);
-    nuri_shake_wipe(&x);
-}
+/* H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32): run as nuri_keccak_job lists through the
+ * backend (SHA3-512 rate 72, the others 136), so independent hashes can share a SIMD permutation. */
 
 /* §7.2 modulus check: every 12-bit value of ByteDecode12(ek[0:384k]) must be < q (equivalent to
  * ByteEncode12(ByteDecode12(x)) == x, since decoding reduces mod q). ek is public. */
@@ -106,16 +89,26 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     nuri_wipe(&t, sizeof t);
 }
 
-/* K-PKE.Encrypt (Algorithm 14). ek has passed the modulus check (or comes from dk). */
-static void pke_encrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, const uint8_t *ek,
+/* The public-key side of K-PKE.Encrypt (Algorithm 14, lines 2-8): t = ByteDecode12(ek) and the
+ * transposed matrix A^T. Batch forms expand once for all operations under one key. */
+typedef struct mlk_ekx {
+    mlk_poly at[MLKEM_KMAX * MLKEM_KMAX], t[MLKEM_KMAX];
+} mlk_ekx;
+
+static void expand_ek(const nuri_mlkem_backend *be, const mlk_params *p, mlk_ekx *x, const uint8_t *ek)
+{
+    for (unsigned i = 0; i < p->k; i++) be->frombytes(&x->t[i], ek + 384 * i);
+    be->gen_matrix(x->at, ek + 384 * p->k, p->k, 1);
+}
+
+/* K-PKE.Encrypt (Algorithm 14) over an expanded ek (which has passed the modulus check or comes from dk). */
+static void pke_encrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, const mlk_ekx *x,
                         const uint8_t m[32], const uint8_t coins[32])
 {
     const unsigned k = p->k;
-    mlk_poly at[MLKEM_KMAX * MLKEM_KMAX], t[MLKEM_KMAX], y[MLKEM_KMAX], e1[MLKEM_KMAX + 1], u, mu;
+    mlk_poly y[MLKEM_KMAX], e1[MLKEM_KMAX + 1], u, mu;
     mlk_mulcache yc[MLKEM_KMAX];
 
-    for (unsigned i = 0; i < k; i++) be->frombytes(&t[i], ek + 384 * i);
-    be->gen_matrix(at, ek + 384 * k, k, 1);
     be->sample_cbd(y, k, coins, 0, p->eta1);
     be->sample_cbd(e1, k + 1, coins, (uint8_t)k, p->eta2); /* e1[0..k-1], then e2 = e1[k] */
     for (unsigned i = 0; i < k; i++) {
@@ -123,13 +116,13 @@ static void pke_encrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8
         be->mulcache(&yc[i], &y[i]);
     }
     for (unsigned i = 0; i < k; i++) {
-        be->basemul_acc(&u, &at[i * k], y, yc, k);
+        be->basemul_acc(&u, &x->at[i * k], y, yc, k);
         be->invntt(&u);
         for (unsigned j = 0; j < MLKEM_N; j++) u.c[j] = (int16_t)(u.c[j] + e1[i].c[j]);
         be->reduce(&u);
         be->compress(ct + 32 * p->du * i, &u, p->du);
     }
-    be->basemul_acc(&u, t, y, yc, k);
+    be->basemul_acc(&u, x->t, y, yc, k);
     be->invntt(&u);
     be->decompress(&mu, m, 1);
     for (unsigned j = 0; j < MLKEM_N; j++) u.c[j] = (int16_t)(u.c[j] + e1[k].c[j] + mu.c[j]);
@@ -143,19 +136,18 @@ static void pke_encrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8
     nuri_wipe(&mu, sizeof mu);
 }
 
-/* K-PKE.Decrypt (Algorithm 15). */
-static void pke_decrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t m[32], const uint8_t *dk_pke,
+/* K-PKE.Decrypt (Algorithm 15) with s = ByteDecode12(dk_PKE) already decoded. */
+static void pke_decrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t m[32], const mlk_poly *s,
                         const uint8_t *ct)
 {
     const unsigned k = p->k;
-    mlk_poly u[MLKEM_KMAX], s[MLKEM_KMAX], w, v;
+    mlk_poly u[MLKEM_KMAX], w, v;
     mlk_mulcache uc[MLKEM_KMAX];
 
     for (unsigned i = 0; i < k; i++) {
         be->decompress(&u[i], ct + 32 * p->du * i, p->du);
         be->ntt(&u[i]);
         be->mulcache(&uc[i], &u[i]);
-        be->frombytes(&s[i], dk_pke + 384 * i);
     }
     be->basemul_acc(&w, s, u, uc, k);
     be->invntt(&w);
@@ -164,8 +156,12 @@ static void pke_decrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8
     be->reduce(&w);
     be->compress(m, &w, 1);
 
-    nuri_wipe(s, sizeof s);
     nuri_wipe(&w, sizeof w);
+}
+
+static void decode_s(const nuri_mlkem_backend *be, const mlk_params *p, mlk_poly *s, const uint8_t *dk_pke)
+{
+    for (unsigned i = 0; i < p->k; i++) be->frombytes(&s[i], dk_pke + 384 * i);
 }
 
 /* ---- ML-KEM internal algorithms ---- */
@@ -183,32 +179,111 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
 void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
                                 const uint8_t *ek, const uint8_t m[32])
 {
-    uint8_t h[32], kr[64];
-    nuri_sha3_256(h, ek, p->ek_bytes);
-    hash_g(kr, m, 32, h, 32); /* (K, r) = G(m || H(ek)) */
-    pke_encrypt(be, p, ct, ek, m, kr + 32);
-    memcpy(ss, kr, 32);
-    nuri_wipe(kr, sizeof kr);
+    nuri_mlkem_encaps_many_internal(be, p, ct, ss, ek, m, 1);
 }
 
-void nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
-                                const uint8_t *ct, const uint8_t *dk)
+/* Lines 7-11 of ML-KEM.Decaps_internal (Algorithm 18) for one ciphertext, once m' = Decrypt(c),
+ * (K', r') = G(m' || h) and K-bar = J(z || c) are known: re-encrypt, compare in constant time,
+ * select K' or K-bar without branching. */
+static void decaps_finish(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32], const uint8_t *ct,
+                          const mlk_ekx *x, const uint8_t m[32], const uint8_t kr[64], const uint8_t kbar[32])
 {
-    const size_t pke = 384 * (size_t)p->k;
-    const uint8_t *ek = dk + pke, *h = ek + p->ek_bytes, *z = h + 32;
-    uint8_t m[32], kr[64], kbar[32], ct2[NURI_MLKEM_MAX_CT_BYTES];
-
-    pke_decrypt(be, p, m, dk, ct);
-    hash_g(kr, m, 32, h, 32); /* (K', r') = G(m' || h) */
-    hash_j(kbar, z, ct, p->ct_bytes);
-    pke_encrypt(be, p, ct2, ek, m, kr + 32);
+    uint8_t ct2[NURI_MLKEM_MAX_CT_BYTES];
+    pke_encrypt(be, p, ct2, x, m, kr + 32);
     /* mask = 0xFF..FF if c == c' else 0: nuri_ct_memcmp returns 0 or -1 without branching. */
     uint32_t diff = (uint32_t)nuri_ct_memcmp(ct, ct2, p->ct_bytes); /* 0 or 0xFFFFFFFF */
     uint8_t keep = (uint8_t)~nuri_value_barrier_u32(diff);
     for (size_t i = 0; i < 32; i++) ss[i] = (uint8_t)((kr[i] & keep) | (kbar[i] & (uint8_t)~keep));
+    nuri_wipe(ct2, sizeof ct2);
+}
 
+int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
+                               const uint8_t *ct, const uint8_t *dk)
+{
+    return nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, 1);
+}
+
+/* ---- batch forms: groups of four operations share each Keccak step (and the ek expansion) ---- */
+
+#define GROUP 4
+
+void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
+                                     const uint8_t *ek, const uint8_t *m, size_t n)
+{
+    mlk_ekx x;
+    const uint8_t *expanded = NULL; /* the ek that x holds (eks are public: comparing them may branch) */
+    uint8_t h[GROUP][32], kr[GROUP][64], g_in[GROUP][64];
+    nuri_keccak_job jobs[GROUP];
+    for (size_t i0 = 0; i0 < n; i0 += GROUP) {
+        const unsigned cnt = n - i0 < GROUP ? (unsigned)(n - i0) : GROUP;
+        for (unsigned j = 0; j < cnt; j++) /* H(ek) */
+            jobs[j] = (nuri_keccak_job){NULL, 0, ek + (i0 + j) * p->ek_bytes, p->ek_bytes, h[j], 32, 0x06};
+        be->keccak_jobs(jobs, cnt, 136);
+        for (unsigned j = 0; j < cnt; j++) { /* (K, r) = G(m || H(ek)) */
+            memcpy(g_in[j], m + (i0 + j) * 32, 32);
+            memcpy(g_in[j] + 32, h[j], 32);
+            jobs[j] = (nuri_keccak_job){NULL, 0, g_in[j], 64, kr[j], 64, 0x06};
+        }
+        be->keccak_jobs(jobs, cnt, 72);
+        for (unsigned j = 0; j < cnt; j++) {
+            const uint8_t *ekj = ek + (i0 + j) * p->ek_bytes;
+            if (!expanded || memcmp(expanded, ekj, p->ek_bytes) != 0) {
+                expand_ek(be, p, &x, ekj);
+                expanded = ekj;
+            }
+            pke_encrypt(be, p, ct + (i0 + j) * p->ct_bytes, &x, m + (i0 + j) * 32, kr[j] + 32);
+            memcpy(ss + (i0 + j) * 32, kr[j], 32);
+        }
+    }
+    nuri_wipe(kr, sizeof kr);
+    nuri_wipe(g_in, sizeof g_in);
+}
+
+int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss,
+                                    const uint8_t *ct, const uint8_t *dk, size_t n)
+{
+    const size_t pke = 384 * (size_t)p->k;
+    const uint8_t *ek = dk + pke, *h = ek + p->ek_bytes, *z = h + 32;
+    uint8_t hchk[32], m[GROUP][32], kr[GROUP][64], kbar[GROUP][32], g_in[GROUP][64];
+    nuri_keccak_job jobs[GROUP + 1];
+    mlk_poly s[MLKEM_KMAX];
+    mlk_ekx x;
+    int rc = NURI_OK;
+
+    /* §7.3 hash check H(ek) == h, together with the first group's K-bar = J(z || c) */
+    const unsigned first = n < GROUP ? (unsigned)n : GROUP;
+    jobs[0] = (nuri_keccak_job){NULL, 0, ek, p->ek_bytes, hchk, 32, 0x06};
+    for (unsigned j = 0; j < first; j++)
+        jobs[1 + j] = (nuri_keccak_job){z, 32, ct + j * p->ct_bytes, p->ct_bytes, kbar[j], 32, 0x1F};
+    be->keccak_jobs(jobs, 1 + first, 136);
+    if (nuri_ct_memcmp(hchk, h, 32) != 0) {
+        rc = NURI_EINVAL;
+        goto out;
+    }
+    decode_s(be, p, s, dk);
+    expand_ek(be, p, &x, ek);
+    for (size_t i0 = 0; i0 < n; i0 += GROUP) {
+        const unsigned cnt = n - i0 < GROUP ? (unsigned)(n - i0) : GROUP;
+        if (i0) { /* K-bar = J(z || c) */
+            for (unsigned j = 0; j < cnt; j++)
+                jobs[j] = (nuri_keccak_job){z, 32, ct + (i0 + j) * p->ct_bytes, p->ct_bytes, kbar[j], 32, 0x1F};
+            be->keccak_jobs(jobs, cnt, 136);
+        }
+        for (unsigned j = 0; j < cnt; j++) { /* m' = Decrypt(dk_PKE, c); (K', r') = G(m' || h) */
+            pke_decrypt(be, p, m[j], s, ct + (i0 + j) * p->ct_bytes);
+            memcpy(g_in[j], m[j], 32);
+            memcpy(g_in[j] + 32, h, 32);
+            jobs[j] = (nuri_keccak_job){NULL, 0, g_in[j], 64, kr[j], 64, 0x06};
+        }
+        be->keccak_jobs(jobs, cnt, 72);
+        for (unsigned j = 0; j < cnt; j++)
+            decaps_finish(be, p, ss + (i0 + j) * 32, ct + (i0 + j) * p->ct_bytes, &x, m[j], kr[j], kbar[j]);
+    }
+out:
     nuri_wipe(m, sizeof m);
     nuri_wipe(kr, sizeof kr);
     nuri_wipe(kbar, sizeof kbar);
-    nuri_wipe(ct2, sizeof ct2);
+    nuri_wipe(g_in, sizeof g_in);
+    nuri_wipe(s, sizeof s);
+    return rc;
 }

@@ -55,6 +55,10 @@ typedef struct nuri_mlkem_backend {
     /* k x k matrix, row-major: a[i*k + j] = SampleNTT(rho || j || i), or rho || i || j when transposed.
      * Out: [0, q). rho is public. */
     void (*gen_matrix)(mlk_poly *a, const uint8_t rho[MLKEM_SYMBYTES], unsigned k, int transposed);
+    /* The independent one-shot hashes of one step (H(ek) and J(z || c) in decapsulation; H, G, J
+     * of several operations in the batch forms): nuri_keccak_jobs, or a SIMD form running up to
+     * four at once. */
+    void (*keccak_jobs)(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;
@@ -86,7 +90,15 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
                                 const uint8_t d[32], const uint8_t z[32]);
 void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
                                 const uint8_t *ek, const uint8_t m[32]);
-void nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
-                                const uint8_t *ct, const uint8_t *dk);
+/* Decapsulation runs the §7.3 hash check itself (alongside J): NURI_EINVAL if dk fails it. */
+int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
+                               const uint8_t *ct, const uint8_t *dk);
+/* Batch forms: n operations, items back to back (ct/ss/ek/m strides: ct_bytes, 32, ek_bytes, 32).
+ * encaps: every ek has passed the modulus check; expansion of ek is shared by consecutive equal
+ * eks. decaps: one dk for all items, hash-checked once (NURI_EINVAL, nothing written). */
+void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
+                                     const uint8_t *ek, const uint8_t *m, size_t n);
+int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss,
+                                    const uint8_t *ct, const uint8_t *dk, size_t n);
 
 #endif

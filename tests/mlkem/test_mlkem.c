@@ -116,6 +116,45 @@ static void test_sha3(void)
 #endif
         }
     }
+    /* Keccak job lists (pre || in, any domain byte, several rates): portable and AVX2 against
+     * one-shot SHA-3/SHAKE, with groups of equal and of different block counts */
+    {
+        static const unsigned rates[3] = {72, 136, 168};
+        int ok = 1;
+        for (int it = 0; it < 60; it++) {
+            unsigned rate = rates[it % 3];
+            unsigned n = 1 + (unsigned)(tu_rand64() % 6);
+            nuri_keccak_job jobs[6];
+            uint8_t outs[2][6][168], ref[6][168], cat[6][800];
+            size_t base = tu_rand64() % 500;
+            for (unsigned j = 0; j < n; j++) {
+                size_t prelen = tu_rand64() % 3 == 0 ? 0 : tu_rand64() % 40;
+                /* usually the same number of blocks as its neighbours, sometimes not */
+                size_t len = it % 4 == 3 ? tu_rand64() % 600 : base + tu_rand64() % 8;
+                int sha3 = rate == 72 || (rate == 136 && (tu_rand64() & 1));
+                size_t outlen = rate == 72 ? 64 : sha3 ? 32 : 1 + tu_rand64() % rate;
+                jobs[j] = (nuri_keccak_job){prelen ? msg + 600 : NULL, prelen, msg + j, len, NULL, outlen,
+                                            (uint8_t)(sha3 ? 0x06 : 0x1F)};
+                memcpy(cat[j], msg + 600, prelen);
+                memcpy(cat[j] + prelen, msg + j, len);
+                if (rate == 72) nuri_sha3_512(ref[j], cat[j], prelen + len);
+                else if (sha3) nuri_sha3_256(ref[j], cat[j], prelen + len);
+                else if (rate == 136) nuri_shake256(ref[j], outlen, cat[j], prelen + len);
+                else nuri_shake128(ref[j], outlen, cat[j], prelen + len);
+            }
+            for (int v = 0; v < 2; v++) {
+                for (unsigned j = 0; j < n; j++) jobs[j].out = outs[v][j];
+#if defined(NURI_HAVE_MLKEM_AVX2)
+                if (v && nuri_cpu_has(NURI_CPU_AVX2)) nuri_keccak_jobs_avx2(jobs, n, rate);
+                else nuri_keccak_jobs(jobs, n, rate);
+#else
+                nuri_keccak_jobs(jobs, n, rate);
+#endif
+                for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[v][j], ref[j], jobs[j].outlen) == 0;
+            }
+        }
+        CHECK(ok, "Keccak job lists (portable and AVX2 x4) == one-shot SHA-3/SHAKE on 60 random lists");
+    }
 #if defined(NURI_TEST_OPENSSL)
     /* differential against OpenSSL on random lengths */
     for (int it = 0; it < 200; it++) {

@@ -359,4 +359,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     nuri_mlkem_ref_decompress,
     avx2_sample_cbd,
     avx2_gen_matrix,
+    nuri_keccak_jobs_avx2,
 };

@@ -263,4 +263,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_opt = {
     nuri_mlkem_ref_decompress,
     opt_sample_cbd,
     opt_gen_matrix,
+    nuri_keccak_jobs,
 };

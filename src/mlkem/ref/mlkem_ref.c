@@ -243,4 +243,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_ref = {
     nuri_mlkem_ref_decompress,
     ref_sample_cbd,
     ref_gen_matrix,
+    nuri_keccak_jobs,
 };
