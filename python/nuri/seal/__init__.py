@@ -88,14 +88,16 @@ def _as_identity(i):
     return i if isinstance(i, Identity) else Identity.from_bytes(i)
 
 
-def new_v2_header(recipients, chunk_log2=DEFAULT_CHUNK_LOG2, kind=KIND_FILE, file_key=None, salt=None):
-    """(file_key, header with MAC) for the recipients (Recipient objects or public-key bytes)."""
+def new_v2_header(recipients, chunk_log2=DEFAULT_CHUNK_LOG2, kind=KIND_FILE, file_key=None, salt=None, rands=None):
+    """(file_key, header with MAC) for the recipients (Recipient objects or public-key bytes).
+    file_key, salt and rands (KEM randomness per recipient) are fixed only by known-answer tests."""
     check_chunk_log2(chunk_log2)
     recipients = [_as_recipient(r) for r in recipients]
     if not recipients:
         raise ValueError("at least one recipient is needed")
     file_key = file_key or os.urandom(FILE_KEY_LEN)
-    h = HeaderV2(kind, chunk_log2, salt or os.urandom(32), [r.wrap(file_key) for r in recipients])
+    rands = rands or [None] * len(recipients)
+    h = HeaderV2(kind, chunk_log2, salt or os.urandom(32), [r.wrap(file_key, x) for r, x in zip(recipients, rands)])
     h.mac = _v2_mac(file_key, h)
     return file_key, h
 

@@ -65,23 +65,26 @@ def _combine(ss_m, ss_x, ct_x, pk_x):
     return hashlib.sha3_256(ss_m + ss_x + ct_x + pk_x + XWING_LABEL).digest()
 
 
-def encap(kem: int, pk: bytes):
-    """(shared_secret, enc) for the public key pk (ValueError for a malformed key)."""
+def encap(kem: int, pk: bytes, rand: bytes = None):
+    """(shared_secret, enc) for the public key pk (ValueError for a malformed key). ``rand`` fixes the
+    randomness for known-answer tests only: ML-KEM's m (32 bytes), then for X-Wing the ephemeral
+    X25519 secret (32 more)."""
     mlkem = _mlkem()
+    m = rand[:32] if rand is not None else None
     if kem == KEM_MLKEM768:
         if len(pk) != MLKEM_EK:
             raise ValueError(f"an ML-KEM-768 public key is {MLKEM_EK} bytes, got {len(pk)}")
-        return mlkem.encaps(768, pk)
+        return mlkem.encaps(768, pk, m)
     if kem == KEM_MLKEM768_X25519:
         from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
         if len(pk) != XWING_PK:
             raise ValueError(f"an ML-KEM-768+X25519 public key is {XWING_PK} bytes, got {len(pk)}")
         pk_m, pk_x = pk[:MLKEM_EK], pk[MLKEM_EK:]
-        eph = X25519PrivateKey.generate()
+        eph = X25519PrivateKey.generate() if rand is None else X25519PrivateKey.from_private_bytes(rand[32:64])
         ct_x = eph.public_key().public_bytes_raw()
         ss_x = eph.exchange(X25519PublicKey.from_public_bytes(pk_x))
-        ss_m, ct_m = mlkem.encaps(768, pk_m)
+        ss_m, ct_m = mlkem.encaps(768, pk_m, m)
         return _combine(ss_m, ss_x, ct_x, pk_x), ct_m + ct_x
     raise ValueError(f"unsupported KEM 0x{kem:04x}")
 
@@ -134,11 +137,12 @@ def key_schedule(kem: int, shared_secret: bytes, info: bytes):
     return _labeled_expand(sid, secret, b"key", ctx, _NK), _labeled_expand(sid, secret, b"base_nonce", ctx, _NN)
 
 
-def seal(kem: int, pk: bytes, plaintext: bytes, info: bytes = b"") -> bytes:
-    """SealBase single-shot: enc || ChaCha20-Poly1305(key, base_nonce, plaintext, aad="")."""
+def seal(kem: int, pk: bytes, plaintext: bytes, info: bytes = b"", rand: bytes = None) -> bytes:
+    """SealBase single-shot: enc || ChaCha20-Poly1305(key, base_nonce, plaintext, aad="").
+    (``rand``: fixed KEM randomness, for known-answer tests only.)"""
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    ss, enc = encap(kem, pk)
+    ss, enc = encap(kem, pk, rand)
     key, n = key_schedule(kem, ss, info)
     return enc + ChaCha20Poly1305(key).encrypt(n, plaintext, b"")
 

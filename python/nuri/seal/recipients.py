@@ -47,9 +47,10 @@ class Recipient:
         raise ValueError(f"{where}: {len(data)} bytes is not a recipient public key (expected {hpke.MLKEM_EK} "
                          f"for ML-KEM-768 or {hpke.XWING_PK} for ML-KEM-768+X25519, from 'nuri kem keygen')")
 
-    def wrap(self, file_key: bytes):
-        """The stanza (kem_id, enc || ct) carrying file_key to this recipient."""
-        return self.kem, hpke.seal(self.kem, self.pk, file_key, HPKE_INFO)
+    def wrap(self, file_key: bytes, rand: bytes = None):
+        """The stanza (kem_id, enc || ct) carrying file_key to this recipient (``rand``: fixed KEM
+        randomness, for known-answer files only)."""
+        return self.kem, hpke.seal(self.kem, self.pk, file_key, HPKE_INFO, rand)
 
 
 class Identity:
