@@ -8,8 +8,9 @@
  * three (a seed is expanded with nuri's ML-KEM.KeyGen_internal and checked against the
  * expanded key when both are present). The DER is built and parsed here, by hand, because the
  * structures are fixed and OpenSSL 3.0's X509_PUBKEY parser would call back into the decoders.
- * PEM input is turned into DER by the default provider's PEM decoder (load it beside nuri);
- * encrypted private keys are refused rather than silently written in the clear. */
+ * PEM input is turned into DER by the default provider's PEM decoder (load it beside nuri).
+ * With a cipher set (genpkey -aes256) the private key is written as a PKCS#8
+ * EncryptedPrivateKeyInfo (PBES2/PBKDF2); the default provider decrypts it on reading. */
 #include <string.h>
 
 #include <openssl/bio.h>
@@ -18,6 +19,8 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 
 #include "prov.h"
 
@@ -179,7 +182,7 @@ static int pkcs8_parse(const uint8_t *der, size_t n, nuri_prov_mlkem_key *k)
 /* ---- encoders ---- */
 typedef struct {
     nuri_prov_ctx *prov;
-    int cipher_set;
+    char cipher[64], props[128]; /* PKCS#8 encryption requested (genpkey -aes256 ...) */
 } enc_ctx;
 
 static void *enc_newctx(void *provctx)
@@ -197,9 +200,17 @@ static void enc_freectx(void *vctx)
 static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     enc_ctx *c = vctx;
-    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
-    const char *name = NULL;
-    if (p && OSSL_PARAM_get_utf8_string_ptr(p, &name) && name && *name) c->cipher_set = 1;
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_PROPERTIES);
+    const char *s = NULL;
+    if (p && (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || (s && strlen(s) >= sizeof c->props))) return 0;
+    if (p) snprintf(c->props, sizeof c->props, "%s", s ? s : "");
+    p = OSSL_PARAM_locate_const(params, OSSL_ENCODER_PARAM_CIPHER);
+    s = NULL;
+    if (p && (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || (s && strlen(s) >= sizeof c->cipher))) {
+        NURI_PROV_ERR(PROV_R_INVALID_DATA, "nuri: unusable key encryption cipher name");
+        return 0;
+    }
+    if (p) snprintf(c->cipher, sizeof c->cipher, "%s", s ? s : "");
     return 1;
 }
 
@@ -235,7 +246,41 @@ static int enc_pub_does_selection(void *provctx, int selection)
     return enc_selection_fits(selection, OSSL_KEYMGMT_SELECT_PUBLIC_KEY);
 }
 
-static int enc_write(enc_ctx *c, OSSL_CORE_BIO *cout, const void *obj, int priv, int pem)
+/* EncryptedPrivateKeyInfo (PKCS#5 v2: PBKDF2 + the requested cipher) around the PKCS#8 DER,
+ * with the passphrase from the caller's callback. Returns the DER (OPENSSL_malloc) or NULL. */
+static uint8_t *pkcs8_encrypt(enc_ctx *c, const uint8_t *der, size_t n, size_t *outlen, OSSL_PASSPHRASE_CALLBACK *cb,
+                              void *cbarg)
+{
+    char pass[1024];
+    size_t plen = 0;
+    uint8_t *out = NULL;
+    const unsigned char *p = der;
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(c->prov->libctx, c->cipher, c->props[0] ? c->props : NULL);
+    PKCS8_PRIV_KEY_INFO *p8 = cipher ? d2i_PKCS8_PRIV_KEY_INFO(NULL, &p, (long)n) : NULL;
+    X509_SIG *sig = NULL;
+    if (!cipher) NURI_PROV_ERR(PROV_R_INVALID_DATA, "nuri: key encryption cipher %s not found", c->cipher);
+    else if (!cb || !cb(pass, sizeof pass, &plen, NULL, cbarg))
+        NURI_PROV_ERR(PROV_R_UNABLE_TO_GET_PASSPHRASE, "nuri: no passphrase for the encrypted key");
+    else if (p8)
+        sig = PKCS8_encrypt_ex(-1, cipher, pass, (int)plen, NULL, 0, PKCS5_DEFAULT_ITER, p8, c->prov->libctx,
+                               c->props[0] ? c->props : NULL);
+    if (sig) {
+        unsigned char *q = NULL;
+        int len = i2d_X509_SIG(sig, &q);
+        if (len > 0) {
+            out = q;
+            *outlen = (size_t)len;
+        }
+    }
+    OPENSSL_cleanse(pass, sizeof pass);
+    X509_SIG_free(sig);
+    PKCS8_PRIV_KEY_INFO_free(p8);
+    EVP_CIPHER_free(cipher);
+    return out;
+}
+
+static int enc_write(enc_ctx *c, OSSL_CORE_BIO *cout, const void *obj, int priv, int pem, OSSL_PASSPHRASE_CALLBACK *cb,
+                     void *cbarg)
 {
     const nuri_prov_mlkem_key *k = obj;
     size_t n = 0;
@@ -245,15 +290,19 @@ static int enc_write(enc_ctx *c, OSSL_CORE_BIO *cout, const void *obj, int priv,
                       priv ? "private" : "public");
         return 0;
     }
-    if (priv && c->cipher_set) {
-        NURI_PROV_ERR(PROV_R_UNSUPPORTED_KEY_SIZE, "nuri: encrypted ML-KEM private keys are not supported; "
-                                                   "refusing to write the key unencrypted");
-        return 0;
-    }
     uint8_t *der = priv ? pkcs8_der(k, &n) : spki_der(k, &n);
+    const char *label = priv ? "PRIVATE KEY" : "PUBLIC KEY";
+    if (der && priv && c->cipher[0]) { /* never falls back to writing the key in the clear */
+        size_t en = 0;
+        uint8_t *enc = pkcs8_encrypt(c, der, n, &en, cb, cbarg);
+        OPENSSL_clear_free(der, n);
+        der = enc;
+        n = en;
+        label = "ENCRYPTED PRIVATE KEY";
+    }
     BIO *out = der ? BIO_new_from_core_bio(c->prov->libctx, cout) : NULL;
     if (out) {
-        if (pem) ok = PEM_write_bio(out, priv ? "PRIVATE KEY" : "PUBLIC KEY", "", der, (long)n) > 0;
+        if (pem) ok = PEM_write_bio(out, label, "", der, (long)n) > 0;
         else ok = BIO_write(out, der, (int)n) == (int)n;
     }
     BIO_free(out);
@@ -266,12 +315,12 @@ static int enc_write(enc_ctx *c, OSSL_CORE_BIO *cout, const void *obj, int priv,
                                   const OSSL_PARAM abstract[], int selection, OSSL_PASSPHRASE_CALLBACK *cb,   \
                                   void *cbarg)                                                                \
     {                                                                                                         \
-        (void)abstract, (void)selection, (void)cb, (void)cbarg;                                               \
+        (void)abstract, (void)selection;                                                                      \
         if (!obj) {                                                                                           \
             ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY);                                                      \
             return 0;                                                                                         \
         }                                                                                                     \
-        return enc_write(vctx, cout, obj, PRIV, PEM);                                                         \
+        return enc_write(vctx, cout, obj, PRIV, PEM, cb, cbarg);                                              \
     }                                                                                                         \
     static const OSSL_DISPATCH enc_##kind##_##fmt##_functions[] = {                                           \
         {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enc_newctx},                                               \

@@ -12,6 +12,9 @@
  *    FIPS 203 key checks, DER and PEM encoding and decoding;
  *  - wrong key, IV and tag lengths are refused with an OpenSSL error.
  * Usage: provider_evp <directory of nuri.so> [<sparkle vector directory>] */
+#define _GNU_SOURCE /* memmem */
+#include <string.h>
+
 #include <openssl/core_names.h>
 #include <openssl/decoder.h>
 #include <openssl/encoder.h>
@@ -648,6 +651,31 @@ static void test_mlkem(void)
                   "%s SubjectPublicKeyInfo %s round trip (%zu bytes)", name, fmts[f], el);
             if (f == 0) CHECK(el == nek + 22, "%s SPKI DER is %zu bytes", name, el);
             EVP_PKEY_free(back);
+        }
+        {
+            /* an encrypted PKCS#8 (PBES2, AES-256-CBC) comes back with the right passphrase only */
+            static const unsigned char pw[] = "correct horse", bad[] = "wrong horse";
+            OSSL_ENCODER_CTX *ec = OSSL_ENCODER_CTX_new_for_pkey(pk, EVP_PKEY_KEYPAIR, "DER", "PrivateKeyInfo", PQ);
+            unsigned char *data = NULL;
+            size_t len = 0;
+            int ok = ec && OSSL_ENCODER_CTX_set_cipher(ec, "AES-256-CBC", NULL) &&
+                     OSSL_ENCODER_CTX_set_passphrase(ec, pw, sizeof pw - 1) && OSSL_ENCODER_to_data(ec, &data, &len);
+            CHECK(ok && len > ndk && !memmem(data, len, dk, 64), "%s encrypted PKCS#8 written", name);
+            for (int right = 0; ok && right < 2; right++) {
+                EVP_PKEY *back = NULL;
+                OSSL_DECODER_CTX *dc =
+                    OSSL_DECODER_CTX_new_for_pkey(&back, "DER", NULL, NULL, EVP_PKEY_KEYPAIR, lib, NULL);
+                const unsigned char *p = data;
+                size_t left = len;
+                int dec = dc && OSSL_DECODER_CTX_set_passphrase(dc, right ? pw : bad, right ? sizeof pw - 1 : sizeof bad - 1) &&
+                          OSSL_DECODER_from_data(dc, &p, &left) == 1 && back;
+                CHECK(right ? dec && EVP_PKEY_eq(back, pk) == 1 : !dec, "%s encrypted PKCS#8 read with the %s passphrase",
+                      name, right ? "right" : "wrong");
+                EVP_PKEY_free(back);
+                OSSL_DECODER_CTX_free(dc);
+            }
+            OPENSSL_free(data);
+            OSSL_ENCODER_CTX_free(ec);
         }
         ERR_clear_error();
         EVP_PKEY_free(pk);

@@ -126,8 +126,20 @@ def test_genpkey_mlkem768_python_encaps_provider_decaps(tmp_path, form):
     assert r.stdout.decode().strip() != shared.hex()
 
 
-def test_genpkey_refuses_encrypted_key(tmp_path):
-    r = openssl("genpkey", "-algorithm", "ML-KEM-512", "-provider", "nuri", "-provider", "default", "-aes256",
-                "-pass", "pass:secret", "-out", tmp_path / "k.pem", check=False)
-    assert r.returncode != 0 and b"not supported" in r.stderr
-    assert b"PRIVATE KEY" not in ((tmp_path / "k.pem").read_bytes() if (tmp_path / "k.pem").exists() else b"")
+def test_genpkey_encrypted_key(tmp_path):
+    key = tmp_path / "k.pem"
+    prov = ["-provider", "nuri", "-provider", "default"]
+    openssl("genpkey", "-algorithm", "ML-KEM-512", *prov, "-aes256", "-pass", "pass:secret", "-out", key)
+    data = key.read_bytes()
+    assert b"BEGIN ENCRYPTED PRIVATE KEY" in data and b"BEGIN PRIVATE KEY" not in data
+    r = openssl("pkey", "-in", key, "-passin", "pass:wrong", *prov, "-noout", check=False)
+    assert r.returncode != 0
+    plain = openssl("pkey", "-in", key, "-passin", "pass:secret", *prov).stdout
+    assert plain.startswith(b"-----BEGIN PRIVATE KEY-----")
+    (tmp_path / "plain.pem").write_bytes(plain)
+    pub = openssl("pkey", "-in", tmp_path / "plain.pem", "-pubout", "-outform", "DER", *prov).stdout
+    shared, ct = mlkem.encaps(512, _spki_public_key(pub, 512))
+    (tmp_path / "ct").write_bytes(ct)
+    r = subprocess.run([os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(tmp_path / "plain.pem"),
+                        str(tmp_path / "ct")], capture_output=True, check=True)
+    assert r.stdout.decode().strip() == shared.hex()
