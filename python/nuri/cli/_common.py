@@ -58,6 +58,12 @@ class _Reader:
         except OSError as e:
             raise self._err(e) from None
 
+    def read1(self, n=-1):
+        try:
+            return self._f.read1(n)
+        except OSError as e:
+            raise self._err(e) from None
+
     def readinto(self, b):
         try:
             return self._f.readinto(b)

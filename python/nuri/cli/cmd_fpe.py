@@ -1,5 +1,5 @@
 """nuri fpe encrypt|decrypt: FEA format-preserving encryption of CSV and Parquet columns."""
-import csv
+import contextlib
 import io
 import os
 import re
@@ -9,6 +9,9 @@ from . import _common as C
 from .main import UsageError, VerifyError
 
 BATCH_ROWS = 10000
+# Longer values are rejected before they are parsed: 128 bits are at most 128 symbols, and a digits value
+# keeps its other characters (dashes, spaces) in place, so allow generous room for those.
+MAX_VALUE_CHARS = 4096
 _MAX_REPORTED = 20
 
 _FORMATS = """\
@@ -131,6 +134,12 @@ class Engine:
             raise UsageError(f"FEA is not available in this build (nuri.fea: {e})") from None
         self.fea, self.key, self.variant, self.tweak = fea, key, variant, tweak
         self.encrypting, self.allow_small = encrypting, allow_small
+        # A bad tweak, variant or key is a usage error before any row is read (never "a value that did not
+        # fit", which --on-error keep would pass through in clear): try them on the smallest digit domain.
+        try:
+            _fea_batch(fea, key, 10, [[0] * 6], encrypting, variant, tweak, False)
+        except (ValueError, TypeError, OverflowError) as e:
+            raise UsageError(f"--tweak {tweak} / --variant {variant}: {e}") from None
 
     def domain_check(self, radix, length):
         try:
@@ -202,6 +211,8 @@ def transform_values(engine, fmt, values, col, first_row, problems):
         if v is None or v == "":
             continue
         try:
+            if len(v) > MAX_VALUE_CHARS:  # O(1): before any conversion of a huge value
+                raise FitError(f"is too long ({len(v)} characters; FEA values hold at most 128 bits)")
             syms, rebuild = fmt.split(v)
             width = getattr(fmt, "width", None)
             if width:
@@ -217,10 +228,12 @@ def transform_values(engine, fmt, values, col, first_row, problems):
     for n, items in groups.items():
         try:
             res = engine.run(fmt.radix, [s for _, s, _ in items])
-        except ValueError as e:  # the library refused the group: report each value
-            for j, _, _ in items:
-                problems.add(first_row + j, col, values[j], f"was refused by FEA: {e}")
-            continue
+        except (ValueError, TypeError, OverflowError) as e:
+            # not a value that does not fit (those were sorted out above) but the parameters (a tweak too
+            # large for this length): an error for the whole run, never "left unchanged"
+            j = items[0][0]
+            raise UsageError(f"row {first_row + j}, column {col!r}: FEA refused {n}-symbol values: {e} "
+                             "(nothing written)") from None
         for (j, _, rebuild), r in zip(items, res):
             out[j] = rebuild(r)
     return out
@@ -253,9 +266,15 @@ def _kind(args):
 
 
 def run(args):
+    from . import _csvio
+
     key = C.load_key(args, (16, 24, 32), "FEA key")
     pairs = _pairs(args)
     kind = _kind(args)
+    try:
+        _csvio.check_delimiter(args.delimiter)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if kind == "parquet" and args.output == "-":
         raise UsageError("Parquet output needs a file name")
     C.check_output_path(args.output, args.force)
@@ -273,71 +292,65 @@ def run(args):
 
 
 def _run_csv(args, engine, pairs, problems):
+    """CSV in, CSV out, byte for byte the same except for the processed fields (cli/_csvio.py)."""
+    from . import _csvio
+
     with C.open_input(args.input) as fb:
         size = C.input_size(fb)
-        text = io.TextIOWrapper(fb, encoding="utf-8", newline="")
-        reader = csv.reader(text, delimiter=args.delimiter)
+        text = io.TextIOWrapper(fb, encoding="utf-8", errors="strict", newline="")
         try:
-            header = next(reader)
-        except StopIteration:
-            raise UsageError(f"{args.input} is empty (expected a header row)") from None
-        except csv.Error as e:
-            raise UsageError(f"{args.input}: {e}") from None
-        idx = []
-        for col, fmt in pairs:
-            if col not in header:
-                raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(header)})")
-            if getattr(fmt, "width", None):
-                raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
-            idx.append((header.index(col), col, fmt))
-        with C.AtomicOutput(args.output, args.force) as out, \
-                C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar:
-            otext = io.TextIOWrapper(io.BufferedWriter(_Writer(out)), encoding="utf-8", newline="")
-            writer = csv.writer(otext, delimiter=args.delimiter, lineterminator="\n")
-            writer.writerow(header)
-            row_no = 1
-            last_pos = 0
+            reader = _csvio.Reader(text, args.delimiter)
             try:
+                header = next(reader)
+            except StopIteration:
+                raise UsageError(f"{args.input} is empty (expected a header row)") from None
+            idx = []
+            for col, fmt in pairs:
+                if col not in header.fields:
+                    raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(header.fields)})")
+                if getattr(fmt, "width", None):
+                    raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
+                idx.append((header.fields.index(col), col, fmt))
+            ncols = len(header.fields)
+            with C.AtomicOutput(args.output, args.force) as out, \
+                    C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar:
+                out.write((reader.bom + header.text(reader.d)).encode("utf-8"))
+                row_no = 1
+                last_pos = 0
                 while True:
                     batch = []
                     for r in reader:
-                        if len(r) != len(header):
-                            raise UsageError(f"{args.input}: row {row_no + len(batch)} has {len(r)} fields, "
-                                             f"the header has {len(header)}")
+                        if r.is_blank():  # a blank line stays a blank line
+                            batch.append(r)
+                            continue
+                        if len(r.fields) != ncols:
+                            raise UsageError(f"{args.input}: line {r.line} has {len(r.fields)} fields, "
+                                             f"the header has {ncols}")
                         batch.append(r)
                         if len(batch) >= BATCH_ROWS:
                             break
                     if not batch:
                         break
+                    rows = [r for r in batch if not r.is_blank()]
+                    changed = {id(r): {} for r in rows}
                     for ci, col, fmt in idx:
-                        new = transform_values(engine, fmt, [r[ci] for r in batch], col, row_no, problems)
-                        for r, v in zip(batch, new):
-                            r[ci] = v
-                    writer.writerows(batch)
-                    row_no += len(batch)
+                        old = [r.fields[ci] for r in rows]
+                        new = transform_values(engine, fmt, old, col, row_no, problems)
+                        for r, o, v in zip(rows, old, new):
+                            if v != o:
+                                changed[id(r)][ci] = v
+                    out.write("".join(r.text(reader.d, changed.get(id(r))) for r in batch).encode("utf-8"))
+                    row_no += len(rows)
                     if size:
                         pos = fb.tell() if fb.seekable() else last_pos
                         bar.advance(pos - last_pos)
                         last_pos = pos
-            except csv.Error as e:
-                raise UsageError(f"{args.input}: line {reader.line_num}: {e}") from None
-            except UnicodeDecodeError:
-                raise UsageError(f"{args.input}: not UTF-8 text") from None
-            otext.flush()
-            otext.detach().flush()
-            out.commit()
-
-
-class _Writer(io.RawIOBase):
-    def __init__(self, out):
-        self.out = out
-
-    def writable(self):
-        return True
-
-    def write(self, b):
-        self.out.write(bytes(b))
-        return len(b)
+                out.commit()
+        except _csvio.CsvError as e:
+            raise UsageError(f"{args.input}: {e}") from None
+        except UnicodeDecodeError as e:
+            raise UsageError(f"{args.input}: input is not UTF-8 text ({e.reason} at {e.object[e.start:e.start + 4]!r})") \
+                from None
 
 
 def _run_parquet(args, engine, pairs, problems):
@@ -374,26 +387,37 @@ def _run_parquet(args, engine, pairs, problems):
     with C.AtomicOutput(args.output, args.force) as out, \
             C.Progress(total if total > 100000 else None, f"fpe {args.op}", unit="rows", quiet=args.quiet) as bar:
         writer = pq.ParquetWriter(out.f, schema)
-        row_no = 1
-        for batch in pf.iter_batches(batch_size=BATCH_ROWS):
-            cols = {n: batch.column(i) for i, n in enumerate(batch.schema.names)}
-            for col, fmt, kind, t in plan:
-                vals = cols[col].to_pylist()
-                if kind == "int":
-                    svals = []
-                    for j, v in enumerate(vals):
-                        if v is not None and v < 0:
-                            problems.add(row_no + j, col, v, "is negative (digits needs 0..10^W-1)")
-                            svals.append(None)
-                        else:
-                            svals.append(None if v is None else str(v))
-                    new = transform_values(engine, fmt, svals, col, row_no, problems)
-                    res = [v if (s is None or n is None) else int(n) for v, s, n in zip(vals, svals, new)]
-                else:
-                    res = transform_values(engine, fmt, vals, col, row_no, problems)
-                cols[col] = pa.array(res, type=t)
-            writer.write_batch(pa.record_batch([cols[n] for n in batch.schema.names], schema=batch.schema))
-            row_no += batch.num_rows
-            bar.advance(batch.num_rows)
-        writer.close()
+        try:
+            _parquet_rows(pf, writer, plan, engine, problems, bar, pa)
+            writer.close()
+        except BaseException:
+            # close it here (into the temporary, which is discarded) so that ParquetWriter.__del__ does not
+            # print "Exception ignored" with a traceback after the one-line error
+            with contextlib.suppress(Exception):
+                writer.close()
+            raise
         out.commit()
+
+
+def _parquet_rows(pf, writer, plan, engine, problems, bar, pa):
+    row_no = 1
+    for batch in pf.iter_batches(batch_size=BATCH_ROWS):
+        cols = {n: batch.column(i) for i, n in enumerate(batch.schema.names)}
+        for col, fmt, kind, t in plan:
+            vals = cols[col].to_pylist()
+            if kind == "int":
+                svals = []
+                for j, v in enumerate(vals):
+                    if v is not None and v < 0:
+                        problems.add(row_no + j, col, v, "is negative (digits needs 0..10^W-1)")
+                        svals.append(None)
+                    else:
+                        svals.append(None if v is None else str(v))
+                new = transform_values(engine, fmt, svals, col, row_no, problems)
+                res = [v if (s is None or n is None) else int(n) for v, s, n in zip(vals, svals, new)]
+            else:
+                res = transform_values(engine, fmt, vals, col, row_no, problems)
+            cols[col] = pa.array(res, type=t)
+        writer.write_batch(pa.record_batch([cols[n] for n in batch.schema.names], schema=batch.schema))
+        row_no += batch.num_rows
+        bar.advance(batch.num_rows)
