@@ -1,5 +1,6 @@
 /* nuri.so: the OpenSSL 3 provider entry point (OSSL_provider_init), its parameters and the
- * operation query. The algorithm tables live beside their implementations (prov_*.c). */
+ * operation query, and the cipher parameters PIPO and Schwaemm share. The algorithm tables live
+ * beside their implementations (prov_*.c). */
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -34,6 +35,33 @@ static int nuri_prov_get_params(void *provctx, OSSL_PARAM params[])
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) && !OSSL_PARAM_set_int(p, 1))
         return 0;
     return 1;
+}
+
+int nuri_prov_cipher_get_params(OSSL_PARAM params[], const nuri_prov_cipher_info *info)
+{
+    OSSL_PARAM *p;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, info->mode)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, info->key_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, info->iv_bytes)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, info->block_bytes))
+        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, info->aead)) return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, info->aead)) return 0;
+    return 1;
+}
+
+const OSSL_PARAM *nuri_prov_cipher_gettable_params(void *provctx)
+{
+    static const OSSL_PARAM t[] = {OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+                                   OSSL_PARAM_END};
+    (void)provctx;
+    return t;
 }
 
 static const OSSL_ALGORITHM *nuri_prov_query(void *provctx, int operation_id, int *no_cache)

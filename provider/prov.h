@@ -27,6 +27,16 @@ extern const OSSL_ALGORITHM nuri_prov_decoders[];
 extern const OSSL_DISPATCH nuri_prov_schwaemm128_128_functions[], nuri_prov_schwaemm256_128_functions[],
     nuri_prov_schwaemm192_192_functions[], nuri_prov_schwaemm256_256_functions[];
 
+/* What EVP caches about a cipher (OSSL_FUNC_CIPHER_GET_PARAMS), shared by PIPO and Schwaemm.
+ * aead = 1 also sets custom-iv (the AEAD handles its nonce itself). */
+typedef struct nuri_prov_cipher_info {
+    unsigned mode; /* EVP_CIPH_*_MODE */
+    size_t key_bytes, iv_bytes, block_bytes;
+    int aead;
+} nuri_prov_cipher_info;
+int nuri_prov_cipher_get_params(OSSL_PARAM params[], const nuri_prov_cipher_info *info);
+const OSSL_PARAM *nuri_prov_cipher_gettable_params(void *provctx);
+
 /* Raises an OpenSSL error in the provider library with a formatted message. */
 #define NURI_PROV_ERR(reason, ...) ERR_raise_data(ERR_LIB_PROV, (reason), __VA_ARGS__)
 

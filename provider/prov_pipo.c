@@ -185,31 +185,9 @@ static int pipo_cipher(void *vctx, unsigned char *out, size_t *outl, size_t outs
 static int pipo_get_params(OSSL_PARAM params[], size_t key_bytes, int mode)
 {
     static const unsigned evp_mode[] = {EVP_CIPH_ECB_MODE, EVP_CIPH_CBC_MODE, EVP_CIPH_CTR_MODE};
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, evp_mode[mode])) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, key_bytes)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) &&
-        !OSSL_PARAM_set_size_t(p, mode == NURI_PIPO_ECB ? 0 : NURI_PIPO_BLOCK_BYTES))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) &&
-        !OSSL_PARAM_set_size_t(p, mode == NURI_PIPO_CTR ? 1 : NURI_PIPO_BLOCK_BYTES))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, 0)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, 0)) return 0;
-    return 1;
-}
-
-static const OSSL_PARAM *pipo_gettable_params(void *provctx)
-{
-    static const OSSL_PARAM t[] = {OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-                                   OSSL_PARAM_END};
-    (void)provctx;
-    return t;
+    nuri_prov_cipher_info info = {evp_mode[mode], key_bytes, mode == NURI_PIPO_ECB ? 0 : NURI_PIPO_BLOCK_BYTES,
+                                  mode == NURI_PIPO_CTR ? 1 : NURI_PIPO_BLOCK_BYTES, 0};
+    return nuri_prov_cipher_get_params(params, &info);
 }
 
 static int pipo_get_ctx_params(void *vctx, OSSL_PARAM params[])
@@ -301,7 +279,7 @@ static const OSSL_PARAM *pipo_settable_ctx_params(void *cctx, void *provctx)
         {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))pipo_final},                                                 \
         {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))pipo_cipher},                                               \
         {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))pipo##bits##_##mode##_get_params},                      \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))pipo_gettable_params},                             \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params},                             \
         {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))pipo_get_ctx_params},                               \
         {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))pipo_set_ctx_params},                               \
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))pipo_gettable_ctx_params},                     \

@@ -250,34 +250,9 @@ static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
 
 static int sch_get_params(OSSL_PARAM params[], int variant)
 {
-    OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) && !OSSL_PARAM_set_uint(p, EVP_CIPH_STREAM_CIPHER))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) &&
-        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_key_bytes(variant)))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) &&
-        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_nonce_bytes(variant)))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) &&
-        !OSSL_PARAM_set_size_t(p, nuri_schwaemm_rate_bytes(variant)))
-        return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD)) && !OSSL_PARAM_set_int(p, 1)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV)) && !OSSL_PARAM_set_int(p, 1)) return 0;
-    return 1;
-}
-
-static const OSSL_PARAM *sch_gettable_params(void *provctx)
-{
-    static const OSSL_PARAM t[] = {OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-                                   OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-                                   OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-                                   OSSL_PARAM_END};
-    (void)provctx;
-    return t;
+    nuri_prov_cipher_info info = {EVP_CIPH_STREAM_CIPHER, nuri_schwaemm_key_bytes(variant),
+                                  nuri_schwaemm_nonce_bytes(variant), nuri_schwaemm_rate_bytes(variant), 1};
+    return nuri_prov_cipher_get_params(params, &info);
 }
 
 static int sch_get_ctx_params(void *vctx, OSSL_PARAM params[])
@@ -374,7 +349,7 @@ static const OSSL_PARAM *sch_settable_ctx_params(void *cctx, void *provctx)
         {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))sch_update},                                                \
         {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))sch_final},                                                  \
         {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))name##_get_params},                                     \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))sch_gettable_params},                              \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params},                              \
         {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))sch_get_ctx_params},                                \
         {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))sch_set_ctx_params},                                \
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))sch_gettable_ctx_params},                      \
