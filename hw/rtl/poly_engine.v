@@ -1,0 +1,357 @@
+// Polynomial engine for ML-KEM: NTT, inverse NTT, base multiplication, addition, subtraction
+// on 256-coefficient polynomials mod q = 3329, held in two banks of polynomial slots.
+//
+// NBU dual-butterfly units: 2*NBU butterflies per cycle, one multiplier each (2*NBU DSPs);
+// the reductions are shift-add (modq.vh). A memory word holds W = 2*NBU coefficients
+// (12 bits each, coefficient i of the word in bits [12i +: 12]), so a polynomial is 256/W words.
+// Slot s lives in bank s[0]; a pass reads two words a cycle from one bank (both ports) and
+// writes two words a cycle to the other bank, so every pass runs at full rate without
+// read/write conflicts (ping-pong), and the command's slot choice must respect that:
+//   NTT   a -> b      (a, b in different banks; a is used as scratch)
+//   INTT  a -> a      (b is scratch in the other bank; 7 layers, then the 1/128 scaling pass)
+//   MUL   a o b -> c  (a, b in one bank, c in the other): NTT-domain base multiplication
+//   ADD   a + b -> c, SUB a - b -> c (same bank rule as MUL)
+// A command that breaks the rule is refused with cmd_err (nothing runs).
+// Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
+//   NTT 7 * (128/W + L), INTT 8 * (128/W + L) (scaling: 256/W), MUL 512/W + L, ADD/SUB 256/W + L.
+module poly_engine #(
+    parameter NBU = 2
+) (
+    input  wire             clk,
+    input  wire             rst,
+    // commands
+    input  wire             cmd_valid,
+    input  wire [2:0]       cmd_op,
+    input  wire [3:0]       cmd_a,
+    input  wire [3:0]       cmd_b,
+    input  wire [3:0]       cmd_c,
+    output wire             idle,
+    output reg              done,
+    output reg              cmd_err,
+    // host word access while idle: write, or read with data on host_rdata the next cycle
+    input  wire             host_we,
+    input  wire             host_re,
+    input  wire [3:0]       host_slot,
+    input  wire [7:0]       host_word,
+    input  wire [24*NBU-1:0] host_wdata,
+    output wire [24*NBU-1:0] host_rdata
+);
+    localparam W     = 2 * NBU;
+    localparam DW    = 12 * W;
+    localparam LW    = (W == 2) ? 1 : (W == 4) ? 2 : 3;   // log2(W)
+    localparam WORDS = 256 / W;
+    localparam WA    = 8 - LW;                            // log2(WORDS)
+    localparam AW    = WA + 3;                            // 8 slots per bank
+    localparam DRAIN = 8;
+
+    localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5;
+    localparam K_CT = 3'd0, K_GS = 3'd1, K_SCALE = 3'd2, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5;
+
+`include "modq.vh"
+`include "mlkem_rom.vh"
+
+    // ---------------- command state ----------------
+    reg        busy;
+    reg [2:0]  op;
+    reg [3:0]  sa, sb, sc;
+    reg [3:0]  pass;          // layer / pass number within the command
+    reg [8:0]  cnt;           // issue counter within the pass
+    reg        draining;
+    reg [3:0]  drain_cnt;
+    assign idle = !busy;
+
+    // the current pass, derived from (op, pass)
+    reg  [2:0] kind;
+    reg  [2:0] lenlog;        // log2(len) for butterfly layers
+    reg  [3:0] rslot0, rslot1, wslot;
+    reg  [8:0] nissue;
+    reg        last_pass;
+    always @* begin
+        kind = K_ADD; lenlog = 3'd1; rslot0 = sa; rslot1 = sb; wslot = sc;
+        nissue = WORDS; last_pass = 1'b1;
+        case (op)
+            OP_NTT: begin
+                kind = K_CT; lenlog = 3'd7 - pass[2:0];
+                rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
+                nissue = 128 / W; last_pass = (pass == 4'd6);
+            end
+            OP_INTT: begin
+                if (pass < 4'd7) begin
+                    kind = K_GS; lenlog = pass[2:0] + 3'd1;
+                    rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
+                    nissue = 128 / W; last_pass = 1'b0;
+                end else begin
+                    kind = K_SCALE; rslot0 = sb; rslot1 = sb; wslot = sa;
+                    nissue = WORDS; last_pass = 1'b1;
+                end
+            end
+            OP_MUL: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
+            OP_SUB: kind = K_SUB;
+            default: kind = K_ADD;
+        endcase
+    end
+
+    wire bad_cmd = (cmd_op == OP_NTT || cmd_op == OP_INTT) ? (cmd_a[0] == cmd_b[0]) :
+                   (cmd_op == OP_MUL || cmd_op == OP_ADD || cmd_op == OP_SUB) ?
+                       (cmd_a[0] != cmd_b[0] || cmd_a[0] == cmd_c[0]) : 1'b1;
+
+    always @(posedge clk) begin
+        done <= 1'b0;
+        if (rst) begin
+            busy <= 1'b0; cmd_err <= 1'b0; draining <= 1'b0;
+        end else if (!busy) begin
+            if (cmd_valid) begin
+                cmd_err <= bad_cmd;
+                if (!bad_cmd) begin
+                    busy <= 1'b1; op <= cmd_op; sa <= cmd_a; sb <= cmd_b; sc <= cmd_c;
+                    pass <= 4'd0; cnt <= 9'd0; draining <= 1'b0;
+                end
+            end
+        end else if (!draining) begin
+            if (cnt == nissue - 9'd1) begin
+                draining <= 1'b1; drain_cnt <= 4'd0;
+            end
+            cnt <= cnt + 9'd1;
+        end else begin
+            drain_cnt <= drain_cnt + 4'd1;
+            if (drain_cnt == DRAIN - 1) begin
+                draining <= 1'b0; cnt <= 9'd0;
+                if (last_pass) begin busy <= 1'b0; done <= 1'b1; end
+                else pass <= pass + 4'd1;
+            end
+        end
+    end
+
+    // ---------------- address generation (issue stage) ----------------
+    wire issuing = busy && !draining;
+    reg  [WA-1:0] wa, wb;                 // word indices read on ports 0 and 1 (and written back)
+    reg  [6:0]    zidx [0:W-1];           // twiddle index per butterfly lane
+    reg           ph_b;                   // MUL: second issue cycle of a word
+    reg           wr0, wr1;               // the pass writes port 0 / port 1 results
+    reg  [WA-1:0] mul_word;
+    integer i;
+    reg  [8:0] lw_words;                  // len / W, when len >= W
+    reg  [8:0] blk, off, base, pidx;
+    always @* begin
+        wa = 0; wb = 0; ph_b = 1'b0; wr0 = 1'b1; wr1 = 1'b0; mul_word = 0;
+        for (i = 0; i < W; i = i + 1) zidx[i] = 7'd0;
+        lw_words = 9'd0; blk = 9'd0; off = 9'd0; base = 9'd0; pidx = 9'd0;
+        case (kind)
+            K_CT, K_GS: begin
+                wr1 = 1'b1;
+                if (lenlog >= LW) begin
+                    lw_words = 9'd1 << (lenlog - LW);
+                    blk = cnt >> (lenlog - LW);
+                    off = cnt & (lw_words - 9'd1);
+                    wa = blk * 2 * lw_words + off;
+                    wb = wa + lw_words;
+                    for (i = 0; i < W; i = i + 1)
+                        zidx[i] = (kind == K_CT) ? (9'd128 >> lenlog) + blk : (9'd256 >> lenlog) - 9'd1 - blk;
+                end else begin
+                    wa = 2 * cnt; wb = 2 * cnt + 1;
+                    base = cnt * 2 * W;
+                    for (i = 0; i < W; i = i + 1) begin
+                        // butterfly i works on positions p and p + len of the word pair
+                        pidx = ((i >> lenlog) << (lenlog + 1)) + (i & ((1 << lenlog) - 1));
+                        blk  = (base + pidx) >> (lenlog + 1);
+                        zidx[i] = (kind == K_CT) ? (9'd128 >> lenlog) + blk : (9'd256 >> lenlog) - 9'd1 - blk;
+                    end
+                end
+            end
+            K_MUL: begin
+                // even cycle: read word c/2 (phase A); odd cycle: phase B of that word and the
+                // gamma product (slot C) of the word before, whose result is written back.
+                ph_b = cnt[0];
+                wa = cnt[WA:1]; wb = cnt[WA:1];
+                mul_word = cnt[WA:1] - 1'b1;
+                wr0 = ph_b && (cnt[8:1] != 0) && (cnt[8:1] <= WORDS);
+                for (i = 0; i < NBU; i = i + 1) zidx[i] = mul_word * NBU + i;   // gamma index
+            end
+            default: begin wa = cnt[WA-1:0]; wb = cnt[WA-1:0]; end
+        endcase
+    end
+
+    // ---------------- memory ----------------
+    reg  [AW-1:0] a0 [0:1], a1 [0:1];
+    reg           we0 [0:1], we1 [0:1];
+    reg  [DW-1:0] wd0 [0:1], wd1 [0:1];
+    wire [DW-1:0] rd0 [0:1], rd1 [0:1];
+
+    genvar g;
+    generate
+        for (g = 0; g < 2; g = g + 1) begin : bank
+            poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) ram (
+                .clk(clk), .we0(we0[g]), .addr0(a0[g]), .wdata0(wd0[g]), .rdata0(rd0[g]),
+                .we1(we1[g]), .addr1(a1[g]), .wdata1(wd1[g]), .rdata1(rd1[g]));
+        end
+    endgenerate
+
+    // pipeline metadata: issue -> S0 (RAM data) -> S1 (product) -> S2 (reduced) -> S3 (write)
+    reg          v_s0, v_s1, v_s2, v_s3;
+    reg  [2:0]   k_s0, k_s1, k_s2, k_s3;
+    reg  [2:0]   l_s0, l_s1, l_s2, l_s3;
+    reg          b_s0, b_s1, b_s2;          // MUL phase B
+    reg          w0_s0, w0_s1, w0_s2, w0_s3, w1_s0, w1_s1, w1_s2, w1_s3;
+    reg  [AW-1:0] wa_s0, wa_s1, wa_s2, wa_s3, wb_s0, wb_s1, wb_s2, wb_s3;
+    reg          bank_s0, bank_s1, bank_s2, bank_s3;
+    reg  [11:0]  z_s0 [0:W-1];
+    reg          hr_s0;                     // a host read was issued last cycle
+    reg          host_bank_q;
+
+    wire rbank = rslot0[0];
+    wire [AW-1:0] raddr0 = {rslot0[3:1], wa};
+    wire [AW-1:0] raddr1 = {rslot1[3:1], wb};
+    wire [AW-1:0] waddr0 = {wslot[3:1], (kind == K_MUL) ? mul_word : wa};
+    wire [AW-1:0] waddr1 = {wslot[3:1], wb};
+
+    // ---------------- datapath ----------------
+    reg  [DW-1:0] X, Y;                       // S0: the two words read
+    reg  [11:0]   ina [0:W-1], inb [0:W-1];   // butterfly inputs after the layer's wiring
+    reg  [11:0]   mx [0:W-1], my [0:W-1];     // multiplier operands
+    reg  [11:0]   side [0:W-1];               // value passed beside the multiplier
+    reg  [23:0]   P [0:W-1];                  // S1: products
+    reg  [11:0]   side1 [0:W-1];
+    reg  [11:0]   R [0:W-1];                  // S2: reduced products
+    reg  [11:0]   side2 [0:W-1];
+    reg  [11:0]   oa [0:W-1], ob [0:W-1];     // S2 outputs per butterfly
+    reg  [DW-1:0] OX, OY;                     // S2 output words
+    reg  [DW-1:0] OX_s3, OY_s3;               // S3: registered output words
+    // MUL: per pair j the A products (a0b0, a1b1) wait for the gamma product
+    reg  [11:0]   msa [0:NBU-1], msb [0:NBU-1];
+    reg  [11:0]   hold_a0b0 [0:NBU-1], hold_a1b1 [0:NBU-1];
+    reg  [11:0]   ph0 [0:NBU-1], ph1 [0:NBU-1];
+    reg  [11:0]   gam [0:NBU-1];
+    integer j, p;
+
+    always @* begin
+        X = rd0[bank_s0]; Y = rd1[bank_s0];
+        // butterfly wiring: len >= W pairs lane i of X with lane i of Y; len < W pairs
+        // positions p and p + len inside the 2W coefficients {Y, X}
+        for (i = 0; i < W; i = i + 1) begin
+            if ((k_s0 == K_CT || k_s0 == K_GS) && l_s0 < LW) begin
+                p = ((i >> l_s0) << (l_s0 + 1)) + (i & ((1 << l_s0) - 1));
+                ina[i] = (p < W) ? X[12*p +: 12] : Y[12*(p-W) +: 12];
+                inb[i] = (p + (1 << l_s0) < W) ? X[12*(p + (1 << l_s0)) +: 12] : Y[12*(p + (1 << l_s0) - W) +: 12];
+            end else begin
+                ina[i] = X[12*i +: 12];
+                inb[i] = Y[12*i +: 12];
+            end
+        end
+        for (i = 0; i < W; i = i + 1) begin
+            mx[i] = z_s0[i]; my[i] = inb[i]; side[i] = ina[i];
+            case (k_s0)
+                K_CT:    begin my[i] = inb[i]; side[i] = ina[i]; end
+                K_GS:    begin my[i] = modq_sub(inb[i], ina[i]); side[i] = modq_add(ina[i], inb[i]); end
+                K_SCALE: begin mx[i] = 12'd3303; my[i] = ina[i]; end          // 128^-1 mod q
+                K_ADD:   begin mx[i] = 12'd0; side[i] = modq_add(ina[i], inb[i]); end
+                K_SUB:   begin mx[i] = 12'd0; side[i] = modq_sub(ina[i], inb[i]); end
+                default: ;
+            endcase
+        end
+        if (k_s0 == K_MUL) begin
+            for (j = 0; j < NBU; j = j + 1) begin
+                if (!b_s0) begin   // phase A: a0*b0 on lane 2j, a1*b1 on lane 2j+1
+                    mx[2*j]   = ina[2*j];   my[2*j]   = inb[2*j];
+                    mx[2*j+1] = ina[2*j+1]; my[2*j+1] = inb[2*j+1];
+                end else begin     // phase B: (a0+a1)(b0+b1) on lane 2j; gamma * a1b1 of the word before
+                    mx[2*j]   = msa[j]; my[2*j]   = msb[j];
+                    mx[2*j+1] = hold_a1b1[j]; my[2*j+1] = gam[j];
+                end
+            end
+        end
+        // S2: combine
+        for (i = 0; i < W; i = i + 1) begin
+            oa[i] = side2[i]; ob[i] = R[i];
+            case (k_s2)
+                K_CT:    begin oa[i] = modq_add(side2[i], R[i]); ob[i] = modq_sub(side2[i], R[i]); end
+                K_GS:    begin oa[i] = side2[i]; ob[i] = R[i]; end
+                K_SCALE: begin oa[i] = R[i]; end
+                default: ;
+            endcase
+        end
+        OX = 0; OY = 0;
+        for (i = 0; i < W; i = i + 1) begin
+            if ((k_s2 == K_CT || k_s2 == K_GS) && l_s2 < LW) begin
+                p = ((i >> l_s2) << (l_s2 + 1)) + (i & ((1 << l_s2) - 1));
+                if (p < W) OX[12*p +: 12] = oa[i]; else OY[12*(p-W) +: 12] = oa[i];
+                if (p + (1 << l_s2) < W) OX[12*(p + (1 << l_s2)) +: 12] = ob[i];
+                else OY[12*(p + (1 << l_s2) - W) +: 12] = ob[i];
+            end else begin
+                OX[12*i +: 12] = oa[i];
+                OY[12*i +: 12] = ob[i];
+            end
+        end
+        if (k_s2 == K_MUL) begin
+            for (j = 0; j < NBU; j = j + 1) begin
+                OX[24*j +: 12]      = modq_add(ph0[j], R[2*j+1]);   // a0b0 + gamma a1b1
+                OX[24*j + 12 +: 12] = ph1[j];                        // (a0+a1)(b0+b1) - a0b0 - a1b1
+            end
+        end
+    end
+
+    always @(posedge clk) begin
+        // issue -> S0
+        v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b;
+        w0_s0 <= issuing && wr0; w1_s0 <= issuing && wr1;
+        wa_s0 <= waddr0; wb_s0 <= waddr1; bank_s0 <= rbank;
+        for (i = 0; i < W; i = i + 1)
+            z_s0[i] <= (kind == K_MUL) ? 12'd0 : rom_zeta(zidx[i]);
+        if (kind == K_MUL && ph_b)
+            for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(zidx[j]);
+        // S0 -> S1
+        v_s1 <= v_s0; k_s1 <= k_s0; l_s1 <= l_s0; b_s1 <= b_s0;
+        w0_s1 <= w0_s0; w1_s1 <= w1_s0; wa_s1 <= wa_s0; wb_s1 <= wb_s0; bank_s1 <= !bank_s0;
+        for (i = 0; i < W; i = i + 1) begin
+            P[i] <= mx[i] * my[i];
+            side1[i] <= side[i];
+        end
+        if (k_s0 == K_MUL && !b_s0)
+            for (j = 0; j < NBU; j = j + 1) begin
+                msa[j] <= modq_add(ina[2*j], ina[2*j+1]);
+                msb[j] <= modq_add(inb[2*j], inb[2*j+1]);
+            end
+        // S1 -> S2
+        v_s2 <= v_s1; k_s2 <= k_s1; l_s2 <= l_s1; b_s2 <= b_s1;
+        w0_s2 <= w0_s1; w1_s2 <= w1_s1; wa_s2 <= wa_s1; wb_s2 <= wb_s1; bank_s2 <= bank_s1;
+        for (i = 0; i < W; i = i + 1) begin
+            R[i] <= modq_red24(P[i]);
+            side2[i] <= side1[i];
+        end
+        // MUL bookkeeping on the reduced products (S2): phase A results wait for phase B's
+        if (k_s2 == K_MUL && !b_s2)
+            for (j = 0; j < NBU; j = j + 1) begin
+                hold_a0b0[j] <= R[2*j];
+                hold_a1b1[j] <= R[2*j+1];
+            end
+        if (k_s2 == K_MUL && b_s2)
+            for (j = 0; j < NBU; j = j + 1) begin
+                // R[2j] = (a0+a1)(b0+b1) of this word; the holds are this word's A products
+                ph1[j] <= modq_sub(modq_sub(R[2*j], hold_a0b0[j]), hold_a1b1[j]);
+                ph0[j] <= hold_a0b0[j];
+            end
+        // S2 -> S3 (write)
+        v_s3 <= v_s2; k_s3 <= k_s2; l_s3 <= l_s2;
+        w0_s3 <= w0_s2; w1_s3 <= w1_s2; wa_s3 <= wa_s2; wb_s3 <= wb_s2; bank_s3 <= bank_s2;
+        OX_s3 <= OX; OY_s3 <= OY;
+        hr_s0 <= host_re; host_bank_q <= host_slot[0];
+    end
+
+    // RAM port drivers: host access when idle; otherwise reads from the pass's read bank and
+    // writes from S3 into the other bank
+    always @* begin
+        for (i = 0; i < 2; i = i + 1) begin
+            a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = OX_s3; wd1[i] = OY_s3;
+        end
+        if (!busy && !w0_s3 && !w1_s3) begin
+            a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
+            we0[host_slot[0]] = host_we;
+            wd0[host_slot[0]] = host_wdata;
+        end else begin
+            a0[rbank] = raddr0;
+            a1[rbank] = raddr1;
+            if (w0_s3) begin a0[bank_s3] = wa_s3; we0[bank_s3] = 1'b1; end
+            if (w1_s3) begin a1[bank_s3] = wb_s3; we1[bank_s3] = 1'b1; end
+        end
+    end
+    assign host_rdata = rd0[host_bank_q];
+endmodule

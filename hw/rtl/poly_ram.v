@@ -1,0 +1,29 @@
+// True dual-port RAM with registered reads: each port reads or writes one word per cycle.
+// Written in the form Yosys maps to block RAM (RAMB18/36 on Xilinx, DP16KD on ECP5).
+module poly_ram #(
+    parameter WIDTH = 48,
+    parameter DEPTH = 512,
+    parameter AW    = 9
+) (
+    input  wire             clk,
+    input  wire             we0,
+    input  wire [AW-1:0]    addr0,
+    input  wire [WIDTH-1:0] wdata0,
+    output reg  [WIDTH-1:0] rdata0,
+    input  wire             we1,
+    input  wire [AW-1:0]    addr1,
+    input  wire [WIDTH-1:0] wdata1,
+    output reg  [WIDTH-1:0] rdata1
+);
+    reg [WIDTH-1:0] mem [0:DEPTH-1];
+
+    always @(posedge clk) begin
+        if (we0) mem[addr0] <= wdata0;
+        rdata0 <= mem[addr0];
+    end
+
+    always @(posedge clk) begin
+        if (we1) mem[addr1] <= wdata1;
+        rdata1 <= mem[addr1];
+    end
+endmodule

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Builds each hardware unit with Verilator and runs its cocotb tests (cocotb 1.9.2).
+
+Usage: run.py [UNIT ...]   (default: every unit). Prints 'N passed, N failed' and exits 1 on any
+failure; cocotb's own runner does not fail the process when a test fails, so results.xml is read.
+"""
+import os
+import sys
+from pathlib import Path
+
+from cocotb.runner import get_results, get_runner
+
+HW = Path(__file__).resolve().parent.parent
+RTL = HW / "rtl"
+BUILD = Path(os.environ.get("NURI_HW_BUILD", HW.parent / "build" / "hw" / "sim"))
+
+# unit -> (toplevel, sources, parameters)
+UNITS = {
+    "keccak": ("keccak_f1600", ["keccak_f1600.v"], {}),
+    "poly_nbu1": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 1}),
+    "poly_nbu2": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 2}),
+    "poly_nbu4": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 4}),
+}
+
+
+def run(unit):
+    top, sources, params = UNITS[unit]
+    module = "test_" + unit.split("_")[0]
+    runner = get_runner("verilator")
+    build_dir = BUILD / unit
+    runner.build(verilog_sources=[RTL / s for s in sources], hdl_toplevel=top,
+                 build_dir=build_dir, parameters=params, always=False,
+                 build_args=["-Wno-fatal", "-Wno-WIDTH"], includes=[RTL], timescale=("1ns", "1ps"))
+    xml = runner.test(hdl_toplevel=top, test_module=module, build_dir=build_dir,
+                      test_dir=Path(__file__).resolve().parent, results_xml=str(build_dir / "results.xml"),
+                      extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json")})
+    return get_results(xml)
+
+
+def main(argv):
+    units = argv or list(UNITS)
+    total = failed = 0
+    for u in units:
+        n, f = run(u)
+        print(f"hw unit {u}: {n - f} passed, {f} failed")
+        total += n
+        failed += f
+    print(f"hw: {total - failed} passed, {failed} failed")
+    return 1 if failed or total == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
