@@ -130,32 +130,39 @@ module poly_engine #(
     reg           wr0, wr1;               // the pass writes port 0 / port 1 results
     reg  [WA-1:0] mul_word;
     integer i;
-    reg  [8:0] lw_words;                  // len / W, when len >= W
-    reg  [8:0] blk, off, base, pidx;
+    reg  [8:0] blk, off;
+    integer l;
+
+    // position of butterfly i's first input among the 2W coefficients of a word pair, for len = 2^l
+    function integer pos;
+        input integer i, l;
+        pos = ((i >> l) << (l + 1)) + (i & ((1 << l) - 1));
+    endfunction
     always @* begin
         wa = 0; wb = 0; ph_b = 1'b0; wr0 = 1'b1; wr1 = 1'b0; mul_word = 0;
         for (i = 0; i < W; i = i + 1) zidx[i] = 7'd0;
-        lw_words = 9'd0; blk = 9'd0; off = 9'd0; base = 9'd0; pidx = 9'd0;
+        blk = 9'd0; off = 9'd0;
         case (kind)
             K_CT, K_GS: begin
                 wr1 = 1'b1;
                 if (lenlog >= LW) begin
-                    lw_words = 9'd1 << (lenlog - LW);
+                    // len/W words per half block: shifts only (no multipliers for addresses)
                     blk = cnt >> (lenlog - LW);
-                    off = cnt & (lw_words - 9'd1);
-                    wa = blk * 2 * lw_words + off;
-                    wb = wa + lw_words;
+                    off = cnt & ((9'd1 << (lenlog - LW)) - 9'd1);
+                    wa = (blk << (lenlog - LW + 1)) | off;
+                    wb = wa | (9'd1 << (lenlog - LW));
                     for (i = 0; i < W; i = i + 1)
                         zidx[i] = (kind == K_CT) ? (9'd128 >> lenlog) + blk : (9'd256 >> lenlog) - 9'd1 - blk;
                 end else begin
-                    wa = 2 * cnt; wb = 2 * cnt + 1;
-                    base = cnt * 2 * W;
-                    for (i = 0; i < W; i = i + 1) begin
-                        // butterfly i works on positions p and p + len of the word pair
-                        pidx = ((i >> lenlog) << (lenlog + 1)) + (i & ((1 << lenlog) - 1));
-                        blk  = (base + pidx) >> (lenlog + 1);
-                        zidx[i] = (kind == K_CT) ? (9'd128 >> lenlog) + blk : (9'd256 >> lenlog) - 9'd1 - blk;
-                    end
+                    wa = {cnt[WA-2:0], 1'b0}; wb = {cnt[WA-2:0], 1'b1};
+                    // len < W: butterfly i of the word pair sits in block (2W cnt + p_i) / 2len;
+                    // one case per possible len keeps every index a constant
+                    for (l = 1; l < LW; l = l + 1)
+                        if (lenlog == l)
+                            for (i = 0; i < W; i = i + 1) begin
+                                blk = ({cnt, {(LW+1){1'b0}}} + pos(i, l)) >> (l + 1);
+                                zidx[i] = (kind == K_CT) ? (9'd128 >> l) + blk : (9'd256 >> l) - 9'd1 - blk;
+                            end
                 end
             end
             K_MUL: begin
@@ -165,7 +172,7 @@ module poly_engine #(
                 wa = cnt[WA:1]; wb = cnt[WA:1];
                 mul_word = cnt[WA:1] - 1'b1;
                 wr0 = ph_b && (cnt[8:1] != 0) && (cnt[8:1] <= WORDS);
-                for (i = 0; i < NBU; i = i + 1) zidx[i] = mul_word * NBU + i;   // gamma index
+                for (i = 0; i < NBU; i = i + 1) zidx[i] = (mul_word << (LW - 1)) | i;   // gamma index
             end
             default: begin wa = cnt[WA-1:0]; wb = cnt[WA-1:0]; end
         endcase
@@ -221,22 +228,23 @@ module poly_engine #(
     reg  [11:0]   hold_a0b0 [0:NBU-1], hold_a1b1 [0:NBU-1];
     reg  [11:0]   ph0 [0:NBU-1], ph1 [0:NBU-1];
     reg  [11:0]   gam [0:NBU-1];
-    integer j, p;
+    integer j;
 
     always @* begin
         X = rd0[bank_s0]; Y = rd1[bank_s0];
         // butterfly wiring: len >= W pairs lane i of X with lane i of Y; len < W pairs
         // positions p and p + len inside the 2W coefficients {Y, X}
         for (i = 0; i < W; i = i + 1) begin
-            if ((k_s0 == K_CT || k_s0 == K_GS) && l_s0 < LW) begin
-                p = ((i >> l_s0) << (l_s0 + 1)) + (i & ((1 << l_s0) - 1));
-                ina[i] = (p < W) ? X[12*p +: 12] : Y[12*(p-W) +: 12];
-                inb[i] = (p + (1 << l_s0) < W) ? X[12*(p + (1 << l_s0)) +: 12] : Y[12*(p + (1 << l_s0) - W) +: 12];
-            end else begin
-                ina[i] = X[12*i +: 12];
-                inb[i] = Y[12*i +: 12];
-            end
+            ina[i] = X[12*i +: 12];
+            inb[i] = Y[12*i +: 12];
         end
+        for (l = 1; l < LW; l = l + 1)
+            if ((k_s0 == K_CT || k_s0 == K_GS) && l_s0 == l)
+                for (i = 0; i < W; i = i + 1) begin
+                    ina[i] = (pos(i, l) < W) ? X[12*pos(i, l) +: 12] : Y[12*(pos(i, l) - W) +: 12];
+                    inb[i] = (pos(i, l) + (1 << l) < W) ? X[12*(pos(i, l) + (1 << l)) +: 12]
+                                                        : Y[12*(pos(i, l) + (1 << l) - W) +: 12];
+                end
         for (i = 0; i < W; i = i + 1) begin
             mx[i] = z_s0[i]; my[i] = inb[i]; side[i] = ina[i];
             case (k_s0)
@@ -271,16 +279,17 @@ module poly_engine #(
         end
         OX = 0; OY = 0;
         for (i = 0; i < W; i = i + 1) begin
-            if ((k_s2 == K_CT || k_s2 == K_GS) && l_s2 < LW) begin
-                p = ((i >> l_s2) << (l_s2 + 1)) + (i & ((1 << l_s2) - 1));
-                if (p < W) OX[12*p +: 12] = oa[i]; else OY[12*(p-W) +: 12] = oa[i];
-                if (p + (1 << l_s2) < W) OX[12*(p + (1 << l_s2)) +: 12] = ob[i];
-                else OY[12*(p + (1 << l_s2) - W) +: 12] = ob[i];
-            end else begin
-                OX[12*i +: 12] = oa[i];
-                OY[12*i +: 12] = ob[i];
-            end
+            OX[12*i +: 12] = oa[i];
+            OY[12*i +: 12] = ob[i];
         end
+        for (l = 1; l < LW; l = l + 1)
+            if ((k_s2 == K_CT || k_s2 == K_GS) && l_s2 == l)
+                for (i = 0; i < W; i = i + 1) begin
+                    if (pos(i, l) < W) OX[12*pos(i, l) +: 12] = oa[i];
+                    else OY[12*(pos(i, l) - W) +: 12] = oa[i];
+                    if (pos(i, l) + (1 << l) < W) OX[12*(pos(i, l) + (1 << l)) +: 12] = ob[i];
+                    else OY[12*(pos(i, l) + (1 << l) - W) +: 12] = ob[i];
+                end
         if (k_s2 == K_MUL) begin
             for (j = 0; j < NBU; j = j + 1) begin
                 OX[24*j +: 12]      = modq_add(ph0[j], R[2*j+1]);   // a0b0 + gamma a1b1
