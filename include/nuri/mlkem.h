@@ -81,6 +81,44 @@ NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BY
 NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
                                           const uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
 
+/* ---- Batch forms: n independent operations in one call (servers, files sealed to many keys) ----
+ * Items are fixed-size and back to back: ct[i], ss[i], ek[i], m[i]. encaps_many encapsulates to
+ * n keys (repeat a key to encapsulate to it several times); decaps_many decapsulates n ciphertexts
+ * under ONE decapsulation key (a server's key). Each item's result is bit-identical to the single
+ * call's. The status is for the whole call: 0 when every item succeeded; on any error (an ek that
+ * fails its modulus check, a dk that fails its hash check, the OS random generator) every output
+ * is zeroed and no item is returned (find a bad ek with nuri_mlkem_check_ek). An invalid
+ * ciphertext is no error (implicit rejection, as in decaps). n = 0 does nothing and returns 0.
+ * The implementation interleaves the items: their hashes run four per Keccak-x4 call on AVX2, a
+ * key's matrix is expanded once for consecutive items under the same key, and decaps_many checks
+ * its dk once. */
+NURI_MUST_CHECK int nuri_mlkem512_encaps_many(uint8_t ct[][NURI_MLKEM512_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                              const uint8_t ek[][NURI_MLKEM512_EK_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem512_encaps_many_derand(uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+                                                     uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                     const uint8_t ek[][NURI_MLKEM512_EK_BYTES],
+                                                     const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem512_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+                                              const uint8_t dk[NURI_MLKEM512_DK_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem768_encaps_many(uint8_t ct[][NURI_MLKEM768_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                              const uint8_t ek[][NURI_MLKEM768_EK_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem768_encaps_many_derand(uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+                                                     uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                     const uint8_t ek[][NURI_MLKEM768_EK_BYTES],
+                                                     const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem768_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+                                              const uint8_t dk[NURI_MLKEM768_DK_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem1024_encaps_many(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+                                               uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                               const uint8_t ek[][NURI_MLKEM1024_EK_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem1024_encaps_many_derand(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+                                                      uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                      const uint8_t ek[][NURI_MLKEM1024_EK_BYTES],
+                                                      const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
+NURI_MUST_CHECK int nuri_mlkem1024_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                               const uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+                                               const uint8_t dk[NURI_MLKEM1024_DK_BYTES], size_t n);
+
 /* ---- Length-checked API (for FFI callers): level 512/768/1024, every buffer with its length.
  * impl = NULL: dispatch (honours NURI_IMPL); otherwise the named implementation.
  * seed = NULL (seed_len 0) draws the randomness from the OS. ---- */
@@ -91,6 +129,13 @@ NURI_MUST_CHECK int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len
                                       const char *impl);
 NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
                                       const uint8_t *dk, size_t dk_len, const char *impl);
+/* The batch forms, length-checked: ct_len = n * ct bytes, ss_len = n * 32, ek_len = n * ek bytes,
+ * m_len = n * 32 (or m = NULL, m_len = 0: OS randomness); decaps_many takes one dk. */
+NURI_MUST_CHECK int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
+                                           const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, size_t n,
+                                           const char *impl);
+NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+                                           const uint8_t *dk, size_t dk_len, size_t n, const char *impl);
 /* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL otherwise. */
 NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
 NURI_MUST_CHECK int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);

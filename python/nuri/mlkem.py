@@ -26,7 +26,7 @@ then returns the implicit-rejection key, which matches nothing the sender has.
 from ._native import ffi, lib
 from ._util import as_bytes, check, impl_names
 
-__all__ = ["keygen", "encaps", "decaps", "check_encapsulation_key", "check_decapsulation_key", "sizes",
+__all__ = ["keygen", "encaps", "decaps", "encaps_many", "decaps_many", "check_encapsulation_key", "check_decapsulation_key", "sizes",
            "implementations", "default_implementation", "LEVELS", "SHARED_KEY_SIZE",
            "MLKEM512PrivateKey", "MLKEM512PublicKey", "MLKEM768PrivateKey", "MLKEM768PublicKey",
            "MLKEM1024PrivateKey", "MLKEM1024PublicKey"]
@@ -125,6 +125,71 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
     out = bytes(ss)
     lib.nuri_wipe(ss, 32)
     return out
+
+
+def _items(values, name, want, level):
+    if isinstance(values, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"{name} must be a sequence of byte strings (one per operation), not a single "
+                        f"{type(values).__name__}")
+    try:
+        values = list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of byte strings, got {type(values).__name__}") from None
+    return [_sized(v, f"{name}[{i}]", want, level) for i, v in enumerate(values)]
+
+
+def encaps_many(level: int, eks, ms=None, *, impl: str = None):
+    """Encapsulates once to each ek of the sequence ``eks`` (repeat a key to encapsulate to it
+    several times); returns a list of (shared_key, ciphertext), one per ek, each the same as
+    ``encaps`` would give. ``ms`` (one 32-byte m per ek) makes it deterministic. The operations
+    are interleaved (several hashes per SIMD Keccak call, a key's matrix expanded once). All or
+    nothing: ValueError names the first ek failing the FIPS 203 modulus check and nothing is
+    returned."""
+    level = _level(level)
+    nek, _, nct = sizes(level)
+    eks = _items(eks, "eks", nek, level)
+    n = len(eks)
+    if ms is not None:
+        ms = _items(ms, "ms", MESSAGE_SIZE, level)
+        if len(ms) != n:
+            raise ValueError(f"ms must have one 32-byte m per ek: {n} eks, {len(ms)} ms")
+    if n == 0:
+        return []
+    ct, ss = ffi.new(f"uint8_t[{n * nct}]"), ffi.new(f"uint8_t[{n * 32}]")
+    mbuf = b"".join(ms) if ms is not None else ffi.NULL
+    rc = lib.nuri_mlkem_encaps_many(level, ct, n * nct, ss, n * 32, b"".join(eks), n * nek, mbuf,
+                                    n * MESSAGE_SIZE if ms is not None else 0, n, _impl(impl))
+    if rc == -1:
+        bad = next((i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0), "?")
+        raise ValueError(f"invalid ML-KEM-{level} encapsulation key eks[{bad}]: a coefficient is >= q = 3329 "
+                         "(FIPS 203 modulus check)")
+    check(rc, f"ML-KEM-{level} batch encapsulation")
+    sb, cb = bytes(ss), bytes(ct)
+    lib.nuri_wipe(ss, n * 32)
+    return [(sb[32 * i:32 * i + 32], cb[nct * i:nct * i + nct]) for i in range(n)]
+
+
+def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
+    """Decapsulates each ciphertext of the sequence under the one key dk; returns the list of
+    32-byte shared keys, each the same as ``decaps`` would give (altered ciphertexts give their
+    implicit-rejection keys). dk is checked once. ValueError for wrong lengths or a dk failing
+    the FIPS 203 hash check."""
+    level = _level(level)
+    _, ndk, nct = sizes(level)
+    dk = _sized(dk, "decapsulation key", ndk, level)
+    cts = _items(ciphertexts, "ciphertexts", nct, level)
+    n = len(cts)
+    if n == 0:
+        return []
+    ss = ffi.new(f"uint8_t[{n * 32}]")
+    rc = lib.nuri_mlkem_decaps_many(level, ss, n * 32, b"".join(cts), n * nct, dk, ndk, n, _impl(impl))
+    if rc == -1:
+        raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
+                         "(FIPS 203 hash check)")
+    check(rc, f"ML-KEM-{level} batch decapsulation")
+    sb = bytes(ss)
+    lib.nuri_wipe(ss, n * 32)
+    return [sb[32 * i:32 * i + 32] for i in range(n)]
 
 
 def check_encapsulation_key(level: int, ek: bytes) -> bool:

@@ -134,6 +134,59 @@ int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t 
     return rc;
 }
 
+/* n * item bytes, or 0 (never a valid length here: callers check n > 0 first) on overflow. */
+static size_t times(size_t n, size_t item) { return n > SIZE_MAX / item ? 0 : n * item; }
+
+#define MANY_CHUNK 16 /* items per internal call when drawing randomness from the OS (no allocation) */
+
+int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len, const uint8_t *ek,
+                           size_t ek_len, const uint8_t *m, size_t m_len, size_t n, const char *impl)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    const nuri_mlkem_backend *be = NULL;
+    uint8_t rnd[MANY_CHUNK * NURI_MLKEM_ENCAPS_SEED_BYTES];
+    int rc = NURI_OK;
+    if (!p) rc = NURI_EINVAL;
+    else if (n == 0) return NURI_OK;
+    else if (!ct || !ss || !ek || ct_len != times(n, p->ct_bytes) || ss_len != times(n, NURI_MLKEM_SS_BYTES) ||
+             ek_len != times(n, p->ek_bytes))
+        rc = NURI_ELENGTH;
+    else if (m ? m_len != times(n, NURI_MLKEM_ENCAPS_SEED_BYTES) : m_len != 0) rc = NURI_ELENGTH;
+    else rc = pick(impl, &be);
+    for (size_t i = 0; rc == NURI_OK && i < n; i++) rc = nuri_mlkem_check_ek_internal(p, ek + i * p->ek_bytes);
+    if (rc == NURI_OK && m) nuri_mlkem_encaps_many_internal(be, p, ct, ss, ek, m, n);
+    for (size_t i = 0; rc == NURI_OK && !m && i < n; i += MANY_CHUNK) {
+        size_t cnt = n - i < MANY_CHUNK ? n - i : MANY_CHUNK;
+        rc = nuri_randombytes(rnd, cnt * NURI_MLKEM_ENCAPS_SEED_BYTES);
+        if (rc == NURI_OK)
+            nuri_mlkem_encaps_many_internal(be, p, ct + i * p->ct_bytes, ss + i * NURI_MLKEM_SS_BYTES,
+                                            ek + i * p->ek_bytes, rnd, cnt);
+    }
+    if (rc != NURI_OK && p) {
+        zero(ct, ct_len);
+        zero(ss, ss_len);
+    }
+    nuri_wipe(rnd, sizeof rnd);
+    return rc;
+}
+
+int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+                           const uint8_t *dk, size_t dk_len, size_t n, const char *impl)
+{
+    const mlk_params *p = nuri_mlkem_params(level);
+    const nuri_mlkem_backend *be = NULL;
+    int rc = NURI_OK;
+    if (!p) rc = NURI_EINVAL;
+    else if (n == 0) return NURI_OK;
+    else if (!ss || !ct || !dk || ss_len != times(n, NURI_MLKEM_SS_BYTES) || ct_len != times(n, p->ct_bytes) ||
+             dk_len != p->dk_bytes)
+        rc = NURI_ELENGTH;
+    else rc = pick(impl, &be);
+    if (rc == NURI_OK) rc = nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, n); /* runs the §7.3 check */
+    if (rc != NURI_OK && p) zero(ss, ss_len);
+    return rc;
+}
+
 /* ---- fixed-size forms ---- */
 #define FIXED(L)                                                                                                  \
     int nuri_mlkem##L##_keygen(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES])        \
@@ -164,6 +217,30 @@ int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t 
     {                                                                                                             \
         return nuri_mlkem_decaps(L, ss, NURI_MLKEM_SS_BYTES, ct, NURI_MLKEM##L##_CT_BYTES, dk,                    \
                                  NURI_MLKEM##L##_DK_BYTES, NULL);                                                 \
+    }                                                                                                             \
+    int nuri_mlkem##L##_encaps_many(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],      \
+                                    const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES], size_t n)                       \
+    {                                                                                                             \
+        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,        \
+                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                         \
+                                      times(n, NURI_MLKEM##L##_EK_BYTES), NULL, 0, n, NULL);                      \
+    }                                                                                                             \
+    int nuri_mlkem##L##_encaps_many_derand(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],                                \
+                                           uint8_t ss[][NURI_MLKEM_SS_BYTES],                                     \
+                                           const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES],                          \
+                                           const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n)             \
+    {                                                                                                             \
+        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,        \
+                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                         \
+                                      times(n, NURI_MLKEM##L##_EK_BYTES), (const uint8_t *)m,                     \
+                                      times(n, NURI_MLKEM_ENCAPS_SEED_BYTES), n, NULL);                           \
+    }                                                                                                             \
+    int nuri_mlkem##L##_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],                                            \
+                                    const uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],                                 \
+                                    const uint8_t dk[NURI_MLKEM##L##_DK_BYTES], size_t n)                         \
+    {                                                                                                             \
+        return nuri_mlkem_decaps_many(L, (uint8_t *)ss, times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ct,       \
+                                      times(n, NURI_MLKEM##L##_CT_BYTES), dk, NURI_MLKEM##L##_DK_BYTES, n, NULL); \
     }
 
 FIXED(512)

@@ -45,9 +45,18 @@ int main(void)
             rc = nuri_mlkem_decaps(level, ss3, 32, ct, ctl, dk, dkl, name);
             if (rc != 0) return 5;
 
+            /* batch form: 5 ciphertexts (one altered) under the secret dk */
+            static uint8_t cts[5 * NURI_MLKEM_MAX_CT_BYTES], sss[5 * 32];
+            for (int t = 0; t < 5; t++) memcpy(cts + t * ctl, ct, ctl);
+            cts[ctl - 1] ^= 1; /* item 0 is the valid ciphertext again */
+            rc = nuri_mlkem_decaps_many(level, sss, 5 * 32, cts, 5 * ctl, dk, dkl, 5, name);
+            if (rc != 0) return 8;
+
             NURI_CT_PUBLIC(ss, 32);
             NURI_CT_PUBLIC(ss2, 32);
             NURI_CT_PUBLIC(ss3, 32);
+            NURI_CT_PUBLIC(sss, 5 * 32);
+            if (memcmp(sss, ss, 32) != 0 || memcmp(sss + 32, ss3, 32) != 0) return 9;
             if (memcmp(ss, ss2, 32) != 0) return 6;
             if (memcmp(ss, ss3, 32) == 0) return 7;
             checked++;

@@ -822,6 +822,97 @@ static void test_api_and_differential(void)
     CHECK(ok, "every implementation agrees with ref on 60 random key pairs, ciphertexts and invalid ciphertexts");
 }
 
+/* Batch forms: every item equals the single call (valid and altered ciphertexts, repeated and
+ * distinct keys, group sizes around 4), OS-random round trips across the randomness chunking,
+ * and all-or-nothing errors. */
+static void test_batch(void)
+{
+    enum { NMAX = 21 };
+    static uint8_t ek[NMAX][NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES];
+    static uint8_t eks[NMAX * NURI_MLKEM_MAX_EK_BYTES], cts[NMAX * NURI_MLKEM_MAX_CT_BYTES], ss[NMAX * 32],
+        ss2[NMAX * 32], ms[NMAX * 32], ct1[NURI_MLKEM_MAX_CT_BYTES], s1[32];
+    static const size_t counts[] = {0, 1, 2, 3, 4, 5, 8, 9, NMAX};
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const char *impl = impl_names[ii];
+        int ok_enc = 1, ok_dec = 1, ok_rt = 1, ok_err = 1;
+        for (int li = 0; li < 3; li++) {
+            unsigned level = LEVELS[li];
+            size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+            uint8_t seed[64];
+            /* three key pairs; the dk of the first is kept for decaps_many */
+            for (int k = 0; k < 3; k++) {
+                tu_randbytes(seed, 64);
+                ok_enc &= nuri_mlkem_keygen(level, ek[k], ekl, k ? dk2 : dk, dkl, seed, 64, impl) == 0;
+            }
+            for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+                size_t n = counts[ci];
+                /* encaps_many to keys 0,0,1,2,0,... (runs of equal keys and changes) */
+                for (size_t i = 0; i < n; i++) memcpy(eks + i * ekl, ek[(i * 7 / 3) % 3 == 1 ? 1 : (i % 5 == 4 ? 2 : 0)], ekl);
+                tu_randbytes(ms, n * 32);
+                memset(cts, 0xAA, sizeof cts);
+                ok_enc &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
+                for (size_t i = 0; i < n; i++) {
+                    ok_enc &= nuri_mlkem_encaps(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
+                    ok_enc &= memcmp(ct1, cts + i * ctl, ctl) == 0 && memcmp(s1, ss + i * 32, 32) == 0;
+                }
+                /* decaps_many under dk (key 0): items for other keys and altered ones reject implicitly */
+                for (size_t i = 0; i < n; i += 3) cts[i * ctl + (i * 13) % ctl] ^= (uint8_t)(1 + i);
+                ok_dec &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+                for (size_t i = 0; i < n; i++) {
+                    ok_dec &= nuri_mlkem_decaps(level, s1, 32, cts + i * ctl, ctl, dk, dkl, "ref") == 0;
+                    ok_dec &= memcmp(s1, ss2 + i * 32, 32) == 0;
+                }
+            }
+            /* OS randomness, 21 items (crosses the 16-item randomness chunks), one key: round trip */
+            size_t n = NMAX;
+            for (size_t i = 0; i < n; i++) memcpy(eks + i * ekl, ek[0], ekl);
+            ok_rt &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, NULL, 0, n, impl) == 0;
+            ok_rt &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+            ok_rt &= memcmp(ss, ss2, n * 32) == 0 && memcmp(ss, ss + 32, 32) != 0;
+            /* errors: one ek failing the modulus check fails the call and zeroes every output */
+            n = 6;
+            set_coeff(eks + 4 * ekl, 3, MLKEM_Q);
+            memset(ss, 0x55, n * 32);
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+            ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
+            /* a dk failing its hash check */
+            memcpy(dk2, dk, dkl);
+            dk2[384 * (level / 256) + 5] ^= 1;
+            memset(ss2, 0x55, n * 32);
+            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EINVAL;
+            ok_err &= all_zero(ss2, n * 32);
+            /* lengths */
+            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
+                                             SIZE_MAX / ctl + 2, impl) == NURI_ELENGTH;
+        }
+        CHECK(ok_enc, "%s: encaps_many == encaps per item (3 levels, n = 0..21, repeated and distinct keys)", impl);
+        CHECK(ok_dec, "%s: decaps_many == decaps per item (valid, other-key and altered ciphertexts)", impl);
+        CHECK(ok_rt, "%s: encaps_many with OS randomness round-trips through decaps_many (21 items)", impl);
+        CHECK(ok_err, "%s: batch errors: bad ek / dk zero every output, length errors", impl);
+    }
+    /* fixed-size forms */
+    {
+        static uint8_t e[2][NURI_MLKEM768_EK_BYTES], d[NURI_MLKEM768_DK_BYTES], c[2][NURI_MLKEM768_CT_BYTES], k[2][32],
+            k2[2][32], mm[2][32];
+        int ok = nuri_mlkem768_keygen(e[0], d) == 0;
+        memcpy(e[1], e[0], sizeof e[0]);
+        tu_randbytes(&mm[0][0], sizeof mm);
+        ok &= nuri_mlkem768_encaps_many_derand(c, k, (const uint8_t(*)[NURI_MLKEM768_EK_BYTES])e,
+                                               (const uint8_t(*)[32])mm, 2) == 0;
+        ok &= nuri_mlkem768_decaps_many(k2, (const uint8_t(*)[NURI_MLKEM768_CT_BYTES])c, d, 2) == 0;
+        ok &= memcmp(k, k2, sizeof k) == 0;
+        ok &= nuri_mlkem768_encaps_many(c, k, (const uint8_t(*)[NURI_MLKEM768_EK_BYTES])e, 2) == 0;
+        ok &= nuri_mlkem768_decaps_many(k2, (const uint8_t(*)[NURI_MLKEM768_CT_BYTES])c, d, 2) == 0;
+        ok &= memcmp(k, k2, sizeof k) == 0;
+        CHECK(ok, "fixed-size ML-KEM-768 encaps_many(_derand)/decaps_many round trips");
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *shared = argc > 1 ? argv[1] : NULL;
@@ -841,5 +932,6 @@ int main(int argc, char **argv)
     test_hash_check_and_rejection();
     test_length_errors();
     test_api_and_differential();
+    test_batch();
     return tu_finish("test_mlkem");
 }

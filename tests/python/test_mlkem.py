@@ -188,3 +188,47 @@ def test_impl_env(monkeypatch):
     assert mlkem.default_implementation() == "ref"
     monkeypatch.delenv("NURI_IMPL")
     assert mlkem.default_implementation() == mlkem.implementations()[0]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("impl", [None] + list(mlkem.implementations()))
+def test_batch_matches_single(level, impl):
+    keys = [mlkem.keygen(level, seed=bytes([i]) * 64) for i in range(3)]
+    eks = [keys[i % 2][0] for i in range(6)] + [keys[2][0]]
+    ms = [bytes([i + 1]) * 32 for i in range(len(eks))]
+    got = mlkem.encaps_many(level, eks, ms, impl=impl)
+    assert got == [mlkem.encaps(level, ek, m=m, impl="ref") for ek, m in zip(eks, ms)]
+    dk = keys[0][1]
+    cts = [ct for _, ct in got]
+    cts[3] = cts[3][:-1] + bytes([cts[3][-1] ^ 1])
+    out = mlkem.decaps_many(level, dk, cts, impl=impl)
+    assert out == [mlkem.decaps(level, dk, ct, impl="ref") for ct in cts]
+    assert out[0] == got[0][0] and out[3] == j(dk, cts[3]) and out[1] != got[1][0]
+    # OS randomness: 20 operations to one key round-trip
+    res = mlkem.encaps_many(level, [keys[1][0]] * 20, impl=impl)
+    assert mlkem.decaps_many(level, keys[1][1], [ct for _, ct in res], impl=impl) == [ss for ss, _ in res]
+    assert len({ss for ss, _ in res}) == 20
+    assert mlkem.encaps_many(level, []) == [] and mlkem.decaps_many(level, dk, []) == []
+
+
+def test_batch_errors():
+    ek, dk = mlkem.keygen(768)
+    bad = bytearray(ek)
+    bad[0], bad[1] = 0xFF, bad[1] | 0x0F  # first coefficient 4095 >= q
+    with pytest.raises(ValueError, match=r"eks\[1\].*modulus"):
+        mlkem.encaps_many(768, [ek, bytes(bad), ek])
+    with pytest.raises(ValueError, match=r"eks\[0\].*1184 bytes"):
+        mlkem.encaps_many(768, [ek[:-1]])
+    with pytest.raises(ValueError, match="one 32-byte m per ek"):
+        mlkem.encaps_many(768, [ek, ek], [bytes(32)])
+    with pytest.raises(TypeError, match="sequence of byte strings"):
+        mlkem.encaps_many(768, ek)
+    with pytest.raises(TypeError):
+        mlkem.decaps_many(768, dk, 5)
+    _, ct = mlkem.encaps(768, ek)
+    baddk = bytearray(dk)
+    baddk[1152 + 7] ^= 1
+    with pytest.raises(ValueError, match="hash check"):
+        mlkem.decaps_many(768, bytes(baddk), [ct, ct])
+    with pytest.raises(ValueError, match=r"ciphertexts\[1\].*1088 bytes"):
+        mlkem.decaps_many(768, dk, [ct, ct[:-2]])

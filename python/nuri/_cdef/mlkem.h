@@ -20,6 +20,11 @@ int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, s
                       const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, const char *impl);
 int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
                       const uint8_t *dk, size_t dk_len, const char *impl);
+int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
+                           const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, size_t n,
+                           const char *impl);
+int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+                           const uint8_t *dk, size_t dk_len, size_t n, const char *impl);
 int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
 int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
 size_t nuri_mlkem_impl_count(void);
