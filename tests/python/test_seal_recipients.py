@@ -271,3 +271,37 @@ def test_argon2_bounds(tmp_path, monkeypatch):
     assert not (tmp_path / "o1").exists()
     assert nuri("open", "-p", "--argon2-max", "9,1024,1", "-i", tmp_path / "s", "-o", tmp_path / "o2") == 0
     assert (tmp_path / "o2").read_bytes() == b"big memory"
+
+
+def test_memory_bounded_for_a_large_stream(tmp_path):
+    """48 MiB sealed from a generator to a file, then opened to a sink, in a fresh process: the peak
+    RSS grows by a few 1 MiB groups of chunks, not by the data size."""
+    code = r'''
+import io, resource, sys
+from nuri import seal
+from nuri.seal import stream
+stream.GROUP_BYTES = 1 << 20  # memory should follow the group size, not the data size
+pk, sk = seal.generate("mlkem768")
+N = 48 << 20
+class Gen(io.RawIOBase):
+    left = N
+    def readable(self): return True
+    def readinto(self, b):
+        n = min(len(b), self.left); b[:n] = bytes(n); self.left -= n; return n
+class Sink:
+    size = 0
+    def write(self, b): Sink.size += len(b)
+rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+seal.open_bytes(None, seal.seal_bytes(None, bytes(100000), recipients=[pk]), identity=sk)  # imports loaded
+before = rss()
+with open(sys.argv[1], "wb") as f:
+    seal.seal_stream(io.BufferedReader(Gen(), 1 << 16), f.write, recipients=[pk])
+mid = rss()
+with open(sys.argv[1], "rb") as f:
+    seal.open_stream(f, Sink().write, identity=sk)
+print(Sink.size, mid - before, rss() - before)
+'''
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path / "big")], capture_output=True, text=True, check=True)
+    size, seal_mib, open_mib = map(int, r.stdout.split())
+    assert size == 48 << 20
+    assert seal_mib < 12 and open_mib < 12, (seal_mib, open_mib)
