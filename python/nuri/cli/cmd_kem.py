@@ -23,6 +23,10 @@ def register(sub):
     g.add_argument("--kem", choices=["mlkem512", "mlkem768", "mlkem1024", "mlkem768-x25519"], default=None,
                    help="the KEM (default mlkem768, or --level's): mlkem768-x25519 makes an ML-KEM-768+X25519 "
                         "(X-Wing) pair for 'nuri seal -r': a 1,216-byte public key and a 32-byte secret seed")
+    g.add_argument("--seed", action="store_true",
+                   help="write the ML-KEM secret as its 64-byte seed d || z (FIPS 203 KeyGen_internal input; what "
+                        "pyca/cryptography's MLKEM*PrivateKey.from_seed_bytes loads; 'nuri open --identity' "
+                        "reads it for ML-KEM-768) instead of the expanded decapsulation key")
     g.add_argument("--public", required=True, metavar="PK", help="where to write the public key")
     g.add_argument("--secret", required=True, metavar="SK", help="where to write the secret key (mode 0600)")
     g.add_argument("--force", action="store_true", help="overwrite existing files")
@@ -115,7 +119,12 @@ def run_keygen(args):
 
         ek, dk = seal.generate("mlkem768-x25519")
     else:
-        ek, dk = mlkem.keygen(int(args.kem[5:]) if args.kem else args.level)
+        level = int(args.kem[5:]) if args.kem else args.level
+        if args.seed:
+            k = getattr(mlkem, f"MLKEM{level}PrivateKey").generate()
+            ek, dk = k.public_key().public_bytes_raw(), k.private_bytes_raw()
+        else:
+            ek, dk = mlkem.keygen(level)
     _write_all([(args.secret, dk, True), (args.public, ek, False)], args.force)
     return 0
 
