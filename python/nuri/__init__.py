@@ -9,7 +9,7 @@ from .exceptions import InvalidTag, NuriError
 __version__ = "0.1.0"
 __all__ = ["InvalidTag", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
 
-_SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cli"}
+_SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli"}
 
 
 def __getattr__(name):

@@ -12,7 +12,8 @@ from ._native import ffi, lib
 
 
 def families():
-    return ffi.string(lib.nuri_bench_families()).decode().split(",")
+    fams = ffi.string(lib.nuri_bench_families()).decode().split(",")
+    return fams + (["keysearch"] if hasattr(lib, "nuri_keysearch_run") else [])
 
 
 def run_c(family="all", quick=False, impl=None):
@@ -125,8 +126,20 @@ def run_peers(family="all", quick=False, status=None):
     return records
 
 
+def run_keysearch(quick=False, impl=None):
+    """Key search is measured in Python threads (all cores), not by the one-thread C harness."""
+    from .keysearch import bench as ks_bench, engine_names
+
+    names = [e for e in engine_names() if not impl or impl in e]
+    return ks_bench.run(quick=quick, engines=names) if names else []
+
+
 def run(family="all", quick=False, impl=None, peers=True, status=None):
+    if family == "keysearch":
+        return run_keysearch(quick, impl)
     records = run_c(family, quick, impl)
+    if family == "all" and "keysearch" in families():
+        records += run_keysearch(quick, impl)
     if peers and not impl:
         records += run_peers(family, quick, status)
     return records

@@ -9,7 +9,7 @@ def register(sub):
     p = sub.add_parser("bench", help="benchmark every implementation (table or --json records)",
                        description="Runs the benchmark harness: medians of rdtsc cycles (x86-64 ticks at the TSC "
                                    "rate), per implementation, with peers measured in the same run.")
-    p.add_argument("family", nargs="?", default="all", help="pipo, fea, sparkle, mlkem or all (default)")
+    p.add_argument("family", nargs="?", default="all", help="pipo, fea, sparkle, mlkem, keysearch or all (default)")
     p.add_argument("--json", action="store_true", help="print one JSON record per line")
     p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
     p.add_argument("--impl", help="only implementations whose name contains this")

@@ -92,7 +92,13 @@ def _flush_stdout():
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        msg = f"unrecognized arguments: {' '.join(extra)}"
+        if getattr(args, "one_line_errors", False):  # commands whose usage errors are pinned to one line
+            print(f"nuri {args.command}: {msg}", file=sys.stderr)
+            return EXIT_USAGE
+        parser.error(msg)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
