@@ -28,7 +28,7 @@ def _fmt(v):
 def run(args):
     from .. import bench
 
-    peers = not args.no_peers and not args.impl
+    peers = not args.no_peers and not args.impl and args.family != "keysearch"  # key search has no peer
     status = []
     if peers:
         status += [b for b in bench.build_peers() if b[1] != "ok"]
