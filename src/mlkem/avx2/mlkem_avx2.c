@@ -21,6 +21,7 @@
 #define V __m256i
 #define LOAD(p) _mm256_load_si256((const V *)(p))
 #define STORE(p, v) _mm256_store_si256((V *)(p), (v))
+#define STORE_U(p, v) _mm256_storeu_si256((V *)(p), (v))
 
 static inline V qv(void) { return _mm256_set1_epi16(MLKEM_Q); }
 
@@ -187,6 +188,173 @@ static void avx2_reduce(mlk_poly *r)
     }
 }
 
+/* ---- packing ---- */
+
+/* 24 bytes at p -> sixteen 12-bit values (lane i from bytes 3i/2, 3i/2 + 1). Reads 32 bytes from
+ * p - back, where back = 0, or 8 for the last group of a buffer (so nothing past its end is read). */
+static inline V unpack12(const uint8_t *p, int last)
+{
+    const V idx = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11,
+                                   11, 12, 13, 14, 14, 15);
+    V x = last ? _mm256_permute4x64_epi64(_mm256_loadu_si256((const V *)(p - 8)), 0xE9)
+               : _mm256_permute4x64_epi64(_mm256_loadu_si256((const V *)p), 0x94);
+    x = _mm256_shuffle_epi8(x, idx);
+    return _mm256_blend_epi16(_mm256_and_si256(x, _mm256_set1_epi16(0xFFF)), _mm256_srli_epi16(x, 4), 0xAA);
+}
+
+static void avx2_frombytes(mlk_poly *r, const uint8_t a[MLKEM_POLYBYTES])
+{
+    for (int i = 0; i < 16; i++) {
+        V x = _mm256_sub_epi16(unpack12(a + 24 * i, i == 15), qv()); /* < 4096 < 2q: one conditional q */
+        STORE(r->c + 16 * i, _mm256_add_epi16(x, _mm256_and_si256(_mm256_srai_epi16(x, 15), qv())));
+    }
+}
+
+/* Two 128-bit lanes of 12 useful bytes each -> 24 bytes at r (the last group without overrun). */
+static inline void store_2x12(uint8_t *r, V x, int last)
+{
+    _mm_storeu_si128((__m128i *)r, _mm256_castsi256_si128(x));
+    if (!last) {
+        _mm_storeu_si128((__m128i *)(r + 12), _mm256_extracti128_si256(x, 1));
+    } else {
+        uint8_t t[16];
+        _mm_storeu_si128((__m128i *)t, _mm256_extracti128_si256(x, 1));
+        memcpy(r + 12, t, 12);
+    }
+}
+
+static void avx2_tobytes(uint8_t r[MLKEM_POLYBYTES], const mlk_poly *a)
+{
+    const V pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9, 10,
+                                    12, 13, 14, -1, -1, -1, -1);
+    const V mul = _mm256_set1_epi32(1 | (4096 << 16));
+    for (int i = 0; i < 16; i++) {
+        V w = _mm256_madd_epi16(LOAD(a->c + 16 * i), mul); /* c[2j] + c[2j+1] << 12 */
+        store_2x12(r + 24 * i, _mm256_shuffle_epi8(w, pack), i == 15);
+    }
+}
+
+/* Compress_d on [0, q): est ~ x 2^d / q from a 16-bit high product (off by at most one), then the
+ * remainder r = 2^d x + 1664 - est q (exact in 16 bits: |r| < 2q) corrects it to
+ * floor((2^d x + 1664) / q) = round(2^d x / q). Checked on every x for every d by the tests. */
+static inline V compress_d(V x, unsigned d)
+{
+    static const uint16_t M[12] = {0, 2, 0, 0, 20, 39, 0, 0, 0, 0, 1260, 2520}; /* round(2^(12+d) / q) */
+    V est = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4), _mm256_set1_epi16((int16_t)M[d]));
+    V n = _mm256_add_epi16(_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d)), _mm256_set1_epi16(1664));
+    V r = _mm256_sub_epi16(n, _mm256_mullo_epi16(est, qv()));
+    est = _mm256_add_epi16(est, _mm256_cmpgt_epi16(_mm256_setzero_si256(), r));    /* r < 0: -1 */
+    est = _mm256_sub_epi16(est, _mm256_cmpgt_epi16(r, _mm256_set1_epi16(MLKEM_Q - 1))); /* r >= q: +1 */
+    return _mm256_and_si256(est, _mm256_set1_epi16((int16_t)((1 << d) - 1)));
+}
+
+static void compress1(uint8_t *r, const mlk_poly *a)
+{
+    for (int i = 0; i < 8; i++) {
+        V c0 = _mm256_slli_epi16(compress_d(LOAD(a->c + 32 * i), 1), 15);
+        V c1 = _mm256_slli_epi16(compress_d(LOAD(a->c + 32 * i + 16), 1), 15);
+        V b = _mm256_permute4x64_epi64(_mm256_packs_epi16(c0, c1), 0xD8);
+        uint32_t m = (uint32_t)_mm256_movemask_epi8(b);
+        memcpy(r + 4 * i, &m, 4); /* x86 is little-endian */
+    }
+}
+
+static void compress4(uint8_t *r, const mlk_poly *a)
+{
+    const V mul = _mm256_set1_epi16(1 | (16 << 8));
+    const V perm = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (int i = 0; i < 4; i++) {
+        V c0 = compress_d(LOAD(a->c + 64 * i), 4), c1 = compress_d(LOAD(a->c + 64 * i + 16), 4);
+        V c2 = compress_d(LOAD(a->c + 64 * i + 32), 4), c3 = compress_d(LOAD(a->c + 64 * i + 48), 4);
+        V p = _mm256_maddubs_epi16(_mm256_packus_epi16(c0, c1), mul); /* byte pairs c + 16 c' */
+        V q = _mm256_maddubs_epi16(_mm256_packus_epi16(c2, c3), mul);
+        STORE_U(r + 32 * i, _mm256_permutevar8x32_epi32(_mm256_packus_epi16(p, q), perm));
+    }
+}
+
+/* d = 10: pairs -> 20-bit dwords (madd), dword pairs -> 40-bit qwords, 5 bytes per qword. */
+static void compress10(uint8_t *r, const mlk_poly *a)
+{
+    const V mul = _mm256_set1_epi32(1 | (1024 << 16));
+    const V pack = _mm256_setr_epi8(0, 1, 2, 3, 4, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, 8, 9, 10,
+                                    11, 12, -1, -1, -1, -1, -1, -1);
+    for (int i = 0; i < 16; i++) {
+        V w = _mm256_madd_epi16(compress_d(LOAD(a->c + 16 * i), 10), mul);
+        V u = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi64x(0xFFFFFFFF)),
+                              _mm256_slli_epi64(_mm256_srli_epi64(w, 32), 20));
+        u = _mm256_shuffle_epi8(u, pack);
+        uint8_t t[16];
+        _mm_storeu_si128((__m128i *)(r + 20 * i), _mm256_castsi256_si128(u)); /* 10 bytes used */
+        _mm_storeu_si128((__m128i *)t, _mm256_extracti128_si256(u, 1));
+        memcpy(r + 20 * i + 10, t, 10);
+    }
+}
+
+static void avx2_compress(uint8_t *r, const mlk_poly *a, unsigned d)
+{
+    switch (d) {
+    case 1: compress1(r, a); break;
+    case 4: compress4(r, a); break;
+    case 10: compress10(r, a); break;
+    default: nuri_mlkem_ref_compress(r, a, d); break; /* d = 5, 11 (ML-KEM-1024) */
+    }
+}
+
+static void decompress1(mlk_poly *r, const uint8_t *a)
+{
+    const V bits = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, -32768);
+    for (int i = 0; i < 16; i++) {
+        V x = _mm256_set1_epi16((int16_t)(a[2 * i] | (a[2 * i + 1] << 8)));
+        V m = _mm256_cmpeq_epi16(_mm256_and_si256(x, bits), bits);
+        STORE(r->c + 16 * i, _mm256_and_si256(m, _mm256_set1_epi16(1665))); /* round(q / 2) */
+    }
+}
+
+static void decompress4(mlk_poly *r, const uint8_t *a)
+{
+    for (int i = 0; i < 8; i++) {
+        V b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + 16 * i)));
+        V lo = _mm256_and_si256(b, _mm256_set1_epi16(15)), hi = _mm256_srli_epi16(b, 4);
+        V x0 = _mm256_unpacklo_epi16(lo, hi), x1 = _mm256_unpackhi_epi16(lo, hi);
+        V y0 = _mm256_permute2x128_si256(x0, x1, 0x20), y1 = _mm256_permute2x128_si256(x0, x1, 0x31);
+        /* (q y + 8) >> 4 = mulhrs(y << 11, q) */
+        STORE(r->c + 32 * i, _mm256_mulhrs_epi16(_mm256_slli_epi16(y0, 11), qv()));
+        STORE(r->c + 32 * i + 16, _mm256_mulhrs_epi16(_mm256_slli_epi16(y1, 11), qv()));
+    }
+}
+
+/* d = 10: lane i takes the two bytes holding bits 10i..10i+9, shifted into place by a multiply
+ * (no 16-bit variable shifts in AVX2); each 128-bit lane decodes 10 bytes. */
+static void decompress10(mlk_poly *r, const uint8_t *a)
+{
+    const V idx = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7, 7, 8, 8, 9, 0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 6, 7,
+                                   7, 8, 8, 9);
+    const V sh = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
+    for (int i = 0; i < 16; i++) {
+        uint8_t t[32];
+        const uint8_t *p = a + 20 * i;
+        if (i == 15) { /* the last 20 bytes: no read past them */
+            memcpy(t, p, 20);
+            p = t;
+        }
+        V x = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                      _mm_loadu_si128((const __m128i *)(p + 10)), 1);
+        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), sh);           /* bits 10i.. at 6..15 */
+        x = _mm256_srli_epi16(_mm256_and_si256(x, _mm256_set1_epi16((int16_t)0xFFC0)), 1); /* y << 5 */
+        STORE(r->c + 16 * i, _mm256_mulhrs_epi16(x, qv()));                  /* (q y + 512) >> 10 */
+    }
+}
+
+static void avx2_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
+{
+    switch (d) {
+    case 1: decompress1(r, a); break;
+    case 4: decompress4(r, a); break;
+    case 10: decompress10(r, a); break;
+    default: nuri_mlkem_ref_decompress(r, a, d); break; /* d = 5, 11 (ML-KEM-1024) */
+    }
+}
+
 /* ---- CBD ---- */
 
 /* eta = 2: each nibble b0..b3 gives b0 + b1 - b2 - b3 (looked up in-register by vpshufb);
@@ -271,30 +439,39 @@ static void avx2_sample_cbd(mlk_poly *r, unsigned n, const uint8_t seed[32], uin
 
 #define REJ_PAD 8 /* the vector loop loads 32 bytes to use 24 */
 
-/* SampleNTT's acceptance loop, 16 candidates (24 bytes) per step while both 8-lane stores fit;
- * the scalar loop finishes. buf must have REJ_PAD readable bytes after buflen. */
+/* SampleNTT's acceptance loop, 16 candidates (24 bytes) per group. Two passes: first every
+ * group's candidates and acceptance mask (stores to fixed addresses), then the compaction, whose
+ * store addresses depend on the running count. In one pass the next group's loads waited for
+ * that count (3x slower). The scalar loop finishes the last coefficients.
+ * buf must have REJ_PAD readable bytes after buflen. */
+#define REJ_GROUPS 21 /* 3 SHAKE128 blocks */
 static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t buflen)
 {
     const V idx = _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11,
                                    11, 12, 13, 14, 14, 15);
     const V m12 = _mm256_set1_epi16(0xFFF), bound = _mm256_set1_epi16(MLKEM_Q);
-    size_t pos = 0;
-    while (ctr + 16 <= MLKEM_N && pos + 24 <= buflen) {
-        V x = _mm256_permute4x64_epi64(_mm256_loadu_si256((const V *)(buf + pos)), 0x94);
+    V vals[REJ_GROUPS];
+    unsigned masks[REJ_GROUPS];
+    size_t ng = 0, g = 0;
+    for (; 24 * ng + 24 <= buflen && ng < REJ_GROUPS; ng++) {
+        V x = _mm256_permute4x64_epi64(_mm256_loadu_si256((const V *)(buf + 24 * ng)), 0x94);
         x = _mm256_shuffle_epi8(x, idx);
         x = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xAA);
         V ok = _mm256_cmpgt_epi16(bound, x);
-        unsigned mask = (unsigned)_mm_movemask_epi8(
+        masks[ng] = (unsigned)_mm_movemask_epi8(
             _mm_packs_epi16(_mm256_castsi256_si128(ok), _mm256_extracti128_si256(ok, 1)));
-        __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(x), _mm_load_si128((const __m128i *)REJ_IDX[mask & 255]));
+        vals[ng] = x;
+    }
+    for (; g < ng && ctr + 16 <= MLKEM_N; g++) { /* both 8-lane stores fit */
+        const unsigned mask = masks[g];
+        __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(vals[g]), _mm_load_si128((const __m128i *)REJ_IDX[mask & 255]));
+        __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(vals[g], 1), _mm_load_si128((const __m128i *)REJ_IDX[mask >> 8]));
         _mm_storeu_si128((__m128i *)(r + ctr), lo);
         ctr += REJ_CNT[mask & 255];
-        __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(x, 1), _mm_load_si128((const __m128i *)REJ_IDX[mask >> 8]));
         _mm_storeu_si128((__m128i *)(r + ctr), hi);
         ctr += REJ_CNT[mask >> 8];
-        pos += 24;
     }
-    return nuri_mlkem_rej_uniform(r, ctr, buf + pos, buflen - pos);
+    return nuri_mlkem_rej_uniform(r, ctr, buf + 24 * g, buflen - 24 * g);
 }
 
 static void gen_entry(mlk_poly *out, const uint8_t rho[32], uint8_t b0, uint8_t b1)
@@ -353,10 +530,10 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     avx2_basemul_acc,
     avx2_tomont,
     avx2_reduce,
-    nuri_mlkem_ref_tobytes,
-    nuri_mlkem_ref_frombytes,
-    nuri_mlkem_ref_compress,
-    nuri_mlkem_ref_decompress,
+    avx2_tobytes,
+    avx2_frombytes,
+    avx2_compress,
+    avx2_decompress,
     avx2_sample_cbd,
     avx2_gen_matrix,
     nuri_keccak_jobs_avx2,

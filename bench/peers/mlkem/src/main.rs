@@ -21,11 +21,15 @@ fn ticks() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
 }
 
-/// Median/min/max ticks per call over `runs` runs of `iters` calls each.
-fn measure<F: FnMut()>(mut f: F, iters: usize, runs: usize) -> (f64, f64, f64) {
-    for _ in 0..iters {
-        f(); // warm-up
-    }
+/// Median/min/max ticks per call over `runs` runs, as nuri's harness measures (bench/bench.c,
+/// nuri_bench_measure_auto): one warm-up call, then enough calls per run for `min_ticks`.
+fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize) -> (f64, f64, f64) {
+    f(); // warm-up
+    let t = ticks();
+    f();
+    let one = (ticks() - t) as f64;
+    let iters = if one >= min_ticks { 1 } else { (min_ticks / one.max(1.0)) as usize + 1 };
+    f();
     let mut v: Vec<f64> = (0..runs)
         .map(|_| {
             let t = ticks();
@@ -80,8 +84,8 @@ macro_rules! pqcrypto_level {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
-    let runs = if quick { 5 } else { 11 };
-    let iters = if quick { 20 } else { 200 };
+    let runs = 11;
+    let iters = if quick { 2e5 } else { 2e6 }; // minimum ticks per run, as nuri's harness
     libcrux_level!(mlkem512, "ML-KEM-512", iters, runs);
     libcrux_level!(mlkem768, "ML-KEM-768", iters, runs);
     libcrux_level!(mlkem1024, "ML-KEM-1024", iters, runs);
