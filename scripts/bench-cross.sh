@@ -98,7 +98,7 @@ for t in $TARGETS; do
                         -plugin "$P",inline=on -d plugin -kernel "$BIN" 2>&1 | sed -n 's/^insns: \([0-9]*\)$/\1/p'
                 fi  # no plugin: no count (single-stepping is not repeatable in system mode)
             }
-            for impl in table ct64 ref; do
+            for impl in table bitplane ct64 ref; do
                 c1=$(cmcount $impl 1); cn=$(cmcount $impl $((N + 1)))
                 if [ -z "$c1" ] || [ -z "$cn" ]; then echo "bench-cross: cortex-m3 fea $impl: no count" >&2; FAIL=1; continue; fi
                 v=$(( (cn - c1) / N ))

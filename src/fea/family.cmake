@@ -1,9 +1,10 @@
-# FEA: portable kernels everywhere (ref, table, ct64), the GFNI kernel on x86-64 behind dispatch.
+# FEA: portable kernels everywhere (ref, bitplane; table and ct64 except on AVR), the GFNI and AES kernels on x86-64 behind dispatch.
 list(APPEND NURI_SOURCES
   src/fea/impls.c
   src/fea/feistel.c
   src/fea/format.c
   src/fea/pattern.c
+  src/fea/bitplane/fea_bitplane.c
   src/fea/ref/fea_ref.c)
 if(NURI_TARGET STREQUAL "avr")
   # ATmega328P (2 KiB RAM): the 16 KiB T-tables would sit in RAM and ct64 needs ~5 KiB of stack;

@@ -35,6 +35,8 @@ void nuri_fea_ref_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_ref_sd(uint64_t x);
 void nuri_fea_table_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_table_sd(uint64_t x);
+void nuri_fea_bitplane_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_bitplane_sd(uint64_t x);
 void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_ct64_sd(uint64_t x);
 void nuri_fea_gfni_f(const uint64_t rk[2], uint64_t *x, size_t count);

@@ -2,7 +2,8 @@
  * value). The S-box is computed, not looked up: S(x) = A * x^254 + 0x62 with the inversion in
  * GF(2^8)/(x^8+x^4+x^3+x^2+1) (spec section 4), as 4 bitsliced multiplications and 7 squarings.
  * M is linear: t^k * s for k = 0..7 (xtime in GF(2^8)/0x171), combined per M's coefficients.
- * Only AND/XOR on whole words: no secret-dependent branch or memory index. */
+ * Only AND/XOR on whole words: no secret-dependent branch or memory index. One SD (the key
+ * schedule) and batches under 16 values go to the bitplane kernel (one value at a time). */
 #include "../fea_impl.h"
 #include "../fea_tables.h"
 
@@ -112,19 +113,16 @@ static void add_key(uint64_t P[64], uint64_t k)
     for (int p = 0; p < 64; p++) P[p] ^= 0 - ((k >> p) & 1);
 }
 
-uint64_t nuri_fea_ct64_sd(uint64_t x)
-{
-    uint64_t P[64];
-    for (int p = 0; p < 64; p++) P[p] = (x >> p) & 1;
-    sd_planes(P);
-    uint64_t y = 0;
-    for (int p = 0; p < 64; p++) y |= (P[p] & 1) << p;
-    nuri_wipe(P, sizeof P);
-    return y;
-}
+/* One SD (the key schedule) and small batches: the bit-plane kernel does one value in about the
+ * time a 64-lane pass takes per value, so a pass padded from a few values is not worth it. */
+uint64_t nuri_fea_ct64_sd(uint64_t x) { return nuri_fea_bitplane_sd(x); }
 
 void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count)
 {
+    if (count < 16) {
+        nuri_fea_bitplane_f(rk, x, count);
+        return;
+    }
     uint64_t P[64];
     for (size_t off = 0; off < count; off += 64) {
         size_t m = count - off < 64 ? count - off : 64;
