@@ -1,4 +1,6 @@
 """Small helpers shared by the family modules: argument checks and status codes."""
+import operator
+
 from ._native import ffi, lib
 from .exceptions import InvalidTag, NuriError
 
@@ -10,6 +12,30 @@ def as_bytes(value, name):
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise TypeError(f"{name} must be bytes, not {type(value).__name__}")
+
+
+def as_int(value, name):
+    """An integer (int, numpy integer: anything with __index__ but bool); anything else is a TypeError.
+    (int() would truncate 1.5 and parse '5'.)"""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}") from None
+
+
+def as_str(value, name):
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
+def impl_arg(impl):
+    """The implementation name for C (NULL = dispatch); TypeError unless None or a str."""
+    if impl is None:
+        return ffi.NULL
+    return as_str(impl, "impl").encode() if impl else ffi.NULL
 
 
 def check_len(value, name, allowed):

@@ -19,7 +19,7 @@ Traceback (most recent call last):
 nuri.exceptions.InvalidTag: Schwaemm256-128 decryption: authentication failed
 """
 from ._native import ffi, lib
-from ._util import as_bytes, check, check_len
+from ._util import as_bytes, check, check_len, impl_arg
 
 __all__ = ["Schwaemm128_128", "Schwaemm256_128", "Schwaemm192_192", "Schwaemm256_256"]
 
@@ -30,7 +30,7 @@ class _Schwaemm:
 
     def __init__(self, key: bytes, impl: str = None):
         self._key = check_len(key, "key", (self.key_size,))
-        self._impl = impl.encode() if impl else ffi.NULL
+        self._impl = impl_arg(impl)
 
     @classmethod
     def generate_key(cls) -> bytes:

@@ -28,7 +28,7 @@ import secrets
 import threading
 
 from ._native import ffi, lib
-from ._util import as_bytes, check, impl_names
+from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
 __all__ = ["encrypt", "decrypt", "encrypt_batch", "decrypt_batch", "encrypt_digits", "decrypt_digits",
            "encrypt_digits_batch", "decrypt_digits_batch", "encrypt_radix_batch", "decrypt_radix_batch",
@@ -60,13 +60,15 @@ def _check_key(key):
 
 
 def _check_variant(variant):
+    variant = as_int(variant, "variant")
     if variant not in (1, 2):
         raise ValueError(f"variant must be 1 (FEA-1) or 2 (FEA-2), got {variant!r}")
     return variant
 
 
 def _check_nbits(nbits):
-    if not isinstance(nbits, int) or not 8 <= nbits <= 128:
+    nbits = as_int(nbits, "nbits")
+    if not 8 <= nbits <= 128:
         raise ValueError(f"nbits must be an integer with 8 <= nbits <= 128, got {nbits!r}")
     return nbits
 
@@ -77,22 +79,40 @@ def _tweak_bits(variant, nbits):
 
 def _check_tweak(tweak, variant, nbits):
     bits = _tweak_bits(variant, nbits)
-    if not isinstance(tweak, int) or isinstance(tweak, bool) or not 0 <= tweak < (1 << bits):
+    tweak = as_int(tweak, "tweak")
+    if not 0 <= tweak < (1 << bits):
         raise ValueError(f"tweak must be an integer with 0 <= tweak < 2**{bits} "
                          f"(FEA-{variant} with n = {nbits}), got {tweak!r}")
     return tweak
 
 
+def _tweak_arg(tweak):
+    """One integer tweak (int) or one per value (a list of ints); TypeError for anything else (a str, a
+    float, bytes, None, bool: never parsed or truncated)."""
+    if tweak is None or isinstance(tweak, (str, bytes, bytearray, memoryview, float, bool)):
+        raise TypeError(f"tweak must be an integer or a sequence of integers, not {type(tweak).__name__}")
+    try:
+        return as_int(tweak, "tweak")
+    except TypeError:
+        pass
+    try:
+        items = list(tweak)
+    except TypeError:
+        raise TypeError(f"tweak must be an integer or a sequence of integers, not {type(tweak).__name__}") from None
+    return [as_int(x, "tweak") for x in items]
+
+
 def _tweaks(tweak, count, variant, nbits):
     """-> (cdata array or NULL, ntweaks). tweak: int (one for all) or a sequence (one per value)."""
-    if isinstance(tweak, int) and not isinstance(tweak, bool):
-        _check_tweak(tweak, variant, nbits)
+    tweak = _tweak_arg(tweak)
+    if isinstance(tweak, int):
+        tweak = _check_tweak(tweak, variant, nbits)
         if tweak == 0:
             return ffi.NULL, 0
         t = ffi.new("nuri_fea_u128[1]")
         t[0].hi, t[0].lo = tweak >> 64, tweak & _M64
         return t, 1
-    tw = [int(x) for x in tweak]
+    tw = tweak
     if len(tw) != count:
         raise ValueError(f"tweak must be one integer or one per value ({count}), got {len(tw)}")
     t = ffi.new("nuri_fea_u128[]", max(count, 1))
@@ -106,7 +126,7 @@ class _Key:
     def __init__(self, key, nbits, variant, impl=None):
         self.k = ffi.new("nuri_fea_key *")
         check(lib.nuri_fea_key_init(self.k, _check_key(key), len(key), _check_variant(variant), _check_nbits(nbits),
-                                    impl.encode() if impl else ffi.NULL), "FEA key setup")
+                                    impl_arg(impl)), "FEA key setup")
         self.nbits, self.variant = nbits, variant
 
     def __del__(self):
@@ -176,13 +196,16 @@ def _fmt_for(key, radix, length, variant, allow_small_domain, impl):
 # ------------------------------------------------------------------------------------------ binary values
 
 def _check_value(v, nbits):
-    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < (1 << nbits):
+    v = as_int(v, "value")
+    if not 0 <= v < (1 << nbits):
         raise ValueError(f"value must be an integer with 0 <= value < 2**{nbits}, got {v!r}")
+    return v
 
 
 def _crypt1(key, value, nbits, tweak, variant, impl, enc):
-    k = _key_for(key, _check_nbits(nbits), _check_variant(variant), impl)
-    _check_value(value, nbits)
+    nbits, variant = _check_nbits(nbits), _check_variant(variant)
+    k = _key_for(key, nbits, variant, impl)
+    value = _check_value(value, nbits)
     t, nt = _tweaks(tweak, 1, variant, nbits)
     x = ffi.new("nuri_fea_u128 *")
     x.hi, x.lo = value >> 64, value & _M64
@@ -202,7 +225,11 @@ def decrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1
 
 
 def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
-    k = _key_for(key, _check_nbits(nbits), _check_variant(variant), impl)
+    nbits, variant = _check_nbits(nbits), _check_variant(variant)
+    k = _key_for(key, nbits, variant, impl)
+    if values is None or isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__len__") \
+            and not hasattr(values, "__iter__"):
+        raise TypeError(f"values must be a sequence or array of integers, not {type(values).__name__}")
     if nbits <= 64:
         try:
             import numpy as np
@@ -210,8 +237,9 @@ def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
             np = None
         if np is not None:
             arr = np.asarray(values)
-            if arr.dtype.kind not in "ui" and arr.size:
-                raise ValueError(f"values must be integers with 0 <= value < 2**{nbits}")
+            if arr.ndim == 0 or (arr.dtype.kind not in "ui" and arr.size):
+                # floats, bools, strings, None: never truncated or parsed
+                raise TypeError(f"values must be integers, not {arr.dtype} ({type(values).__name__})")
             if arr.size and (arr.dtype.kind == "i" and int(arr.min()) < 0):
                 raise ValueError(f"values must be integers with 0 <= value < 2**{nbits}")
             src = np.ascontiguousarray(arr, dtype=np.uint64).reshape(-1)
@@ -223,9 +251,7 @@ def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
             check(fn(k.k, ffi.cast("uint64_t *", ffi.from_buffer(out)), ffi.cast("const uint64_t *", ffi.from_buffer(src)),
                      src.size, t, nt), "FEA")
             return out.reshape(arr.shape)
-    vals = [int(v) for v in values]
-    for v in vals:
-        _check_value(v, nbits)
+    vals = [_check_value(v, nbits) for v in values]
     n = len(vals)
     buf = ffi.new("nuri_fea_u128[]", max(n, 1))
     for i, v in enumerate(vals):
@@ -250,7 +276,8 @@ def decrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, imp
 # ------------------------------------------------------------------------------------------ radix formats
 
 def _domain_check(radix, length, allow_small_domain):
-    if not isinstance(radix, int) or not 2 <= radix <= 65536:
+    radix = as_int(radix, "radix")
+    if not 2 <= radix <= 65536:
         raise ValueError(f"radix must be an integer with 2 <= radix <= 65536, got {radix!r}")
     size = radix ** length
     if length < 1 or size < 256:
@@ -272,7 +299,7 @@ class _Fmt:
         self.f = ffi.new("nuri_fea_fmt *")
         check(lib.nuri_fea_fmt_init(self.f, _check_key(key), len(key), _check_variant(variant), radix, length,
                                     lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
-                                    impl.encode() if impl else ffi.NULL), "FEA format setup")
+                                    impl_arg(impl)), "FEA format setup")
         self.nbits, self.variant, self.radix, self.length = nbits, variant, radix, length
 
     def __del__(self):
@@ -303,7 +330,7 @@ class _Fmt:
 
     def symbols(self, rows, tweak, enc):
         L, n = self.length, len(rows)
-        flat = [int(x) for r in rows for x in r]
+        flat = [as_int(x, "symbol") for r in rows for x in r]
         if len(flat) != n * L or any(len(r) != L for r in rows):
             raise ValueError(f"expected rows of {L} symbols")
         if any(not 0 <= x < self.radix for x in flat):
@@ -316,15 +343,20 @@ class _Fmt:
 
 
 def _digits_batch(key, strings, tweak, variant, allow_small_domain, impl, enc):
+    if isinstance(strings, (str, bytes)):
+        raise TypeError("strings must be a sequence of str, not a single " + type(strings).__name__)
     strings = list(strings)
     for s in strings:
-        if not isinstance(s, str) or not (s.isascii() and s.isdigit()):
+        if not isinstance(s, str):
+            raise TypeError(f"digits must be a str, not {type(s).__name__}")
+        if not (s.isascii() and s.isdigit()):
             raise ValueError(f"expected a string of decimal digits 0-9, got {s!r}")
         if not 3 <= len(s) <= 38:
             raise ValueError(f"decimal strings must have 3 <= length <= 38 digits, got {len(s)} ({s!r})")
     out = [None] * len(strings)
-    per_value = not isinstance(tweak, int)
-    tw = list(tweak) if per_value else None
+    tweak = _tweak_arg(tweak)
+    per_value = isinstance(tweak, list)
+    tw = tweak if per_value else None
     if per_value and len(tw) != len(strings):
         raise ValueError(f"tweak must be one integer or one per value ({len(strings)}), got {len(tw)}")
     groups = {}
@@ -374,8 +406,9 @@ def decrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_s
 def _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, enc):
     rows = [list(r) for r in rows]
     out = [None] * len(rows)
-    per_value = not isinstance(tweak, int)
-    tw = list(tweak) if per_value else None
+    tweak = _tweak_arg(tweak)
+    per_value = isinstance(tweak, list)
+    tw = tweak if per_value else None
     if per_value and len(tw) != len(rows):
         raise ValueError(f"tweak must be one integer or one per value ({len(rows)}), got {len(tw)}")
     groups = {}
@@ -419,7 +452,10 @@ class _PatternFormat:
     def _run(self, strings, tweak, enc):
         from .fea_formats import FitError
 
-        tweak = self.fpe.tweak if tweak is None else tweak
+        tweak = self.fpe.tweak if tweak is None else _tweak_arg(tweak)
+        for s in strings:
+            if not isinstance(s, str):
+                raise TypeError(f"values must be str, not {type(s).__name__}")
         if not isinstance(tweak, int):
             return [self._run([s], t, enc)[0] for s, t in zip(strings, _per_value(tweak, len(strings)))]
         cc = self._cc.get(tweak) or self._cc.setdefault(tweak, self._make(tweak))
@@ -498,7 +534,9 @@ class FPE:
     def __init__(self, key, variant=1, tweak=0, allow_small_domain=False, impl=None):
         self.key = _check_key(key)
         self.variant = _check_variant(variant)
-        self.tweak, self.allow_small_domain, self.impl = tweak, allow_small_domain, impl
+        self.tweak = _tweak_arg(tweak)
+        impl_arg(impl)
+        self.allow_small_domain, self.impl = allow_small_domain, impl
 
     def encrypt_digits(self, s, tweak=None):
         return _digits1(self.key, s, self.tweak if tweak is None else tweak, self.variant,

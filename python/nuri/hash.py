@@ -10,33 +10,42 @@
 >>> h.name, h.digest_size, h.block_size
 ('esch256', 32, 16)
 """
+import threading
+
 from ._native import ffi, lib
-from ._util import as_bytes, check
+from ._util import as_bytes, check, impl_arg
 
 __all__ = ["Esch256", "Esch384", "esch256", "esch384", "esch256_many", "esch384_many"]
 
 
 class _Esch:
+    """cffi releases the GIL during C calls, so two threads could drive one C context at once: every
+    method holds the object's lock while it touches the context (as hashlib's objects do)."""
     digest_size = None
     block_size = 16
     name = None
 
     def __init__(self, data: bytes = b"", impl: str = None):
+        data = as_bytes(data, "data")  # esch256(None) is a TypeError, not the digest of b""
+        self._lock = threading.Lock()
         self._ctx = ffi.new("nuri_esch_ctx *")
-        check(lib.nuri_esch_init(self._ctx, self.digest_size, impl.encode() if impl else ffi.NULL),
-              f"{self.name} init")
+        check(lib.nuri_esch_init(self._ctx, self.digest_size, impl_arg(impl)), f"{self.name} init")
         if data:
             self.update(data)
 
     def update(self, data: bytes) -> None:
         data = as_bytes(data, "data")
-        check(lib.nuri_esch_update(self._ctx, data, len(data)), f"{self.name} update")
+        with self._lock:
+            rc = lib.nuri_esch_update(self._ctx, data, len(data))
+        check(rc, f"{self.name} update")
 
     def copy(self):
         """An independent copy of the current hashing state."""
         other = type(self).__new__(type(self))
+        other._lock = threading.Lock()
         other._ctx = ffi.new("nuri_esch_ctx *")
-        ffi.memmove(other._ctx, self._ctx, ffi.sizeof("nuri_esch_ctx"))
+        with self._lock:
+            ffi.memmove(other._ctx, self._ctx, ffi.sizeof("nuri_esch_ctx"))
         return other
 
     def digest(self) -> bytes:
@@ -78,13 +87,15 @@ def esch384(data: bytes) -> bytes:
 
 
 def _many(size, messages, impl):
+    if isinstance(messages, (bytes, bytearray, memoryview, str)) or not hasattr(messages, "__iter__"):
+        raise TypeError(f"messages must be a sequence of bytes, not {type(messages).__name__}")
     msgs = [as_bytes(m, "message") for m in messages]
     if not msgs:
         return []
     keep = [ffi.from_buffer("uint8_t[]", m) for m in msgs]
     out = ffi.new("uint8_t[]", size * len(msgs))
     check(lib.nuri_esch_many(size, out, ffi.new("uint8_t *[]", keep), ffi.new("size_t[]", [len(m) for m in msgs]),
-                             len(msgs), impl.encode() if impl else ffi.NULL), "Esch batch")
+                             len(msgs), impl_arg(impl)), "Esch batch")
     raw = ffi.buffer(out)[:]
     return [raw[i * size:(i + 1) * size] for i in range(len(msgs))]
 

@@ -24,7 +24,7 @@ Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus chec
 then returns the implicit-rejection key, which matches nothing the sender has.
 """
 from ._native import ffi, lib
-from ._util import as_bytes, check, impl_names
+from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
 __all__ = ["keygen", "encaps", "decaps", "encaps_many", "decaps_many", "check_encapsulation_key", "check_decapsulation_key", "sizes",
            "implementations", "default_implementation", "LEVELS", "SHARED_KEY_SIZE",
@@ -38,7 +38,8 @@ MESSAGE_SIZE = 32
 
 
 def _level(level):
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+    level = as_int(level, "level")
+    if level not in LEVELS:
         raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
     return level
 
@@ -57,7 +58,7 @@ def _sized(value, name, want, level):
 
 
 def _impl(impl):
-    return impl.encode() if impl else ffi.NULL
+    return impl_arg(impl)
 
 
 def implementations():

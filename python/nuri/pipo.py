@@ -12,6 +12,8 @@ use ``nuri.aead`` when integrity matters.
 >>> pipo.decrypt(key, ct, "cbc", iv=bytes(8), padding="pkcs7")
 b'attack at dawn'
 """
+import threading
+
 from ._native import ffi, lib
 from ._util import as_bytes, check, check_len, impl_names
 
@@ -66,7 +68,11 @@ def decrypt_block(key: bytes, block: bytes) -> bytes:
 
 
 def _mode_args(mode, iv, padding):
-    if not isinstance(mode, str) or mode.lower() not in _MODES:
+    if not isinstance(mode, str):
+        raise TypeError(f"mode must be a str, not {type(mode).__name__}")
+    if not isinstance(padding, str):
+        raise TypeError(f"padding must be a str, not {type(padding).__name__}")
+    if mode.lower() not in _MODES:
         raise ValueError(f"mode must be one of 'ecb', 'cbc', 'ctr', got {mode!r}")
     mode = mode.lower()
     if not isinstance(padding, str) or padding.lower() not in _PADDINGS:
@@ -115,8 +121,12 @@ def decrypt(key: bytes, data: bytes, mode: str, iv: bytes = None, padding: str =
 
 
 class _Stream:
+    """One C context per object; a lock serialises the calls (cffi releases the GIL during C calls, and two
+    threads updating one context at once would corrupt it)."""
+
     def __init__(self, key, mode, iv=None, padding="none", encrypting=True):
         m, iv, pad = _mode_args(mode, iv, padding)
+        self._lock = threading.Lock()
         self._key = _Key(key)
         self._ctx = ffi.new("nuri_pipo_ctx *")
         check(lib.nuri_pipo_init(self._ctx, self._key.k, m, 1 if encrypting else 0, iv if iv else ffi.NULL, len(iv), pad),
@@ -124,22 +134,26 @@ class _Stream:
         self._done = False
 
     def update(self, data: bytes) -> bytes:
-        if self._done:
-            raise ValueError("update() after finalize()")
         data = as_bytes(data, "data")
         cap = len(data) + 8
         out = ffi.new("uint8_t[]", cap)
         n = ffi.new("size_t *")
-        check(lib.nuri_pipo_update(self._ctx, out, cap, n, data, len(data)), "PIPO update")
+        with self._lock:
+            if self._done:
+                raise ValueError("update() after finalize()")
+            rc = lib.nuri_pipo_update(self._ctx, out, cap, n, data, len(data))
+        check(rc, "PIPO update")
         return bytes(ffi.buffer(out, n[0]))
 
     def finalize(self) -> bytes:
-        if self._done:
-            raise ValueError("finalize() called twice")
-        self._done = True
         out = ffi.new("uint8_t[8]")
         n = ffi.new("size_t *")
-        check(lib.nuri_pipo_final(self._ctx, out, 8, n), "PIPO final")
+        with self._lock:
+            if self._done:
+                raise ValueError("finalize() called twice")
+            self._done = True
+            rc = lib.nuri_pipo_final(self._ctx, out, 8, n)
+        check(rc, "PIPO final")
         return bytes(ffi.buffer(out, n[0]))
 
     def __del__(self):

@@ -9,7 +9,7 @@ A state is 32, 48 or 64 bytes: the words x0,y0,x1,y1,... each little-endian.
 True
 """
 from ._native import ffi, lib
-from ._util import as_bytes, check, impl_names
+from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
 __all__ = ["permute", "implementations", "default_implementation", "SLIM_STEPS", "BIG_STEPS"]
 
@@ -34,10 +34,11 @@ def permute(state: bytes, steps: int, impl: str = None) -> bytes:
     state = as_bytes(state, "state")
     if len(state) not in (32, 48, 64):
         raise ValueError(f"state must be 32, 48 or 64 bytes long (SPARKLE256/384/512), got {len(state)}")
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0 or steps > 0xFFFFFFFF:
+    steps = as_int(steps, "steps")
+    if steps < 0 or steps > 0xFFFFFFFF:
         raise ValueError(f"steps must be an integer in 0..2**32-1, got {steps!r}")
     buf = ffi.new("uint8_t[]", state)
-    check(lib.nuri_sparkle_permute_bytes(buf, len(state), steps, impl.encode() if impl else ffi.NULL),
+    check(lib.nuri_sparkle_permute_bytes(buf, len(state), steps, impl_arg(impl)),
           "SPARKLE permutation")
     return ffi.buffer(buf, len(state))[:]
 

@@ -67,6 +67,7 @@ def register(sub):
 
 
 def _passphrase(args, confirm):
+    _need_argon2()
     if args.passphrase_file:
         try:
             with open(args.passphrase_file, "rb") as f:
@@ -77,6 +78,9 @@ def _passphrase(args, confirm):
         pw = os.environ["NURI_PASSPHRASE"].encode()
     else:
         try:
+            # getpass falls back to reading stdin with an echo warning when there is no terminal: refuse
+            # instead (a passphrase is never read from a pipe without asking for it by name)
+            os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
             pw = getpass.getpass("passphrase: ").encode()
             if confirm and getpass.getpass("again: ").encode() != pw:
                 raise UsageError("the passphrases differ")
@@ -86,6 +90,14 @@ def _passphrase(args, confirm):
     if not pw:
         raise UsageError("empty passphrase")
     return pw
+
+
+def _need_argon2():
+    try:
+        import argon2.low_level  # noqa: F401
+    except ImportError:
+        raise UsageError("passphrases need Argon2id from the argon2-cffi package, part of the 'cli' extra: "
+                         "pip install 'nuri[cli]'") from None
 
 
 def _wants_passphrase(args):
@@ -114,7 +126,7 @@ def run_seal(args):
         key, pw = None, _passphrase(args, confirm=True)
     else:
         key, pw = C.load_key(args), None
-    argon2 = _triple(args.argon2, "--argon2") if args.argon2 else seal.ARGON2_DEFAULT
+    argon2 = _triple(args.argon2, "--argon2") if args.argon2 is not None else seal.ARGON2_DEFAULT
     if not seal.MIN_CHUNK_LOG2 <= args.chunk_log2 <= seal.MAX_CHUNK_LOG2:
         raise UsageError(f"--chunk-log2 must be {seal.MIN_CHUNK_LOG2}..{seal.MAX_CHUNK_LOG2}, got {args.chunk_log2}")
     C.check_output_path(args.output, args.force)
@@ -190,7 +202,7 @@ def _open_args(args, seal, header):
     if args.identity:
         raise UsageError(f"{args.input} was sealed with a " +
                          ("passphrase" if header.kdf == seal.KDF_ARGON2ID else "key file") + ", not to recipients")
-    limit = _triple(args.argon2_max, "--argon2-max") if args.argon2_max else seal.ARGON2_OPEN_LIMIT
+    limit = _triple(args.argon2_max, "--argon2-max") if args.argon2_max is not None else seal.ARGON2_OPEN_LIMIT
     if header.kdf == seal.KDF_ARGON2ID:
         if args.key:
             raise UsageError(f"{args.input} was sealed with a passphrase: use --passphrase or --passphrase-file")
