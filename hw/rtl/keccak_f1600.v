@@ -3,11 +3,19 @@
 // 200-byte FIPS 202 state maps byte i to state[8*i +: 8].
 // Written as one procedural round (not per-lane generate assigns): the netlist is the same and
 // Icarus simulates it about 4x faster (../shared/spec/fpga.md, pitfall 9).
+// A sponge drives it through the lane port (XOR one 64-bit lane while idle, clear the state)
+// and `go`; `start` with `state_in` loads a whole state (unit tests; tied off in the core, where
+// synthesis removes the load path).
 module keccak_f1600 (
     input  wire          clk,
     input  wire          rst,
     input  wire          start,      // load state_in and run 24 rounds
     input  wire [1599:0] state_in,
+    input  wire          go,         // run 24 rounds on the current state
+    input  wire          clear,      // zero the state (stops a permutation under way)
+    input  wire          xor_we,     // state lane xor_lane ^= xor_data (while idle)
+    input  wire [4:0]    xor_lane,
+    input  wire [63:0]   xor_data,
     output reg  [1599:0] state,
     output wire          busy,
     output reg           done        // one-cycle pulse when state holds the permuted value
@@ -81,11 +89,22 @@ module keccak_f1600 (
         if (rst) begin
             running <= 1'b0;
             round   <= 5'd0;
+        end else if (clear) begin
+            // also abandons a permutation under way (a new hash starts while the last one's
+            // output is no longer needed)
+            state   <= 1600'd0;
+            running <= 1'b0;
         end else if (start && !running) begin
             state   <= state_in;
             round   <= 5'd0;
             running <= 1'b1;
-        end else if (running) begin
+        end else if (!running) begin
+            if (xor_we) state[64*xor_lane +: 64] <= state[64*xor_lane +: 64] ^ xor_data;
+            if (go) begin
+                round   <= 5'd0;
+                running <= 1'b1;
+            end
+        end else begin
             state <= next;
             round <= round + 5'd1;
             if (round == 5'd23) begin

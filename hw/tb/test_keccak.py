@@ -27,6 +27,8 @@ async def reset(dut):
     dut.rst.value = 1
     dut.start.value = 0
     dut.state_in.value = 0
+    for s in ("go", "clear", "xor_we", "xor_lane", "xor_data"):
+        getattr(dut, s).value = 0
     await RisingEdge(dut.clk)
     await RisingEdge(dut.clk)
     dut.rst.value = 0

@@ -1,0 +1,127 @@
+// FIPS 202 sponge over keccak_f1600: SHA3-256, SHA3-512, SHAKE128, SHAKE256, fed and read one
+// 64-bit lane per cycle (the widths of the AXI4-Stream port and of ML-KEM's byte strings).
+//
+// init with mode (0 SHA3-256, 1 SHA3-512, 2 SHAKE128, 3 SHAKE256) clears the state. Input words
+// are little-endian byte strings: in_bytes (0..8) valid bytes on the last word (in_last), 8 on the
+// others, unused bytes zero. After the last word the sponge pads, permutes and offers the output
+// one lane at a time (out_valid/out_ready), permuting again after each rate block for as long as
+// lanes are taken; `block_ready` marks the first lane of each block, so a sampler can also read the
+// whole block from `state` directly.
+module keccak_sponge (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire          init,
+    input  wire [1:0]    mode,
+    input  wire          in_valid,
+    output wire          in_ready,
+    input  wire [63:0]   in_data,
+    input  wire [3:0]    in_bytes,
+    input  wire          in_last,
+    output wire          out_valid,
+    input  wire          out_ready,
+    output wire [63:0]   out_data,
+    output wire          block_ready,
+    output wire [1599:0] state
+);
+    localparam S_ABSORB = 3'd0, S_PERM_IN = 3'd1, S_PAD = 3'd2, S_PERM_OUT = 3'd3, S_SQUEEZE = 3'd4;
+    reg  [2:0] st;
+    reg  [4:0] lane;
+    reg  [4:0] rate;          // lanes per block
+    reg  [7:0] dsep;
+    reg        pad_pending;   // the last word filled a block: pad at the start of the next one
+    reg  [3:0] pad_bytes;     // bytes of the lane where the padding starts
+
+    wire busy;
+    wire done;
+    reg  kgo, kclear, kxor;
+    reg  [4:0]  kl;
+    reg  [63:0] kd;
+
+    keccak_f1600 core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0), .go(kgo),
+                       .clear(kclear), .xor_we(kxor), .xor_lane(kl), .xor_data(kd),
+                       .state(state), .busy(busy), .done(done));
+
+    assign in_ready    = (st == S_ABSORB) && !busy && !init;
+    assign out_valid   = (st == S_SQUEEZE) && !busy;
+    assign out_data    = state[64*lane +: 64];
+    assign block_ready = out_valid && lane == 5'd0;
+
+    // padding for a message ending with `nb` bytes into lane `ln`: dsep at that byte, 0x80 at
+    // the last byte of the block (both in one lane when the message ends in the last lane)
+    function [63:0] pad_lane;
+        input [4:0] ln;
+        input [3:0] nb;
+        input [4:0] rt;
+        input [7:0] ds;
+        reg [63:0] v;
+        begin
+            v = {56'd0, ds} << (8 * nb);
+            if (ln == rt - 5'd1) v = v ^ 64'h8000000000000000;
+            pad_lane = v;
+        end
+    endfunction
+
+    wire last_partial = in_last && in_bytes != 4'd8;
+    wire at_end       = lane == rate - 5'd1;
+
+    always @* begin
+        kgo = 1'b0; kclear = 1'b0; kxor = 1'b0; kl = lane; kd = 64'd0;
+        if (init) kclear = 1'b1;
+        else case (st)
+            S_ABSORB: if (in_valid && !busy) begin
+                kxor = 1'b1;
+                kd   = last_partial ? in_data ^ pad_lane(lane, in_bytes, rate, dsep) : in_data;
+                kgo  = at_end;             // a full block, or a message ending in its last lane
+            end
+            S_PAD: if (!busy) begin
+                kxor = 1'b1;
+                kd   = pad_lane(lane, pad_bytes, rate, dsep);
+                kgo  = at_end;
+            end
+            S_SQUEEZE: if (out_ready && !busy && at_end) kgo = 1'b1;
+            default: ;
+        endcase
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            st <= S_ABSORB; lane <= 5'd0; rate <= 5'd17; dsep <= 8'h06; pad_pending <= 1'b0;
+            pad_bytes <= 4'd0;
+        end else if (init) begin
+            st <= S_ABSORB; lane <= 5'd0; pad_pending <= 1'b0;
+            case (mode)
+                2'd0: begin rate <= 5'd17; dsep <= 8'h06; end
+                2'd1: begin rate <= 5'd9;  dsep <= 8'h06; end
+                2'd2: begin rate <= 5'd21; dsep <= 8'h1F; end
+                default: begin rate <= 5'd17; dsep <= 8'h1F; end
+            endcase
+        end else case (st)
+            S_ABSORB: if (in_valid && !busy) begin
+                if (last_partial) begin
+                    // the padding's first byte went in with the data
+                    if (at_end) begin st <= S_PERM_OUT; lane <= 5'd0; end
+                    else begin st <= S_PAD; lane <= rate - 5'd1; pad_bytes <= 4'd8; end
+                end else if (in_last) begin
+                    // a full last word: the padding starts in the next lane (next block if full)
+                    if (at_end) begin st <= S_PERM_IN; lane <= 5'd0; pad_pending <= 1'b1; end
+                    else begin st <= S_PAD; lane <= lane + 5'd1; end
+                    pad_bytes <= 4'd0;
+                end else if (at_end) begin
+                    st <= S_PERM_IN; lane <= 5'd0;
+                end else lane <= lane + 5'd1;
+            end
+            S_PERM_IN: if (done) st <= pad_pending ? S_PAD : S_ABSORB;
+            S_PAD: if (!busy) begin
+                // pad_bytes = 8: only the final 0x80 (in the block's last lane)
+                if (at_end) begin st <= S_PERM_OUT; lane <= 5'd0; end
+                else begin lane <= rate - 5'd1; pad_bytes <= 4'd8; end
+            end
+            S_PERM_OUT: if (done) st <= S_SQUEEZE;
+            S_SQUEEZE: if (out_ready && !busy) begin
+                if (at_end) begin lane <= 5'd0; st <= S_PERM_OUT; end
+                else lane <= lane + 5'd1;
+            end
+            default: st <= S_ABSORB;
+        endcase
+    end
+endmodule
