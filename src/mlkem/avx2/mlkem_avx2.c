@@ -290,14 +290,67 @@ static void compress10(uint8_t *r, const mlk_poly *a)
     }
 }
 
+/* Two 128-bit lanes of n useful bytes each -> 2n bytes at r, through a buffer (no overrun). */
+static inline void store_2xn(uint8_t *r, V x, size_t n)
+{
+    uint8_t t[32];
+    STORE_U(t, x);
+    memcpy(r, t, n);
+    memcpy(r + n, t + 16, n);
+}
+
+/* d = 5 (ML-KEM-1024's dv): 10-bit dwords (madd), 20-bit qwords, 40 bits (5 bytes) per lane. */
+static void compress5(uint8_t *r, const mlk_poly *a)
+{
+    const V mul = _mm256_set1_epi32(1 | (32 << 16));
+    for (int i = 0; i < 16; i++) {
+        V w = _mm256_madd_epi16(compress_d(LOAD(a->c + 16 * i), 5), mul);
+        V u = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi64x(0xFFFFFFFF)),
+                              _mm256_slli_epi64(_mm256_srli_epi64(w, 32), 10));
+        u = _mm256_or_si256(u, _mm256_bsrli_epi128(_mm256_slli_epi64(u, 20), 8)); /* qword0 |= qword1 << 20 */
+        store_2xn(r + 10 * i, u, 5);
+    }
+}
+
+/* d = 11 (ML-KEM-1024's du): 22-bit dwords, 44-bit qwords, 88 bits (11 bytes) per lane. */
+static void compress11(uint8_t *r, const mlk_poly *a)
+{
+    const V mul = _mm256_set1_epi32(1 | (2048 << 16));
+    const V lo64 = _mm256_set_epi64x(0, -1, 0, -1);
+    for (int i = 0; i < 16; i++) {
+        V w = _mm256_madd_epi16(compress_d(LOAD(a->c + 16 * i), 11), mul);
+        V u = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi64x(0xFFFFFFFF)),
+                              _mm256_slli_epi64(_mm256_srli_epi64(w, 32), 22));
+        /* 128-bit lane = q0 + q1 2^44: low qword q0 | q1 << 44, high qword q1 >> 20 */
+        V x = _mm256_or_si256(_mm256_and_si256(u, lo64), _mm256_bsrli_epi128(_mm256_slli_epi64(u, 44), 8));
+        x = _mm256_or_si256(x, _mm256_andnot_si256(lo64, _mm256_srli_epi64(u, 20)));
+        store_2xn(r + 22 * i, x, 11);
+    }
+}
+
 static void avx2_compress(uint8_t *r, const mlk_poly *a, unsigned d)
 {
     switch (d) {
     case 1: compress1(r, a); break;
     case 4: compress4(r, a); break;
+    case 5: compress5(r, a); break;
     case 10: compress10(r, a); break;
-    default: nuri_mlkem_ref_compress(r, a, d); break; /* d = 5, 11 (ML-KEM-1024) */
+    default: compress11(r, a); break;
     }
+}
+
+/* Loads bytes p[0..15] into the low lane and p[off..off+15] into the high lane; through a zeroed
+ * buffer when that would read past end (the end of the encoded polynomial). */
+static inline V load_2x16(const uint8_t *p, size_t off, const uint8_t *end)
+{
+    uint8_t t[48];
+    if (p + off + 16 > end) {
+        memset(t, 0, sizeof t);
+        memcpy(t, p, (size_t)(end - p));
+        p = t;
+    }
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                   _mm_loadu_si128((const __m128i *)(p + off)), 1);
 }
 
 static void decompress1(mlk_poly *r, const uint8_t *a)
@@ -331,17 +384,43 @@ static void decompress10(mlk_poly *r, const uint8_t *a)
                                    7, 8, 8, 9);
     const V sh = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
     for (int i = 0; i < 16; i++) {
-        uint8_t t[32];
-        const uint8_t *p = a + 20 * i;
-        if (i == 15) { /* the last 20 bytes: no read past them */
-            memcpy(t, p, 20);
-            p = t;
-        }
-        V x = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
-                                      _mm_loadu_si128((const __m128i *)(p + 10)), 1);
+        V x = load_2x16(a + 20 * i, 10, a + 320);
         x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), sh);           /* bits 10i.. at 6..15 */
         x = _mm256_srli_epi16(_mm256_and_si256(x, _mm256_set1_epi16((int16_t)0xFFC0)), 1); /* y << 5 */
         STORE(r->c + 16 * i, _mm256_mulhrs_epi16(x, qv()));                  /* (q y + 512) >> 10 */
+    }
+}
+
+/* d = 5: lane i takes bytes (5i/8, +1), multiplied so bits 5i.. land at 11..15. */
+static void decompress5(mlk_poly *r, const uint8_t *a)
+{
+    const V idx = _mm256_setr_epi8(0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5, 0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 3, 4,
+                                   3, 4, 4, 5);
+    const V sh = _mm256_setr_epi16(2048, 64, 512, 16, 128, 1024, 32, 256, 2048, 64, 512, 16, 128, 1024, 32, 256);
+    for (int i = 0; i < 16; i++) {
+        V x = _mm256_mullo_epi16(_mm256_shuffle_epi8(load_2x16(a + 10 * i, 5, a + 160), idx), sh);
+        x = _mm256_srli_epi16(x, 1); /* y << 10 */
+        x = _mm256_and_si256(x, _mm256_set1_epi16(0x7C00));
+        STORE(r->c + 16 * i, _mm256_mulhrs_epi16(x, qv())); /* (q y + 16) >> 5 */
+    }
+}
+
+/* d = 11: a value spans up to three bytes, so 32-bit lanes with vpsrlvd: four bytes from
+ * 11i/8 shifted right by 11i mod 8. */
+static void decompress11(mlk_poly *r, const uint8_t *a)
+{
+    const V ia = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 4, 5, 6, 7, 0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 4,
+                                  5, 6, 7);
+    const V ib = _mm256_setr_epi8(5, 6, 7, 8, 6, 7, 8, 9, 8, 9, 10, 11, 9, 10, 11, 12, 5, 6, 7, 8, 6, 7, 8, 9, 8, 9, 10,
+                                  11, 9, 10, 11, 12);
+    const V sa = _mm256_setr_epi32(0, 3, 6, 1, 0, 3, 6, 1), sb = _mm256_setr_epi32(4, 7, 2, 5, 4, 7, 2, 5);
+    const V m11 = _mm256_set1_epi32(0x7FF);
+    for (int i = 0; i < 16; i++) {
+        V x = load_2x16(a + 22 * i, 11, a + 352);
+        V A = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, ia), sa), m11); /* values 0-3 | 8-11 */
+        V B = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(x, ib), sb), m11); /* values 4-7 | 12-15 */
+        V y = _mm256_packs_epi32(A, B);
+        STORE(r->c + 16 * i, _mm256_mulhrs_epi16(_mm256_slli_epi16(y, 4), qv())); /* (q y + 1024) >> 11 */
     }
 }
 
@@ -350,8 +429,9 @@ static void avx2_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
     switch (d) {
     case 1: decompress1(r, a); break;
     case 4: decompress4(r, a); break;
+    case 5: decompress5(r, a); break;
     case 10: decompress10(r, a); break;
-    default: nuri_mlkem_ref_decompress(r, a, d); break; /* d = 5, 11 (ML-KEM-1024) */
+    default: decompress11(r, a); break;
     }
 }
 
