@@ -97,3 +97,29 @@ def basemul(f, g):
         h[2 * i] = (a0 * b0 + a1 * b1 * GAMMAS[i]) % Q
         h[2 * i + 1] = (a0 * b1 + a1 * b0) % Q
     return h
+
+
+def sample_ntt(xof_bytes):
+    """FIPS 203 Algorithm 7 on a byte string long enough (SHAKE128 output)."""
+    a, i = [], 0
+    while len(a) < 256:
+        c0, c1, c2 = xof_bytes[i], xof_bytes[i + 1], xof_bytes[i + 2]
+        i += 3
+        d1 = c0 + 256 * (c1 % 16)
+        d2 = c1 // 16 + 16 * c2
+        if d1 < Q:
+            a.append(d1)
+        if d2 < Q and len(a) < 256:
+            a.append(d2)
+    return a
+
+
+def sample_cbd(prf_bytes, eta):
+    """FIPS 203 Algorithm 8."""
+    bits = [(prf_bytes[k // 8] >> (k % 8)) & 1 for k in range(8 * 64 * eta)]
+    f = []
+    for i in range(256):
+        x = sum(bits[2 * i * eta + j] for j in range(eta))
+        y = sum(bits[2 * i * eta + eta + j] for j in range(eta))
+        f.append((x - y) % Q)
+    return f
