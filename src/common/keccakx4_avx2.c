@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fips202.h"
+#include "keccak_job.h"
 #include "nuri_internal.h"
 
 typedef uint64_t v4u64 __attribute__((vector_size(32), aligned(32)));
@@ -108,20 +109,6 @@ void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out
     }
 }
 
-/* Block `off` of job j's message pre || in, padded if it is the last one (branches on lengths only). */
-static void job_block(uint8_t *blk, const nuri_keccak_job *j, size_t off, unsigned rate)
-{
-    const size_t total = j->prelen + j->len, end = off + rate < total ? off + rate : total;
-    memset(blk, 0, rate);
-    if (off < j->prelen) memcpy(blk, j->pre + off, (end < j->prelen ? end : j->prelen) - off);
-    const size_t from = off > j->prelen ? off : j->prelen;
-    if (end > from) memcpy(blk + (from - off), j->in + (from - j->prelen), end - from);
-    if (total - off < rate) { /* the last block: off <= total always holds here */
-        blk[total - off] ^= j->ds;
-        blk[rate - 1] ^= 0x80;
-    }
-}
-
 void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rate)
 {
     unsigned i = 0;
@@ -131,7 +118,7 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
         int same = m > 1;
         for (unsigned j = 1; j < m; j++) same &= (jobs[i + j].prelen + jobs[i + j].len) / rate + 1 == blocks;
         if (!same) {
-            nuri_keccak_jobs(&jobs[i], 1, rate);
+            nuri_keccak_job_bmi2(&jobs[i], rate);
             i++;
             continue;
         }
@@ -142,7 +129,7 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
         memset(blk, 0, sizeof blk);
         for (unsigned j = 0; j < 4; j++) lanes[j] = blk[j];
         for (size_t b = 0; b < blocks; b++) {
-            for (unsigned j = 0; j < m; j++) job_block(blk[j], &jobs[i + j], b * rate, rate);
+            for (unsigned j = 0; j < m; j++) nuri_keccak_job_block(blk[j], &jobs[i + j], b * rate, rate);
             xor_lanes(st.s, lanes, 0, rate);
             nuri_keccakf1600_x4_avx2(st.s);
         }

@@ -59,7 +59,8 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
 
     memcpy(in, d, 32);
     in[32] = (uint8_t)k;
-    nuri_sha3_512(rs, in, 33);
+    nuri_keccak_job g = {NULL, 0, in, 33, rs, 64, 0x06}; /* (rho, sigma) = G(d || k) */
+    be->keccak_jobs(&g, 1, 72);
     const uint8_t *rho = rs, *sigma = rs + 32;
     /* rho is public (it is part of ek); sampling A branches on it. */
     NURI_CT_PUBLIC(rs, 32);
@@ -172,7 +173,8 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
     size_t pke = 384 * (size_t)p->k;
     pke_keygen(be, p, ek, dk, d);
     memcpy(dk + pke, ek, p->ek_bytes);
-    nuri_sha3_256(dk + pke + p->ek_bytes, ek, p->ek_bytes);
+    nuri_keccak_job h = {NULL, 0, ek, p->ek_bytes, dk + pke + p->ek_bytes, 32, 0x06}; /* H(ek) */
+    be->keccak_jobs(&h, 1, 136);
     memcpy(dk + pke + p->ek_bytes + 32, z, 32);
 }
 

@@ -145,7 +145,7 @@ static void test_sha3(void)
             for (int v = 0; v < 2; v++) {
                 for (unsigned j = 0; j < n; j++) jobs[j].out = outs[v][j];
 #if defined(NURI_HAVE_MLKEM_AVX2)
-                if (v && nuri_cpu_has(NURI_CPU_AVX2)) nuri_keccak_jobs_avx2(jobs, n, rate);
+                if (v && nuri_cpu_has(NURI_CPU_AVX2 | NURI_CPU_BMI2)) nuri_keccak_jobs_avx2(jobs, n, rate);
                 else nuri_keccak_jobs(jobs, n, rate);
 #else
                 nuri_keccak_jobs(jobs, n, rate);

@@ -602,8 +602,8 @@ static void avx2_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int 
 }
 
 const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
-    {"avx2", NURI_CPU_AVX2, 1,
-     "AVX2: 16-bit lane NTT/basemul, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak"},
+    {"avx2", NURI_CPU_AVX2 | NURI_CPU_BMI2, 1,
+     "AVX2 (+BMI2 Keccak): 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak"},
     avx2_ntt,
     avx2_invntt,
     avx2_mulcache,
