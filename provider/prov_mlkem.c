@@ -311,7 +311,11 @@ static void mlkem_gen_cleanup(void *vg)
 typedef struct {
     nuri_prov_ctx *prov;
     nuri_prov_mlkem_key *key;
+    uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]; /* "ikme": fixed encapsulation randomness (tests, KATs) */
+    int have_m;
 } mlkem_kem_ctx;
+
+#define P_IKME "ikme" /* OSSL_KEM_PARAM_IKME, as OpenSSL >= 3.5 names it for ML-KEM */
 
 static void *kem_newctx(void *provctx)
 {
@@ -322,7 +326,7 @@ static void *kem_newctx(void *provctx)
 
 static void kem_freectx(void *vctx)
 {
-    OPENSSL_free(vctx); /* the key belongs to its EVP_PKEY */
+    if (vctx) OPENSSL_clear_free(vctx, sizeof(mlkem_kem_ctx)); /* the key belongs to its EVP_PKEY */
 }
 
 static void *kem_dupctx(void *vctx)
@@ -345,10 +349,11 @@ static int kem_init(void *vctx, void *vkey, int need_priv)
     return 1;
 }
 
+static int kem_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
+
 static int kem_encap_init(void *vctx, void *vkey, const OSSL_PARAM params[])
 {
-    (void)params;
-    return kem_init(vctx, vkey, 0);
+    return kem_init(vctx, vkey, 0) && kem_set_ctx_params(vctx, params);
 }
 
 static int kem_decap_init(void *vctx, void *vkey, const OSSL_PARAM params[])
@@ -377,7 +382,13 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsig
         return 0;
     }
     uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES];
-    if (RAND_priv_bytes_ex(c->prov->libctx, m, sizeof m, 0) != 1) return 0;
+    if (c->have_m) { /* used once, then forgotten */
+        memcpy(m, c->m, sizeof m);
+        OPENSSL_cleanse(c->m, sizeof c->m);
+        c->have_m = 0;
+    } else if (RAND_priv_bytes_ex(c->prov->libctx, m, sizeof m, 0) != 1) {
+        return 0;
+    }
     int rc = nuri_mlkem_encaps(L, out, nct, secret, NURI_MLKEM_SS_BYTES, c->key->ek, nuri_mlkem_ek_bytes(L), m,
                                sizeof m, NULL);
     OPENSSL_cleanse(m, sizeof m);
@@ -422,13 +433,23 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen, const
 
 static int kem_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
-    (void)vctx, (void)params;
+    mlkem_kem_ctx *c = vctx;
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, P_IKME);
+    if (!p) return 1;
+    void *dst = c->m;
+    size_t n = 0;
+    if (!OSSL_PARAM_get_octet_string(p, &dst, sizeof c->m, &n) || n != sizeof c->m) {
+        OPENSSL_cleanse(c->m, sizeof c->m);
+        NURI_PROV_ERR(PROV_R_INVALID_SEED_LENGTH, "ML-KEM: the encapsulation randomness (ikme) is 32 bytes");
+        return 0;
+    }
+    c->have_m = 1;
     return 1;
 }
 
 static const OSSL_PARAM *kem_settable_ctx_params(void *vctx, void *provctx)
 {
-    static const OSSL_PARAM t[] = {OSSL_PARAM_END};
+    static const OSSL_PARAM t[] = {OSSL_PARAM_octet_string(P_IKME, NULL, 0), OSSL_PARAM_END};
     (void)vctx, (void)provctx;
     return t;
 }

@@ -526,7 +526,7 @@ static void test_mlkem(void)
     static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES],
         seed[64], buf[NURI_MLKEM_MAX_DK_BYTES + 64], buf2[NURI_MLKEM_MAX_DK_BYTES];
     uint8_t ss1[32], ss2[32];
-    (void)mlkem_acvp_encaps, (void)mlkem_kat_digests;
+    (void)mlkem_kat_digests;
 
     /* ACVP keyGen: the seed d || z imported, pub and priv exported match ek and dk. */
     unsigned seen[3] = {0, 0, 0};
@@ -562,6 +562,31 @@ static void test_mlkem(void)
         EVP_PKEY *pk = key_from(v->level, EVP_PKEY_KEYPAIR, OSSL_PKEY_PARAM_PRIV_KEY, dk, ndk);
         CHECK(pk && decap(pk, ct, nct, ss1) && memcmp(ss1, k, 32) == 0, "ML-KEM-%u decaps tcId %u%s", v->level,
               v->tcid, v->implicit_rejection ? " (implicit rejection)" : "");
+        EVP_PKEY_free(pk);
+    }
+    /* ACVP encapsulation with the randomness m fixed through the "ikme" parameter. */
+    for (int li = 0; li < 3; li++) seen[li] = 0;
+    for (size_t i = 0; i < sizeof mlkem_acvp_encaps / sizeof *mlkem_acvp_encaps; i++) {
+        const mlkem_encaps_vec *v = &mlkem_acvp_encaps[i];
+        int li = v->level == 512 ? 0 : v->level == 768 ? 1 : 2;
+        if (seen[li]++ >= 4) continue;
+        size_t nek = nuri_mlkem_ek_bytes(v->level), nct = nuri_mlkem_ct_bytes(v->level), ctl = sizeof ct, sl = 32;
+        uint8_t m[32], k[32], want[NURI_MLKEM_MAX_CT_BYTES];
+        tu_unhex(ek, sizeof ek, v->ek);
+        tu_unhex(m, 32, v->m);
+        tu_unhex(want, sizeof want, v->c);
+        tu_unhex(k, 32, v->k);
+        EVP_PKEY *pk = key_from(v->level, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, ek, nek);
+        EVP_PKEY_CTX *c = pk ? EVP_PKEY_CTX_new_from_pkey(lib, pk, PQ) : NULL;
+        OSSL_PARAM prm[2] = {OSSL_PARAM_construct_octet_string("ikme", m, 32), OSSL_PARAM_END};
+        CHECK(c && EVP_PKEY_encapsulate_init(c, prm) == 1 && EVP_PKEY_encapsulate(c, ct, &ctl, ss1, &sl) == 1 &&
+                  ctl == nct && memcmp(ct, want, nct) == 0 && memcmp(ss1, k, 32) == 0,
+              "ML-KEM-%u encaps tcId %u (ikme)", v->level, v->tcid);
+        /* the fixed m is used once: the next encapsulation draws fresh randomness */
+        ctl = sizeof ct;
+        CHECK(c && EVP_PKEY_encapsulate(c, ct, &ctl, ss2, &sl) == 1 && memcmp(ct, want, nct) != 0,
+              "ML-KEM-%u ikme used once", v->level);
+        EVP_PKEY_CTX_free(c);
         EVP_PKEY_free(pk);
     }
     /* ACVP key checks: keys failing the FIPS 203 checks are refused at import. */
