@@ -1,0 +1,41 @@
+# libFuzzer harnesses (fuzz/*.c, clang) with property checks over the public API: streaming = one-shot
+# under random chunking, every implementation against ref, decrypt(encrypt(x)) = x, nothing released on
+# failure. Seeds come from the project's own code (scripts/fuzz_seeds.py, through the Python package).
+#   make check-fuzz   a short run of each (FUZZ_SMOKE_SECONDS, default 20 s each) - part of make check
+#   make fuzz         long runs (FUZZ_SECONDS, default 600 s each); the corpus grows in build/fuzz/corpus
+FUZZ_TARGETS := schwaemm pipo esch mlkem fea
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SECONDS ?= 600
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+FUZZ_BIN := $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))
+CHECK_EXTRA += check-fuzz
+.PHONY: check-fuzz fuzz fuzz-build fuzz-seeds
+
+fuzz-build: bootstrap-all
+	cmake -S . -B build/fuzz/lib -G Ninja -DCMAKE_C_COMPILER=clang -DNURI_WERROR=ON -DNURI_BUILD_TESTS=OFF \
+	  -DNURI_BUILD_BENCH=OFF -DNURI_BUILD_SHARED=OFF -DNURI_PROVIDER=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_C_FLAGS=$(FUZZ_SAN) -fsanitize=fuzzer-no-link" >/dev/null
+	ninja -C build/fuzz/lib -j$(JOBS)
+	@for t in $(FUZZ_TARGETS); do \
+	  clang $(FUZZ_SAN) -fsanitize=fuzzer -Wall -Werror -Iinclude fuzz/fuzz_$$t.c build/fuzz/lib/libnuri.a \
+	    -o build/fuzz/fuzz_$$t || exit 1; done
+
+fuzz-seeds: python
+	$(PY) scripts/fuzz_seeds.py build/fuzz/seeds $(FUZZ_TARGETS)
+
+# one line per harness: executions, new coverage units, seconds (from libFuzzer's final stats)
+define run_fuzz
+	@mkdir -p build/fuzz/logs
+	@for t in $(FUZZ_TARGETS); do mkdir -p build/fuzz/corpus/$$t; \
+	  echo "fuzz_$$t: $(1) s"; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=build/fuzz/logs/$$t- build/fuzz/corpus/$$t build/fuzz/seeds/$$t \
+	    >build/fuzz/logs/$$t.log 2>&1 || { tail -n 40 build/fuzz/logs/$$t.log; echo "fuzz_$$t FAILED (input in build/fuzz/logs/$$t-*)"; exit 1; }; \
+	  grep -E '^stat::(number_of_executed_units|new_units_added)' build/fuzz/logs/$$t.log | tr '\n' ' '; echo; done
+endef
+
+check-fuzz: fuzz-build fuzz-seeds
+	$(call run_fuzz,$(FUZZ_SMOKE_SECONDS))
+
+fuzz: fuzz-build fuzz-seeds
+	$(call run_fuzz,$(FUZZ_SECONDS))
