@@ -120,6 +120,7 @@ def seal_video(src, out_dir, recipients, segment_time=2.0, chunk_log2=16, stdin=
         raise RuntimeError("ffmpeg is not installed (apt-get install ffmpeg)")
     os.makedirs(out_dir, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".nuri-video-", dir=out_dir)
+    proc = None
     try:
         os.chmod(tmp, 0o700)  # plaintext segments live here until sealed
         sealer = VideoSealer(out_dir, recipients, chunk_log2, workers)
@@ -150,6 +151,9 @@ def seal_video(src, out_dir, recipients, segment_time=2.0, chunk_log2=16, stdin=
             raise RuntimeError("ffmpeg produced no segment (is there a video stream in the input?)")
         return done
     finally:
+        if proc is not None and proc.poll() is None:  # interrupted: stop ffmpeg before removing its files
+            proc.kill()
+            proc.wait()
         shutil.rmtree(tmp, ignore_errors=True)
 
 
