@@ -121,6 +121,8 @@ def run_seal(args):
     if args.recipient:
         if args.key or _wants_passphrase(args):
             raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
+        if len(args.recipient) > 255:
+            raise UsageError(f"at most 255 recipients (-r), got {len(args.recipient)}")
         key, pw, recipients = None, None, [_load_recipient(seal, p) for p in args.recipient]
     elif _wants_passphrase(args):
         key, pw = None, _passphrase(args, confirm=True)

@@ -26,7 +26,7 @@ import struct
 
 from ..exceptions import InvalidTag
 from .header import (DEFAULT_CHUNK_LOG2, HEADER_LEN, KDF_ARGON2ID, KDF_KEY, KIND_FILE, KIND_VIDEO, MAX_CHUNK_LOG2,
-                     MIN_CHUNK_LOG2, Header, HeaderV2, SealFormatError, check_chunk_log2, read_header)
+                     MAX_STANZAS, MIN_CHUNK_LOG2, Header, HeaderV2, SealFormatError, check_chunk_log2, read_header)
 from .kdf import ARGON2_DEFAULT, ARGON2_OPEN_LIMIT, Argon2LimitError, argon2id, hkdf_sha256
 from .recipients import FILE_KEY_LEN, Identity, NotRecipientError, Recipient, generate
 from .stream import PREFIX_LEN, TAG_LEN, Payload
@@ -93,8 +93,8 @@ def new_v2_header(recipients, chunk_log2=DEFAULT_CHUNK_LOG2, kind=KIND_FILE, fil
     file_key, salt and rands (KEM randomness per recipient) are fixed only by known-answer tests."""
     check_chunk_log2(chunk_log2)
     recipients = [_as_recipient(r) for r in recipients]
-    if not recipients:
-        raise ValueError("at least one recipient is needed")
+    if not 1 <= len(recipients) <= MAX_STANZAS:
+        raise ValueError(f"1 to {MAX_STANZAS} recipients, got {len(recipients)}")
     file_key = file_key or os.urandom(FILE_KEY_LEN)
     rands = rands or [None] * len(recipients)
     h = HeaderV2(kind, chunk_log2, salt or os.urandom(32), [r.wrap(file_key, x) for r, x in zip(recipients, rands)])
