@@ -38,6 +38,16 @@ def default_workers():
     return max(1, min(n, 8))
 
 
+class _Done:
+    """An already computed result, shaped like a future."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
 class Payload:
     """A STREAM payload: Schwaemm256-128 key (16 bytes), nonce prefix (23 bytes) and the associated
     data bound into every chunk."""
@@ -79,14 +89,11 @@ class Payload:
         return [group[j:j + step] for j in range(0, len(group), step)]
 
     def _run(self, pool, fn, group):
+        """Starts fn on each share of the group; returns futures (computed here when one share)."""
         shares = self._split(group)
         if pool is None or len(shares) == 1:
-            return [fn(s) for s in shares]
-        return [f for f in (pool.submit(fn, s) for s in shares)]
-
-    @staticmethod
-    def _results(parts):
-        return [p.result() if hasattr(p, "result") else p for p in parts]
+            return [_Done(fn(s)) for s in shares]
+        return [pool.submit(fn, s) for s in shares]
 
     def _pipeline(self, groups, fn, emit):
         """Computes fn over the shares of each group while the next group is read; emit(group, results)."""
@@ -97,7 +104,7 @@ class Payload:
             pending = self._run(pool, fn, cur) if cur else None
             while cur:
                 nxt = next(it, None)  # read ahead while the workers compute
-                done = self._results(pending)
+                done = [p.result() for p in pending]
                 pending = self._run(pool, fn, nxt) if nxt else None
                 emit(cur, done)
                 cur = nxt
