@@ -88,6 +88,12 @@ size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hit
     }
     const unsigned first = p->first, last = p->last, nw = p->nwords;
     const vw *K_first = P + 8 * (first % nw), *K_last = P + 8 * (last % nw);
+    const vw *RK[NURI_PIPO_MAX_ROUNDS + 1]; /* round i's key planes (no division in the loop) */
+    vw RC[NURI_PIPO_MAX_ROUNDS + 1];        /* round constant i in every lane */
+    for (unsigned i = 0; i <= p->rounds; i++) {
+        RK[i] = P + 8 * (i % nw);
+        RC[i] = BC(i);
+    }
     size_t nh = 0;
     *done = count;
     for (;;) {
@@ -95,7 +101,7 @@ size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hit
            x2 = BC(p->init[2]) ^ K_first[2], x3 = BC(p->init[3]) ^ K_first[3],
            x4 = BC(p->init[4]) ^ K_first[4], x5 = BC(p->init[5]) ^ K_first[5],
            x6 = BC(p->init[6]) ^ K_first[6], x7 = BC(p->init[7]) ^ K_first[7];
-        for (unsigned i = first + 1; i < last; i++) ROUND(x, P + 8 * (i % nw), BC(i));
+        for (unsigned i = first + 1; i < last; i++) ROUND(x, RK[i], RC[i]);
         int candidate = 1;
         if (last > first) {
             /* early abort: row X[0] of the last round (y0 = x7 after S5_1, S3 and extend) */
