@@ -263,3 +263,23 @@ def test_benchmark_records():
     recs = [json.loads(line) for line in r.stdout.splitlines()]
     assert sorted(x["impl"] for x in recs) == sorted(ENGINES)
     assert all(x["family"] == "keysearch" and x["metric"] == "keys_per_s" and x["median"] > 0 for x in recs)
+
+
+def test_two_worker_local_cluster_finds_a_planted_key():
+    pytest.importorskip("distributed", reason="the cluster extra (dask, distributed) is installed by "
+                                              "scripts/deps/keysearch.pip in make check")
+    template, mask, pairs, key, idx = plant(nibbles=(1, 5, 9, 12, 18, 23, 29), npairs=2)  # 28 bits
+    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", "local:2", "--status-json",
+                       "--skip", str(max(0, idx - (1 << 24))), "--limit", str(1 << 25)),
+             env={"NURI_KEYSEARCH_SLICE_S": "0.3"}, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [key]
+    last = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")][-1]
+    assert last["status"] == "finished" and last["progress"][0] == last["progress"][1] == 1 << 25
+    assert len(last["keys_per_s"]) == 2  # both workers searched slices
+
+
+def test_cluster_spec_errors():
+    for spec in ("local:0", "ray://x:1", "mpi"):
+        r = nuri(*args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], None, "--cluster", spec))
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr

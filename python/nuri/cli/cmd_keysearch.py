@@ -143,6 +143,13 @@ def run(args):
             session = driver.Session(args.session, None) if args.session else None
         except driver.SessionError as e:
             raise UsageError(str(e)) from None
+    if args.cluster:
+        from ..keysearch import cluster
+
+        try:
+            cluster.check_spec(args.cluster)
+        except cluster.ClusterError as e:
+            raise UsageError(str(e)) from None
     engine = _engine(args.engine, err)
     if not ks.selftest(engine):
         print(f"nuri keysearch: engine {engine}: known-answer self-test FAILED; not searching", file=err)
@@ -159,7 +166,14 @@ def run(args):
         if args.cluster:
             from ..keysearch import cluster
 
-            return search.run(cluster.runner(args.cluster, prob, engine, err))
+            try:
+                return search.run(cluster.runner(args.cluster, prob, args.engine if args.engine == "auto" else engine,
+                                                 err))
+            except cluster.ClusterError as e:
+                raise UsageError(str(e)) from None
+            except cluster.SelfTestFailed as e:
+                print(f"nuri keysearch: {e}; not searching", file=err)
+                return EXIT_SELFTEST
         return search.run()
     except driver.SessionError as e:
         raise UsageError(str(e)) from None
