@@ -1,24 +1,33 @@
-"""Generates the cffi API-mode C source of nuri._native from python/nuri/_cdef/*.h.
+"""Generates the cffi API-mode C source of nuri._native.
 
-Each family keeps its own cdef file, so adding a family needs no edit here. Run by CMake
-(python/CMakeLists.txt); the generated C is compiled and linked against libnuri."""
+The declarations come from the public headers (include/nuri/*.h, translated by gen_cdef.py), so
+every NURI_API function is available in Python as soon as it is declared: nothing is copied by
+hand. Run by CMake (python/CMakeLists.txt); the generated C is compiled and linked against libnuri."""
 import argparse
 import pathlib
+import sys
 
 import cffi
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gen_cdef import cdef_from_headers  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cdef-dir", required=True)
     ap.add_argument("--include-dir", required=True)
+    ap.add_argument("--extra-cdef", action="append", default=[],
+                    help="declarations beyond the public API (e.g. the benchmark harness)")
+    ap.add_argument("--extra-include", action="append", default=[], help="header declaring --extra-cdef")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    cdefs = sorted(pathlib.Path(a.cdef_dir).glob("*.h"))
-    headers = sorted(pathlib.Path(a.include_dir, "nuri").glob("*.h"))
+    # nuri.h first: the family headers use its types (nuri_impl_info)
+    headers = sorted(pathlib.Path(a.include_dir, "nuri").glob("*.h"), key=lambda h: (h.name != "nuri.h", h.name))
     ffi = cffi.FFI()
-    ffi.cdef("\n".join(p.read_text() for p in cdefs))
-    source = "\n".join(f'#include "nuri/{h.name}"' for h in headers) + '\n#include "bench.h"\n'
+    cdef = cdef_from_headers(headers) + "".join(pathlib.Path(p).read_text() for p in a.extra_cdef)
+    ffi.cdef(cdef)
+    source = "".join(f'#include "nuri/{h.name}"\n' for h in headers)
+    source += "".join(f'#include "{h}"\n' for h in a.extra_include)
     ffi.set_source("nuri._native", source)
     ffi.emit_c_code(a.out)
 

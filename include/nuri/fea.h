@@ -47,35 +47,36 @@ typedef struct nuri_fea_key {
     const struct nuri_fea_impl *impl;
 } nuri_fea_key;
 
-size_t nuri_fea_key_bytes(void);
+/* sizeof(nuri_fea_key) and sizeof(nuri_fea_fmt), for FFI callers that allocate them (not key lengths). */
+NURI_API size_t nuri_fea_key_struct_bytes(void);
 /* variant 1 (FEA-1) or 2 (FEA-2); key_len 16, 24 or 32; 8 <= nbits <= 128.
  * impl_name NULL = dispatch (honours NURI_IMPL=fea:<name>). */
-NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant,
+NURI_API NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant,
                                       unsigned nbits, const char *impl_name);
-void nuri_fea_key_wipe(nuri_fea_key *k);
-const char *nuri_fea_key_impl_name(const nuri_fea_key *k);
+NURI_API void nuri_fea_key_wipe(nuri_fea_key *k);
+NURI_API const char *nuri_fea_key_impl_name(const nuri_fea_key *k);
 /* Number of tweak bits the key accepts: 128 - n (FEA-1) or 128 (FEA-2). */
-unsigned nuri_fea_tweak_bits(const nuri_fea_key *k);
+NURI_API unsigned nuri_fea_tweak_bits(const nuri_fea_key *k);
 
 /* Batch API. count values; tweaks: NULL (T = 0 for all), or an array of ntweaks entries with
  * ntweaks == 1 (one tweak for all) or ntweaks == count (one per value). in and out may alias
  * exactly. Errors (outputs zeroed): NURI_EINVAL (tweak out of range, bad ntweaks, n > 64 for the
  * u64 forms), NURI_EDOMAIN (a value >= 2^n). */
-NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
                                          const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
                                          const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Same for any n (values as {hi, lo}). */
-NURI_MUST_CHECK int nuri_fea_encrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                           size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_MUST_CHECK int nuri_fea_decrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                           size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 
 /* Registry. */
-size_t nuri_fea_impl_count(void);
-const nuri_impl_info *nuri_fea_impl_info(size_t i);
-int nuri_fea_impl_supported(size_t i);
-const char *nuri_fea_default_impl(void);
+NURI_API size_t nuri_fea_impl_count(void);
+NURI_API const nuri_impl_info *nuri_fea_impl_info(size_t i);
+NURI_API int nuri_fea_impl_supported(size_t i);
+NURI_API const char *nuri_fea_default_impl(void);
 
 /* ---- Formatted data: L symbols of radix r (decimal: r = 10) ---- */
 typedef struct nuri_fea_fmt {
@@ -84,31 +85,31 @@ typedef struct nuri_fea_fmt {
     unsigned radix, len;
 } nuri_fea_fmt;
 
-size_t nuri_fea_fmt_bytes(void);
+NURI_API size_t nuri_fea_fmt_struct_bytes(void);
 /* Bit length of radix^len (the n FEA runs on), or 0 if radix^len >= 2^128 or an argument is out of range. */
-unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len);
+NURI_API unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len);
 /* 2 <= radix <= 65536, len >= 1, 2^8 <= radix^len < 2^128 (NURI_EDOMAIN otherwise); radix^len < 10^6
  * needs flags & NURI_FEA_ALLOW_SMALL_DOMAIN (NURI_EDOMAIN otherwise). */
-NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant,
                                       unsigned radix, unsigned len, unsigned flags, const char *impl_name);
-void nuri_fea_fmt_wipe(nuri_fea_fmt *f);
+NURI_API void nuri_fea_fmt_wipe(nuri_fea_fmt *f);
 
 /* count records of len symbol indices each (0 <= symbol < radix), packed. NURI_EDOMAIN if a
  * symbol is >= radix. Tweaks as in the batch API (for the key's n = nuri_fea_fmt_nbits). */
-NURI_MUST_CHECK int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
                                          const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_MUST_CHECK int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
                                          const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Decimal strings (radix-10 formats only): count records of len ASCII digits each, packed, no
  * terminators. NURI_EDOMAIN if a character is not a digit. */
-NURI_MUST_CHECK int nuri_fea_fmt_encrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
                                                 const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_MUST_CHECK int nuri_fea_fmt_decrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
                                                 const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Integer form: values 0 <= x < radix^len, cycle-walked (the primitive under the two above). */
-NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                               size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                               size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 
 /* ---- Patterns: one syntax for which characters of a value are encrypted (CLI, Python,
@@ -136,23 +137,23 @@ typedef struct nuri_fea_pattern {
 } nuri_fea_pattern;
 
 /* spec as above; symbols (may be NULL) = the alphabet of a template. NURI_EINVAL with a message. */
-NURI_MUST_CHECK int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len,
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len,
                                           const char *symbols, size_t symbols_len, char *msg, size_t msg_cap);
 /* Refuses radix^nsymbols < 2^8, >= 2^128, and < 10^6 unless flags & NURI_FEA_ALLOW_SMALL_DOMAIN. */
-NURI_MUST_CHECK int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flags, char *msg,
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flags, char *msg,
                                                   size_t msg_cap);
 /* The symbol indices of value to encrypt, in order, into syms[NURI_FEA_PATTERN_MAX_SYMBOLS]; their
  * count in *nsyms (the format is then nuri_fea_fmt_init(radix = p->radix, len = *nsyms)).
  * NURI_EDOMAIN with a message when the value does not fit the pattern or its domain. */
-NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len,
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len,
                                            uint16_t *syms, size_t *nsyms, unsigned flags, char *msg,
                                            size_t msg_cap);
 /* Bytes the joined value may take (out_cap for nuri_fea_pattern_join). */
-size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
+NURI_API size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
 /* value with its encrypted symbols replaced by syms (from nuri_fea_fmt_encrypt/decrypt of what
  * split returned). NURI_EINVAL if value/nsyms are not what split saw, NURI_EBUFFER if out_cap is
  * below nuri_fea_pattern_max_out. No terminator is written. */
-NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
                                           const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
                                           size_t *out_len);
 

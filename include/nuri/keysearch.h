@@ -32,10 +32,10 @@ typedef struct nuri_keysearch_params {
 
 /* Number of unknown bits k (the keyspace is 2^k). NURI_ELENGTH for a bad key_len, NURI_EINVAL for
  * a mask with no bit or more than 64 bits, or rounds out of range. */
-NURI_MUST_CHECK int nuri_keysearch_bits(const nuri_keysearch_params *p, unsigned *bits);
+NURI_API NURI_MUST_CHECK int nuri_keysearch_bits(const nuri_keysearch_params *p, unsigned *bits);
 
 /* The key of candidate `index` (key_len bytes). NURI_EINVAL if index >= 2^k. */
-NURI_MUST_CHECK int nuri_keysearch_key(const nuri_keysearch_params *p, uint64_t index, uint8_t *key_out);
+NURI_API NURI_MUST_CHECK int nuri_keysearch_key(const nuri_keysearch_params *p, uint64_t index, uint8_t *key_out);
 
 /* Searches candidates [start, start + count) with engine `engine` (NULL or "auto" = dispatch,
  * honouring NURI_IMPL=keysearch:<name>). Hits (candidate indices whose key maps p->pt to p->ct)
@@ -43,31 +43,31 @@ NURI_MUST_CHECK int nuri_keysearch_key(const nuri_keysearch_params *p, uint64_t 
  * says how many candidates were searched (count unless it stopped early; then continue from
  * start + *done). NURI_EINVAL if the range leaves [0, 2^k); NURI_ENOTFOUND / NURI_EUNSUPPORTED
  * for an unknown engine or one this CPU cannot run. */
-NURI_MUST_CHECK int nuri_keysearch_run(const nuri_keysearch_params *p, uint64_t start, uint64_t count,
+NURI_API NURI_MUST_CHECK int nuri_keysearch_run(const nuri_keysearch_params *p, uint64_t start, uint64_t count,
                                        uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done,
                                        const char *engine);
 
 /* The engine's known-answer self-test (official PIPO vectors with unknown bits, every shared-round
  * path, PIPO-64/256 and a reduced-round search). 0 on success, NURI_EAUTH if it failed. */
-NURI_MUST_CHECK int nuri_keysearch_selftest(const char *engine);
+NURI_API NURI_MUST_CHECK int nuri_keysearch_selftest(const char *engine);
 
 /* Reduced-round PIPO with the byte-wise reference (for planting keys and re-checking hits):
  * ct = E_key(pt) with `rounds` rounds (0 = full). */
-NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pt,
+NURI_API NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pt,
                                            uint8_t *ct);
 /* 1 if key maps every pts[i] to cts[i] (8 bytes each, npairs pairs) under `rounds`, 0 if not,
  * negative NURI_E* for bad arguments. */
-int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
+NURI_API int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
                           const uint8_t *cts, size_t npairs);
 
 /* Registry of the engines (fastest first). */
-size_t nuri_keysearch_impl_count(void);
-const nuri_impl_info *nuri_keysearch_impl_info(size_t i);
-int nuri_keysearch_impl_supported(size_t i);
+NURI_API size_t nuri_keysearch_impl_count(void);
+NURI_API const nuri_impl_info *nuri_keysearch_impl_info(size_t i);
+NURI_API int nuri_keysearch_impl_supported(size_t i);
 /* Candidates per engine pass (informational: 1 for ref). */
-size_t nuri_keysearch_impl_lanes(size_t i);
+NURI_API size_t nuri_keysearch_impl_lanes(size_t i);
 /* Name of the engine dispatch would choose now (honours NURI_IMPL), or NULL. */
-const char *nuri_keysearch_default_impl(void);
+NURI_API const char *nuri_keysearch_default_impl(void);
 
 #ifdef __cplusplus
 }

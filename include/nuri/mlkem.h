@@ -10,7 +10,8 @@
  * rejection key J(z || c), chosen in constant time.
  *
  * Every function returns 0 or a negative NURI_E* code and zeroes its outputs on error:
- * NURI_ELENGTH (a length), NURI_EINVAL (unknown level, a key failing its check),
+ * NURI_ELENGTH (a length), NURI_EINVAL (unknown level), NURI_EBADEK (an ek failing the modulus
+ * check), NURI_EBADDK (a dk failing the hash check),
  * NURI_ERANDOM (the OS random generator failed), NURI_ENOTFOUND / NURI_EUNSUPPORTED (impl).
  * The *_derand forms take the randomness explicitly (keygen: 64 bytes d || z; encaps: 32 bytes m);
  * they are the FIPS 203 ML-KEM.KeyGen_internal / Encaps_internal, meant for tests and for
@@ -41,44 +42,44 @@ extern "C" {
 #define NURI_MLKEM_MAX_CT_BYTES NURI_MLKEM1024_CT_BYTES
 
 /* Sizes by level (512, 768 or 1024); 0 for any other level. */
-size_t nuri_mlkem_ek_bytes(unsigned level);
-size_t nuri_mlkem_dk_bytes(unsigned level);
-size_t nuri_mlkem_ct_bytes(unsigned level);
-size_t nuri_mlkem_ss_bytes(void);
+NURI_API size_t nuri_mlkem_ek_bytes(unsigned level);
+NURI_API size_t nuri_mlkem_dk_bytes(unsigned level);
+NURI_API size_t nuri_mlkem_ct_bytes(unsigned level);
+NURI_API size_t nuri_mlkem_ss_bytes(void);
 
 /* ---- Fixed-size API per parameter set (dispatch picks the implementation; honours NURI_IMPL) ---- */
-NURI_MUST_CHECK int nuri_mlkem512_keygen(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem512_keygen_derand(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen_derand(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES],
                                                 const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem512_encaps(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                          const uint8_t ek[NURI_MLKEM512_EK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem512_encaps_derand(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_derand(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                                 const uint8_t ek[NURI_MLKEM512_EK_BYTES],
                                                 const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem512_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM512_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM512_CT_BYTES],
                                          const uint8_t dk[NURI_MLKEM512_DK_BYTES]);
 
-NURI_MUST_CHECK int nuri_mlkem768_keygen(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem768_keygen_derand(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen_derand(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES],
                                                 const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem768_encaps(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                          const uint8_t ek[NURI_MLKEM768_EK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem768_encaps_derand(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_derand(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                                 const uint8_t ek[NURI_MLKEM768_EK_BYTES],
                                                 const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem768_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM768_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM768_CT_BYTES],
                                          const uint8_t dk[NURI_MLKEM768_DK_BYTES]);
 
-NURI_MUST_CHECK int nuri_mlkem1024_keygen(uint8_t ek[NURI_MLKEM1024_EK_BYTES], uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem1024_keygen_derand(uint8_t ek[NURI_MLKEM1024_EK_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_keygen(uint8_t ek[NURI_MLKEM1024_EK_BYTES], uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_keygen_derand(uint8_t ek[NURI_MLKEM1024_EK_BYTES],
                                                  uint8_t dk[NURI_MLKEM1024_DK_BYTES],
                                                  const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem1024_encaps(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                           const uint8_t ek[NURI_MLKEM1024_EK_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
                                                  const uint8_t ek[NURI_MLKEM1024_EK_BYTES],
                                                  const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
                                           const uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
 
 /* ---- Batch forms: n independent operations in one call (servers, files sealed to many keys) ----
@@ -92,59 +93,60 @@ NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const
  * The implementation interleaves the items: their hashes run four per Keccak-x4 call on AVX2, a
  * key's matrix is expanded once for consecutive items under the same key, and decaps_many checks
  * its dk once. */
-NURI_MUST_CHECK int nuri_mlkem512_encaps_many(uint8_t ct[][NURI_MLKEM512_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_many(uint8_t ct[][NURI_MLKEM512_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                               const uint8_t ek[][NURI_MLKEM512_EK_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem512_encaps_many_derand(uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_many_derand(uint8_t ct[][NURI_MLKEM512_CT_BYTES],
                                                      uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                                      const uint8_t ek[][NURI_MLKEM512_EK_BYTES],
                                                      const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem512_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM512_CT_BYTES],
                                               const uint8_t dk[NURI_MLKEM512_DK_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem768_encaps_many(uint8_t ct[][NURI_MLKEM768_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_many(uint8_t ct[][NURI_MLKEM768_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                               const uint8_t ek[][NURI_MLKEM768_EK_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem768_encaps_many_derand(uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_many_derand(uint8_t ct[][NURI_MLKEM768_CT_BYTES],
                                                      uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                                      const uint8_t ek[][NURI_MLKEM768_EK_BYTES],
                                                      const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem768_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM768_CT_BYTES],
                                               const uint8_t dk[NURI_MLKEM768_DK_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem1024_encaps_many(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_many(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
                                                uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                                const uint8_t ek[][NURI_MLKEM1024_EK_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem1024_encaps_many_derand(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_many_derand(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
                                                       uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                                       const uint8_t ek[][NURI_MLKEM1024_EK_BYTES],
                                                       const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
-NURI_MUST_CHECK int nuri_mlkem1024_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
                                                const uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
                                                const uint8_t dk[NURI_MLKEM1024_DK_BYTES], size_t n);
 
 /* ---- Length-checked API (for FFI callers): level 512/768/1024, every buffer with its length.
  * impl = NULL: dispatch (honours NURI_IMPL); otherwise the named implementation.
  * seed = NULL (seed_len 0) draws the randomness from the OS. ---- */
-NURI_MUST_CHECK int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
+NURI_API NURI_MUST_CHECK int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
                                       const uint8_t *seed, size_t seed_len, const char *impl);
-NURI_MUST_CHECK int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
+NURI_API NURI_MUST_CHECK int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
                                       const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len,
                                       const char *impl);
-NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
                                       const uint8_t *dk, size_t dk_len, const char *impl);
 /* The batch forms, length-checked: ct_len = n * ct bytes, ss_len = n * 32, ek_len = n * ek bytes,
  * m_len = n * 32 (or m = NULL, m_len = 0: OS randomness); decaps_many takes one dk. */
-NURI_MUST_CHECK int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
+NURI_API NURI_MUST_CHECK int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
                                            const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, size_t n,
                                            const char *impl);
-NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
+NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
                                            const uint8_t *dk, size_t dk_len, size_t n, const char *impl);
-/* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL otherwise. */
-NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
-NURI_MUST_CHECK int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
+/* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL /
+ * NURI_EBADEK (check_ek) / NURI_EBADDK (check_dk) otherwise. */
+NURI_API NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
+NURI_API NURI_MUST_CHECK int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
 
 /* Registry. */
-size_t nuri_mlkem_impl_count(void);
-const nuri_impl_info *nuri_mlkem_impl_info(size_t i);
-int nuri_mlkem_impl_supported(size_t i);
-const char *nuri_mlkem_default_impl(void);
+NURI_API size_t nuri_mlkem_impl_count(void);
+NURI_API const nuri_impl_info *nuri_mlkem_impl_info(size_t i);
+NURI_API int nuri_mlkem_impl_supported(size_t i);
+NURI_API const char *nuri_mlkem_default_impl(void);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
  *  - functions that can fail return int: 0 = ok, a negative NURI_E* code otherwise,
  *    and are marked NURI_MUST_CHECK; outputs are zeroed on error;
  *  - the cryptographic core never allocates; secrets are wiped after use;
- *  - sizes exist both as macros and as getters, for FFI callers. */
+ *  - sizes exist both as macros and as getters, for FFI callers: nuri_<x>_key_bytes() and the like
+ *    are lengths of byte strings, nuri_<x>_ctx_bytes() / nuri_<x>_struct_bytes() sizes of structs. */
 #ifndef NURI_NURI_H
 #define NURI_NURI_H
 
@@ -22,6 +23,15 @@ extern "C" {
 #define NURI_MUST_CHECK
 #endif
 
+/* NURI_API marks the public API: the only symbols the shared library exports. libnuri is built
+ * with -fvisibility=hidden and NURI_BUILD_LIBRARY; for users of the headers NURI_API is empty.
+ * tests/abi/check_exports.sh checks that the exported set equals the NURI_API declarations. */
+#if defined(NURI_BUILD_LIBRARY) && (defined(__GNUC__) || defined(__clang__)) && !defined(__AVR__)
+#define NURI_API __attribute__((visibility("default")))
+#else
+#define NURI_API
+#endif
+
 #define NURI_VERSION_STRING "0.1.0"
 
 /* Status codes. */
@@ -36,9 +46,11 @@ extern "C" {
 #define NURI_ESTATE (-8)       /* call sequence error (e.g. update after final) */
 #define NURI_ENOTFOUND (-9)    /* no implementation of that name */
 #define NURI_EDOMAIN (-10)     /* a value is outside its domain (e.g. FPE value >= radix^len) */
+#define NURI_EBADEK (-11)      /* ML-KEM encapsulation key fails the FIPS 203 modulus check */
+#define NURI_EBADDK (-12)      /* ML-KEM decapsulation key fails the FIPS 203 hash check (H(ek) stored in dk) */
 
-const char *nuri_strerror(int code);
-const char *nuri_version(void);
+NURI_API const char *nuri_strerror(int code);
+NURI_API const char *nuri_version(void);
 
 /* ---- CPU features and the implementation registry ---- */
 
@@ -62,9 +74,9 @@ const char *nuri_version(void);
 
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),
  * minus any bits masked with the environment variable NURI_CPU_MASK (hex, bits to clear). */
-uint32_t nuri_cpu_features(void);
+NURI_API uint32_t nuri_cpu_features(void);
 /* Space-separated names of the bits in `features` (static buffer per call site: not thread-safe). */
-const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen);
+NURI_API const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen);
 
 /* What every registered implementation declares. */
 typedef struct nuri_impl_info {
@@ -79,12 +91,12 @@ typedef struct nuri_impl_info {
  * the CPU has; NURI_IMPL=<family>:<name>[,<family>:<name>...] forces one. */
 
 /* ---- Constant-time and memory helpers ---- */
-void nuri_wipe(void *p, size_t n);
+NURI_API void nuri_wipe(void *p, size_t n);
 /* 0 if equal, -1 otherwise; time depends on n only. */
-int nuri_ct_memcmp(const void *a, const void *b, size_t n);
+NURI_API int nuri_ct_memcmp(const void *a, const void *b, size_t n);
 
 /* OS randomness (getrandom); 0 or NURI_ERANDOM. */
-NURI_MUST_CHECK int nuri_randombytes(uint8_t *out, size_t n);
+NURI_API NURI_MUST_CHECK int nuri_randombytes(uint8_t *out, size_t n);
 
 #ifdef __cplusplus
 }

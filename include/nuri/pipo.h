@@ -20,8 +20,8 @@ extern "C" {
 #define NURI_PIPO256_ROUNDS 17
 #define NURI_PIPO_MAX_ROUNDS 17
 
-size_t nuri_pipo_block_bytes(void);
-size_t nuri_pipo_ctx_bytes(void);
+NURI_API size_t nuri_pipo_block_bytes(void);
+NURI_API size_t nuri_pipo_ctx_bytes(void);
 
 struct nuri_pipo_impl;
 
@@ -33,21 +33,21 @@ typedef struct nuri_pipo_key {
 } nuri_pipo_key;
 
 /* key_len 16 (PIPO-64/128) or 32 (PIPO-64/256). impl_name NULL = dispatch (honours NURI_IMPL). */
-NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl_name);
-void nuri_pipo_key_wipe(nuri_pipo_key *k);
-const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k);
+NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl_name);
+NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);
+NURI_API const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k);
 
 /* Batch block interface: nblocks independent blocks (ECB). in and out may alias exactly. */
-void nuri_pipo_encrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
-void nuri_pipo_decrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+NURI_API void nuri_pipo_encrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
+NURI_API void nuri_pipo_decrypt_blocks(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in, size_t nblocks);
 
 /* Registry. */
-size_t nuri_pipo_impl_count(void);
-const nuri_impl_info *nuri_pipo_impl_info(size_t i);
+NURI_API size_t nuri_pipo_impl_count(void);
+NURI_API const nuri_impl_info *nuri_pipo_impl_info(size_t i);
 /* 1 if implementation i can run here (CPU features present). */
-int nuri_pipo_impl_supported(size_t i);
+NURI_API int nuri_pipo_impl_supported(size_t i);
 /* Name of the implementation dispatch would choose now (honours NURI_IMPL), or NULL. */
-const char *nuri_pipo_default_impl(void);
+NURI_API const char *nuri_pipo_default_impl(void);
 
 /* ---- Modes ---- */
 typedef enum { NURI_PIPO_ECB = 0, NURI_PIPO_CBC = 1, NURI_PIPO_CTR = 2 } nuri_pipo_mode;
@@ -63,22 +63,22 @@ typedef struct nuri_pipo_ctx {
 } nuri_pipo_ctx;
 
 /* iv: 8 bytes for CBC and CTR, NULL for ECB. Padding is allowed for ECB and CBC only. */
-NURI_MUST_CHECK int nuri_pipo_init(nuri_pipo_ctx *ctx, const nuri_pipo_key *k, nuri_pipo_mode mode, int encrypt,
+NURI_API NURI_MUST_CHECK int nuri_pipo_init(nuri_pipo_ctx *ctx, const nuri_pipo_key *k, nuri_pipo_mode mode, int encrypt,
                                    const uint8_t *iv, size_t iv_len, nuri_padding padding);
 /* Writes at most in_len + 8 bytes (ECB/CBC keep a partial block, and when decrypting with
  * padding the last full block, until final). */
-NURI_MUST_CHECK int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
+NURI_API NURI_MUST_CHECK int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
                                      const uint8_t *in, size_t in_len);
 /* Writes at most 8 bytes (the padded block when encrypting, the unpadded tail when decrypting).
  * Errors: NURI_ELENGTH (not a whole number of blocks), NURI_EPADDING. Always wipes the context. */
-NURI_MUST_CHECK int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len);
-void nuri_pipo_ctx_wipe(nuri_pipo_ctx *ctx);
+NURI_API NURI_MUST_CHECK int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len);
+NURI_API void nuri_pipo_ctx_wipe(nuri_pipo_ctx *ctx);
 
 /* One-shot forms. out_cap >= in_len + 8 is always enough. On error *out_len = 0 and out is zeroed. */
-NURI_MUST_CHECK int nuri_pipo_encrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
+NURI_API NURI_MUST_CHECK int nuri_pipo_encrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
                                       nuri_padding padding, uint8_t *out, size_t out_cap, size_t *out_len,
                                       const uint8_t *in, size_t in_len);
-NURI_MUST_CHECK int nuri_pipo_decrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
+NURI_API NURI_MUST_CHECK int nuri_pipo_decrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
                                       nuri_padding padding, uint8_t *out, size_t out_cap, size_t *out_len,
                                       const uint8_t *in, size_t in_len);
 

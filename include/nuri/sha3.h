@@ -17,10 +17,10 @@ extern "C" {
 #define NURI_SHA3_256_RATE 136
 #define NURI_SHA3_512_RATE 72
 
-void nuri_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
-void nuri_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
-void nuri_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
-void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+NURI_API void nuri_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
+NURI_API void nuri_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
+NURI_API void nuri_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+NURI_API void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 
 /* Incremental SHAKE. init -> absorb* -> squeeze*; absorbing after the first squeeze is not allowed
  * (it is ignored). Wipe with nuri_shake_wipe when the input was secret. */
@@ -31,11 +31,11 @@ typedef struct nuri_shake_ctx {
     int squeezing;
 } nuri_shake_ctx;
 
-void nuri_shake128_init(nuri_shake_ctx *c);
-void nuri_shake256_init(nuri_shake_ctx *c);
-void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len);
-void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len);
-void nuri_shake_wipe(nuri_shake_ctx *c);
+NURI_API void nuri_shake128_init(nuri_shake_ctx *c);
+NURI_API void nuri_shake256_init(nuri_shake_ctx *c);
+NURI_API void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len);
+NURI_API void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len);
+NURI_API void nuri_shake_wipe(nuri_shake_ctx *c);
 
 #ifdef __cplusplus
 }

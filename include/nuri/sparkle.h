@@ -22,20 +22,20 @@ extern "C" {
 #define NURI_SPARKLE_MAX_WORDS 16
 
 /* ---- Registry ---- */
-size_t nuri_sparkle_impl_count(void);
-const nuri_impl_info *nuri_sparkle_impl_info(size_t i);
-int nuri_sparkle_impl_supported(size_t i);
+NURI_API size_t nuri_sparkle_impl_count(void);
+NURI_API const nuri_impl_info *nuri_sparkle_impl_info(size_t i);
+NURI_API int nuri_sparkle_impl_supported(size_t i);
 /* Name of the implementation dispatch would choose now (honours NURI_IMPL=sparkle:<name>). */
-const char *nuri_sparkle_default_impl(void);
+NURI_API const char *nuri_sparkle_default_impl(void);
 /* 1 if implementation i has a multi-instance kernel (used by the batch functions). */
-int nuri_sparkle_impl_multi(size_t i);
+NURI_API int nuri_sparkle_impl_multi(size_t i);
 
 /* ---- Permutation ----
  * nb in {4, 6, 8}, any steps >= 0 (0 = identity). impl_name NULL = dispatch.
  * Errors: NURI_EINVAL (nb), NURI_ENOTFOUND / NURI_EUNSUPPORTED (impl). */
-NURI_MUST_CHECK int nuri_sparkle_permute(uint32_t *state, unsigned nb, unsigned steps, const char *impl_name);
+NURI_API NURI_MUST_CHECK int nuri_sparkle_permute(uint32_t *state, unsigned nb, unsigned steps, const char *impl_name);
 /* The same on a byte string of 32, 48 or 64 bytes (words little-endian); NURI_ELENGTH otherwise. */
-NURI_MUST_CHECK int nuri_sparkle_permute_bytes(uint8_t *state, size_t state_len, unsigned steps,
+NURI_API NURI_MUST_CHECK int nuri_sparkle_permute_bytes(uint8_t *state, size_t state_len, unsigned steps,
                                                const char *impl_name);
 
 struct nuri_sparkle_impl;
@@ -54,21 +54,21 @@ typedef enum {
 #define NURI_SCHWAEMM_MAX_RATE_BYTES 32
 
 /* Sizes of a variant (0 for an unknown variant). */
-size_t nuri_schwaemm_key_bytes(int variant);
-size_t nuri_schwaemm_nonce_bytes(int variant);
-size_t nuri_schwaemm_tag_bytes(int variant);
-size_t nuri_schwaemm_rate_bytes(int variant);
-size_t nuri_schwaemm_ctx_bytes(void);
+NURI_API size_t nuri_schwaemm_key_bytes(int variant);
+NURI_API size_t nuri_schwaemm_nonce_bytes(int variant);
+NURI_API size_t nuri_schwaemm_tag_bytes(int variant);
+NURI_API size_t nuri_schwaemm_rate_bytes(int variant);
+NURI_API size_t nuri_schwaemm_ctx_bytes(void);
 
 /* One-shot. Encrypt writes msg_len + tag bytes (ciphertext || tag) to out.
  * Decrypt reads ct_len >= tag bytes (ciphertext || tag) and writes ct_len - tag bytes, only
  * after the tag verified; on any error the first out_cap bytes of out are zeroed (NURI_EAUTH
  * for a wrong tag). out may equal the input (in-place). impl_name NULL = dispatch. */
-NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
                                           const uint8_t *key, size_t key_len, const uint8_t *nonce,
                                           size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *msg,
                                           size_t msg_len, const char *impl_name);
-NURI_MUST_CHECK int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
                                           const uint8_t *key, size_t key_len, const uint8_t *nonce,
                                           size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *ct,
                                           size_t ct_len, const char *impl_name);
@@ -94,28 +94,28 @@ typedef struct nuri_schwaemm_ctx {
     int variant, encrypt, phase, saved_phase;
 } nuri_schwaemm_ctx;
 
-NURI_MUST_CHECK int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key,
                                        size_t key_len, const uint8_t *nonce, size_t nonce_len,
                                        const char *impl_name);
-NURI_MUST_CHECK int nuri_schwaemm_update_ad(nuri_schwaemm_ctx *ctx, const uint8_t *ad, size_t ad_len);
-NURI_MUST_CHECK int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_update_ad(nuri_schwaemm_ctx *ctx, const uint8_t *ad, size_t ad_len);
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
                                                  size_t *out_len, const uint8_t *in, size_t in_len);
 /* Writes the last ciphertext bytes (<= rate) to out and the tag to tag; wipes the context. */
-NURI_MUST_CHECK int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
                                                 size_t *out_len, uint8_t *tag, size_t tag_len);
-NURI_MUST_CHECK int nuri_schwaemm_verify_update(nuri_schwaemm_ctx *ctx, const uint8_t *ct, size_t ct_len);
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_verify_update(nuri_schwaemm_ctx *ctx, const uint8_t *ct, size_t ct_len);
 /* NURI_OK (context rewound for decrypt_update) or NURI_EAUTH (context wiped). */
-NURI_MUST_CHECK int nuri_schwaemm_verify_final(nuri_schwaemm_ctx *ctx, const uint8_t *tag, size_t tag_len);
-NURI_MUST_CHECK int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_verify_final(nuri_schwaemm_ctx *ctx, const uint8_t *tag, size_t tag_len);
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
                                                  size_t *out_len, const uint8_t *ct, size_t ct_len);
-NURI_MUST_CHECK int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
                                                 size_t *out_len, const uint8_t *tag, size_t tag_len);
-void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx);
+NURI_API void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx);
 
 /* Batch sealing: count independent messages under one key, permuted together by the
  * multi-instance kernel of the chosen implementation (avx2: 8, avx512: 16 states per pass).
  * out[i] receives msg_lens[i] + tag bytes; ads may be NULL (no AD for any message). */
-NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
                                                size_t key_len, const uint8_t *const *nonces,
                                                const uint8_t *const *ads, const size_t *ad_lens,
                                                const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
@@ -134,22 +134,22 @@ typedef struct nuri_esch_ctx {
     unsigned digest_bytes, finished;
 } nuri_esch_ctx;
 
-size_t nuri_esch_ctx_bytes(void);
+NURI_API size_t nuri_esch_ctx_bytes(void);
 /* digest_bytes 32 (Esch256) or 48 (Esch384); NURI_ELENGTH otherwise. */
-NURI_MUST_CHECK int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name);
-NURI_MUST_CHECK int nuri_esch_update(nuri_esch_ctx *ctx, const uint8_t *in, size_t in_len);
+NURI_API NURI_MUST_CHECK int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name);
+NURI_API NURI_MUST_CHECK int nuri_esch_update(nuri_esch_ctx *ctx, const uint8_t *in, size_t in_len);
 /* out_len must be the digest size; the context is wiped afterwards. */
-NURI_MUST_CHECK int nuri_esch_final(nuri_esch_ctx *ctx, uint8_t *out, size_t out_len);
-NURI_MUST_CHECK int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len,
+NURI_API NURI_MUST_CHECK int nuri_esch_final(nuri_esch_ctx *ctx, uint8_t *out, size_t out_len);
+NURI_API NURI_MUST_CHECK int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len,
                               const char *impl_name);
-NURI_MUST_CHECK int nuri_esch256(uint8_t out[32], const uint8_t *in, size_t in_len);
-NURI_MUST_CHECK int nuri_esch384(uint8_t out[48], const uint8_t *in, size_t in_len);
+NURI_API NURI_MUST_CHECK int nuri_esch256(uint8_t out[32], const uint8_t *in, size_t in_len);
+NURI_API NURI_MUST_CHECK int nuri_esch384(uint8_t out[48], const uint8_t *in, size_t in_len);
 
 /* Batch hashing: out gets count digests back to back; messages may have different lengths. */
-NURI_MUST_CHECK int nuri_esch_many(size_t digest_bytes, uint8_t *out, const uint8_t *const *msgs,
+NURI_API NURI_MUST_CHECK int nuri_esch_many(size_t digest_bytes, uint8_t *out, const uint8_t *const *msgs,
                                    const size_t *lens, size_t count, const char *impl_name);
-NURI_MUST_CHECK int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
-NURI_MUST_CHECK int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
+NURI_API NURI_MUST_CHECK int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
+NURI_API NURI_MUST_CHECK int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
 
 #ifdef __cplusplus
 }

@@ -4,10 +4,10 @@ Submodules are imported on first use: ``nuri.pipo``, ``nuri.fea``, ``nuri.aead``
 ``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``."""
 import importlib
 
-from .exceptions import InvalidTag, NuriError
+from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
 
 __version__ = "0.1.0"
-__all__ = ["InvalidTag", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
+__all__ = ["InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
 
 _SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli"}
 

@@ -2,9 +2,22 @@
 import operator
 
 from ._native import ffi, lib
-from .exceptions import InvalidTag, NuriError
+from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
 
-NURI_EAUTH = -5
+# C status codes by name (nuri.h), never by number: the exception each one raises.
+_RAISES = {
+    lib.NURI_EAUTH: InvalidTag,
+    lib.NURI_ESTATE: AlreadyFinalized,
+    lib.NURI_EUNSUPPORTED: UnsupportedImplementation,
+    lib.NURI_ENOTFOUND: UnsupportedImplementation,
+    lib.NURI_EINVAL: ValueError,
+    lib.NURI_ELENGTH: ValueError,
+    lib.NURI_EPADDING: ValueError,
+    lib.NURI_EBUFFER: ValueError,
+    lib.NURI_EDOMAIN: ValueError,
+    lib.NURI_EBADEK: ValueError,
+    lib.NURI_EBADDK: ValueError,
+}
 
 
 def as_bytes(value, name):
@@ -47,15 +60,13 @@ def check_len(value, name, allowed):
 
 
 def check(rc, what):
-    """Raises for a negative status: ValueError for bad input, InvalidTag for EAUTH."""
+    """Raises for a negative status: InvalidTag (EAUTH), AlreadyFinalized (ESTATE),
+    UnsupportedImplementation (EUNSUPPORTED, ENOTFOUND), ValueError (other bad input), NuriError
+    (anything else, e.g. ERANDOM)."""
     if rc == 0:
         return
     msg = ffi.string(lib.nuri_strerror(rc)).decode()
-    if rc == NURI_EAUTH:
-        raise InvalidTag(f"{what}: {msg}")
-    if rc in (-1, -2, -3, -4, -7, -8, -9, -10):
-        raise ValueError(f"{what}: {msg}")
-    raise NuriError(f"{what}: {msg} ({rc})")
+    raise _RAISES.get(rc, NuriError)(f"{what}: {msg}" if rc in _RAISES else f"{what}: {msg} ({rc})")
 
 
 def impl_names(count, info, supported):

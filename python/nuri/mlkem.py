@@ -100,7 +100,7 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
     ct, ss = ffi.new(f"uint8_t[{nct}]"), ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_encaps(level, ct, nct, ss, 32, ek, nek, m if m is not None else ffi.NULL,
                                MESSAGE_SIZE if m is not None else 0, _impl(impl))
-    if rc == -1:
+    if rc == lib.NURI_EBADEK:
         raise ValueError(f"invalid ML-KEM-{level} encapsulation key: a coefficient is >= q = 3329 "
                          "(FIPS 203 modulus check)")
     check(rc, f"ML-KEM-{level} encapsulation")
@@ -119,7 +119,7 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
     ciphertext = _sized(ciphertext, "ciphertext", nct, level)
     ss = ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_decaps(level, ss, 32, ciphertext, nct, dk, ndk, _impl(impl))
-    if rc == -1:
+    if rc == lib.NURI_EBADDK:
         raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
                          "(FIPS 203 hash check)")
     check(rc, f"ML-KEM-{level} decapsulation")
@@ -160,7 +160,7 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
     mbuf = b"".join(ms) if ms is not None else ffi.NULL
     rc = lib.nuri_mlkem_encaps_many(level, ct, n * nct, ss, n * 32, b"".join(eks), n * nek, mbuf,
                                     n * MESSAGE_SIZE if ms is not None else 0, n, _impl(impl))
-    if rc == -1:
+    if rc == lib.NURI_EBADEK:
         bad = next((i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0), "?")
         raise ValueError(f"invalid ML-KEM-{level} encapsulation key eks[{bad}]: a coefficient is >= q = 3329 "
                          "(FIPS 203 modulus check)")
@@ -184,7 +184,7 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
         return []
     ss = ffi.new(f"uint8_t[{n * 32}]")
     rc = lib.nuri_mlkem_decaps_many(level, ss, n * 32, b"".join(cts), n * nct, dk, ndk, n, _impl(impl))
-    if rc == -1:
+    if rc == lib.NURI_EBADDK:
         raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
                          "(FIPS 203 hash check)")
     check(rc, f"ML-KEM-{level} batch decapsulation")

@@ -20,6 +20,21 @@
  * NURI_ENOTFOUND for an unknown forced name, NURI_EUNSUPPORTED if the CPU lacks its features. */
 int nuri_dispatch(const char *family, const nuri_impl_info *const *infos, size_t n, const char *forced);
 
+/* Registry lists (src/<family>/impls.c), one line per backend:
+ *     NURI_IF(NURI_HAVE_PIPO_AVX2, &nuri_pipo_backend_avx2)
+ * expands to "&nuri_pipo_backend_avx2," when the macro NURI_HAVE_PIPO_AVX2 is defined to 1 (by
+ * nuri_backend() in family.cmake: the backend is built) and to nothing otherwise. NURI_IF(1, x)
+ * always lists x. (The test for "defined to 1" is the usual placeholder-comma trick.) */
+#define NURI_IF(cfg, entry) NURI_IF_1(cfg, entry)
+#define NURI_IF_1(cfg, entry) NURI_IF_2(NURI_IF_PLACEHOLDER_##cfg, entry)
+#define NURI_IF_PLACEHOLDER_1 0,
+#define NURI_IF_2(arg_or_junk, entry) NURI_IF_3(NURI_IF_SECOND(arg_or_junk 1, 0, ~), entry)
+#define NURI_IF_SECOND(a, b, ...) b
+#define NURI_IF_3(on, entry) NURI_IF_4(on, entry)
+#define NURI_IF_4(on, entry) NURI_IF_SELECT_##on(entry)
+#define NURI_IF_SELECT_1(entry) entry,
+#define NURI_IF_SELECT_0(entry)
+
 /* 1 if the CPU (after NURI_CPU_MASK) has every feature in `need`. */
 int nuri_cpu_has(uint32_t need);
 

@@ -25,6 +25,8 @@ const char *nuri_strerror(int code)
     case NURI_ESTATE: return "invalid call sequence";
     case NURI_ENOTFOUND: return "no implementation of that name";
     case NURI_EDOMAIN: return "value outside its domain";
+    case NURI_EBADEK: return "invalid ML-KEM encapsulation key (a coefficient is >= q)";
+    case NURI_EBADDK: return "invalid ML-KEM decapsulation key (stored H(ek) does not match ek)";
     default: return "unknown error";
     }
 }

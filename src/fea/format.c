@@ -8,7 +8,7 @@
 
 #define BLK NURI_FEA_CHUNK
 
-size_t nuri_fea_fmt_bytes(void) { return sizeof(nuri_fea_fmt); }
+size_t nuri_fea_fmt_struct_bytes(void) { return sizeof(nuri_fea_fmt); }
 
 /* x = x * r + d (r <= 65536, d < r); returns the carry out of bit 127 (0 when no overflow). */
 static uint64_t muladd(nuri_fea_u128 *x, uint64_t r, uint64_t d)

@@ -3,73 +3,27 @@
 #include "fea_impl.h"
 #include "fea_tables.h"
 
-/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
-#if defined(NURI_HAVE_FEA_GFNI)
-static const nuri_fea_impl impl_gfni = {
-    {"gfni", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_GFNI, 1,
-     "AVX-512 + GFNI: 32 values per pass, 8 per zmm; S-box as gf2p8affineqb + gf2p8affineinvqb with M's "
-     "coefficients folded in, M as 8 byte shuffles"},
-    nuri_fea_gfni_f, nuri_fea_gfni_sd};
-#endif
-#if defined(NURI_HAVE_FEA_AESNI)
-static const nuri_fea_impl impl_vaes = {
-    {"vaes", NURI_CPU_AVX2 | NURI_CPU_AESNI | NURI_CPU_VAES, 1,
-     "AVX2 + VAES: 8 values per pass, 4 per ymm; S-box as AESENCLAST with a zero key between GF(2)-linear maps "
-     "(pshufb nibble tables), M as pshufb constant multiplies and byte shuffles"},
-    nuri_fea_vaes_f, nuri_fea_vaes_sd};
-static const nuri_fea_impl impl_aesni = {
-    {"aesni", NURI_CPU_SSSE3 | NURI_CPU_AESNI, 1,
-     "AES-NI + SSSE3: the vaes kernel on xmm, 2 values per register (x86-64 without AVX2/VAES)"},
-    nuri_fea_aesni_f, nuri_fea_aesni_sd};
-#endif
-#if defined(NURI_HAVE_FEA_NEON)
-#include "neon/fea_neon.h"
-static const nuri_fea_impl impl_neon = {
-    {"neon", NURI_CPU_NEON, 1,
-     "AArch64 NEON, 16 values per pass, byte-sliced; S-box as tbl/tbx on registers, M as a truncated product in "
-     "the (z+1) basis with split-nibble tbl multiplies"},
-    nuri_fea_neon_f, nuri_fea_neon_sd};
-#endif
-#if defined(__AVR__)
-static const nuri_fea_impl impl_avr = {
-    {"avr", 0, 0, "AVR assembly, flash tables c_k*S read with LPM; secret-indexed: NOT constant time"},
-    nuri_fea_avr_f, nuri_fea_avr_sd};
-#else
-static const nuri_fea_impl impl_table = {
-    {"table", 0, 0, "8 T-tables of 256 x u64 (S-layer and M combined); secret-indexed loads: NOT constant time"},
-    nuri_fea_table_f, nuri_fea_table_sd};
-static const nuri_fea_impl impl_ct64 = {
-    {"ct64", 0, 1, "portable C, bitsliced across 64 values; S-box computed as x^254 in GF(2^8) (no tables)"},
-    nuri_fea_ct64_f, nuri_fea_ct64_sd};
-#endif
-static const nuri_fea_impl impl_bitplane = {
-    {"bitplane", 0, 1, "portable C, one value at a time, the 8 S-boxes of a layer as bit planes; no tables"},
-    nuri_fea_bitplane_f, nuri_fea_bitplane_sd};
-static const nuri_fea_impl impl_ref = {
-    {"ref", 0, 0, "mirror of the spec: S-box table and GF(2^8) multiplies per byte; NOT constant time"},
-    nuri_fea_ref_f, nuri_fea_ref_sd};
+/* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
+ * Each folder defines its entry nuri_fea_backend_<name>; family.cmake's nuri_backend() line
+ * defines NURI_HAVE_FEA_<FOLDER> when it builds the folder. Adding a backend = one line here.
+ * The aesni folder holds two backends (vaes: AVX2 + VAES, aesni: 128-bit AES-NI). bitplane is as
+ * fast as ct64 on batches (x86-64) and much faster on one value and the key schedule; it is the
+ * constant-time default on AVR (table and avr are not constant time: never chosen silently). */
+#define FEA_BACKENDS(X)                 \
+    X(NURI_HAVE_FEA_GFNI, gfni)         \
+    X(NURI_HAVE_FEA_AESNI, vaes)        \
+    X(NURI_HAVE_FEA_AESNI, aesni)       \
+    X(NURI_HAVE_FEA_NEON, neon)         \
+    X(NURI_HAVE_FEA_TABLE, table)       \
+    X(NURI_HAVE_FEA_AVR, avr)           \
+    X(NURI_HAVE_FEA_BITPLANE, bitplane) \
+    X(NURI_HAVE_FEA_CT64, ct64)         \
+    X(1, ref)
 
-static const nuri_fea_impl *const impls[] = {
-#if defined(NURI_HAVE_FEA_GFNI)
-    &impl_gfni,
-#endif
-#if defined(NURI_HAVE_FEA_AESNI)
-    &impl_vaes,
-    &impl_aesni,
-#endif
-#if defined(NURI_HAVE_FEA_NEON)
-    &impl_neon,
-#endif
-#if defined(__AVR__)
-    &impl_bitplane, /* the constant-time default on AVR */
-    &impl_avr,
-#else
-    &impl_table,
-    &impl_bitplane, /* as fast as ct64 on batches (x86-64), much faster on one value and the key schedule */
-    &impl_ct64,
-#endif
-    &impl_ref,
-};
+#define DECLARE(cfg, name) extern const nuri_fea_impl nuri_fea_backend_##name;
+#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_fea_backend_##name)
+FEA_BACKENDS(DECLARE)
+static const nuri_fea_impl *const impls[] = {FEA_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 #if defined(__AVR__)
@@ -78,7 +32,7 @@ static const nuri_fea_impl *const impls[] = {
 #define FEA_RC(v, ks, s) fea_rc[(v) - 1][ks][s]
 #endif
 
-size_t nuri_fea_key_bytes(void) { return sizeof(nuri_fea_key); }
+size_t nuri_fea_key_struct_bytes(void) { return sizeof(nuri_fea_key); }
 size_t nuri_fea_impl_count(void) { return N_IMPLS; }
 const nuri_impl_info *nuri_fea_impl_info(size_t i) { return i < N_IMPLS ? &impls[i]->info : NULL; }
 int nuri_fea_impl_supported(size_t i) { return i < N_IMPLS && nuri_cpu_has(impls[i]->info.cpu_features); }

@@ -2,14 +2,18 @@
  * FIPS 203 internals of kem.c over the chosen backend. Outputs are zeroed on every error. */
 #include "mlkem_impl.h"
 
-/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
-static const nuri_mlkem_backend *const impls[] = {
-#if defined(NURI_HAVE_MLKEM_AVX2)
-    &nuri_mlkem_backend_avx2,
-#endif
-    &nuri_mlkem_backend_opt,
-    &nuri_mlkem_backend_ref,
-};
+/* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
+ * Each folder defines its entry nuri_mlkem_backend_<folder>; family.cmake's nuri_backend() line
+ * defines NURI_HAVE_MLKEM_<FOLDER> when it builds the folder. Adding a backend = one line here. */
+#define MLKEM_BACKENDS(X)         \
+    X(NURI_HAVE_MLKEM_AVX2, avx2) \
+    X(NURI_HAVE_MLKEM_OPT, opt)   \
+    X(1, ref)
+
+#define DECLARE(cfg, name) extern const nuri_mlkem_backend nuri_mlkem_backend_##name;
+#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_mlkem_backend_##name)
+MLKEM_BACKENDS(DECLARE)
+static const nuri_mlkem_backend *const impls[] = {MLKEM_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 size_t nuri_mlkem_impl_count(void) { return N_IMPLS; }

@@ -33,7 +33,7 @@ int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek)
         unsigned b = (ek[i + 1] >> 4) | ((unsigned)ek[i + 2] << 4);
         bad |= (a >= MLKEM_Q) | (b >= MLKEM_Q);
     }
-    return bad ? NURI_EINVAL : NURI_OK;
+    return bad ? NURI_EBADEK : NURI_OK;
 }
 
 /* §7.3 hash check: H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. Both are public parts of dk. */
@@ -42,7 +42,7 @@ int nuri_mlkem_check_dk_internal(const mlk_params *p, const uint8_t *dk)
     uint8_t h[32];
     size_t off = 384 * (size_t)p->k;
     nuri_sha3_256(h, dk + off, p->ek_bytes);
-    return nuri_ct_memcmp(h, dk + off + p->ek_bytes, 32) == 0 ? NURI_OK : NURI_EINVAL;
+    return nuri_ct_memcmp(h, dk + off + p->ek_bytes, 32) == 0 ? NURI_OK : NURI_EBADDK;
 }
 
 /* ---- K-PKE ---- */
@@ -259,7 +259,7 @@ int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_para
         jobs[1 + j] = (nuri_keccak_job){z, 32, ct + j * p->ct_bytes, p->ct_bytes, kbar[j], 32, 0x1F};
     be->keccak_jobs(jobs, 1 + first, 136);
     if (nuri_ct_memcmp(hchk, h, 32) != 0) {
-        rc = NURI_EINVAL;
+        rc = NURI_EBADDK;
         goto out;
     }
     decode_s(be, p, s, dk);

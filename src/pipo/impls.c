@@ -1,72 +1,23 @@
 /* PIPO registry, key schedule and the batch block entry points. */
 #include "pipo_impl.h"
 
-/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports. */
-#if defined(NURI_HAVE_PIPO_AVX512)
-static const nuri_pipo_impl impl_avx512 = {
-    {"avx512", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
-     "64 blocks per pass, byte-sliced in zmm registers; R-layer with gf2p8affineqb, S-layer with vpternlogq"},
-    nuri_pipo_avx512_encrypt, nuri_pipo_avx512_decrypt, 64, NULL, 2};
-#endif
-#if defined(NURI_HAVE_PIPO_AVX2)
-static const nuri_pipo_impl impl_avx2 = {
-    {"avx2", NURI_CPU_AVX2, 1, "32 blocks per pass, byte-sliced in ymm registers"},
-    nuri_pipo_avx2_encrypt, nuri_pipo_avx2_decrypt, 32, NULL, 3};
-#endif
-#if defined(NURI_HAVE_PIPO_RV32)
-#include "rv32/pipo_rv32.h"
-#endif
-#if defined(NURI_HAVE_PIPO_NEON)
-#include "neon/pipo_neon.h"
-static const nuri_pipo_impl impl_neon = {
-    {"neon", NURI_CPU_NEON, 1, "AArch64 NEON, 16 blocks per pass, byte-sliced, shl+sri rotations"},
-    nuri_pipo_neon_encrypt, nuri_pipo_neon_decrypt, 16, NULL, 0};
-#endif
-#if defined(NURI_HAVE_PIPO_RV32_BS32)
-static const nuri_pipo_impl impl_rv32_bs32 = {
-    {"rv32-bs32", 0, 1, "rv32imac assembly, 32 blocks bitsliced (one state bit of 32 blocks per register)"},
-    nuri_pipo_rv32_bs32_encrypt, nuri_pipo_rv32_bs32_decrypt, 32, nuri_pipo_rv32_bs32_ctr, 0};
-#endif
-#if defined(NURI_HAVE_PIPO_RV32)
-static const nuri_pipo_impl impl_rv32_4blk = {
-    {"rv32-4blk", 0, 1, "rv32imac assembly, 4 blocks per pass (one state byte of 4 blocks per register)"},
-    nuri_pipo_rv32_4blk_encrypt, nuri_pipo_rv32_4blk_decrypt, 4, NULL, 0};
-static const nuri_pipo_impl impl_rv32_1blk = {
-    {"rv32-1blk", 0, 1, "rv32imac assembly, one block, rows in the low byte of 8 registers"},
-    nuri_pipo_rv32_1blk_enc, nuri_pipo_rv32_1blk_dec, 1, NULL, 0};
-#endif
-#if !defined(NURI_PIPO_NO_BS64)
-static const nuri_pipo_impl impl_bs64 = {
-    {"bitslice64", 0, 1,
-     "portable C, one state byte of 8 blocks per 64-bit word; 32 blocks per pass where 128-bit vectors exist"},
-    nuri_pipo_bs64_encrypt, nuri_pipo_bs64_decrypt, 32, NULL, 4};
-#endif
-static const nuri_pipo_impl impl_ref = {
-    {"ref", 0, 1, "one block at a time, the designers' byte-oriented form (34-op bitsliced S-layer)"},
-    nuri_pipo_ref_encrypt, nuri_pipo_ref_decrypt, 1, NULL, 0};
+/* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
+ * Each folder defines its entry nuri_pipo_backend_<folder>; family.cmake's nuri_backend() line
+ * defines NURI_HAVE_PIPO_<FOLDER> when it builds the folder. Adding a backend = one line here. */
+#define PIPO_BACKENDS(X)                          \
+    X(NURI_HAVE_PIPO_AVX512, avx512)              \
+    X(NURI_HAVE_PIPO_AVX2, avx2)                  \
+    X(NURI_HAVE_PIPO_NEON, neon)                  \
+    X(NURI_HAVE_PIPO_RV32, rv32_bs32)             \
+    X(NURI_HAVE_PIPO_RV32, rv32_4blk)             \
+    X(NURI_HAVE_PIPO_RV32, rv32_1blk)             \
+    X(NURI_HAVE_PIPO_BITSLICE64, bitslice64)      \
+    X(1, ref)
 
-static const nuri_pipo_impl *const impls[] = {
-#if defined(NURI_HAVE_PIPO_AVX512)
-    &impl_avx512,
-#endif
-#if defined(NURI_HAVE_PIPO_AVX2)
-    &impl_avx2,
-#endif
-#if defined(NURI_HAVE_PIPO_NEON)
-    &impl_neon,
-#endif
-#if defined(NURI_HAVE_PIPO_RV32_BS32)
-    &impl_rv32_bs32,
-#endif
-#if defined(NURI_HAVE_PIPO_RV32)
-    &impl_rv32_4blk,
-    &impl_rv32_1blk,
-#endif
-#if !defined(NURI_PIPO_NO_BS64)
-    &impl_bs64,
-#endif
-    &impl_ref,
-};
+#define DECLARE(cfg, name) extern const nuri_pipo_impl nuri_pipo_backend_##name;
+#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_pipo_backend_##name)
+PIPO_BACKENDS(DECLARE)
+static const nuri_pipo_impl *const impls[] = {PIPO_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 size_t nuri_pipo_block_bytes(void) { return NURI_PIPO_BLOCK_BYTES; }

@@ -34,19 +34,10 @@ static void run_round(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsi
 /* Multi-instance kernel working on transposed batches, if impl has one. */
 static nuri_sparkle_soa_fn soa_for(const nuri_sparkle_impl *impl, size_t *lanes)
 {
-#if defined(NURI_HAVE_SPARKLE_AVX512)
-    if (impl->permute_many == nuri_sparkle_avx512_permute_many) {
-        *lanes = 16;
-        return nuri_sparkle_avx512_permute_soa;
+    if (impl->permute_soa && impl->lanes <= 16) { /* esch_chunk_soa keeps at most 16 lanes */
+        *lanes = impl->lanes;
+        return impl->permute_soa;
     }
-#endif
-#if defined(NURI_HAVE_SPARKLE_AVX2)
-    if (impl->permute_many == nuri_sparkle_avx2_permute_many) {
-        *lanes = 8;
-        return nuri_sparkle_avx2_permute_soa;
-    }
-#endif
-    (void)impl;
     *lanes = CHUNK;
     return NULL;
 }

@@ -44,8 +44,11 @@ int nuri_esch_update(nuri_esch_ctx *c, const uint8_t *in, size_t len)
 
 int nuri_esch_final(nuri_esch_ctx *c, uint8_t *out, size_t out_len)
 {
-    if (!c->impl || c->finished) return NURI_ESTATE;
-    if (out_len != c->digest_bytes) return NURI_ELENGTH;
+    int rc = !c->impl || c->finished ? NURI_ESTATE : out_len != c->digest_bytes ? NURI_ELENGTH : NURI_OK;
+    if (rc) {
+        if (out) nuri_wipe(out, out_len); /* outputs zeroed on error */
+        return rc;
+    }
     unsigned nb = nb_of(c->digest_bytes);
     block(c, c->buf, c->buf_len, 1); /* an empty message is one padded block */
     for (unsigned off = 0;; off += 16) {
@@ -64,6 +67,7 @@ int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_le
     int rc = nuri_esch_init(&c, digest_bytes, impl_name);
     if (rc == NURI_OK) rc = nuri_esch_update(&c, in, in_len);
     if (rc == NURI_OK) rc = nuri_esch_final(&c, out, digest_bytes);
+    else if (out && (digest_bytes == 32 || digest_bytes == 48)) nuri_wipe(out, digest_bytes);
     nuri_wipe(&c, sizeof c);
     return rc;
 }

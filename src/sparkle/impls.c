@@ -1,59 +1,23 @@
 /* SPARKLE registry, implementation selection and the permutation entry points. */
 #include "sparkle_impl.h"
 
-/* Ordered fastest first: dispatch takes the first constant-time entry the CPU supports.
- * The multi-instance x86 entries use the opt kernel for single states and their SIMD kernel
- * for many states at once (batch API). */
-#if defined(NURI_HAVE_SPARKLE_AVX512)
-static const nuri_sparkle_impl impl_avx512 = {
-    {"avx512", NURI_CPU_AVX512F, 1,
-     "16 states per pass, one 32-bit word of 16 states per zmm register (vprold rotations); single states: opt"},
-    nuri_sparkle_opt_permute, nuri_sparkle_avx512_permute_many};
-#endif
-#if defined(NURI_HAVE_SPARKLE_AVX2)
-static const nuri_sparkle_impl impl_avx2 = {
-    {"avx2", NURI_CPU_AVX2, 1,
-     "8 states per pass, one 32-bit word of 8 states per ymm register (vpshufb for rotations by 16/24); "
-     "single states: opt"},
-    nuri_sparkle_opt_permute, nuri_sparkle_avx2_permute_many};
-#endif
-#if defined(NURI_HAVE_SPARKLE_A64)
-static const nuri_sparkle_impl impl_a64 = {
-    {"a64", 0, 1, "AArch64 assembly, all state words and constants in general registers"},
-    nuri_sparkle_a64_permute, NULL};
-#endif
-#if defined(NURI_HAVE_SPARKLE_NEON)
-static const nuri_sparkle_impl impl_neon = {
-    {"neon", NURI_CPU_NEON, 1, "AArch64 ASIMD, the Alzettes of one step in vector lanes"},
-    nuri_sparkle_neon_permute, NULL};
-#endif
-#if !defined(NURI_SPARKLE_NO_OPT)
-static const nuri_sparkle_impl impl_opt = {
-    {"opt", 0, 1, "portable C, state in locals, Alzette and linear layer unrolled per branch count"},
-    nuri_sparkle_opt_permute, NULL};
-#endif
-static const nuri_sparkle_impl impl_ref = {
-    {"ref", 0, 1, "portable C transcription of the specification (loops over branches)"},
-    nuri_sparkle_ref_permute, NULL};
+/* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
+ * Each folder defines its entry nuri_sparkle_backend_<folder>; family.cmake's nuri_backend() line
+ * defines NURI_HAVE_SPARKLE_<FOLDER> when it builds the folder. Adding a backend = one line here.
+ * The multi-instance x86 entries use the opt kernel for single states and their SIMD kernel for
+ * many states at once (batch API). */
+#define SPARKLE_BACKENDS(X)                 \
+    X(NURI_HAVE_SPARKLE_AVX512, avx512)     \
+    X(NURI_HAVE_SPARKLE_AVX2, avx2)         \
+    X(NURI_HAVE_SPARKLE_A64, a64)           \
+    X(NURI_HAVE_SPARKLE_NEON, neon)         \
+    X(NURI_HAVE_SPARKLE_OPT, opt)           \
+    X(1, ref)
 
-static const nuri_sparkle_impl *const impls[] = {
-#if defined(NURI_HAVE_SPARKLE_AVX512)
-    &impl_avx512,
-#endif
-#if defined(NURI_HAVE_SPARKLE_AVX2)
-    &impl_avx2,
-#endif
-#if defined(NURI_HAVE_SPARKLE_A64)
-    &impl_a64,
-#endif
-#if defined(NURI_HAVE_SPARKLE_NEON)
-    &impl_neon,
-#endif
-#if !defined(NURI_SPARKLE_NO_OPT)
-    &impl_opt,
-#endif
-    &impl_ref,
-};
+#define DECLARE(cfg, name) extern const nuri_sparkle_impl nuri_sparkle_backend_##name;
+#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_sparkle_backend_##name)
+SPARKLE_BACKENDS(DECLARE)
+static const nuri_sparkle_impl *const impls[] = {SPARKLE_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 size_t nuri_sparkle_impl_count(void) { return N_IMPLS; }

@@ -9,13 +9,21 @@
 #include "nuri_internal.h"
 
 typedef void (*nuri_sparkle_perm_fn)(uint32_t *state, unsigned nb, unsigned steps);
+/* A multi-instance kernel on an already transposed batch: soa[w * lanes + l] is word w of
+ * instance l (64-byte aligned). The batch API keeps uniform batches in this form across rounds
+ * and so skips the transpositions. */
+typedef void (*nuri_sparkle_soa_fn)(uint32_t *soa, unsigned nb, unsigned steps);
 
+/* A backend's registry entry, defined in its own folder (nuri_sparkle_backend_<folder>). */
 typedef struct nuri_sparkle_impl {
     nuri_impl_info info;
-    nuri_sparkle_perm_fn permute;
-    /* count independent states, contiguous (2*nb words each), all by the same step count.
-     * NULL = loop over permute. */
+    nuri_sparkle_perm_fn permute; /* one state */
+    /* Optional hooks of multi-instance kernels (NULL otherwise):
+     * permute_many: count independent states, contiguous (2*nb words each), all by the same step
+     * count (NULL = loop over permute); permute_soa: lanes states in transposed form (above). */
     void (*permute_many)(uint32_t *states, size_t count, unsigned nb, unsigned steps);
+    nuri_sparkle_soa_fn permute_soa;
+    unsigned lanes; /* states per pass of permute_many / permute_soa; 1 for single-state kernels */
 } nuri_sparkle_impl;
 
 /* Round constants c0..c7 (also the Alzette constants of branches 0..7). */
@@ -27,10 +35,6 @@ void nuri_sparkle_ref_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_avx2_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
 void nuri_sparkle_avx512_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
-/* The same kernels on an already transposed batch: soa[w * lanes + l] is word w of instance l
- * (avx2: 8 lanes, avx512: 16 lanes, 64-byte aligned). The batch API keeps uniform batches in
- * this form across rounds and so skips the transpositions. */
-typedef void (*nuri_sparkle_soa_fn)(uint32_t *soa, unsigned nb, unsigned steps);
 void nuri_sparkle_avx2_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
 void nuri_sparkle_avx512_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
 /* AArch64 (src/sparkle/a64/, src/sparkle/neon/), built when NURI_HAVE_SPARKLE_A64 / _NEON. */

@@ -673,7 +673,7 @@ static void test_modulus_check(void)
             memset(ct, 0xAA, sizeof ct);
             memset(ss, 0xAA, sizeof ss);
             int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
-            rejected += rc == NURI_EINVAL && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EINVAL;
+            rejected += rc == NURI_EBADEK && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
             zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
             total++;
         }
@@ -705,14 +705,14 @@ static void test_hash_check_and_rejection(void)
             memcpy(bad, dk, dkl);
             bad[768 * k + 32 + i] ^= (uint8_t)(1u << (i % 8));
             memset(ss, 0xAA, 32);
-            ok &= nuri_mlkem_check_dk(level, bad, dkl) == NURI_EINVAL;
-            ok &= nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EINVAL && all_zero(ss, 32);
+            ok &= nuri_mlkem_check_dk(level, bad, dkl) == NURI_EBADDK;
+            ok &= nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK && all_zero(ss, 32);
         }
         CHECK(ok, "ML-KEM-%u: dk with a wrong H(ek) rejected by check and decaps, ss zeroed", level);
         /* an ek inside dk that no longer matches its hash */
         memcpy(bad, dk, dkl);
         bad[384 * k + 5] ^= 1;
-        CHECK(nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EINVAL,
+        CHECK(nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK,
               "ML-KEM-%u: dk with a modified ek rejected", level);
 
         /* implicit rejection on a last-byte change, for every implementation */
@@ -911,13 +911,13 @@ static void test_batch(void)
             n = 6;
             set_coeff(eks + 4 * ekl, 3, MLKEM_Q);
             memset(ss, 0x55, n * 32);
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBADEK;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
             /* a dk failing its hash check */
             memcpy(dk2, dk, dkl);
             dk2[384 * (level / 256) + 5] ^= 1;
             memset(ss2, 0x55, n * 32);
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EINVAL;
+            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EBADDK;
             ok_err &= all_zero(ss2, n * 32);
             /* lengths */
             ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_ELENGTH;

@@ -22,3 +22,9 @@ uint64_t nuri_fea_avr_rc(unsigned variant, unsigned ks, unsigned s)
     memcpy_P(&v, nuri_fea_avr_rc_table + 8 * (12 * (3 * (variant - 1) + ks) + s), 8);
     return v;
 }
+
+const nuri_fea_impl nuri_fea_backend_avr = {
+    .info = {"avr", 0, 0, "AVR assembly, flash tables c_k*S read with LPM; secret-indexed: NOT constant time"},
+    .f = nuri_fea_avr_f,
+    .sd = nuri_fea_avr_sd,
+};

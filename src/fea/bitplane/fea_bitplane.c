@@ -139,3 +139,9 @@ void nuri_fea_bitplane_f(const uint64_t rk[2], uint64_t *x, size_t count)
     nuri_wipe(p, sizeof p);
     nuri_wipe(kb, sizeof kb);
 }
+
+const nuri_fea_impl nuri_fea_backend_bitplane = {
+    .info = {"bitplane", 0, 1, "portable C, one value at a time, the 8 S-boxes of a layer as bit planes; no tables"},
+    .f = nuri_fea_bitplane_f,
+    .sd = nuri_fea_bitplane_sd,
+};

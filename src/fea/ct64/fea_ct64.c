@@ -138,3 +138,9 @@ void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count)
     }
     nuri_wipe(P, sizeof P);
 }
+
+const nuri_fea_impl nuri_fea_backend_ct64 = {
+    .info = {"ct64", 0, 1, "portable C, bitsliced across 64 values; S-box computed as x^254 in GF(2^8) (no tables)"},
+    .f = nuri_fea_ct64_f,
+    .sd = nuri_fea_ct64_sd,
+};

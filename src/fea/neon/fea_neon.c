@@ -252,3 +252,11 @@ void nuri_fea_neon_f(const uint64_t rk[2], uint64_t *x, size_t count)
     }
     if (i < count) f_words(rk, x + i, count - i); /* 1..8 values: word-packed */
 }
+
+const nuri_fea_impl nuri_fea_backend_neon = {
+    .info = {"neon", NURI_CPU_NEON, 1,
+             "AArch64 NEON, 16 values per pass, byte-sliced; S-box as tbl/tbx on registers, M as a truncated product "
+             "in the (z+1) basis with split-nibble tbl multiplies"},
+    .f = nuri_fea_neon_f,
+    .sd = nuri_fea_neon_sd,
+};

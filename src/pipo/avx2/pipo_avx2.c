@@ -168,3 +168,11 @@ void nuri_pipo_avx2_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, c
 {
     run(0, rk, rounds, out, in, n);
 }
+
+const nuri_pipo_impl nuri_pipo_backend_avx2 = {
+    .info = {"avx2", NURI_CPU_AVX2, 1, "32 blocks per pass, byte-sliced in ymm registers"},
+    .encrypt = nuri_pipo_avx2_encrypt,
+    .decrypt = nuri_pipo_avx2_decrypt,
+    .parallel_blocks = 32,
+    .small_to_ref = 3,
+};

@@ -262,3 +262,12 @@ void nuri_pipo_avx512_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out,
     run(dec128, dec64, kb, rounds, out, in, n);
     nuri_wipe(kb, sizeof kb);
 }
+
+const nuri_pipo_impl nuri_pipo_backend_avx512 = {
+    .info = {"avx512", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
+             "64 blocks per pass, byte-sliced in zmm registers; R-layer with gf2p8affineqb, S-layer with vpternlogq"},
+    .encrypt = nuri_pipo_avx512_encrypt,
+    .decrypt = nuri_pipo_avx512_decrypt,
+    .parallel_blocks = 64,
+    .small_to_ref = 2,
+};

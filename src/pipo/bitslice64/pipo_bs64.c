@@ -238,3 +238,12 @@ void nuri_pipo_bs64_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, c
 {
     run(dec_pass, 0, rk, rounds, out, in, n);
 }
+
+const nuri_pipo_impl nuri_pipo_backend_bitslice64 = {
+    .info = {"bitslice64", 0, 1,
+             "portable C, one state byte of 8 blocks per 64-bit word; 32 blocks per pass where 128-bit vectors exist"},
+    .encrypt = nuri_pipo_bs64_encrypt,
+    .decrypt = nuri_pipo_bs64_decrypt,
+    .parallel_blocks = 32,
+    .small_to_ref = 4,
+};

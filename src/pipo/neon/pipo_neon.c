@@ -172,3 +172,10 @@ void nuri_pipo_neon_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out, c
 {
     run(dec16, rk, rounds, out, in, n);
 }
+
+const nuri_pipo_impl nuri_pipo_backend_neon = {
+    .info = {"neon", NURI_CPU_NEON, 1, "AArch64 NEON, 16 blocks per pass, byte-sliced, shl+sri rotations"},
+    .encrypt = nuri_pipo_neon_encrypt,
+    .decrypt = nuri_pipo_neon_decrypt,
+    .parallel_blocks = 16,
+};

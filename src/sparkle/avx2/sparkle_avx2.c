@@ -111,3 +111,13 @@ void nuri_sparkle_avx2_permute_many(uint32_t *states, size_t count, unsigned nb,
         pass(states + done * 2 * nb, cnt, nb, steps);
     }
 }
+
+const nuri_sparkle_impl nuri_sparkle_backend_avx2 = {
+    .info = {"avx2", NURI_CPU_AVX2, 1,
+             "8 states per pass, one 32-bit word of 8 states per ymm register (vpshufb for rotations by 16/24); "
+             "single states: opt"},
+    .permute = nuri_sparkle_opt_permute,
+    .permute_many = nuri_sparkle_avx2_permute_many,
+    .permute_soa = nuri_sparkle_avx2_permute_soa,
+    .lanes = 8,
+};

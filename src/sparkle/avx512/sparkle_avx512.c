@@ -94,3 +94,13 @@ void nuri_sparkle_avx512_permute_many(uint32_t *states, size_t count, unsigned n
         pass(states + done * 2 * nb, cnt, nb, steps);
     }
 }
+
+const nuri_sparkle_impl nuri_sparkle_backend_avx512 = {
+    .info = {"avx512", NURI_CPU_AVX512F, 1,
+             "16 states per pass, one 32-bit word of 16 states per zmm register (vprold rotations); single states: "
+             "opt"},
+    .permute = nuri_sparkle_opt_permute,
+    .permute_many = nuri_sparkle_avx512_permute_many,
+    .permute_soa = nuri_sparkle_avx512_permute_soa,
+    .lanes = 16,
+};

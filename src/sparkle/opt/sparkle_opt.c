@@ -215,3 +215,9 @@ void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps)
         s0 += n;
     }
 }
+
+const nuri_sparkle_impl nuri_sparkle_backend_opt = {
+    .info = {"opt", 0, 1, "portable C, state in locals, Alzette and linear layer unrolled per branch count"},
+    .permute = nuri_sparkle_opt_permute,
+    .lanes = 1,
+};

@@ -57,3 +57,9 @@ void nuri_sparkle_ref_permute(uint32_t *state, unsigned nb, unsigned steps)
         }
     }
 }
+
+const nuri_sparkle_impl nuri_sparkle_backend_ref = {
+    .info = {"ref", 0, 1, "portable C transcription of the specification (loops over branches)"},
+    .permute = nuri_sparkle_ref_permute,
+    .lanes = 1,
+};

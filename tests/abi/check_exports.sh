@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The shared library exports exactly the public API: the set of dynamic symbols it defines equals
+# the set of functions declared with NURI_API in the installed public headers (both directions:
+# nothing internal leaks, nothing declared is missing), as libsodium's SODIUM_EXPORT and
+# mlkem-native's namespace check do.   check_exports.sh <libnuri.so> <header>...
+set -euo pipefail
+lib=$1; shift
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+nm -D --defined-only "$lib" | awk 'NF==3 {print $3}' | sort -u > "$tmp/exported"
+# A declaration starts with NURI_API; the function name is the first nuri_ word before a '('.
+sed -n 's/^NURI_API .*[^a-z0-9_]\(nuri_[a-z0-9_]*\)(.*/\1/p' "$@" | sort -u > "$tmp/declared"
+nd=$(wc -l < "$tmp/declared"); ne=$(wc -l < "$tmp/exported")
+leaked=$(comm -23 "$tmp/exported" "$tmp/declared"); missing=$(comm -13 "$tmp/exported" "$tmp/declared")
+if [ "$nd" -eq 0 ]; then echo "check_exports: no NURI_API declarations found in $*"; echo "check_exports: 0 passed, 1 failed"; exit 1; fi
+fail=0
+if [ -n "$leaked" ]; then echo "exported by $lib but not declared NURI_API:"; echo "$leaked"; fail=1; fi
+if [ -n "$missing" ]; then echo "declared NURI_API but not exported by $lib:"; echo "$missing"; fail=1; fi
+if [ $fail -ne 0 ]; then echo "check_exports: 0 passed, 1 failed"; exit 1; fi
+echo "check_exports: $ne exported symbols = $nd NURI_API declarations"
+echo "check_exports: 1 passed, 0 failed"
