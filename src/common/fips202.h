@@ -57,7 +57,8 @@ void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out
  * different numbers of blocks, and a lone last job, go through nuri_keccak_job_bmi2). Needs AVX2
  * and BMI2. */
 void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
-/* One job on a single state built with BMI1/BMI2 (keccak1_bmi2.c, x86-64 builds; needs BMI2). */
+/* One job on a single state built with BMI1/BMI2 (keccak1_bmi2.c, x86-64 builds; needs BMI2).
+ * Here outlen may exceed the rate (SHAKE output of several blocks). */
 void nuri_keccak_job_bmi2(const nuri_keccak_job *job, unsigned rate);
 
 #endif

@@ -39,7 +39,13 @@ void nuri_keccak_job_bmi2(const nuri_keccak_job *j, unsigned rate)
         for (unsigned i = 0; i < rate / 8; i++) s[i] ^= nuri_load64_le(blk + 8 * i);
         keccak1(s);
     }
-    for (size_t b = 0; b < j->outlen; b++) j->out[b] = (uint8_t)(s[b >> 3] >> (8 * (b & 7)));
+    for (size_t o = 0; o < j->outlen; o += rate) { /* more than one block: a XOF (squeeze) */
+        if (o) keccak1(s);
+        const size_t n = j->outlen - o < rate ? j->outlen - o : rate;
+        size_t b = 0;
+        for (; b + 8 <= n; b += 8) nuri_store64_le(j->out + o + b, s[b >> 3]);
+        for (; b < n; b++) j->out[o + b] = (uint8_t)(s[b >> 3] >> (8 * (b & 7)));
+    }
     nuri_wipe(s, sizeof s);
     nuri_wipe(blk, sizeof blk);
 }

@@ -554,19 +554,34 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
     return nuri_mlkem_rej_uniform(r, ctr, buf + 24 * g, buflen - 24 * g);
 }
 
+/* One entry through the BMI2 single-state SHAKE128: three blocks, and in the rare case that they
+ * hold fewer than 256 accepted values, the same XOF again with two more blocks (SHAKE output is
+ * a prefix of any longer output, so the values already taken stay valid). */
 static void gen_entry(mlk_poly *out, const uint8_t rho[32], uint8_t b0, uint8_t b1)
 {
-    uint8_t in[34], buf[3 * NURI_SHAKE128_RATE + REJ_PAD];
-    uint64_t s[25];
+    uint8_t in[34], buf[5 * NURI_SHAKE128_RATE + REJ_PAD];
+    size_t have = 3 * NURI_SHAKE128_RATE, used = 0;
+    unsigned ctr = 0;
     memcpy(in, rho, 32);
     in[32] = b0;
     in[33] = b1;
-    nuri_shake_absorb_once(s, NURI_SHAKE128_RATE, in, 34);
-    nuri_shake_squeezeblocks(buf, 3, s, NURI_SHAKE128_RATE);
-    unsigned ctr = rej_uniform(out->c, 0, buf, 3 * NURI_SHAKE128_RATE);
-    while (ctr < MLKEM_N) {
-        nuri_shake_squeezeblocks(buf, 1, s, NURI_SHAKE128_RATE);
-        ctr = rej_uniform(out->c, ctr, buf, NURI_SHAKE128_RATE);
+    for (;;) {
+        nuri_keccak_job job = {NULL, 0, in, 34, buf, have, 0x1F};
+        nuri_keccak_job_bmi2(&job, NURI_SHAKE128_RATE);
+        ctr = rej_uniform(out->c, ctr, buf + used, have - used);
+        if (ctr >= MLKEM_N) break;
+        used = have;
+        have += 2 * NURI_SHAKE128_RATE;
+        if (have > 5 * NURI_SHAKE128_RATE) { /* astronomically rare: continue one block at a time */
+            uint64_t s[25];
+            nuri_shake_absorb_once(s, NURI_SHAKE128_RATE, in, 34);
+            nuri_shake_squeezeblocks(buf, 5, s, NURI_SHAKE128_RATE);
+            while (ctr < MLKEM_N) {
+                nuri_shake_squeezeblocks(buf, 1, s, NURI_SHAKE128_RATE);
+                ctr = rej_uniform(out->c, ctr, buf, NURI_SHAKE128_RATE);
+            }
+            break;
+        }
     }
 }
 
