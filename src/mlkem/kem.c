@@ -24,14 +24,18 @@ const mlk_params *nuri_mlkem_params(unsigned level)
  * backend (SHA3-512 rate 72, the others 136), so independent hashes can share a SIMD permutation. */
 
 /* §7.2 modulus check: every 12-bit value of ByteDecode12(ek[0:384k]) must be < q (equivalent to
- * ByteEncode12(ByteDecode12(x)) == x, since decoding reduces mod q). ek is public. */
+ * ByteEncode12(ByteDecode12(x)) == x, since decoding reduces mod q). ek is public. Four values
+ * (6 bytes) per step, each moved into its own 16-bit slot: a value is >= q exactly when adding
+ * 4096 - q sets bit 12 of its slot (no carry leaves a slot). The 8-byte load of the last step
+ * reads 2 bytes of rho, still inside ek. */
 int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek)
 {
-    unsigned bad = 0;
-    for (size_t i = 0; i < 384 * (size_t)p->k; i += 3) {
-        unsigned a = ek[i] | ((unsigned)(ek[i + 1] & 15) << 8);
-        unsigned b = (ek[i + 1] >> 4) | ((unsigned)ek[i + 2] << 4);
-        bad |= (a >= MLKEM_Q) | (b >= MLKEM_Q);
+    uint64_t bad = 0;
+    for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
+        uint64_t w = nuri_load64_le(ek + i);
+        uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
+                     ((w << 12) & 0xFFF000000000000ULL);
+        bad |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
     }
     return bad ? NURI_EBADEK : NURI_OK;
 }
