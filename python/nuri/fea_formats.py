@@ -80,9 +80,6 @@ class Pattern:
         self.kind = {lib.NURI_FEA_PATTERN_DIGITS: "digits", lib.NURI_FEA_PATTERN_TEMPLATE: "template",
                      lib.NURI_FEA_PATTERN_ALPHABET: "alphabet"}[self.p.kind]
         self.radix = self.p.radix
-        self._syms = ffi.new("uint16_t[]", lib.NURI_FEA_PATTERN_MAX_SYMBOLS)
-        self._n = ffi.new("size_t *")
-        self._msg = msg
 
     @property
     def encrypted_count(self):
@@ -93,13 +90,16 @@ class Pattern:
         """-> the symbol indices to encrypt (list of int); FitError (message without the value) if
         the value does not fit."""
         b = _utf8(value, "value")
-        rc = lib.nuri_fea_pattern_split(self.p, b, len(b), self._syms, self._n,
-                                        lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
-                                        self._msg, _MSG)
+        syms, n, msg = ffi.new("uint16_t[]", lib.NURI_FEA_PATTERN_MAX_SYMBOLS), ffi.new("size_t *"), \
+            ffi.new("char[]", _MSG)  # per call: engines call from several threads
+        rc = lib.nuri_fea_pattern_split(self.p, b, len(b), syms, n,
+                                        lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG)
         if rc != 0:
-            why = ffi.string(self._msg).decode("utf-8", "replace")
+            why = ffi.string(msg).decode("utf-8", "replace")
             raise FitError(f"value {value!r} {why}", value=value, why=why)
-        return list(self._syms[0:self._n[0]])
+        out = list(syms[0:n[0]])
+        lib.nuri_wipe(syms, 2 * n[0])
+        return out
 
     def join(self, value, syms):
         """value with its encrypted symbols replaced by syms."""
@@ -113,11 +113,11 @@ class Pattern:
 
     def check_domain(self, nsymbols, allow_small_domain=False):
         """ValueError (saying why) unless radix**nsymbols is a domain FEA accepts."""
+        msg = ffi.new("char[]", _MSG)
         rc = lib.nuri_fea_pattern_check_domain(self.radix, nsymbols,
-                                               lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
-                                               self._msg, _MSG)
+                                               lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG)
         if rc != 0:
-            raise ValueError(f"pattern {self.spec!r} {ffi.string(self._msg).decode()}")
+            raise ValueError(f"pattern {self.spec!r} {ffi.string(msg).decode()}")
 
 
 def parse_tweak(tweak):
@@ -319,7 +319,7 @@ class ColumnCipher:
         else:
             new_data = rows.copy()
             new_data[:, enc_cols] = res
-        if src.flags.writeable:  # a gathered copy of the plaintext symbols
+        if enc_cols is not None:  # src is our gathered copy (else it is the caller's buffer: never touch)
             src[...] = 0
         new_offs = (offs - offs[0]).astype(odt)
         vbuf = pa.py_buffer(np.packbits(valid, bitorder="little").tobytes()) if arr.null_count else None

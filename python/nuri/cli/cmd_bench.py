@@ -9,7 +9,9 @@ def register(sub):
     p = sub.add_parser("bench", help="benchmark every implementation (table or --json records)",
                        description="Runs the benchmark harness: medians of rdtsc cycles (x86-64 ticks at the TSC "
                                    "rate), per implementation, with peers measured in the same run.")
-    p.add_argument("family", nargs="?", default="all", help="pipo, fea, sparkle, mlkem, keysearch or all (default)")
+    p.add_argument("family", nargs="?", default="all",
+                   help="pipo, fea, sparkle, mlkem, keysearch or all (default); fpe-engines: FEA in the CLI, "
+                        "DuckDB, PostgreSQL and Spark (not part of all)")
     p.add_argument("--json", action="store_true", help="print one JSON record per line")
     p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
     p.add_argument("--impl", help="only implementations whose name contains this")
@@ -28,6 +30,10 @@ def _fmt(v):
 def run(args):
     from .. import bench
 
+    if args.family == "fpe-engines":
+        from ..fea_engines import bench as engines
+
+        return _print(engines.run(quick=args.quick), args.json)
     peers = not args.no_peers and not args.impl and args.family != "keysearch"  # key search has no peer
     status = []
     if peers:
@@ -39,7 +45,11 @@ def run(args):
     for name, st, why in status:
         if st != "ok":
             print(f"nuri bench: {name}: {st} ({why})", file=sys.stderr)
-    if args.json:
+    return _print(records, args.json)
+
+
+def _print(records, as_json):
+    if as_json:
         for r in records:
             print(json.dumps(r))
         return 0
