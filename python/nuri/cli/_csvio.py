@@ -75,6 +75,8 @@ class Reader:
             self._first = False
             if b.startswith(BOM):
                 self.bom, b = BOM, b[1:]
+                if not b:  # the first read held only the BOM
+                    b = self.f.read(_BLOCK)
         if not b:
             self.eof = True
             return False
@@ -129,6 +131,8 @@ class Reader:
             elif c == "\n":
                 end = "\n"
             else:
+                if not final and not self.eof:
+                    return None  # maybe a quoted field cut by the end of the buffer ("" read as its end)
                 raise CsvError(f"line {self.line}: unexpected {c!r} after a closing quote")
             p += len(end)
             break
