@@ -5,7 +5,7 @@
 # (harness schema: family "fea", op "encrypt", param "fea1-128-n64", size = values per call,
 # platform "aarch64-qemu", metric "instructions" = instructions per value); ratios on stderr.
 #   scripts/bench-fea-neon.sh [sizes...]          default sizes: 1 16 64 256
-#   NURI_FEA_IMPLS="neon table ct64" (default) selects the implementations.
+#   NURI_FEA_IMPLS="neon neon-aes table bitplane ct64" (default) selects the implementations.
 # Method: bench/arm/count_fea.c runs one batch call 1 and 1+N times; the whole-program count
 # difference over N is the exact cost of one call (Feistel layer, tweak handling and kernel).
 # Counting: the project's own QEMU plugin (bench/qemu/insncount.c, built by
@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${NURI_FEA_NEON_BUILD:-$ROOT/build/feaneon-bench}
 O=$B/count
 SIZES=${*:-"1 16 64 256"}
-IMPLS=${NURI_FEA_IMPLS:-"neon table ct64"}
+IMPLS=${NURI_FEA_IMPLS:-"neon neon-aes table bitplane ct64"}
 mkdir -p "$O"
 if [ ! -f "$B/build.ninja" ]; then
     cmake -S "$ROOT" -B "$B" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/toolchains/aarch64-linux.cmake" \

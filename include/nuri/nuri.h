@@ -71,6 +71,7 @@ NURI_API const char *nuri_version(void);
 #define NURI_CPU_AVX512VBMI (1u << 13)
 #define NURI_CPU_VAES (1u << 14) /* AES instructions on ymm/zmm */
 #define NURI_CPU_NEON (1ul << 16) /* ul: int is 16 bits on AVR */
+#define NURI_CPU_ARM_AES (1ul << 17) /* ARMv8 Cryptography Extension: AESE/AESD/AESMC */
 
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),
  * minus any bits masked with the environment variable NURI_CPU_MASK (hex, bits to clear). */

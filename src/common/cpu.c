@@ -50,7 +50,17 @@ static uint32_t detect(void)
     return f;
 }
 #elif defined(NURI_AARCH64)
-static uint32_t detect(void) { return NURI_CPU_NEON; /* ASIMD is mandatory in ARMv8-A */ }
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
+static uint32_t detect(void)
+{
+    uint32_t f = NURI_CPU_NEON; /* ASIMD is mandatory in ARMv8-A */
+#if defined(__linux__)
+    if (getauxval(AT_HWCAP) & (1ul << 3)) f |= NURI_CPU_ARM_AES; /* HWCAP_AES */
+#endif
+    return f;
+}
 #else
 static uint32_t detect(void) { return 0; }
 #endif
@@ -80,7 +90,7 @@ const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen)
         {NURI_CPU_AVX, "avx"},         {NURI_CPU_AVX2, "avx2"},           {NURI_CPU_BMI2, "bmi2"},
         {NURI_CPU_AVX512F, "avx512f"}, {NURI_CPU_AVX512BW, "avx512bw"},   {NURI_CPU_AVX512VL, "avx512vl"},
         {NURI_CPU_AVX512DQ, "avx512dq"}, {NURI_CPU_AVX512VBMI, "avx512vbmi"}, {NURI_CPU_GFNI, "gfni"}, {NURI_CPU_VAES, "vaes"},
-        {NURI_CPU_AESNI, "aes"},       {NURI_CPU_PCLMUL, "pclmul"},       {NURI_CPU_NEON, "neon"},
+        {NURI_CPU_AESNI, "aes"},       {NURI_CPU_PCLMUL, "pclmul"},       {NURI_CPU_NEON, "neon"}, {NURI_CPU_ARM_AES, "armv8-aes"},
     };
     size_t used = 0;
     if (buflen == 0) return buf;

@@ -25,11 +25,13 @@ if(NURI_PLATFORM STREQUAL "rv32-qemu-sifive_e")
 endif()
 if(NURI_X86_64)
   nuri_backend(fea gfni fea_gfni.c FLAGS -mavx512f -mavx512bw -mavx512vl -mgfni)
-  # the AES S-box instruction route (scripts/gen_fea_aesni.py): 128-bit AES-NI and 256-bit VAES
+  # the AES S-box instruction route (scripts/gen_fea_aes.py): 128-bit AES-NI and 256-bit VAES
   nuri_backend(fea aesni fea_aesni.c FLAGS -maes -mssse3)
   nuri_backend(fea aesni fea_vaes.c FLAGS -mavx2 -maes -mvaes)
 endif()
 if(NURI_AARCH64)
   # ASIMD is part of ARMv8-A: no extra flags, NURI_CPU_NEON at run time
   nuri_backend(fea neon fea_neon.c)
+  # the AES-instruction kernel (the x86 body, ../fea_aes_body.h, on NEON + AESE)
+  nuri_backend(fea neon_aes fea_neon_aes.c FLAGS -march=armv8-a+crypto)
 endif()

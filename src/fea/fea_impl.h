@@ -45,6 +45,8 @@ void nuri_fea_aesni_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_aesni_sd(uint64_t x);
 void nuri_fea_vaes_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_vaes_sd(uint64_t x);
+void nuri_fea_neon_aes_f(const uint64_t rk[2], uint64_t *x, size_t count);
+uint64_t nuri_fea_neon_aes_sd(uint64_t x);
 #if defined(__AVR__)
 void nuri_fea_avr_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_avr_sd(uint64_t x);

@@ -7,7 +7,7 @@
  * cycle-walking), among them aesni (AES-NI, 128-bit) and bitplane (the MCU kernel, its 32-bit
  * C form). valgrind hides AVX-512 and VAES from the
  * program, so gfni and vaes cannot run here: gfni is table-free and branch-free by construction
- * (src/fea/gfni/fea_gfni.c); vaes is the aesni body on ymm (src/fea/aesni/fea_aes_body.h). */
+ * (src/fea/gfni/fea_gfni.c); vaes is the aesni body on ymm (src/fea/fea_aes_body.h). */
 #include <stdio.h>
 
 #include "nuri/fea.h"

@@ -20,7 +20,7 @@ typedef __m128i V;
 #define FN_F nuri_fea_aesni_f
 #define FN_SD nuri_fea_aesni_sd
 
-#include "fea_aes_body.h"
+#include "../fea_aes_body.h"
 
 const nuri_fea_impl nuri_fea_backend_aesni = {
     .info = {"aesni", NURI_CPU_SSSE3 | NURI_CPU_AESNI, 1,

@@ -38,7 +38,7 @@ static inline void storen(uint64_t *p, __m256i v, size_t m)
 #define FN_F nuri_fea_vaes_f
 #define FN_SD nuri_fea_vaes_sd
 
-#include "fea_aes_body.h"
+#include "../fea_aes_body.h"
 
 const nuri_fea_impl nuri_fea_backend_vaes = {
     .info = {"vaes", NURI_CPU_AVX2 | NURI_CPU_AESNI | NURI_CPU_VAES, 1,

@@ -3,7 +3,7 @@
  * GF(2^8)/(x^8+x^4+x^3+x^2+1) (spec section 4), as 4 bitsliced multiplications and 7 squarings.
  * M is linear: t^k * s for k = 0..7 (xtime in GF(2^8)/0x171), combined per M's coefficients.
  * Only AND/XOR on whole words: no secret-dependent branch or memory index. One SD (the key
- * schedule) and batches under 16 values go to the bitplane kernel (one value at a time). */
+ * schedule) and batches under 32 values go to the bitplane kernel (one value at a time). */
 #include "../fea_impl.h"
 #include "../fea_tables.h"
 
@@ -113,13 +113,14 @@ static void add_key(uint64_t P[64], uint64_t k)
     for (int p = 0; p < 64; p++) P[p] ^= 0 - ((k >> p) & 1);
 }
 
-/* One SD (the key schedule) and small batches: the bit-plane kernel does one value in about the
- * time a 64-lane pass takes per value, so a pass padded from a few values is not worth it. */
+/* One SD (the key schedule) and small batches: the bit-plane kernel does one value in one to two
+ * times what a full 64-lane pass costs per value (x86-64, AArch64), so a pass padded from fewer
+ * than 32 values is not worth it. */
 uint64_t nuri_fea_ct64_sd(uint64_t x) { return nuri_fea_bitplane_sd(x); }
 
 void nuri_fea_ct64_f(const uint64_t rk[2], uint64_t *x, size_t count)
 {
-    if (count < 16) {
+    if (count < 32) {
         nuri_fea_bitplane_f(rk, x, count);
         return;
     }

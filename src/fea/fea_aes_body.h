@@ -1,15 +1,15 @@
 /* The FEA round function on the AES S-box instruction, written once for the 128-bit (AES-NI,
- * SSSE3) and 256-bit (VAES, AVX2) kernels: the including file defines the vector type and
+ * SSSE3), 256-bit (VAES, AVX2) and ARMv8 (AESE, tbl) kernels: the including file defines the vector type and
  * operations (V, V_*), the function names (FN_F, FN_SD) and LANES (64-bit values per vector).
  *
  * Per SD layer and vector: one AES instruction with a zero round key (SubBytes_AES and ShiftRows),
- * a nibble split, 16 pshufb lookups (c_d * L2 with the constant folded in, scripts/gen_fea_aesni.py)
+ * a nibble split, 16 pshufb lookups (c_d * L2 with the constant folded in, scripts/gen_fea_aes.py)
  * and 8 pshufb byte placements (M's terms, ShiftRows undone). The first SD of F applies L1 to its
  * own output through its tables, so only F's input needs an explicit L1 (2 lookups). Every table
  * index is a nibble of data inside a register (pshufb): no memory is addressed by data, no branch
  * depends on it. */
-#include "../fea_impl.h"
-#include "fea_aesni_consts.h"
+#include "fea_impl.h"
+#include "fea_aes_consts.h"
 
 /* The tables are read from static memory where they are used (a broadcast load per use, or a
  * register when the compiler keeps one): nothing is copied per call, which matters for one value. */
