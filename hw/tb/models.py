@@ -123,3 +123,21 @@ def sample_cbd(prf_bytes, eta):
         y = sum(bits[2 * i * eta + eta + j] for j in range(eta))
         f.append((x - y) % Q)
     return f
+
+
+def compress(x, d):
+    return ((x << d) + Q // 2) // Q % (1 << d)
+
+
+def decompress(y, d):
+    return (y * Q + (1 << (d - 1))) >> d
+
+
+def byte_encode(f, d):
+    v = sum(c << (d * i) for i, c in enumerate(f))
+    return v.to_bytes(32 * d, "little")
+
+
+def byte_decode(b, d):
+    v = int.from_bytes(b, "little")
+    return [(v >> (d * i)) & ((1 << d) - 1) for i in range(256)]

@@ -19,6 +19,7 @@ UNITS = {
     "keccak": ("keccak_f1600", ["keccak_f1600.v"], {}),
     "sponge": ("keccak_sponge", ["keccak_f1600.v", "keccak_sponge.v"], {}),
     "sampler": ("sampler_top", ["keccak_f1600.v", "keccak_sponge.v", "sampler.v"], {"NBU": 2}),
+    "codec": ("codec_top", ["codec.v"], {"NBU": 2}),
     "poly_nbu1": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 1}),
     "poly_nbu2": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 2}),
     "poly_nbu4": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 4}),
