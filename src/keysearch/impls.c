@@ -9,8 +9,8 @@
 #if defined(NURI_HAVE_KS_AVX2)
 static const ks_engine eng_avx2 = {
     {"avx2", NURI_CPU_AVX2, 1,
-     "32 candidates per pass, byte-sliced in ymm registers; counter in sliced form, shared rounds, early abort"},
-    nuri_ks_avx2_search, 32};
+     "2 x 32 candidates per pass, byte-sliced in ymm registers; counter in sliced form, shared rounds, early abort"},
+    nuri_ks_avx2_search, 64};
 #endif
 static const ks_engine eng_portable = {
     {"portable", 0, 1, "portable C vectors, 16 candidates per pass (byte-sliced); same plan as avx2"},

@@ -21,6 +21,9 @@
 typedef uint64_t vw __attribute__((vector_size(8 * KS_NW)));
 typedef signed char vb __attribute__((vector_size(8 * KS_NW)));
 #define LANES (8 * KS_NW)
+#ifndef KS_NS
+#define KS_NS 1
+#endif
 #define BC(b) ((vw){0} + (uint64_t)(0x0101010101010101ULL * (uint8_t)(b))) /* byte b in every lane */
 #define EQ(a, b) ((vw)((vb)(a) == (vb)(b)))                                 /* 0xFF where bytes equal */
 
@@ -71,56 +74,86 @@ size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hit
 size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
                  uint64_t *done)
 {
-    enum { LB = __builtin_ctz(LANES) };
+    /* NS states per pass, rounds interleaved (independent work for out-of-order cores); state h
+     * holds candidates base + h * LANES + lane, so it differs from state 0 in candidate bit LB. */
+    enum { LB = __builtin_ctz(LANES), STEP = LANES * KS_NS, SB = __builtin_ctz(STEP) };
     const unsigned nb = p->key_len, lane_bits = p->k < LB ? p->k : LB;
-    vw P[NURI_KEYSEARCH_MAX_KEY_BYTES];
+    vw P[KS_NS][NURI_KEYSEARCH_MAX_KEY_BYTES];
     uint8_t cur[NURI_KEYSEARCH_MAX_KEY_BYTES], pat[NURI_KEYSEARCH_MAX_KEY_BYTES][LANES];
     memset(pat, 0, sizeof pat);
     for (unsigned l = 0; l < LANES; l++)
         for (unsigned b = 0; b < lane_bits; b++)
             if (l >> b & 1) pat[p->pos[b] >> 3][l] |= (uint8_t)(1u << (p->pos[b] & 7));
-    uint64_t base = start & ~(uint64_t)(LANES - 1), last_idx = start + (count - 1);
+    uint64_t base = start & ~(uint64_t)(STEP - 1), last_idx = start + (count - 1);
     nuri_ks_plan_key(p, base, cur); /* base < 2^k and its lane bits are 0 */
     for (unsigned b = 0; b < nb; b++) {
         vw v;
         memcpy(&v, pat[b], sizeof v);
-        P[b] = v ^ BC(cur[b]);
+        for (unsigned h = 0; h < KS_NS; h++) P[h][b] = v ^ BC(cur[b]);
     }
+    for (unsigned h = 1; h < KS_NS; h++) /* candidate bits LB.. of h */
+        for (unsigned b = LB; b < SB && b < p->k; b++)
+            if (h >> (b - LB) & 1) P[h][p->pos[b] >> 3] ^= BC(1u << (p->pos[b] & 7));
     const unsigned first = p->first, last = p->last, nw = p->nwords;
-    const vw *K_first = P + 8 * (first % nw), *K_last = P + 8 * (last % nw);
-    const vw *RK[NURI_PIPO_MAX_ROUNDS + 1]; /* round i's key planes (no division in the loop) */
-    vw RC[NURI_PIPO_MAX_ROUNDS + 1];        /* round constant i in every lane */
+    const vw *RK[KS_NS][NURI_PIPO_MAX_ROUNDS + 1]; /* round i's key planes (no division in the loop) */
+    vw RC[NURI_PIPO_MAX_ROUNDS + 1];               /* round constant i in every lane */
     for (unsigned i = 0; i <= p->rounds; i++) {
-        RK[i] = P + 8 * (i % nw);
+        for (unsigned h = 0; h < KS_NS; h++) RK[h][i] = P[h] + 8 * (i % nw);
         RC[i] = BC(i);
     }
     size_t nh = 0;
     *done = count;
     for (;;) {
-        vw x0 = BC(p->init[0]) ^ K_first[0] ^ BC(first), x1 = BC(p->init[1]) ^ K_first[1],
-           x2 = BC(p->init[2]) ^ K_first[2], x3 = BC(p->init[3]) ^ K_first[3],
-           x4 = BC(p->init[4]) ^ K_first[4], x5 = BC(p->init[5]) ^ K_first[5],
-           x6 = BC(p->init[6]) ^ K_first[6], x7 = BC(p->init[7]) ^ K_first[7];
-        for (unsigned i = first + 1; i < last; i++) ROUND(x, RK[i], RC[i]);
+        vw eq[KS_NS];
+#define INIT(x, K)                                                                                 \
+    vw x##0 = BC(p->init[0]) ^ (K)[0] ^ RC[first], x##1 = BC(p->init[1]) ^ (K)[1],                   \
+       x##2 = BC(p->init[2]) ^ (K)[2], x##3 = BC(p->init[3]) ^ (K)[3], x##4 = BC(p->init[4]) ^ (K)[4], \
+       x##5 = BC(p->init[5]) ^ (K)[5], x##6 = BC(p->init[6]) ^ (K)[6], x##7 = BC(p->init[7]) ^ (K)[7]
+/* early abort: row X[0] of the last round (y0 = x7 after S5_1, S3 and extend) matches somewhere */
+#define ROW0_EQ(x, K)                                                                              \
+    EQ(x##7 ^ (x##4 ^ (x##3 & (x##5 ^ (x##7 & x##6)))) ^                                             \
+           (x##1 ^ ((x##2 ^ (x##1 & x##0)) | (x##0 ^ ((x##2 ^ (x##1 & x##0)) | x##1)))) ^ (K)[0] ^ RC[last], \
+       BC(p->target[0]))
+#define MATCH(x)                                                                                   \
+    EQ((x##0 ^ BC(p->target[0])) | (x##1 ^ BC(p->target[1])) | (x##2 ^ BC(p->target[2])) |         \
+           (x##3 ^ BC(p->target[3])) | (x##4 ^ BC(p->target[4])) | (x##5 ^ BC(p->target[5])) |     \
+           (x##6 ^ BC(p->target[6])) | (x##7 ^ BC(p->target[7])),                                 \
+       (vw){0})
+        INIT(x, RK[0][first]);
+#if KS_NS == 2
+        INIT(z, RK[1][first]);
+#endif
+        for (unsigned i = first + 1; i < last; i++) {
+            ROUND(x, RK[0][i], RC[i]);
+#if KS_NS == 2
+            ROUND(z, RK[1][i], RC[i]);
+#endif
+        }
         int candidate = 1;
         if (last > first) {
-            /* early abort: row X[0] of the last round (y0 = x7 after S5_1, S3 and extend) */
-            vw a5 = x5 ^ (x7 & x6), a4 = x4 ^ (x3 & a5), a7 = x7 ^ a4;
-            vw a2 = x2 ^ (x1 & x0), a0 = x0 ^ (a2 | x1), a1 = x1 ^ (a2 | a0);
-            vw row0 = a7 ^ a1 ^ K_last[0] ^ BC(last);
-            candidate = KS_ANY(EQ(row0, BC(p->target[0])));
-            if (candidate) ROUND(x, K_last, BC(last));
+            vw any = ROW0_EQ(x, RK[0][last]);
+#if KS_NS == 2
+            any |= ROW0_EQ(z, RK[1][last]);
+#endif
+            candidate = KS_ANY(any);
+            if (candidate) {
+                ROUND(x, RK[0][last], RC[last]);
+#if KS_NS == 2
+                ROUND(z, RK[1][last], RC[last]);
+#endif
+            }
         }
         if (candidate) {
-            vw acc = (x0 ^ BC(p->target[0])) | (x1 ^ BC(p->target[1])) | (x2 ^ BC(p->target[2])) |
-                     (x3 ^ BC(p->target[3])) | (x4 ^ BC(p->target[4])) | (x5 ^ BC(p->target[5])) |
-                     (x6 ^ BC(p->target[6])) | (x7 ^ BC(p->target[7]));
-            vw eq = EQ(acc, (vw){0});
-            if (KS_ANY(eq)) {
+            eq[0] = MATCH(x);
+#if KS_NS == 2
+            eq[1] = MATCH(z);
+#endif
+            for (unsigned h = 0; h < KS_NS; h++) {
+                if (!KS_ANY(eq[h])) continue;
                 uint8_t m[LANES];
-                memcpy(m, &eq, sizeof m);
+                memcpy(m, &eq[h], sizeof m);
                 for (unsigned l = 0; l < LANES; l++) {
-                    uint64_t idx = base + l;
+                    uint64_t idx = base + h * LANES + l;
                     if (!m[l] || idx < start || idx > last_idx) continue;
                     hits[nh++] = idx;
                     if (nh == max_hits) {
@@ -130,12 +163,15 @@ size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hit
                 }
             }
         }
-        if (last_idx - base < LANES) break;
-        uint64_t next = base + LANES, diff = (base ^ next) >> LB;
+#undef INIT
+#undef ROW0_EQ
+#undef MATCH
+        if (last_idx - base < STEP) break;
+        uint64_t next = base + STEP, diff = (base ^ next) >> SB;
         while (diff) { /* the counter, in sliced form: flip the changed candidate bits */
-            unsigned b = (unsigned)__builtin_ctzll(diff) + LB;
+            unsigned b = (unsigned)__builtin_ctzll(diff) + SB;
             diff &= diff - 1;
-            P[p->pos[b] >> 3] ^= BC(1u << (p->pos[b] & 7));
+            for (unsigned h = 0; h < KS_NS; h++) P[h][p->pos[b] >> 3] ^= BC(1u << (p->pos[b] & 7));
         }
         base = next;
     }

