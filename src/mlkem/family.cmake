@@ -6,8 +6,9 @@ list(APPEND NURI_SOURCES
   src/mlkem/kem.c)
 nuri_backend(mlkem ref mlkem_ref.c)
 nuri_backend(mlkem opt mlkem_opt.c)
-# AVX2 kernels, the four-way AVX2 Keccak and the BMI2 single-state Keccak they use (x86-64 builds; dispatch picks them only on
-# CPUs with AVX2). No AVX-512 backend: the development machine has no AVX-512 to test one on.
+# AVX2 kernels, with the four-way AVX2 Keccak and the BMI2 single-state Keccak they use (x86-64
+# builds; dispatch picks them only on CPUs with AVX2 and BMI2). No AVX-512 backend: the
+# development machine has no AVX-512 to test one on.
 if(NURI_X86_64)
   nuri_backend(mlkem avx2 mlkem_avx2.c FLAGS -mavx2)
   if(NOT "src/common/keccakx4_avx2.c" IN_LIST NURI_SOURCES)
