@@ -79,62 +79,88 @@ static inline void join32(V *A, V *B, V P, V Q)
     *B = _mm256_blend_epi32(_mm256_srli_epi64(P, 32), Q, 0xAA);
 }
 
+static inline V zeta(unsigned i) { return _mm256_set1_epi16(ZETAS[i]); }
+static inline V zeta_q(unsigned i) { return _mm256_set1_epi16(ZETAS_QINV[i]); }
+
+/* Forward: layer len 128 between the halves, then each half (8 registers, kept in registers)
+ * through layers 64, 32, 16 and the three in-register layers of its four register pairs. No
+ * reductions until the end: |x| < 8q after the 7 layers, then one Barrett pass (as opt). */
 static void avx2_ntt(mlk_poly *p)
 {
-    V v[16];
-    for (int i = 0; i < 16; i++) v[i] = LOAD(p->c + 16 * i);
-    unsigned z = 1;
-    for (unsigned lv = 8; lv >= 1; lv >>= 1) { /* len = 16 * lv */
-        for (unsigned s = 0; s < 16; s += 2 * lv, z++) {
-            const V zz = _mm256_set1_epi16(ZETAS[z]), zq = _mm256_set1_epi16(ZETAS_QINV[z]);
-            for (unsigned j = s; j < s + lv; j++) CT(v[j], v[j + lv], zz, zq);
-        }
+    for (int j = 0; j < 8; j++) {
+        V a = LOAD(p->c + 16 * j), b = LOAD(p->c + 16 * j + 128);
+        CT(a, b, zeta(1), zeta_q(1));
+        STORE(p->c + 16 * j, a);
+        STORE(p->c + 16 * j + 128, b);
     }
-    /* no reductions so far: |x| < 8q after the 7 layers, then one Barrett pass (as opt) */
-    for (int m = 0; m < 8; m++) {
-        V X, Y, A, B, P, Q;
-        split128(&X, &Y, v[2 * m], v[2 * m + 1]);
-        CT(X, Y, LOAD(NTT_L8[m]), LOAD(NTT_L8_QINV[m]));
-        split64(&A, &B, X, Y);
-        CT(A, B, LOAD(NTT_L4[m]), LOAD(NTT_L4_QINV[m]));
-        split32(&P, &Q, A, B);
-        CT(P, Q, LOAD(NTT_L2[m]), LOAD(NTT_L2_QINV[m]));
-        join32(&A, &B, P, Q);
-        split64(&X, &Y, A, B); /* unpacklo/hi of A, B restores X, Y */
-        split128(&A, &B, X, Y);
-        STORE(p->c + 32 * m, barrett(A));
-        STORE(p->c + 32 * m + 16, barrett(B));
+    for (unsigned h = 0; h < 2; h++) {
+        int16_t *c = p->c + 128 * h;
+        V v[8];
+        for (int i = 0; i < 8; i++) v[i] = LOAD(c + 16 * i);
+        for (int j = 0; j < 4; j++) CT(v[j], v[j + 4], zeta(2 + h), zeta_q(2 + h)); /* len 64 */
+        for (int j = 0; j < 2; j++) {                                                   /* len 32 */
+            CT(v[j], v[j + 2], zeta(4 + 2 * h), zeta_q(4 + 2 * h));
+            CT(v[j + 4], v[j + 6], zeta(5 + 2 * h), zeta_q(5 + 2 * h));
+        }
+        for (unsigned t = 0; t < 4; t++) CT(v[2 * t], v[2 * t + 1], zeta(8 + 4 * h + t), zeta_q(8 + 4 * h + t));
+        for (unsigned t = 0; t < 4; t++) { /* len 8, 4, 2 in register pair m */
+            const unsigned m = 4 * h + t;
+            V X, Y, A, B, P, Q;
+            split128(&X, &Y, v[2 * t], v[2 * t + 1]);
+            CT(X, Y, LOAD(NTT_L8[m]), LOAD(NTT_L8_QINV[m]));
+            split64(&A, &B, X, Y);
+            CT(A, B, LOAD(NTT_L4[m]), LOAD(NTT_L4_QINV[m]));
+            split32(&P, &Q, A, B);
+            CT(P, Q, LOAD(NTT_L2[m]), LOAD(NTT_L2_QINV[m]));
+            join32(&A, &B, P, Q);
+            split64(&X, &Y, A, B); /* unpacklo/hi of A, B restores X, Y */
+            split128(&A, &B, X, Y);
+            STORE(c + 32 * t, barrett(A));
+            STORE(c + 32 * t + 16, barrett(B));
+        }
     }
 }
 
+/* Inverse: each half through the in-register layers (2, 4, 8) of its register pairs and layers
+ * 16, 32, 64 in registers, then layer 128 between the halves with the final scaling. Barrett
+ * reductions after len 8 and len 64, as opt. */
 static void avx2_invntt(mlk_poly *p)
 {
-    V v[16];
-    for (int m = 0; m < 8; m++) {
-        V X, Y, A, B, P, Q;
-        split128(&X, &Y, LOAD(p->c + 32 * m), LOAD(p->c + 32 * m + 16));
-        split64(&A, &B, X, Y);
-        split32(&P, &Q, A, B);
-        GS(P, Q, LOAD(INV_L2[m]), LOAD(INV_L2_QINV[m]));
-        join32(&A, &B, P, Q);
-        GS(A, B, LOAD(INV_L4[m]), LOAD(INV_L4_QINV[m]));
-        split64(&X, &Y, A, B);
-        GS(X, Y, LOAD(INV_L8[m]), LOAD(INV_L8_QINV[m]));
-        X = barrett(X); /* as opt: reduce after len 8 and len 64 */
-        split128(&v[2 * m], &v[2 * m + 1], X, Y);
-    }
-    unsigned z = 15;
-    for (unsigned lv = 1; lv <= 8; lv <<= 1) {
-        for (unsigned s = 0; s < 16; s += 2 * lv, z--) {
-            const V zz = _mm256_set1_epi16(ZETAS[z]), zq = _mm256_set1_epi16(ZETAS_QINV[z]);
-            for (unsigned j = s; j < s + lv; j++) {
-                GS(v[j], v[j + lv], zz, zq);
-                if (lv == 4) v[j] = barrett(v[j]);
-            }
+    for (unsigned h = 0; h < 2; h++) {
+        int16_t *c = p->c + 128 * h;
+        V v[8];
+        for (unsigned t = 0; t < 4; t++) {
+            const unsigned m = 4 * h + t;
+            V X, Y, A, B, P, Q;
+            split128(&X, &Y, LOAD(c + 32 * t), LOAD(c + 32 * t + 16));
+            split64(&A, &B, X, Y);
+            split32(&P, &Q, A, B);
+            GS(P, Q, LOAD(INV_L2[m]), LOAD(INV_L2_QINV[m]));
+            join32(&A, &B, P, Q);
+            GS(A, B, LOAD(INV_L4[m]), LOAD(INV_L4_QINV[m]));
+            split64(&X, &Y, A, B);
+            GS(X, Y, LOAD(INV_L8[m]), LOAD(INV_L8_QINV[m]));
+            X = barrett(X);
+            split128(&v[2 * t], &v[2 * t + 1], X, Y);
         }
+        for (unsigned t = 0; t < 4; t++) GS(v[2 * t], v[2 * t + 1], zeta(15 - 4 * h - t), zeta_q(15 - 4 * h - t));
+        for (int j = 0; j < 2; j++) { /* len 32 */
+            GS(v[j], v[j + 2], zeta(7 - 2 * h), zeta_q(7 - 2 * h));
+            GS(v[j + 4], v[j + 6], zeta(6 - 2 * h), zeta_q(6 - 2 * h));
+        }
+        for (int j = 0; j < 4; j++) { /* len 64 */
+            GS(v[j], v[j + 4], zeta(3 - h), zeta_q(3 - h));
+            v[j] = barrett(v[j]);
+        }
+        for (int i = 0; i < 8; i++) STORE(c + 16 * i, v[i]);
     }
     const V f = _mm256_set1_epi16(1441), fq = _mm256_set1_epi16(-10079); /* R^2 / 128 */
-    for (int i = 0; i < 16; i++) STORE(p->c + 16 * i, mulq(v[i], f, fq));
+    for (int j = 0; j < 8; j++) {
+        V a = LOAD(p->c + 16 * j), b = LOAD(p->c + 16 * j + 128);
+        GS(a, b, zeta(1), zeta_q(1));
+        STORE(p->c + 16 * j, mulq(a, f, fq));
+        STORE(p->c + 16 * j + 128, mulq(b, f, fq));
+    }
 }
 
 /* The cache keeps b[2p+1] * gamma_p for the 8 pairs of each 16-coefficient chunk; chunks 2c and
