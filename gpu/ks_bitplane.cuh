@@ -182,4 +182,57 @@ BP_FN bp_w bp_search_batch(const bp_params *p, const bp_w *kp, const unsigned NW
     return 0;
 }
 
+
+/* ---- PIPO-CTR keystream with the same bit-plane rounds (bulk encryption, 32 blocks per call) ----
+ * Round-key planes are uniform words: rkp[64 i + 8 j + b] = all-ones if bit b of byte j of RK_i is
+ * set (RK_i as in nuri_pipo_key_init, round constants included). Counter block of lane l: the
+ * 64-bit big-endian value ctr0 + l (mod 2^64), byte i = state row X[i]. */
+BP_FN void bp_round_key_planes(const uint64_t *rk, unsigned rounds, bp_w *rkp)
+{
+    for (unsigned i = 0; i <= rounds; i++)
+        for (unsigned s = 0; s < 64; s++) rkp[64 * i + s] = (rk[i] >> s & 1) ? ~0u : 0u;
+}
+
+/* out[8 l + j] = in[8 l + j] ^ byte j of E(counter block ctr0 + l), l < 32 (in NULL: the keystream).
+ * RMAX (13 or 17) compile-time. */
+BP_FN void bp_ctr_keystream(const bp_w *rkp, unsigned rounds, uint64_t ctr0, const uint8_t *in, uint8_t *out,
+                            const unsigned RMAX)
+{
+    bp_w a[64], b[64];
+    /* counter planes: lanes below `wrap` hold hi * 32 + lo + l, the others (hi + 1) * 32 + lo + l - 32 */
+    uint64_t hi = ctr0 >> BP_LB;
+    unsigned lo = (unsigned)(ctr0 & (BP_LANES - 1));
+    bp_w wrap_lanes = lo ? ~0u << (BP_LANES - lo) : 0u;
+    BP_UNROLL
+    for (unsigned v = 0; v < 64; v++) { /* value bit v = bit (v & 7) of byte 7 - v / 8 */
+        bp_w plane = 0;
+        if (v < BP_LB) {
+            for (unsigned l = 0; l < BP_LANES; l++) plane |= (bp_w)(((lo + l) >> v) & 1) << l;
+        } else {
+            bp_w lo_hi = (hi >> (v - BP_LB) & 1) ? ~0u : 0u, hi_hi = ((hi + 1) >> (v - BP_LB) & 1) ? ~0u : 0u;
+            plane = (lo_hi & ~wrap_lanes) | (hi_hi & wrap_lanes);
+        }
+        unsigned s = 8 * (7 - v / 8) + (v & 7);
+        a[s] = plane ^ rkp[s];
+    }
+    BP_UNROLL
+    for (unsigned i = 1; i <= RMAX; i++) {
+        bp_w *st = (i & 1) ? a : b, *nx = (i & 1) ? b : a;
+        BP_UNROLL
+        for (unsigned c = 0; c < 8; c++) bp_column(st, nx, rkp + 64 * i, 1, 0, c); /* constants are in rkp */
+        if (i == rounds) {
+            BP_UNROLL
+            for (unsigned l = 0; l < BP_LANES; l++)
+                BP_UNROLL
+                for (unsigned j = 0; j < 8; j++) {
+                    unsigned byte = 0;
+                    BP_UNROLL
+                    for (unsigned bit = 0; bit < 8; bit++) byte |= (unsigned)(nx[8 * j + bit] >> l & 1) << bit;
+                    out[8 * l + j] = (uint8_t)((in ? in[8 * l + j] : 0) ^ byte);
+                }
+            return;
+        }
+    }
+}
+
 #endif

@@ -46,3 +46,28 @@ extern "C" __global__ void __launch_bounds__(32) nuri_ks_kernel_256(uint64_t fir
 {
     search<4, 17, 32>(first_batch, nbatches, hits, nhits, max_hits);
 }
+
+// PIPO-CTR with the same bit-plane rounds: thread t encrypts blocks 32 t .. 32 t + 31 of `in`
+// (counter blocks ctr0 + 32 t + lane, 64-bit big-endian) under the round-key planes in c_rkp
+// (bp_round_key_planes on the host).
+__constant__ bp_w c_rkp[64 * 18];
+
+template <unsigned RMAX>
+__device__ __forceinline__ void ctr(uint64_t ctr0, unsigned rounds, uint64_t nbatches, const uint8_t *in, uint8_t *out)
+{
+    uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nbatches) return;
+    bp_ctr_keystream(c_rkp, rounds, ctr0 + (t << BP_LB), in + 256 * t, out + 256 * t, RMAX);
+}
+
+extern "C" __global__ void __launch_bounds__(128) nuri_ks_ctr_128(uint64_t ctr0, unsigned rounds, uint64_t nbatches,
+                                                                  const uint8_t *in, uint8_t *out)
+{
+    ctr<13>(ctr0, rounds, nbatches, in, out);
+}
+
+extern "C" __global__ void __launch_bounds__(128) nuri_ks_ctr_256(uint64_t ctr0, unsigned rounds, uint64_t nbatches,
+                                                                  const uint8_t *in, uint8_t *out)
+{
+    ctr<17>(ctr0, rounds, nbatches, in, out);
+}

@@ -14,7 +14,8 @@ import re
 import sys
 
 GPUS = {"h100-sxm": (132, 1.98e9, "sm_90"), "rtx3060": (28, 1.777e9, "sm_80")}  # sm_86 runs sm_80 code
-KERNELS = {"nuri_ks_kernel_128": ("pipo-64/128", 13), "nuri_ks_kernel_256": ("pipo-64/256", 17)}
+KERNELS = {"nuri_ks_kernel_128": ("pipo-64/128", 13), "nuri_ks_kernel_256": ("pipo-64/256", 17),
+           "nuri_ks_ctr_128": ("pipo-64/128 ctr", 13), "nuri_ks_ctr_256": ("pipo-64/256 ctr", 17)}
 
 
 def ptx_functions(text):
@@ -64,18 +65,21 @@ def main():
             lop3 = len(re.findall(r"\blop3\.b32\b", body))
             logic = lop3 + len(re.findall(r"\b(?:and|or|xor|not)\.b32\b", body))
             regs, spill = info[name]
-            per_key, logic_key = lop3 / 32, logic / 32
+            per_key, logic_key = lop3 / 32, logic / 32  # per key, or per block for the CTR kernels
             records += [record(arch, param, "registers", regs), record(arch, param, "spill_bytes", spill),
                         record(arch, param, "lop3_per_key", per_key), record(arch, param, "logic_per_key", logic_key)]
+            unit = "blocks" if "ctr" in param else "keys"
+            if "ctr" in param:
+                records[-2]["metric"], records[-1]["metric"] = "lop3_per_block", "logic_per_block"
             for gpu, (sms, clock, garch) in GPUS.items():
                 if garch == arch:
-                    records.append(record(arch, param, f"keys_per_s_estimate_{gpu}", sms * 64 * clock / logic_key))
+                    records.append(record(arch, param, f"{unit}_per_s_estimate_{gpu}", sms * 64 * clock / logic_key))
             if spill:
                 failures.append(f"{arch} {name}: {spill} spill bytes")
             if param == "pipo-64/128" and per_key > a.max_lop3:
                 failures.append(f"{arch} {name}: {per_key:.1f} lop3 per key > {a.max_lop3}")
-            print(f"{arch} {name}: {regs} registers, {spill} spill bytes, {per_key:.2f} lop3/key (PTX), "
-                  f"{logic_key:.2f} logic ops/key")
+            print(f"{arch} {name}: {regs} registers, {spill} spill bytes, {per_key:.2f} lop3/{unit[:-1]} (PTX), "
+                  f"{logic_key:.2f} logic ops/{unit[:-1]}")
     with open(a.out, "w") as f:
         for r in records:
             f.write(json.dumps(r) + "\n")
