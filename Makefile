@@ -64,7 +64,7 @@ check-cross: bootstrap-cross
 	@if [ -x scripts/check-cross.sh ]; then scripts/check-cross.sh; else echo "check-cross: no cross targets yet"; fi
 
 # ---- the main job and benchmarks ----
-# Peer programs measured in the same benchmark run (Rust crates from crates.io: FF1, Ascon).
+# Peer programs measured in the same benchmark run (Rust crates from the Rust package registry: FF1, Ascon, ML-KEM).
 # Optional: without cargo the benchmarks run without peers (`nuri report` and `nuri bench` build them
 # too and say so).
 peers:

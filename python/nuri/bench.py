@@ -62,7 +62,7 @@ def build_peers(log=None):
     for m in mans:
         name = "peers " + os.path.basename(os.path.dirname(m))
         if not cargo:
-            out.append((name, "skipped", "cargo not installed (peers are built with cargo from crates.io)"))
+            out.append((name, "skipped", "cargo not installed (peers are built with cargo from the Rust package registry)"))
             continue
         if log:
             log(f"{name}: cargo build --release")
