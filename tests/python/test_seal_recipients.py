@@ -324,3 +324,38 @@ def test_cli_seed_keys_load_into_pyca(tmp_path):
     pub = PM.MLKEM768PublicKey.from_public_bytes(pk.read_bytes())
     st = _suite("mlkem768").encrypt(b"k" * 32, pub, info=b"i")
     assert hpke.open(hpke.KEM_MLKEM768, sk.read_bytes(), st, b"i") == b"k" * 32
+
+
+@pytest.mark.parametrize("style", ["raises", "none-for-failed"])
+def test_open_uses_a_batch_decrypt_when_present(monkeypatch, style):
+    """Payload.open calls aead.decrypt_many for a share when nuri.aead offers it (the C batch API),
+    and still names the first failing chunk when one fails (whether the batch raises or marks it)."""
+    from nuri.aead import Schwaemm256_128
+
+    calls = []
+
+    def fake_many(self, nonces, data, ads):
+        calls.append(len(data))
+        out = []
+        for n, d, a in zip(nonces, data, ads):
+            try:
+                out.append(self.decrypt(n, d, a))
+            except Exception:
+                if style == "raises":
+                    raise seal.InvalidTag("batch")
+                out.append(None)
+        return out
+
+    monkeypatch.setattr(Schwaemm256_128, "decrypt_many", fake_many, raising=False)
+    pk, sk = seal.generate("mlkem768")
+    data = os.urandom(40 * 1024 + 7)
+    blob = seal.seal_bytes(None, data, chunk_log2=10, recipients=[pk])
+    assert seal.open_bytes(None, blob, identity=sk) == data and calls and max(calls) > 1
+    hdr = 46 + 4 + 1136 + 32
+    bad = bytearray(blob)
+    bad[hdr + 17 * BLOCK + 5] ^= 1
+    got = []
+    import io
+    with pytest.raises(seal.InvalidTag, match="chunk 17 "):
+        seal.open_stream(io.BytesIO(bytes(bad)), got.append, identity=sk)
+    assert b"".join(got) == data[:17 * CS]  # exactly the chunks before the bad one

@@ -71,10 +71,13 @@ class Payload:
         many = getattr(self.aead, "decrypt_many", None)  # one call for the share where the C batch exists
         if many is not None and len(share) > 1:
             try:
-                return many([nonce(self.prefix, i, last) for i, last, _ in share], [d for _, _, d in share],
-                            [self.ad] * len(share)), None
+                out = many([nonce(self.prefix, i, last) for i, last, _ in share], [d for _, _, d in share],
+                           [self.ad] * len(share))
+                if all(isinstance(p, bytes) for p in out):
+                    return out, None
             except (InvalidTag, ValueError):
-                pass  # find the first chunk that fails, releasing the ones before it
+                pass
+            # some chunk failed: find the first one, releasing the ones before it
         out = []
         for i, last, d in share:
             try:
