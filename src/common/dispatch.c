@@ -31,11 +31,29 @@ static int forced_from_env(const char *family, char *out, size_t outlen)
 #endif
 }
 
+/* Former implementation names (docs/ARCHITECTURE.md, naming rule): NURI_IMPL and impl= keep
+ * accepting them; the registries list the current names only. */
+static const struct {
+    const char *family, *former, *current;
+} renamed[] = {
+    {"fea", "gfni", "avx512-gfni"},
+    {"fea", "vaes", "avx2-vaes"},
+    {"pipo", "avx512", "avx512-gfni"},
+};
+
+static const char *current_name(const char *family, const char *name)
+{
+    for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+        if (strcmp(renamed[i].family, family) == 0 && strcmp(renamed[i].former, name) == 0) return renamed[i].current;
+    return name;
+}
+
 int nuri_dispatch(const char *family, const nuri_impl_info *const *infos, size_t n, const char *forced)
 {
     char name[64];
     if (!forced && forced_from_env(family, name, sizeof name)) forced = name;
     if (forced) {
+        forced = current_name(family, forced);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(infos[i]->name, forced) == 0)
                 return nuri_cpu_has(infos[i]->cpu_features) ? (int)i : NURI_EUNSUPPORTED;

@@ -5,9 +5,9 @@
  * Checked: every constant-time implementation valgrind can run (ct64: key schedule, batch API
  * with one and per-value tweaks, n <= 64 and n > 64, FEA-1 and FEA-2, decimal digits with
  * cycle-walking), among them aesni (AES-NI, 128-bit) and bitplane (the MCU kernel, its 32-bit
- * C form). valgrind hides AVX-512 and VAES from the
- * program, so gfni and vaes cannot run here: gfni is table-free and branch-free by construction
- * (src/fea/gfni/fea_gfni.c); vaes is the aesni body on ymm (src/fea/fea_aes_body.h). */
+ * C form). valgrind hides AVX-512 and VAES from the program, so avx512-gfni and avx2-vaes
+ * cannot run here: the first is table-free and branch-free by construction
+ * (src/fea/gfni/fea_gfni.c); the second is the aesni body on ymm (src/fea/fea_aes_body.h). */
 #include <stdio.h>
 
 #include "nuri/fea.h"

@@ -201,6 +201,14 @@ static void test_errors(void)
     CHECK(nuri_fea_key_init(&k, key, 16, 1, 7, NULL) == NURI_EINVAL, "n = 7");
     CHECK(nuri_fea_key_init(&k, key, 16, 1, 129, NULL) == NURI_EINVAL, "n = 129");
     CHECK(nuri_fea_key_init(&k, key, 16, 1, 64, "nosuch") == NURI_ENOTFOUND, "unknown impl");
+    /* former names (src/common/dispatch.c) select the renamed implementations */
+    static const char *const renamed[2][2] = {{"vaes", "avx2-vaes"}, {"gfni", "avx512-gfni"}};
+    for (int r = 0; r < 2; r++) {
+        int rc_new = nuri_fea_key_init(&k, key, 16, 1, 64, renamed[r][1]);
+        int rc_old = nuri_fea_key_init(&k, key, 16, 1, 64, renamed[r][0]);
+        CHECK(rc_old == rc_new && (rc_old != 0 || strcmp(nuri_fea_key_impl_name(&k), renamed[r][1]) == 0),
+              "former name %s -> %s (rc %d, %d)", renamed[r][0], renamed[r][1], rc_old, rc_new);
+    }
     for (unsigned n = 8; n <= 128; n++) {
         key_for(&k, key, 16, 1, n, NULL);
         CHECK(nuri_fea_tweak_bits(&k) == 128 - n, "tweak bits n=%u", n);

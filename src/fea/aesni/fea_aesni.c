@@ -24,7 +24,7 @@ typedef __m128i V;
 
 const nuri_fea_impl nuri_fea_backend_aesni = {
     .info = {"aesni", NURI_CPU_SSSE3 | NURI_CPU_AESNI, 1,
-             "AES-NI + SSSE3: the vaes kernel on xmm, 2 values per register (x86-64 without AVX2/VAES)"},
+             "AES-NI + SSSE3: the avx2-vaes kernel on xmm, 2 values per register (x86-64 without AVX2/VAES)"},
     .f = nuri_fea_aesni_f,
     .sd = nuri_fea_aesni_sd,
 };

@@ -41,7 +41,7 @@ static inline void storen(uint64_t *p, __m256i v, size_t m)
 #include "../fea_aes_body.h"
 
 const nuri_fea_impl nuri_fea_backend_vaes = {
-    .info = {"vaes", NURI_CPU_AVX2 | NURI_CPU_AESNI | NURI_CPU_VAES, 1,
+    .info = {"avx2-vaes", NURI_CPU_AVX2 | NURI_CPU_AESNI | NURI_CPU_VAES, 1,
              "AVX2 + VAES: 8 values per pass, 4 per ymm; S-box as AESENCLAST with a zero key between GF(2)-linear "
              "maps (pshufb nibble tables), M as pshufb constant multiplies and byte shuffles"},
     .f = nuri_fea_vaes_f,

@@ -85,7 +85,7 @@ void nuri_fea_gfni_f(const uint64_t rk[2], uint64_t *x, size_t count)
 
 /* Compiled with -mavx512vl (256-bit forms of the AVX-512 instructions): the entry requires VL. */
 const nuri_fea_impl nuri_fea_backend_gfni = {
-    .info = {"gfni", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
+    .info = {"avx512-gfni", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
              "AVX-512 + GFNI: 32 values per pass, 8 per zmm; S-box as gf2p8affineqb + gf2p8affineinvqb with M's "
              "coefficients folded in, M as 8 byte shuffles"},
     .f = nuri_fea_gfni_f,

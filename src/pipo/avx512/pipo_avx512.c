@@ -264,7 +264,7 @@ void nuri_pipo_avx512_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *out,
 }
 
 const nuri_pipo_impl nuri_pipo_backend_avx512 = {
-    .info = {"avx512", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
+    .info = {"avx512-gfni", NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_GFNI, 1,
              "64 blocks per pass, byte-sliced in zmm registers; R-layer with gf2p8affineqb, S-layer with vpternlogq"},
     .encrypt = nuri_pipo_avx512_encrypt,
     .decrypt = nuri_pipo_avx512_decrypt,
