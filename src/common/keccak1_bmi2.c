@@ -35,8 +35,11 @@ void nuri_keccak_job_bmi2(const nuri_keccak_job *j, unsigned rate)
     const size_t blocks = (j->prelen + j->len) / rate + 1;
     memset(s, 0, sizeof s);
     for (size_t b = 0; b < blocks; b++) {
-        nuri_keccak_job_block(blk, j, b * rate, rate);
-        for (unsigned i = 0; i < rate / 8; i++) s[i] ^= nuri_load64_le(blk + 8 * i);
+        const size_t off = b * rate;
+        const uint8_t *src = blk;
+        if (off >= j->prelen && off + rate <= j->prelen + j->len) src = j->in + (off - j->prelen); /* in place */
+        else nuri_keccak_job_block(blk, j, off, rate);
+        for (unsigned i = 0; i < rate / 8; i++) s[i] ^= nuri_load64_le(src + 8 * i);
         keccak1(s);
     }
     for (size_t o = 0; o < j->outlen; o += rate) { /* more than one block: a XOF (squeeze) */

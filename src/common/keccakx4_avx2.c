@@ -61,6 +61,28 @@ static void xor_lanes(uint64_t *s, const uint8_t *const in[4], size_t off, size_
         for (int j = 0; j < 4; j++) s[4 * (b >> 3) + j] ^= (uint64_t)in[j][off + b] << (8 * (b & 7));
 }
 
+/* XOR one rate-sized block of each instance into the interleaved state: four lanes of four
+ * instances at a time through a 4x4 transpose of 64-bit words (the squeeze's, reversed). */
+static void xor_blocks(uint64_t *s, const uint8_t *const in[4], unsigned rate)
+{
+    unsigned i = 0;
+    for (; i + 4 <= rate / 8; i += 4) {
+        __m256i r0 = _mm256_loadu_si256((const __m256i *)(in[0] + 8 * i)); /* lanes i..i+3 of instance 0 */
+        __m256i r1 = _mm256_loadu_si256((const __m256i *)(in[1] + 8 * i));
+        __m256i r2 = _mm256_loadu_si256((const __m256i *)(in[2] + 8 * i));
+        __m256i r3 = _mm256_loadu_si256((const __m256i *)(in[3] + 8 * i));
+        __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+        __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+        __m256i *v = (__m256i *)&s[4 * i];
+        _mm256_storeu_si256(v, _mm256_xor_si256(_mm256_loadu_si256(v), _mm256_permute2x128_si256(t0, t2, 0x20)));
+        _mm256_storeu_si256(v + 1, _mm256_xor_si256(_mm256_loadu_si256(v + 1), _mm256_permute2x128_si256(t1, t3, 0x20)));
+        _mm256_storeu_si256(v + 2, _mm256_xor_si256(_mm256_loadu_si256(v + 2), _mm256_permute2x128_si256(t0, t2, 0x31)));
+        _mm256_storeu_si256(v + 3, _mm256_xor_si256(_mm256_loadu_si256(v + 3), _mm256_permute2x128_si256(t1, t3, 0x31)));
+    }
+    for (; i < rate / 8; i++)
+        for (int j = 0; j < 4; j++) s[4 * i + j] ^= nuri_load64_le(in[j] + 8 * i);
+}
+
 void nuri_shake_x4_absorb_once_avx2(nuri_keccakx4 *st, unsigned rate, const uint8_t *in0, const uint8_t *in1,
                                     const uint8_t *in2, const uint8_t *in3, size_t len)
 {
@@ -127,10 +149,19 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
         const uint8_t *lanes[4];
         memset(&st, 0, sizeof st);
         memset(blk, 0, sizeof blk);
-        for (unsigned j = 0; j < 4; j++) lanes[j] = blk[j];
+        for (unsigned j = 0; j < 4; j++) lanes[j] = blk[j]; /* idle lanes stay on zero blocks */
         for (size_t b = 0; b < blocks; b++) {
-            for (unsigned j = 0; j < m; j++) nuri_keccak_job_block(blk[j], &jobs[i + j], b * rate, rate);
-            xor_lanes(st.s, lanes, 0, rate);
+            for (unsigned j = 0; j < m; j++) {
+                const nuri_keccak_job *job = &jobs[i + j];
+                const size_t off = b * rate;
+                if (off >= job->prelen && off + rate <= job->prelen + job->len) {
+                    lanes[j] = job->in + (off - job->prelen); /* a whole block of in: read in place */
+                } else {
+                    nuri_keccak_job_block(blk[j], job, off, rate);
+                    lanes[j] = blk[j];
+                }
+            }
+            xor_blocks(st.s, lanes, rate);
             nuri_keccakf1600_x4_avx2(st.s);
         }
         for (unsigned j = 0; j < m; j++)
