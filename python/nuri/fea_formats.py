@@ -201,6 +201,18 @@ class ColumnCipher:
     def decrypt(self, values, first_row=1):
         return self._run(values, False, first_row)
 
+    def uniform(self, values, encrypt=True):
+        """The vectorised path alone: values (an Arrow string array, or a list of str/None) whose
+        non-null values all have one ASCII layout -> the result (same kind as values); None when the
+        column does not qualify (then encrypt()/decrypt() handle it value by value)."""
+        import pyarrow as pa
+
+        arr = values if isinstance(values, pa.Array) else pa.array(values, type=pa.string())
+        out = self._arrow_fast(pa, arr, encrypt)
+        if out is None or isinstance(values, pa.Array):
+            return out
+        return out.to_pylist()
+
     def wipe(self):
         """Wipes the expanded keys now (they are wiped on garbage collection otherwise)."""
         self.fmts.wipe()

@@ -134,6 +134,7 @@ class Engine:
             raise UsageError(f"FEA is not available in this build (nuri.fea: {e})") from None
         self.fea, self.key, self.variant, self.tweak = fea, key, variant, tweak
         self.encrypting, self.allow_small = encrypting, allow_small
+        self.ciphers = {}  # nuri.fea_formats.ColumnCipher per pattern: the vectorised path (uniform)
         # A bad tweak, variant or key is a usage error before any row is read (never "a value that did not
         # fit", which --on-error keep would pass through in clear): try them on the smallest digit domain.
         try:
@@ -146,6 +147,23 @@ class Engine:
             _domain(radix, length, self.allow_small)
         except ValueError as e:
             raise FitError(str(e) + ("" if self.allow_small else " (--allow-small-domain accepts 2^8..10^6)")) from None
+
+    def uniform(self, fmt, values):
+        """Columns whose values all share one layout (16-digit cards, a fixed template): encrypted in one
+        vectorised call by nuri.fea_formats; None otherwise (then the value-by-value path below runs)."""
+        if fmt.width or not hasattr(fmt, "p"):
+            return None
+        try:
+            from ..fea_formats import ColumnCipher
+
+            cc = self.ciphers.get(fmt.p.spec)
+            if cc is None:
+                cc = self.ciphers[fmt.p.spec] = ColumnCipher(self.key, fmt.p, tweak=self.tweak, variant=self.variant,
+                                                             allow_small_domain=self.allow_small)
+            res = cc.uniform([None if v == "" else v for v in values], self.encrypting)
+        except (ImportError, ValueError):
+            return None
+        return None if res is None else ["" if v == "" else r for v, r in zip(values, res)]
 
     def run(self, radix, strings):
         """strings: list of lists of symbol indices, all the same length. Returns the same shape."""
@@ -205,6 +223,9 @@ def _plain_digits(digs):
 
 def transform_values(engine, fmt, values, col, first_row, problems):
     """values: list of str or None. Returns the new list; bad values are reported (row numbers are 1-based data rows)."""
+    fast = engine.uniform(fmt, values)
+    if fast is not None:
+        return fast
     out = list(values)
     groups = {}
     for j, v in enumerate(values):
