@@ -1,6 +1,8 @@
 /* Benchmark harness shared by every family (DESIGN.md principle 7).
  * One JSON record per measurement, one schema for all families:
- * {"family","impl","op","param","size","platform","metric","median","min","max","runs"}.
+ * {"family","impl","op","param","size","platform","metric","median","min","max","runs",
+ *  "p10","p90","load","busy"}: p10..p90 is the robust spread of the runs (max is often one
+ * preempted run); busy = the 1-minute load reached the number of CPUs or p90 > 1.25 p10.
  * Cycles are rdtsc ticks on x86-64 (reference cycles at the TSC rate; the VM has no PMU),
  * cntvct ticks scaled to ns on AArch64, and clock_gettime ns elsewhere. */
 #ifndef NURI_BENCH_H
@@ -34,6 +36,8 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
                        const char *param, double size, const char *metric, const double stats[3]);
 /* Ticks per second of nuri_bench_cycles (measured once against CLOCK_MONOTONIC). */
 double nuri_bench_tick_rate(void);
+/* 1-minute load average (/proc/loadavg), -1 where there is none. */
+double nuri_bench_loadavg(void);
 /* 1 if impl name passes b->filter. */
 int nuri_bench_selected(const nuri_bench *b, const char *impl);
 

@@ -324,7 +324,7 @@ def chart_sparkle(recs, cross, outdir, ghz):
     it2 = [dict(label=f"{r['impl']} {r['op']} {r['param']}"[:40], value=float(r["median"]), kind=kind_of(r), note="")
            for r in sorted(aead, key=lambda r: (r["op"], r["median"]))][:14]
     it2 += [item_anchor(k) for k in ("x86-designers-schwaemm256-128", "x86-designers-esch256", "x86-ascon-aead128",
-                                     "x86-ascon-hash256")]
+                                     "x86-ascon-hash256", "epyc-ascon-aead128", "epyc-ascon-hash256")]
     bar_panel(axes[1], it2, "Schwaemm256-128 / Esch256 at 4 KiB vs Ascon, x86-64", "cycles/byte (TSC)")
     fig.suptitle("SPARKLE, Schwaemm, Esch on the x86-64 host", fontsize=11)
     save(fig, os.path.join(outdir, "sparkle-x86.png"), items + it2)
@@ -427,13 +427,19 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
                              r.get("platform"), r.get("metric"), _fmt(r["median"])) for r in cross],
                            ["family", "impl", "op", "param", "size", "platform", "metric", "median"]))
         L.append("")
+    busy = sum(1 for r in recs if r.get("busy"))
     L += ["## All host measurements", "",
-          f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run.", ""]
+          f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run, "
+          "each family's peers right after its nuri records. `p10-p90` is the spread of the runs (`max` is often one "
+          "preempted run); **busy** marks records taken while the 1-minute load reached the number of CPUs or "
+          f"whose runs spread by more than 25% (p90 > 1.25 p10): {busy} of {len(recs)} here.", ""]
     for fam in sorted({r["family"] for r in recs}):
-        rows = [(r["impl"], r["op"], r["param"], int(r["size"]), r["metric"], _fmt(r["median"]), _fmt(r["min"]),
-                 _fmt(r["max"]), r.get("runs", "")) for r in recs if r["family"] == fam]
-        L += [f"### {fam}", "", _md_table(rows, ["impl", "op", "param", "size", "metric", "median", "min", "max",
-                                                 "runs"]), ""]
+        rows = [(r["impl"], r["op"], r["param"], int(r["size"]), r["metric"], _fmt(r["median"]),
+                 (f"{_fmt(r['p10'])}-{_fmt(r['p90'])}" if "p10" in r and "p90" in r else ""),
+                 "**busy**" if r.get("busy") else "", _fmt(r["min"]), _fmt(r["max"]), r.get("runs", ""))
+                for r in recs if r["family"] == fam]
+        L += [f"### {fam}", "", _md_table(rows, ["impl", "op", "param", "size", "metric", "median", "p10-p90", "load",
+                                                 "min", "max", "runs"]), ""]
     L += ["## Published figures not shown", ""] + [f"- {m}" for _, m in A.MISSING] + [""]
     L += ["## Sources of the published figures", ""]
     L += sorted({f"- {a['label']} ({a['value']:g} {a['unit']}, {a['platform']}): {a['source']}" for a in A.ANCHORS})
@@ -506,7 +512,10 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
                    "its own baseline (published: time / C; nuri: instructions / `opt`)."))
     charts.append(("SPARKLE, Schwaemm, Esch on x86-64", "sparkle-x86.png",
                    "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
-                   "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM)."))
+                   "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM). "
+                   "The Ascon peer is RustCrypto's pure-Rust ascon-aead/ascon-hash, the fastest Ascon a package registry "
+                   "offers; the Ascon team's C (opt64) is faster, so its figures on these AMD EPYC machines (issue 11) "
+                   "and on the spec author's Xeon VM are drawn hatched beside it: compare Schwaemm with those."))
     chart_fea(recs, outdir)
     charts.append(("FEA", "fea.png",
                    "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "

@@ -1,10 +1,34 @@
 //! FF1 peer for `bench/bench_fea.c`: the `fpe` crate (FF1 over AES-128, radix 10) on batches of
 //! 16-digit decimal strings, the same job as nuri's `digits-encrypt` records.
 //! Prints one JSON line per measurement in the harness schema, impl "peer:fpe-ff1-aes128".
+//! Timed like the harness: rdtsc ticks per run, turned into values/s with the TSC rate measured against
+//! the monotonic clock (bench/bench.c nuri_bench_tick_rate), p10/p90 of the runs beside min/max.
 //! Usage: peer_ff1 [--quick]
 use aes::Aes128;
 use fpe::ff1::{FlexibleNumeralString, FF1};
 use std::time::Instant;
+
+#[cfg(target_arch = "x86_64")]
+fn ticks() -> u64 {
+    unsafe {
+        core::arch::x86_64::_mm_lfence();
+        core::arch::x86_64::_rdtsc()
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn ticks() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
+}
+
+/// Ticks per second of ticks(), measured over 50 ms.
+fn tick_rate() -> f64 {
+    let t = Instant::now();
+    let c = ticks();
+    while t.elapsed().as_secs_f64() < 0.05 {}
+    (ticks() - c) as f64 / t.elapsed().as_secs_f64()
+}
 
 fn encrypt_batch(ff1: &FF1<Aes128>, tweak: &[u8], input: &[u8], out: &mut [u8], len: usize) {
     for (src, dst) in input.chunks_exact(len).zip(out.chunks_exact_mut(len)) {
@@ -44,21 +68,25 @@ fn main() {
     let mut output = vec![0u8; count * len];
     let tweak = [0u8; 8];
     encrypt_batch(&ff1, &tweak, &input, &mut output, len); // warm-up
+    let rate = tick_rate();
     let mut rates: Vec<f64> = (0..runs)
         .map(|_| {
-            let t = Instant::now();
+            let t = ticks();
             encrypt_batch(&ff1, &tweak, &input, &mut output, len);
-            count as f64 / t.elapsed().as_secs_f64()
+            count as f64 * rate / (ticks() - t) as f64
         })
         .collect();
     rates.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let q = (runs - 1) / 10;
     println!(
-        "{{\"family\": \"fea\", \"impl\": \"peer:fpe-ff1-aes128\", \"op\": \"digits-encrypt\", \"param\": \"FF1/AES-128 16 digits\", \"size\": {}, \"platform\": \"{}\", \"metric\": \"values_per_s\", \"median\": {:.6e}, \"min\": {:.6e}, \"max\": {:.6e}, \"runs\": {}}}",
+        "{{\"family\": \"fea\", \"impl\": \"peer:fpe-ff1-aes128\", \"op\": \"digits-encrypt\", \"param\": \"FF1/AES-128 16 digits\", \"size\": {}, \"platform\": \"{}\", \"metric\": \"values_per_s\", \"median\": {:.6e}, \"min\": {:.6e}, \"max\": {:.6e}, \"runs\": {}, \"p10\": {:.6e}, \"p90\": {:.6e}}}",
         count,
         std::env::consts::ARCH,
         rates[runs / 2],
         rates[0],
         rates[runs - 1],
-        runs
+        runs,
+        rates[q],
+        rates[runs - 1 - q]
     );
 }
