@@ -47,7 +47,7 @@ ANCHORS = [
          unit="cycles/byte", platform="x86-64 Xeon VM (TSC)", source="shared/spec/sparkle.md section 5, local measurement"),
     dict(family="sparkle", key="x86-ascon-hash256", label="ascon-c opt64, Ascon-Hash256 4 KiB", value=13.0,
          unit="cycles/byte", platform="x86-64 Xeon VM (TSC)", source="shared/spec/sparkle.md section 5, local measurement"),
-    # The Ascon team's C is faster than any Ascon a registry offers (crates.io has only RustCrypto's pure-Rust
+    # The Ascon team's C is faster than any Ascon a registry offers (the Rust package registry has only RustCrypto's pure-Rust
     # ascon-aead/ascon-hash, the peer measured in each run): its figures on this project's machines are drawn
     # beside the peer, hatched, so that Schwaemm is never shown beating Ascon on the peer alone.
     dict(family="sparkle", key="epyc-ascon-aead128", label="ascon-c opt64, Ascon-AEAD128 (AMD EPYC)", value=5.1,
