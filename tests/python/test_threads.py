@@ -63,3 +63,28 @@ def test_pipo_stream_from_8_threads(mode, iv, encrypting):
     # identical input chunks: whatever the interleaving, every update's output is one aligned piece of
     # the one-shot result, each piece exactly once
     assert collections.Counter(outs) == collections.Counter(pieces)
+
+
+def test_sealer_from_8_threads():
+    """seal.Sealer: chunk i is sealed under nonce i. Without the lock two threads could read the same index
+    while the AEAD call has released the GIL, and seal two chunks under one nonce."""
+    from nuri import seal
+    from nuri.seal.stream import nonce
+
+    s = seal.Sealer(key=bytes(range(16)), chunk_log2=10)
+    chunk = bytes(range(256)) * 4  # exactly one chunk: each update seals the previous one
+    outs = []
+    lock = threading.Lock()
+
+    def step():
+        c = s.update(chunk)
+        with lock:
+            outs.append(c)
+
+    hammer(step)
+    last = s.finalize()
+    n = THREADS * ROUNDS
+    p = s._p
+    want = [p.aead.encrypt(nonce(p.prefix, i, False), chunk, p.ad) for i in range(n - 1)]
+    assert collections.Counter(o for o in outs if o) == collections.Counter(want)
+    assert last == p.aead.encrypt(nonce(p.prefix, n - 1, True), chunk, p.ad)

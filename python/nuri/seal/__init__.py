@@ -23,6 +23,7 @@ import hmac
 import io
 import os
 import struct
+import threading
 
 from ..exceptions import InvalidTag
 from .header import (DEFAULT_CHUNK_LOG2, HEADER_LEN, KDF_ARGON2ID, KDF_KEY, KIND_FILE, KIND_VIDEO, MAX_CHUNK_LOG2,
@@ -180,6 +181,9 @@ class Sealer:
         self._buf = bytearray()
         self._i = 0
         self._done = False
+        # one lock per object: the AEAD call releases the GIL, and two threads reading the same chunk index
+        # would seal two chunks under one nonce
+        self._lock = threading.Lock()
 
     def _chunk(self, data, last):
         from .stream import nonce
@@ -189,21 +193,23 @@ class Sealer:
         return out
 
     def update(self, data):
-        if self._done:
-            raise ValueError("update() after finalize()")
-        self._buf += data
-        cs, out = self._p.chunk_size, []
-        # keep at least one byte back: the final chunk must carry the last flag
-        while len(self._buf) > cs:
-            out.append(self._chunk(self._buf[:cs], False))
-            del self._buf[:cs]
-        return b"".join(out)
+        with self._lock:
+            if self._done:
+                raise ValueError("update() after finalize()")
+            self._buf += data
+            cs, out = self._p.chunk_size, []
+            # keep at least one byte back: the final chunk must carry the last flag
+            while len(self._buf) > cs:
+                out.append(self._chunk(self._buf[:cs], False))
+                del self._buf[:cs]
+            return b"".join(out)
 
     def finalize(self):
-        if self._done:
-            raise ValueError("finalize() called twice")
-        self._done = True
-        return self._chunk(self._buf, True)
+        with self._lock:
+            if self._done:
+                raise ValueError("finalize() called twice")
+            self._done = True
+            return self._chunk(self._buf, True)
 
 
 for _cls in (SealFormatError, NotRecipientError, Argon2LimitError):
