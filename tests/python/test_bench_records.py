@@ -49,3 +49,15 @@ def test_ascon_shown_with_the_faster_published_c():
     from nuri import report
 
     assert "epyc-ascon-aead128" in inspect.getsource(report.chart_sparkle)
+
+
+def test_public_api_timed_beside_the_kernels():
+    """The dispatching entry points users call ("api") are timed beside the kernels: the permutation,
+    and Schwaemm256-128 / Esch256 on 64-byte and 4 KiB single messages, with opt at 64 bytes beside them."""
+    recs = bench.run_c("sparkle", quick=True, impl="api") + bench.run_c("sparkle", quick=True, impl="opt")
+    api = {(r["op"], r["param"], int(r["size"])) for r in recs if r["impl"] == "api"}
+    opt = {(r["op"], r["param"], int(r["size"])) for r in recs if r["impl"] == "opt"}
+    assert ("permute", "SPARKLE384-11", 1) in api and ("permute", "SPARKLE384-11", 1) in opt
+    for op, param in (("aead-encrypt", "Schwaemm256-128"), ("aead-decrypt", "Schwaemm256-128"), ("hash", "Esch256")):
+        for size in (64, 4096):
+            assert (op, param, size) in api and (op, param, size) in opt, (op, size)
