@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds each hardware unit with Verilator and runs its cocotb tests (cocotb 1.9.2).
 
-Usage: run.py [UNIT ...]   (default: every unit). Prints 'N passed, N failed' and exits 1 on any
+Usage: run.py [--quick | UNIT ...]   (default: every unit; --quick: the make check set). Prints 'N passed, N failed' and exits 1 on any
 failure; cocotb's own runner does not fail the process when a test fails, so results.xml is read.
 """
 import os
@@ -24,11 +24,19 @@ UNITS = {
     "poly_nbu2": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 2}),
     "poly_nbu4": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 4}),
 }
+CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
+        "mlkem_core.v"]
+for _k, _lvl in ((2, 512), (3, 768), (4, 1024)):
+    for _nbu in (1, 2, 4):
+        UNITS[f"core{_lvl}_nbu{_nbu}"] = ("mlkem_core", CORE, {"K": _k, "NBU": _nbu})
+UNITS["axi768_nbu2"] = ("mlkem_axi", CORE + ["mlkem_axi.v"], {"K": 3, "NBU": 2})
+# make check: the units and one full ML-KEM-768 core (NBU = 2); make hw-check: everything
+QUICK = ["keccak", "sponge", "sampler", "codec", "poly_nbu2", "core768_nbu2", "axi768_nbu2"]
 
 
-def run(unit):
+def run(unit, quick=False):
     top, sources, params = UNITS[unit]
-    module = "test_" + unit.split("_")[0]
+    module = "test_" + unit.split("_")[0].rstrip("0123456789")
     runner = get_runner("verilator")
     build_dir = BUILD / unit
     runner.build(verilog_sources=[RTL / s for s in sources], hdl_toplevel=top,
@@ -36,15 +44,19 @@ def run(unit):
                  build_args=["-Wno-fatal", "-Wno-WIDTH"], includes=[RTL], timescale=("1ns", "1ps"))
     xml = runner.test(hdl_toplevel=top, test_module=module, build_dir=build_dir,
                       test_dir=Path(__file__).resolve().parent, results_xml=str(build_dir / "results.xml"),
-                      extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json")})
+                      extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json"),
+                                 "NURI_HW_QUICK": "1" if quick else ""})
     return get_results(xml)
 
 
 def main(argv):
+    quick = argv == ["--quick"]
+    if quick:
+        argv = QUICK
     units = argv or list(UNITS)
     total = failed = 0
     for u in units:
-        n, f = run(u)
+        n, f = run(u, quick)
         print(f"hw unit {u}: {n - f} passed, {f} failed")
         total += n
         failed += f

@@ -1,0 +1,187 @@
+// AXI wrapper of mlkem_core: AXI4-Lite control/status, 64-bit AXI4-Stream in and out.
+//
+// A command (AXI4-Lite write to CMD: bits [1:0] op 0 keygen / 1 encaps / 2 decaps, bits [10:8]
+// K = 2, 3, 4 which must be the core's) makes the wrapper take the operation's input as a byte
+// string in little-endian 64-bit beats on s_axis (keygen d || z: 8 beats; encaps ek || m;
+// decaps dk || c), run the core, and send the output on m_axis with TLAST on the last beat
+// (keygen ek || dk; encaps K || c; decaps K). A rejected input (ek modulus check, dk hash check)
+// sends the same number of beats, all zero, and sets its STATUS bit.
+// Registers (32-bit): 0x00 CMD (W), 0x04 STATUS (R: 0 busy, 1 done, 2 ek_bad, 3 dk_bad,
+// 4 prog_err, 5 cmd_err), 0x08 CYCLES (core cycles of the last command, start to done),
+// 0x0C IO_CYCLES (cycles of its input and output phases), 0x10 INFO (K | NBU << 8 | 1 << 16).
+module mlkem_axi #(
+    parameter K   = 3,
+    parameter NBU = 2
+) (
+    input  wire        clk,
+    input  wire        rst,          // active high, synchronous
+    // AXI4-Lite slave
+    input  wire [5:0]  s_axil_awaddr,
+    input  wire        s_axil_awvalid,
+    output wire        s_axil_awready,
+    input  wire [31:0] s_axil_wdata,
+    input  wire [3:0]  s_axil_wstrb,
+    input  wire        s_axil_wvalid,
+    output wire        s_axil_wready,
+    output wire [1:0]  s_axil_bresp,
+    output reg         s_axil_bvalid,
+    input  wire        s_axil_bready,
+    input  wire [5:0]  s_axil_araddr,
+    input  wire        s_axil_arvalid,
+    output wire        s_axil_arready,
+    output reg  [31:0] s_axil_rdata,
+    output wire [1:0]  s_axil_rresp,
+    output reg         s_axil_rvalid,
+    input  wire        s_axil_rready,
+    // AXI4-Stream in
+    input  wire [63:0] s_axis_tdata,
+    input  wire        s_axis_tvalid,
+    output wire        s_axis_tready,
+    input  wire        s_axis_tlast,
+    // AXI4-Stream out
+    output wire [63:0] m_axis_tdata,
+    output wire        m_axis_tvalid,
+    input  wire        m_axis_tready,
+    output wire        m_axis_tlast
+);
+    localparam DU = (K == 4) ? 11 : 10, DV = (K == 4) ? 5 : 4;
+    localparam [9:0] EK = 48 * K, H = 96 * K + 4, C = 96 * K + 12, CLEN = 4 * (DU * K + DV),
+                     M = C + CLEN, KR = M + 8;
+
+    // ---------------- the command's byte-string regions ----------------
+    reg  [1:0] op;
+    reg  [9:0] in_base0, in_len0, in_base1, in_len1, out_base0, out_len0, out_base1, out_len1;
+    always @* begin
+        case (op)
+            2'd0: begin
+                in_base0 = H; in_len0 = 10'd8; in_base1 = 10'd0; in_len1 = 10'd0;
+                out_base0 = EK; out_len0 = 48 * K + 4; out_base1 = 10'd0; out_len1 = 96 * K + 12;
+            end
+            2'd1: begin
+                in_base0 = EK; in_len0 = 48 * K + 4; in_base1 = M; in_len1 = 10'd4;
+                out_base0 = KR; out_len0 = 10'd4; out_base1 = C; out_len1 = CLEN;
+            end
+            default: begin
+                in_base0 = 10'd0; in_len0 = 96 * K + 12 + CLEN; in_base1 = 10'd0; in_len1 = 10'd0;
+                out_base0 = KR; out_len0 = 10'd4; out_base1 = 10'd0; out_len1 = 10'd0;
+            end
+        endcase
+    end
+
+    // ---------------- state ----------------
+    localparam W_IDLE = 3'd0, W_IN = 3'd1, W_START = 3'd2, W_RUN = 3'd3, W_PRIME = 3'd4, W_OUT = 3'd5;
+    reg  [2:0]  st;
+    reg         seg;            // region 0 or 1
+    reg  [9:0]  idx;            // beat within the region
+    reg         done_r, ek_bad_r, dk_bad_r, prog_err_r, cmd_err_r;
+    reg  [31:0] cycles, io_cycles;
+
+    wire        core_busy, core_done, core_ek_bad, core_dk_bad, core_prog_err;
+    wire [63:0] core_rdata;
+    wire        reject = ek_bad_r | dk_bad_r | prog_err_r;
+
+    wire [9:0]  in_len  = seg ? in_len1 : in_len0;
+    wire [9:0]  in_base = seg ? in_base1 : in_base0;
+    wire [9:0]  out_len = seg ? out_len1 : out_len0;
+    wire [9:0]  out_base = seg ? out_base1 : out_base0;
+    wire        in_take  = st == W_IN && s_axis_tvalid;
+    wire        out_give = st == W_OUT && m_axis_tready;
+    wire        in_end   = idx == in_len - 10'd1;
+    wire        out_end  = idx == out_len - 10'd1;
+    wire        out_last = out_end && (seg || out_len1 == 10'd0);
+
+    // the output read runs one beat ahead: core_rdata is always mem[out_base + idx]
+    reg  [9:0]  rd_addr;
+    always @* begin
+        rd_addr = out_base + idx;
+        if (st == W_OUT && out_give) begin
+            if (out_end) rd_addr = out_base1;
+            else rd_addr = out_base + idx + 10'd1;
+        end
+    end
+
+    assign s_axis_tready = st == W_IN;
+    assign m_axis_tvalid = st == W_OUT;
+    assign m_axis_tdata  = reject ? 64'd0 : core_rdata;
+    assign m_axis_tlast  = st == W_OUT && out_last;
+
+    mlkem_core #(.K(K), .NBU(NBU)) core (.clk(clk), .rst(rst), .start(st == W_START), .op(op),
+        .busy(core_busy), .done(core_done), .ek_bad(core_ek_bad), .dk_bad(core_dk_bad),
+        .prog_err(core_prog_err), .host_we(in_take), .host_addr(st == W_IN ? in_base + idx : rd_addr),
+        .host_wdata(s_axis_tdata), .host_rdata(core_rdata));
+
+    // ---------------- AXI4-Lite ----------------
+    assign s_axil_awready = !s_axil_bvalid && s_axil_awvalid && s_axil_wvalid;
+    assign s_axil_wready  = s_axil_awready;
+    assign s_axil_bresp   = 2'b00;
+    assign s_axil_arready = !s_axil_rvalid;
+    assign s_axil_rresp   = 2'b00;
+    wire        cmd_write = s_axil_awready && s_axil_awaddr[5:2] == 4'd0;
+    wire [2:0]  cmd_k     = s_axil_wdata[10:8];
+    wire        cmd_ok    = st == W_IDLE && s_axil_wdata[1:0] != 2'd3 && cmd_k == K;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            s_axil_bvalid <= 1'b0; s_axil_rvalid <= 1'b0;
+        end else begin
+            if (s_axil_awready) s_axil_bvalid <= 1'b1;
+            else if (s_axil_bready) s_axil_bvalid <= 1'b0;
+            if (s_axil_arvalid && s_axil_arready) begin
+                s_axil_rvalid <= 1'b1;
+                case (s_axil_araddr[5:2])
+                    4'd1: s_axil_rdata <= {26'd0, cmd_err_r, prog_err_r, dk_bad_r, ek_bad_r, done_r,
+                                           st != W_IDLE};
+                    4'd2: s_axil_rdata <= cycles;
+                    4'd3: s_axil_rdata <= io_cycles;
+                    4'd4: s_axil_rdata <= K | (NBU << 8) | (1 << 16);
+                    default: s_axil_rdata <= 32'd0;
+                endcase
+            end else if (s_axil_rready) s_axil_rvalid <= 1'b0;
+        end
+    end
+
+    // ---------------- command flow ----------------
+    always @(posedge clk) begin
+        if (rst) begin
+            st <= W_IDLE; done_r <= 1'b0; ek_bad_r <= 1'b0; dk_bad_r <= 1'b0; prog_err_r <= 1'b0;
+            cmd_err_r <= 1'b0; op <= 2'd0; cycles <= 32'd0; io_cycles <= 32'd0;
+        end else begin
+            if (cmd_write) begin
+                cmd_err_r <= !cmd_ok;
+                if (cmd_ok) begin
+                    op <= s_axil_wdata[1:0]; st <= W_IN; seg <= 1'b0; idx <= 10'd0;
+                    done_r <= 1'b0; ek_bad_r <= 1'b0; dk_bad_r <= 1'b0; prog_err_r <= 1'b0;
+                    cycles <= 32'd0; io_cycles <= 32'd0;
+                end
+            end
+            case (st)
+                W_IN: begin
+                    io_cycles <= io_cycles + 32'd1;
+                    if (in_take) begin
+                        if (!in_end) idx <= idx + 10'd1;
+                        else if (!seg && in_len1 != 10'd0) begin seg <= 1'b1; idx <= 10'd0; end
+                        else st <= W_START;
+                    end
+                end
+                W_START: begin st <= W_RUN; cycles <= 32'd1; end
+                W_RUN: begin
+                    cycles <= cycles + 32'd1;
+                    if (core_done) begin
+                        ek_bad_r <= core_ek_bad; dk_bad_r <= core_dk_bad; prog_err_r <= core_prog_err;
+                        st <= W_PRIME; seg <= 1'b0; idx <= 10'd0;
+                    end
+                end
+                W_PRIME: begin st <= W_OUT; io_cycles <= io_cycles + 32'd1; end
+                W_OUT: begin
+                    io_cycles <= io_cycles + 32'd1;
+                    if (out_give) begin
+                        if (!out_end) idx <= idx + 10'd1;
+                        else if (!seg && out_len1 != 10'd0) begin seg <= 1'b1; idx <= 10'd0; end
+                        else begin st <= W_IDLE; done_r <= 1'b1; end
+                    end
+                end
+                default: ;
+            endcase
+        end
+    end
+endmodule

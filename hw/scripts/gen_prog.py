@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""Generates the ML-KEM core's micro-programs (hw/rtl/mlkem_prog.vh) from FIPS 203, and runs them
+in a Python interpreter (`run`) that the tests compare with nuri's C library, so a wrong program
+is found before the RTL is simulated.
+
+The core (hw/rtl/mlkem_core.v) has a lane RAM (64-bit words) holding every byte string and 16
+polynomial slots in the engine (slot s in bank s & 1, see poly_engine.v). The programs are fully
+unrolled per K: every address, nonce and slot is a constant of the instruction, so the sequencer
+is a counter and a ROM, and the control flow never depends on a secret.
+
+Lane RAM layout (lane addresses, k = K):
+  DKP = 0            dk_pke = ByteEncode12(s^)        48k lanes
+  EK  = 48k          ek = ByteEncode12(t^) || rho     48k + 4 lanes (rho at 96k)
+  H   = 96k + 4      H(ek)                            4 lanes   (so dk = [0, 96k + 12))
+  Z   = 96k + 8      z                                4 lanes
+  C   = 96k + 12     ciphertext c                     4 (du k + dv) lanes (J(z || c) reads Z..)
+  M   = after c      m (4) and H(ek) or h (4) for G(m || h)
+  KR  = M + 8        K (4) and r (4) from G
+  HC  = M + 16       H(ek) recomputed by decaps
+  KB  = M + 20       K-bar = J(z || c)
+Keygen takes d || z at H (d is absorbed by G before G's output overwrites it with rho || sigma).
+"""
+import hashlib
+import sys
+from pathlib import Path
+
+HW = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HW / "tb"))
+import models  # noqa: E402
+
+OPS = ("keygen", "encaps", "decaps")
+PARAMS = {2: (3, 2, 10, 4), 3: (2, 2, 10, 4), 4: (2, 2, 11, 5)}   # eta1, eta2, du, dv
+
+# instruction opcodes
+I_END, I_HASH, I_SAMPLE, I_ENG, I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4 = range(10)
+# hash modes (keccak_sponge) and sampler modes
+SHA3_256, SHA3_512, SHAKE128, SHAKE256 = range(4)
+S_NTT, S_CBD2, S_CBD3 = range(3)
+ENG = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5}
+# instruction fields: name -> (lsb, width); mirrored by the localparams in mlkem_core.v
+FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
+          "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
+          "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
+          "d": (89, 4), "chk": (93, 1)}
+
+
+def layout(k):
+    _, _, du, dv = PARAMS[k]
+    lay = {"DKP": 0, "EK": 48 * k, "RHO": 96 * k, "H": 96 * k + 4, "Z": 96 * k + 8, "C": 96 * k + 12,
+           "CLEN": 4 * (du * k + dv)}
+    lay["M"] = lay["C"] + lay["CLEN"]
+    lay["KR"] = lay["M"] + 8
+    lay["HC"] = lay["M"] + 16
+    lay["KB"] = lay["M"] + 20
+    lay["END"] = lay["M"] + 24
+    return lay
+
+
+def io_regions(k, op):
+    """(input regions, output regions) as (lane base, lane count), in byte-string order."""
+    L = layout(k)
+    if op == "keygen":
+        return [(L["H"], 8)], [(L["EK"], 48 * k + 4), (L["DKP"], 96 * k + 12)]
+    if op == "encaps":
+        return [(L["EK"], 48 * k + 4), (L["M"], 4)], [(L["KR"], 4), (L["C"], L["CLEN"])]
+    return [(L["DKP"], 96 * k + 12 + L["CLEN"])], [(L["KR"], 4)]
+
+
+class Slots:
+    """Polynomial slot allocation with the engine's bank rules."""
+
+    def __init__(self, prog):
+        self.free = {0: [0, 2, 4, 6, 8, 10, 12, 14], 1: [1, 3, 5, 7, 9, 11, 13, 15]}
+        self.prog = prog
+
+    def alloc(self, bank):
+        return self.free[bank].pop(0)
+
+    def release(self, *slots):
+        for s in slots:
+            self.free[s & 1].append(s)
+
+    def eng(self, op, a, b, c=0):
+        self.prog.append({"op": I_ENG, "eop": ENG[op], "sa": a, "sb": b, "sc": c})
+
+    def ntt(self, a):
+        """NTT a (destroyed) into a new slot of the other bank."""
+        b = self.alloc(1 - (a & 1))
+        self.eng("ntt", a, b)
+        self.release(a)
+        return b
+
+    def intt(self, a):
+        t = self.alloc(1 - (a & 1))
+        self.eng("intt", a, t)
+        self.release(t)
+        return a
+
+    def binop(self, op, a, b):
+        """a op b (same bank) into the other bank; frees a and b."""
+        assert a & 1 == b & 1
+        c = self.alloc(1 - (a & 1))
+        self.eng(op, a, b, c)
+        self.release(a, b)
+        return c
+
+    def move(self, a):
+        """a into the other bank: a + 0, the zero made by two subtractions."""
+        z = self.alloc(1 - (a & 1))
+        self.eng("sub", a, a, z)                  # zero in the other bank
+        w = self.alloc(a & 1)
+        self.eng("sub", z, z, w)                  # zero in a's bank
+        self.release(z)
+        return self.binop("add", a, w)
+
+    def sum(self, polys):
+        """Sums polynomials (freeing them); the result's bank is whatever the adds give."""
+        pending = list(polys)
+        while len(pending) > 1:
+            by = {0: [p for p in pending if p & 1 == 0], 1: [p for p in pending if p & 1]}
+            b = 0 if len(by[0]) >= 2 else 1 if len(by[1]) >= 2 else None
+            if b is None:
+                x = pending[0]
+                pending = pending[1:] + [self.move(x)]
+                continue
+            x, y = by[b][:2]
+            pending = [p for p in pending if p not in (x, y)] + [self.binop("add", x, y)]
+        return pending[0]
+
+
+def hash_(prog, mode, abase, alen, dst=0, nout=0, bbase=0, blen=0, tail=b""):
+    prog.append({"op": I_HASH, "mode": mode, "abase": abase, "alen": alen, "bbase": bbase,
+                 "blen": blen, "tailn": len(tail), "tail": int.from_bytes(tail, "little"),
+                 "dst": dst, "nout": nout})
+
+
+def sample(prog, mode, smode, seed, tail, slot):
+    prog.append({"op": I_SAMPLE, "mode": mode, "abase": seed, "alen": 4, "tailn": len(tail),
+                 "tail": int.from_bytes(tail, "little"), "smode": smode, "sa": slot})
+
+
+def enc(prog, slot, d, base, compare=False):
+    prog.append({"op": I_ENCCMP if compare else I_ENC, "sa": slot, "d": d, "abase": base})
+
+
+def dec(prog, base, d, slot, chk=False):
+    prog.append({"op": I_DEC, "abase": base, "d": d, "sa": slot, "chk": int(chk)})
+
+
+def cbd(prog, sl, eta, seed, nonce, bank):
+    s = sl.alloc(bank)
+    sample(prog, SHAKE256, S_CBD2 if eta == 2 else S_CBD3, seed, bytes([nonce]), s)
+    return s
+
+
+def encrypt(prog, sl, k, seed_r, compare):
+    """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C."""
+    L = layout(k)
+    eta1, eta2, du, dv = PARAMS[k]
+    yh = [sl.ntt(cbd(prog, sl, eta1, seed_r, j, 1)) for j in range(k)]       # y^ in bank 0
+    for i in range(k):
+        prods = []
+        for j in range(k):
+            a = sl.alloc(0)
+            sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)        # A^T[i][j] = A[j][i]
+            p = sl.alloc(1)
+            sl.eng("mul", a, yh[j], p)
+            sl.release(a)
+            prods.append(p)
+        u = sl.intt(sl.sum(prods))
+        e1 = cbd(prog, sl, eta2, seed_r, k + i, u & 1)
+        u = sl.binop("add", u, e1)
+        enc(prog, u, du, L["C"] + 4 * du * i, compare)
+        sl.release(u)
+    prods = []
+    for j in range(k):
+        t = sl.alloc(0)
+        dec(prog, L["EK"] + 48 * j, 12, t, chk=True)                         # FIPS 203 7.2
+        p = sl.alloc(1)
+        sl.eng("mul", t, yh[j], p)
+        sl.release(t)
+        prods.append(p)
+    sl.release(*yh)
+    v = sl.intt(sl.sum(prods))
+    e2 = cbd(prog, sl, eta2, seed_r, 2 * k, v & 1)
+    v = sl.binop("add", v, e2)
+    mu = sl.alloc(v & 1)
+    dec(prog, L["M"], 1, mu)
+    v = sl.binop("add", v, mu)
+    enc(prog, v, dv, L["C"] + 4 * du * k, compare)
+    sl.release(v)
+
+
+def program(k, op):
+    L = layout(k)
+    eta1, _, du, dv = PARAMS[k]
+    prog = []
+    sl = Slots(prog)
+    if op == "keygen":
+        hash_(prog, SHA3_512, L["H"], 4, dst=L["RHO"], nout=8, tail=bytes([k]))   # rho || sigma
+        sigma = L["H"]
+        sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j, 1)) for j in range(k)]    # s^ in bank 0
+        for j in range(k):
+            enc(prog, sh[j], 12, L["DKP"] + 48 * j)
+        for i in range(k):
+            prods = []
+            for j in range(k):
+                a = sl.alloc(0)
+                sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([j, i]), a)
+                p = sl.alloc(1)
+                sl.eng("mul", a, sh[j], p)
+                sl.release(a)
+                prods.append(p)
+            eh = sl.ntt(cbd(prog, sl, eta1, sigma, k + i, 0))
+            t = sl.sum(prods + [eh])
+            enc(prog, t, 12, L["EK"] + 48 * i)
+            sl.release(t)
+        sl.release(*sh)
+        hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["H"], nout=4)
+    elif op == "encaps":
+        hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["M"] + 4, nout=4)
+        hash_(prog, SHA3_512, L["M"], 8, dst=L["KR"], nout=8)
+        encrypt(prog, sl, k, L["KR"] + 4, compare=False)
+    else:
+        hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
+        prog.append({"op": I_LOAD4, "abase": L["HC"]})
+        prog.append({"op": I_CMP4, "abase": L["H"]})                         # FIPS 203 7.3
+        prods = []
+        for i in range(k):
+            u = sl.alloc(1)
+            dec(prog, L["C"] + 4 * du * i, du, u)
+            uh = sl.ntt(u)                                                   # bank 0
+            s = sl.alloc(0)
+            dec(prog, L["DKP"] + 48 * i, 12, s)
+            p = sl.alloc(1)
+            sl.eng("mul", s, uh, p)
+            sl.release(s, uh)
+            prods.append(p)
+        w = sl.intt(sl.sum(prods))
+        v = sl.alloc(w & 1)
+        dec(prog, L["C"] + 4 * du * k, dv, v)
+        m = sl.alloc(1 - (w & 1))
+        sl.eng("sub", v, w, m)
+        sl.release(v, w)
+        enc(prog, m, 1, L["M"])
+        sl.release(m)
+        hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
+        encrypt(prog, sl, k, L["KR"] + 4, compare=True)
+        hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
+        prog.append({"op": I_LOAD4, "abase": L["KB"]})
+        prog.append({"op": I_SEL4, "abase": L["KR"]})
+    prog.append({"op": I_END})
+    assert all(len(v) == 8 for v in sl.free.values()), f"slot leak in {op} k={k}"
+    return prog
+
+
+def word(ins):
+    w = 0
+    for name, v in ins.items():
+        lsb, width = FIELDS[name]
+        assert 0 <= v < (1 << width), (name, v)
+        w |= v << lsb
+    return w
+
+
+# ---- the interpreter (what the RTL must do, in Python) ----------------------------------------
+def _lanes_bytes(mem, base, n):
+    return b"".join(mem[base + i].to_bytes(8, "little") for i in range(n))
+
+
+def _put(mem, base, data):
+    for i in range(0, len(data), 8):
+        mem[base + i // 8] = int.from_bytes(data[i:i + 8], "little")
+
+
+def _hash(mode, data, n):
+    if mode == SHA3_256:
+        return hashlib.sha3_256(data).digest()
+    if mode == SHA3_512:
+        return hashlib.sha3_512(data).digest()
+    return (hashlib.shake_128 if mode == SHAKE128 else hashlib.shake_256)(data).digest(n)
+
+
+def run(k, op, inp):
+    """Runs the program on the input byte string; returns (output bytes, flags)."""
+    mem = [0] * 1024
+    slots = [[0] * 256 for _ in range(16)]
+    flags = {"ek_bad": 0, "dk_bad": 0, "fail": 0}
+    ins_r, outs_r = io_regions(k, op)
+    pos = 0
+    for base, n in ins_r:
+        _put(mem, base, inp[pos:pos + 8 * n])
+        pos += 8 * n
+    assert pos == len(inp)
+    tmp = [0] * 4
+    for ins in program(k, op):
+        g = lambda f: ins.get(f, 0)  # noqa: E731
+        o = ins["op"]
+        if o in (I_HASH, I_SAMPLE):
+            data = _lanes_bytes(mem, g("abase"), g("alen")) + _lanes_bytes(mem, g("bbase"), g("blen"))
+            data += g("tail").to_bytes(2, "little")[:g("tailn")]
+            if o == I_HASH:
+                _put(mem, g("dst"), _hash(g("mode"), data, 8 * g("nout"))[:8 * g("nout")])
+            elif g("smode") == S_NTT:
+                slots[g("sa")] = models.sample_ntt(_hash(g("mode"), data, 1344))
+            else:
+                eta = 2 if g("smode") == S_CBD2 else 3
+                slots[g("sa")] = models.sample_cbd(_hash(g("mode"), data, 64 * eta), eta)
+        elif o == I_ENG:
+            a, b, c = slots[g("sa")], slots[g("sb")], slots[g("sc")]
+            e = g("eop")
+            if e == ENG["ntt"]:
+                slots[g("sb")] = models.ntt(a)
+            elif e == ENG["intt"]:
+                slots[g("sa")] = models.intt(a)
+            elif e == ENG["mul"]:
+                slots[g("sc")] = models.basemul(a, b)
+            elif e == ENG["add"]:
+                slots[g("sc")] = [(x + y) % models.Q for x, y in zip(a, b)]
+            else:
+                slots[g("sc")] = [(x - y) % models.Q for x, y in zip(a, b)]
+            del c
+        elif o in (I_ENC, I_ENCCMP):
+            d = g("d")
+            f = slots[g("sa")] if d == 12 else [models.compress(x, d) for x in slots[g("sa")]]
+            data = models.byte_encode(f, d)
+            if o == I_ENC:
+                _put(mem, g("abase"), data)
+            else:
+                flags["fail"] |= int(data != _lanes_bytes(mem, g("abase"), 4 * d))
+        elif o == I_DEC:
+            d = g("d")
+            f = models.byte_decode(_lanes_bytes(mem, g("abase"), 4 * d), d)
+            if d == 12:
+                flags["ek_bad"] |= g("chk") & int(any(x >= models.Q for x in f))
+                slots[g("sa")] = f
+            else:
+                slots[g("sa")] = [models.decompress(x, d) for x in f]
+        elif o == I_LOAD4:
+            tmp = mem[g("abase"):g("abase") + 4]
+        elif o == I_CMP4:
+            flags["dk_bad"] |= int(tmp != mem[g("abase"):g("abase") + 4])
+        elif o == I_SEL4:
+            if flags["fail"]:
+                mem[g("abase"):g("abase") + 4] = tmp
+        elif o == I_END:
+            break
+    out = b"".join(_lanes_bytes(mem, b, n) for b, n in outs_r)
+    return out, flags
+
+
+def emit():
+    lines = ["// Generated by hw/scripts/gen_prog.py: the ML-KEM micro-programs, unrolled per K.",
+             "// One instruction per (op, pc); fields are listed in gen_prog.py FIELDS.", ""]
+    for k in (2, 3, 4):
+        lines += [f"function [95:0] prog_k{k};", "    input [1:0] op;", "    input [9:0] pc;",
+                  "    begin", f"        prog_k{k} = 96'd0;", "        case ({op, pc})"]
+        for n, op in enumerate(OPS):
+            for pc, ins in enumerate(program(k, op)):
+                lines.append(f"            {{2'd{n}, 10'd{pc}}}: prog_k{k} = 96'h{word(ins):024x};")
+        lines += ["            default: ;", "        endcase", "    end", "endfunction", ""]
+    (HW / "rtl" / "mlkem_prog.vh").write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    emit()
+    for k in (2, 3, 4):
+        print(f"K={k}: " + ", ".join(f"{op} {len(program(k, op))}" for op in OPS))
