@@ -155,7 +155,10 @@ void nuri_keccak_jobs(const nuri_keccak_job *jobs, unsigned n, unsigned rate)
         s[pos >> 3] ^= (uint64_t)j->ds << (8 * (pos & 7));
         s[(rate - 1) >> 3] ^= 0x80ULL << (8 * ((rate - 1) & 7));
         keccak_permute(s, 1);
-        extract_bytes(j->out, s, 1, 0, j->outlen);
+        for (size_t o = 0; o < j->outlen; o += rate) { /* more than one block: a XOF (squeeze) */
+            if (o) keccak_permute(s, 1);
+            extract_bytes(j->out + o, s, 1, 0, j->outlen - o < rate ? j->outlen - o : rate);
+        }
         nuri_wipe(s, sizeof s);
     }
 }

@@ -54,11 +54,12 @@ void nuri_shake_x4_absorb_once_avx2(nuri_keccakx4 *st, unsigned rate, const uint
 void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out2, uint8_t *out3, size_t nblocks,
                                       nuri_keccakx4 *st, unsigned rate);
 /* nuri_keccak_jobs with four jobs per AVX2 permutation (jobs of one group of four that need
- * different numbers of blocks, and a lone last job, go through nuri_keccak_job_bmi2). Needs AVX2
- * and BMI2. */
+ * different numbers of blocks, and a lone last job, go through nuri_keccak_job1). Needs AVX2. */
 void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
 /* One job on a single state built with BMI1/BMI2 (keccak1_bmi2.c, x86-64 builds; needs BMI2).
- * Here outlen may exceed the rate (SHAKE output of several blocks). */
+ * Here outlen may exceed the rate (SHAKE output of several blocks). nuri_keccak_job1 runs it when
+ * the CPU has BMI2 and the portable permutation otherwise (x86-64 builds). */
 void nuri_keccak_job_bmi2(const nuri_keccak_job *job, unsigned rate);
+void nuri_keccak_job1(const nuri_keccak_job *job, unsigned rate);
 
 #endif

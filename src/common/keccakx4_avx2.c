@@ -131,6 +131,12 @@ void nuri_shake_x4_squeezeblocks_avx2(uint8_t *out0, uint8_t *out1, uint8_t *out
     }
 }
 
+void nuri_keccak_job1(const nuri_keccak_job *job, unsigned rate)
+{
+    if (nuri_cpu_has(NURI_CPU_BMI2)) nuri_keccak_job_bmi2(job, rate);
+    else nuri_keccak_jobs(job, 1, rate);
+}
+
 void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rate)
 {
     unsigned i = 0;
@@ -140,7 +146,7 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
         int same = m > 1;
         for (unsigned j = 1; j < m; j++) same &= (jobs[i + j].prelen + jobs[i + j].len) / rate + 1 == blocks;
         if (!same) {
-            nuri_keccak_job_bmi2(&jobs[i], rate);
+            nuri_keccak_job1(&jobs[i], rate);
             i++;
             continue;
         }

@@ -7,7 +7,7 @@ list(APPEND NURI_SOURCES
 nuri_backend(mlkem ref mlkem_ref.c)
 nuri_backend(mlkem opt mlkem_opt.c)
 # AVX2 kernels, with the four-way AVX2 Keccak and the BMI2 single-state Keccak they use (x86-64
-# builds; dispatch picks them only on CPUs with AVX2 and BMI2). No AVX-512 backend: the
+# builds; dispatch picks them only on CPUs with AVX2; the BMI2 Keccak runs only if the CPU has BMI2). No AVX-512 backend: the
 # development machine has no AVX-512 to test one on.
 if(NURI_X86_64)
   nuri_backend(mlkem avx2 mlkem_avx2.c FLAGS -mavx2)

@@ -580,7 +580,7 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
     return nuri_mlkem_rej_uniform(r, ctr, buf + 24 * g, buflen - 24 * g);
 }
 
-/* One entry through the BMI2 single-state SHAKE128: three blocks, and in the rare case that they
+/* One entry through the single-state SHAKE128 (BMI2 build when the CPU has it): three blocks, and in the rare case that they
  * hold fewer than 256 accepted values, the same XOF again with two more blocks (SHAKE output is
  * a prefix of any longer output, so the values already taken stay valid). */
 static void gen_entry(mlk_poly *out, const uint8_t rho[32], uint8_t b0, uint8_t b1)
@@ -593,7 +593,7 @@ static void gen_entry(mlk_poly *out, const uint8_t rho[32], uint8_t b0, uint8_t 
     in[33] = b1;
     for (;;) {
         nuri_keccak_job job = {NULL, 0, in, 34, buf, have, 0x1F};
-        nuri_keccak_job_bmi2(&job, NURI_SHAKE128_RATE);
+        nuri_keccak_job1(&job, NURI_SHAKE128_RATE);
         ctr = rej_uniform(out->c, ctr, buf + used, have - used);
         if (ctr >= MLKEM_N) break;
         used = have;
@@ -643,8 +643,8 @@ static void avx2_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int 
 }
 
 const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
-    {"avx2", NURI_CPU_AVX2 | NURI_CPU_BMI2, 1,
-     "AVX2 (+BMI2 Keccak): 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak"},
+    {"avx2", NURI_CPU_AVX2, 1,
+     "AVX2: 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak (BMI2 single Keccak if present)"},
     avx2_ntt,
     avx2_invntt,
     avx2_mulcache,
