@@ -1,7 +1,8 @@
 /* The byte-sliced key-search engine body, written once with GCC/Clang vector extensions and
  * compiled per target (portable/ with 128-bit vectors, avx2/ with 256-bit ones). The includer
  * defines KS_NW (64-bit elements per vector), KS_SEARCH (the function name) and may define
- * KS_ANY(v) (nonzero if any bit of v is set).
+ * KS_ANY(v) (nonzero if any bit of v is set) and KS_NS (1 or 2 states per pass, rounds interleaved;
+ * state h holds the candidates whose bit LB equals h).
  *
  * Layout: vector x_j holds state byte X[j] of LANES = 8 * KS_NW candidates, one per byte lane
  * (lane l = byte l of the vector in memory order). Key plane P[b] holds key byte b of every lane.
@@ -14,8 +15,8 @@
  * Per pass: rounds first+1..last of the plan (ks_impl.h: the shared rounds are computed once per
  * call), then an early abort: the last round's row X[0] needs 10 of its 77 operations (S5_1
  * to x7, S3, extend, key) and must match one target byte in some lane (1 - (255/256)^LANES of the
- * passes: 6% of 16-lane passes, 12% of 32-lane ones); only those passes finish the round and
- * compare all 8 rows. */
+ * passes: 6% of 16-lane passes, 12% of 32-lane ones, 22% of 2 x 32); only those passes finish
+ * the round and compare all 8 rows. */
 #include "ks_impl.h"
 
 typedef uint64_t vw __attribute__((vector_size(8 * KS_NW)));
