@@ -91,8 +91,8 @@ def test_cli_bench_json_quick():
     import json
     recs = [json.loads(l) for l in out.splitlines()]
     assert {r["impl"] for r in recs} >= {"ref", "bitslice64"}
-    assert all(set(r) == {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs"}
-               for r in recs)
+    assert all(set(r) == {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs",
+                          "p10", "p90", "load", "busy"} for r in recs)
 
 
 def test_cli_selftest():
