@@ -87,8 +87,9 @@ NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTE
  * n keys (repeat a key to encapsulate to it several times); decaps_many decapsulates n ciphertexts
  * under ONE decapsulation key (a server's key). Each item's result is bit-identical to the single
  * call's. The status is for the whole call: 0 when every item succeeded; on any error (an ek that
- * fails its modulus check, a dk that fails its hash check, the OS random generator) every output
- * is zeroed and no item is returned (find a bad ek with nuri_mlkem_check_ek). An invalid
+ * fails its modulus check: NURI_EBADEK, a dk that fails its hash check: NURI_EBADDK, a length:
+ * NURI_ELENGTH, the OS random generator: NURI_ERANDOM) every output is zeroed and no item is
+ * returned (find a bad ek with nuri_mlkem_check_ek). An invalid
  * ciphertext is no error (implicit rejection, as in decaps). n = 0 does nothing and returns 0.
  * The implementation interleaves the items: their hashes run four per Keccak-x4 call on AVX2, a
  * key's matrix is expanded once for consecutive items under the same key, and decaps_many checks
