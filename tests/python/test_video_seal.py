@@ -163,3 +163,22 @@ def test_video_seal_from_a_pipe_and_follow(clip, tmp_path):
     assert sealer.wait(timeout=60) == 0 and feed.wait(timeout=60) == 0
     assert r.returncode == 0, r.stderr
     assert frames(r.stdout) == "h264,60"
+
+
+def test_bench_records_follow_the_schema(tmp_path):
+    """One tiny run of the video benchmark (1 s 96x64 H.264, API only): bench-schema records with the
+    robust spread and the busy flag, and the table beside the work's seconds."""
+    import json
+
+    r = run(sys.executable, "-m", "nuri.seal.videobench", "--dir", tmp_path, "--seconds", "1", "--sizes", "96x64",
+            "--codecs", "h264", "--runs", "2", "--no-cli")
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(line) for line in r.stdout.decode().splitlines()]
+    assert {(x["op"], x["metric"]) for x in recs} == {("seal", "seconds"), ("open", "seconds"),
+                                                        ("seal+open", "seconds"), ("seal+open", "cpu-seconds")}
+    for x in recs:
+        assert {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs",
+                "p10", "p90", "load", "busy"} <= set(x), x
+        assert x["min"] <= x["p10"] <= x["median"] <= x["p90"] <= x["max"] and x["runs"] == 2
+        assert isinstance(x["busy"], bool)
+    assert "| 96x64 | h264 |" in (tmp_path / "table.md").read_text()

@@ -104,10 +104,21 @@ def time_cli(nuri, cmds, runs, cleanup):
     return ts
 
 
+def _pct(xs, q):
+    """The q-quantile of xs, interpolated linearly between order statistics."""
+    xs = sorted(xs)
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    return xs[lo] + (xs[min(lo + 1, len(xs) - 1)] - xs[lo]) * (pos - lo)
+
+
 def _record(impl, op, param, size, runs_s):
+    p10, p90, load = _pct(runs_s, 0.1), _pct(runs_s, 0.9), os.getloadavg()[0]
     return {"family": "seal-video", "impl": impl, "op": op, "param": param, "size": size,
             "platform": f"{platform.machine()} {_cpu()}, {os.cpu_count()} cores", "metric": "seconds",
-            "median": statistics.median(runs_s), "min": min(runs_s), "max": max(runs_s), "runs": len(runs_s)}
+            "median": statistics.median(runs_s), "min": min(runs_s), "max": max(runs_s), "runs": len(runs_s),
+            "p10": p10, "p90": p90, "load": round(load, 2),
+            "busy": bool(load >= (os.cpu_count() or 1) or (p10 > 0 and p90 > 1.25 * p10))}
 
 
 def main(argv=None):
