@@ -57,8 +57,11 @@ def test_killed_open_leaves_no_plaintext(tmp_path, sealed, sig):
     blob = path.read_bytes()
     outdir = tmp_path / "out"
     outdir.mkdir()
+    # the child starts with default dispositions: under nohup (or a CI runner ignoring SIGHUP) nuri
+    # keeps an inherited SIG_IGN, as it should, and the signal would not be tested
     p = subprocess.Popen([NURI_BIN, "open", "-i", "-", "-o", str(outdir / "plain")], stdin=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=dict(os.environ, NURI_KEY_HEX=KEY_HEX, NURI_NO_PROGRESS="1"))
+                         stderr=subprocess.PIPE, env=dict(os.environ, NURI_KEY_HEX=KEY_HEX, NURI_NO_PROGRESS="1"),
+                         preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)])
     p.stdin.write(blob[:len(blob) - (100 << 10)])  # all but the last chunks: plaintext is being written
     p.stdin.flush()
     tmp_fd = None
