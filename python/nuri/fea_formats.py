@@ -35,6 +35,7 @@ from ._util import check
 __all__ = ["Pattern", "ColumnCipher", "FitError", "parse_tweak"]
 
 _MSG = 256
+_SLICE = 1 << 16  # rows per vectorised call on long Arrow arrays
 _M64 = (1 << 64) - 1
 
 
@@ -230,6 +231,10 @@ class ColumnCipher:
                 chunks.append(self._run(ch, enc, row))
                 row += len(ch)
             return pa.chunked_array(chunks, type=values.type)
+        if pa is not None and isinstance(values, pa.Array) and len(values) > _SLICE:
+            # slices: one odd value only sends its own slice down the value-by-value path
+            parts = [self._run(values.slice(i, _SLICE), enc, first_row + i) for i in range(0, len(values), _SLICE)]
+            return pa.concat_arrays(parts)
         if pa is not None and isinstance(values, pa.Array):
             fast = self._arrow_fast(pa, values, enc)
             if fast is not None:

@@ -76,6 +76,12 @@ def test_arrow_fast_path_matches_per_value_path():
         assert cc.encrypt(sliced).to_pylist() == slow[7:107]
         chunked = pa.chunked_array([pa.array(vals[:1000]), pa.array(vals[1000:])])
         assert cc.encrypt(chunked).to_pylist() == slow
+    # long arrays go in slices: a bad value in one slice leaves the others on the fast path, rows stay exact
+    long = ["4111111111111111"] * 70000 + ["n/a"] + ["5500000000000004"] * 100
+    keep = ColumnCipher(KEY, "digits", on_error="keep")
+    out = keep.encrypt(pa.array(long)).to_pylist()
+    assert out[70000] == "n/a" and keep.problems == [(70001, "n/a", "has no digits")]
+    assert set(out[:70000]) == {fea.encrypt_digits(KEY, "4111111111111111")} and len(out) == len(long)
 
 
 def test_on_error_keep_and_stop():
