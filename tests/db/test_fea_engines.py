@@ -252,7 +252,7 @@ def test_spark_and_cross_engine_round_trip(tmp_path):
             fs.encrypt(bad, {"c": "digits"}, k).collect()
         assert sorted(r.c for r in fs.encrypt(bad, {"c": "digits"}, k, on_error="keep").collect()) == \
             sorted(["n/a", fea.encrypt_digits(KEY, "4111111111111111")])
-        r = roundtrip.roundtrip(int(os.environ.get("NURI_DB_RT_ROWS", "20000")), engines, tmp_path / "rt",
+        r = roundtrip.roundtrip(int(os.environ.get("NURI_DB_RT_ROWS", "5000")), engines, tmp_path / "rt",
                                 spark_session=s)
     finally:
         s.stop()
