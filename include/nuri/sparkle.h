@@ -4,9 +4,10 @@
  * State layout everywhere: 2*nb 32-bit words x0,y0,x1,y1,... (nb = 4, 6, 8 branches for
  * SPARKLE256/384/512); bytes map to words little-endian.
  *
- * Schwaemm decryption never releases unauthenticated plaintext: the one-shot form writes the
- * plaintext only after the tag has been checked (constant-time) and zeroes the output on failure;
- * the streaming form is two-pass (verify the whole ciphertext first, then decrypt it), see below. */
+ * Schwaemm decryption never releases unauthenticated plaintext: the one-shot and batch forms
+ * decrypt into the caller's buffer in one pass, check the tag (constant time) and zero the output
+ * before returning when it fails; the streaming form is two-pass (verify the whole ciphertext
+ * first, then decrypt it), see below. */
 #ifndef NURI_SPARKLE_H
 #define NURI_SPARKLE_H
 
@@ -61,9 +62,10 @@ NURI_API size_t nuri_schwaemm_rate_bytes(int variant);
 NURI_API size_t nuri_schwaemm_ctx_bytes(void);
 
 /* One-shot. Encrypt writes msg_len + tag bytes (ciphertext || tag) to out.
- * Decrypt reads ct_len >= tag bytes (ciphertext || tag) and writes ct_len - tag bytes, only
- * after the tag verified; on any error the first out_cap bytes of out are zeroed (NURI_EAUTH
- * for a wrong tag). out may equal the input (in-place). impl_name NULL = dispatch. */
+ * Decrypt reads ct_len >= tag bytes (ciphertext || tag) and writes ct_len - tag bytes; the
+ * result counts only if it returns 0: on any error the first out_cap bytes of out are zeroed
+ * before it returns (NURI_EAUTH for a wrong tag). out may equal the input (in-place).
+ * impl_name NULL = dispatch. */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
                                           const uint8_t *key, size_t key_len, const uint8_t *nonce,
                                           size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *msg,
@@ -120,6 +122,16 @@ NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *co
                                                const uint8_t *const *ads, const size_t *ad_lens,
                                                const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
                                                const char *impl_name);
+/* Batch opening, same semantics per message as nuri_schwaemm_decrypt: cts[i] is ciphertext || tag
+ * (ct_lens[i] >= tag bytes), out[i] receives ct_lens[i] - tag bytes of plaintext, zeroed when its
+ * tag fails; status[i] (may be NULL) = 0 or NURI_EAUTH. Returns 0 when every tag verified,
+ * NURI_EAUTH when some failed (status says which; the others are valid), or another NURI_E* for
+ * a bad argument (then every out[i] is zeroed and status[i] = that code). out[i] may equal cts[i]. */
+NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
+                                                        size_t key_len, const uint8_t *const *nonces,
+                                                        const uint8_t *const *ads, const size_t *ad_lens,
+                                                        const uint8_t *const *cts, const size_t *ct_lens,
+                                                        int *status, size_t count, const char *impl_name);
 
 /* ---- Esch ---- */
 #define NURI_ESCH256_DIGEST_BYTES 32

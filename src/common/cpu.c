@@ -75,7 +75,7 @@ uint32_t nuri_cpu_features(void)
     }
     uint32_t f = cached;
 #ifndef NURI_NO_GETENV
-    const char *mask = getenv("NURI_CPU_MASK");
+    const char *mask = nuri_getenv_cached(NURI_ENV_CPU_MASK);
     if (mask && *mask) f &= ~(uint32_t)strtoul(mask, NULL, 16);
 #endif
     return f;

@@ -11,7 +11,7 @@ static int forced_from_env(const char *family, char *out, size_t outlen)
     (void)family; (void)out; (void)outlen;
     return 0;
 #else
-    const char *env = getenv("NURI_IMPL");
+    const char *env = nuri_getenv_cached(NURI_ENV_IMPL);
     size_t flen = strlen(family);
     if (!env) return 0;
     for (const char *p = env; *p;) {

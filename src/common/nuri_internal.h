@@ -35,6 +35,10 @@ int nuri_dispatch(const char *family, const nuri_impl_info *const *infos, size_t
 #define NURI_IF_SELECT_1(entry) entry,
 #define NURI_IF_SELECT_0(entry)
 
+/* getenv of NURI_IMPL / NURI_CPU_MASK, cheap when the environment did not change (env.c). */
+enum { NURI_ENV_IMPL, NURI_ENV_CPU_MASK, NURI_ENV_COUNT };
+const char *nuri_getenv_cached(int which);
+
 /* 1 if the CPU (after NURI_CPU_MASK) has every feature in `need`. */
 int nuri_cpu_has(uint32_t need);
 

@@ -1,24 +1,14 @@
-/* Esch256 and Esch384: the sponge over the SPARKLE backend (rate 16 bytes, block injection with
- * the Feistel map M_h, domain constant 0x01/0x02 in the top byte of y_{h-1} before the last
- * block, big permutation after it, 16-byte squeezes separated by slim permutations). */
+/* Esch256 and Esch384 streaming and one-shot: the sponge steps of duplex.c (rate 16 bytes, block
+ * injection with the Feistel map M_h, domain constant 0x01/0x02 in the top byte of y_{h-1} before
+ * the last block, big permutation after it, 16-byte squeezes separated by slim permutations). */
 #include "sparkle_modes.h"
 
 size_t nuri_esch_ctx_bytes(void) { return sizeof(nuri_esch_ctx); }
 
-static unsigned nb_of(unsigned digest) { return digest == 32 ? 6 : 8; }
-/* Esch256: SPARKLE384 with 7 (slim) / 11 (big) steps; Esch384: SPARKLE512 with 8 / 12. */
-static unsigned slim_of(unsigned nb) { return nb == 6 ? 7 : 8; }
-static unsigned big_of(unsigned nb) { return nb == 6 ? 11 : 12; }
-
 static void block(nuri_esch_ctx *c, const uint8_t *in, size_t len, int last)
 {
-    unsigned nb = nb_of(c->digest_bytes);
-    uint32_t p[4];
-    nuri_sparkle_pad_words(p, 4, in, len);
-    if (last) c->state[nb - 1] ^= (uint32_t)(len < NURI_ESCH_RATE_BYTES ? 0x01u : 0x02u) << 24; /* y_{h-1} */
-    nuri_esch_inject(c->state, nb, p);
-    c->impl->permute(c->state, nb, last ? big_of(nb) : slim_of(nb));
-    nuri_wipe(p, sizeof p);
+    const nuri_esch_params *e = nuri_esch_params_of(c->digest_bytes);
+    c->impl->permute(c->state, e->nb, nuri_esch_block(e, c->state, in, len, last));
 }
 
 static void full_block(void *c, const uint8_t *in) { block(c, in, NURI_ESCH_RATE_BYTES, 0); }
@@ -26,7 +16,7 @@ static void full_block(void *c, const uint8_t *in) { block(c, in, NURI_ESCH_RATE
 int nuri_esch_init(nuri_esch_ctx *ctx, size_t digest_bytes, const char *impl_name)
 {
     memset(ctx, 0, sizeof *ctx);
-    if (digest_bytes != 32 && digest_bytes != 48) return NURI_ELENGTH;
+    if (!nuri_esch_params_of(digest_bytes)) return NURI_ELENGTH;
     const nuri_sparkle_impl *impl;
     int rc = nuri_sparkle_select(impl_name, &impl);
     if (rc) return rc;
@@ -49,13 +39,8 @@ int nuri_esch_final(nuri_esch_ctx *c, uint8_t *out, size_t out_len)
         if (out) nuri_wipe(out, out_len); /* outputs zeroed on error */
         return rc;
     }
-    unsigned nb = nb_of(c->digest_bytes);
     block(c, c->buf, c->buf_len, 1); /* an empty message is one padded block */
-    for (unsigned off = 0;; off += 16) {
-        for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + off + 4 * i, c->state[i]);
-        if (off + 16 >= out_len) break;
-        c->impl->permute(c->state, nb, slim_of(nb));
-    }
+    nuri_esch_squeeze(nuri_esch_params_of(c->digest_bytes), c->impl, c->state, out);
     nuri_wipe(c, sizeof *c);
     c->finished = 1;
     return NURI_OK;

@@ -1,11 +1,11 @@
-# SPARKLE / Schwaemm / Esch: the modes once (schwaemm.c, esch.c, batch.c) over the backends, one
+# SPARKLE / Schwaemm / Esch: the modes once (duplex.c; schwaemm.c and esch.c: streaming) over the backends, one
 # folder each (nuri_backend: see cmake/NuriHelpers.cmake). Portable kernels everywhere,
 # multi-instance SIMD kernels on x86-64 and assembly kernels on AArch64, behind dispatch.
 list(APPEND NURI_SOURCES
   src/sparkle/impls.c
   src/sparkle/schwaemm.c
   src/sparkle/esch.c
-  src/sparkle/batch.c)
+  src/sparkle/duplex.c)
 # ref is the spec-shaped baseline: keep GCC from turning its branch loops into SIMD code, so it
 # measures what it claims to be (the designers' reference is plain scalar C too).
 nuri_backend(sparkle ref sparkle_ref.c FLAGS -fno-tree-vectorize -fno-tree-slp-vectorize)

@@ -1,6 +1,6 @@
 /* The SPARKLE backend interface. Every implementation permutes a state of 2*nb 32-bit words in
  * the order x0,y0,x1,y1,... (nb = 4, 6 or 8 branches) by any number of steps >= 1. The Schwaemm
- * duplex (schwaemm.c), the Esch sponge (esch.c) and the batch API (batch.c) are written once on
+ * duplex and the Esch sponge (duplex.c: one lane engine for single messages and batches) are written once on
  * top of it. */
 #ifndef NURI_SPARKLE_IMPL_H
 #define NURI_SPARKLE_IMPL_H

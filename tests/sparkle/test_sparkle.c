@@ -598,6 +598,77 @@ static void test_batch_random(void)
     CHECK(nuri_esch384_many(d384, two, tl2, 1) == 0, "esch384_many");
 }
 
+/* decrypt_many: the opening of encrypt_many, per message: plaintexts of intact messages, zeroes
+ * and NURI_EAUTH for the tampered ones (ciphertext, tag or AD changed), in place and not. */
+static int all_zero_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= p[i];
+    return acc == 0;
+}
+
+static void test_batch_decrypt(void)
+{
+    enum { N = 37 };
+    static uint8_t msgs[N][300], cts[N][300 + 32], pts[N][300 + 32], ads[N][40];
+    const uint8_t *mp[N], *ap[N], *np[N], *cp[N];
+    uint8_t *op[N], *pp[N], nonces[N][32], key[32];
+    size_t ml[N], al[N], cl[N];
+    int status[N];
+    for (size_t i = 0; i < n_impls; i++) {
+        for (int v = 0; v < 4; v++) {
+            size_t kl = nuri_schwaemm_key_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
+            tu_randbytes(key, sizeof key);
+            for (int k = 0; k < N; k++) {
+                ml[k] = (size_t)(tu_rand64() % 300);
+                al[k] = (size_t)(tu_rand64() % 40);
+                tu_randbytes(msgs[k], ml[k]);
+                tu_randbytes(ads[k], al[k]);
+                tu_randbytes(nonces[k], 32);
+                mp[k] = msgs[k], ap[k] = ads[k], np[k] = nonces[k], op[k] = cts[k], cp[k] = cts[k], pp[k] = pts[k];
+                cl[k] = ml[k] + tl;
+            }
+            CHECK(nuri_schwaemm_encrypt_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]) == 0,
+                  "encrypt_many");
+            int rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
+            int ok = rc == 0;
+            for (int k = 0; k < N; k++) ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
+            CHECK(ok, "%s: %s decrypt_many opens encrypt_many", impl_names[i], variant_names[v]);
+            /* tamper with every 5th message: a ciphertext byte, a tag byte or an AD byte in turn */
+            for (int k = 0; k < N; k += 5) {
+                int what = (k / 5) % 3;
+                if (what == 0 && ml[k]) cts[k][tu_rand64() % ml[k]] ^= 1;
+                else if (what == 2 && al[k]) ads[k][0] ^= 0x80;
+                else cts[k][ml[k] + tu_rand64() % tl] ^= 0x10;
+            }
+            for (int k = 0; k < N; k++) memset(pts[k], 0xAA, sizeof pts[k]);
+            rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
+            ok = rc == NURI_EAUTH;
+            for (int k = 0; k < N; k++) {
+                if (k % 5 == 0) ok &= status[k] == NURI_EAUTH && all_zero_bytes(pts[k], ml[k]);
+                else ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
+            }
+            CHECK(ok, "%s: %s decrypt_many: tampered messages zeroed with NURI_EAUTH, the others opened",
+                  impl_names[i], variant_names[v]);
+            /* in place: out[i] == cts[i] */
+            rc = nuri_schwaemm_decrypt_many(v, op, key, kl, np, ap, al, cp, cl, NULL, N, impl_names[i]);
+            ok = rc == NURI_EAUTH;
+            for (int k = 0; k < N; k++)
+                ok &= k % 5 == 0 ? all_zero_bytes(cts[k], ml[k]) : memcmp(cts[k], msgs[k], ml[k]) == 0;
+            CHECK(ok, "%s: %s decrypt_many in place", impl_names[i], variant_names[v]);
+            /* bad arguments: every output zeroed, every status the error */
+            for (int k = 0; k < N; k++) memset(pts[k], 0xAA, sizeof pts[k]);
+            rc = nuri_schwaemm_decrypt_many(v, pp, key, kl + 1, np, ap, al, cp, cl, status, N, impl_names[i]);
+            ok = rc == NURI_ELENGTH;
+            for (int k = 0; k < N; k++) ok &= status[k] == NURI_ELENGTH && all_zero_bytes(pts[k], ml[k]);
+            size_t short_len[1] = {tl - 1};
+            ok &= nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, short_len, status, 1, impl_names[i]) ==
+                  NURI_ELENGTH;
+            CHECK(ok, "%s: %s decrypt_many errors zero the outputs", impl_names[i], variant_names[v]);
+        }
+    }
+}
+
 /* ---------------- error paths ---------------- */
 
 static void test_errors(void)
@@ -659,6 +730,7 @@ int main(int argc, char **argv)
     test_tamper();
     test_streaming_random();
     test_batch_random();
+    test_batch_decrypt();
     test_errors();
     return tu_finish("test_sparkle");
 }

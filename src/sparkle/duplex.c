@@ -1,0 +1,299 @@
+/* The Schwaemm duplex and the Esch sponge, once: the block steps on one state, and the lane
+ * engine that runs one message or many in lock-step over them. The one-shot Schwaemm functions
+ * (schwaemm.c) are the engine with one lane; the batch API (nuri_schwaemm_encrypt_many,
+ * nuri_schwaemm_decrypt_many, nuri_esch_many) is the engine with many: the multi-instance
+ * kernels (avx2: 8, avx512: 16 states per pass) then permute the lanes together. Messages may
+ * have different lengths: at every round the states that need the slim permutation and those
+ * that need the big one are gathered into two groups and each group is permuted in one call. */
+#include "sparkle_modes.h"
+
+const nuri_schwaemm_params nuri_schwaemm_table[4] = {
+    {4, 16, 16, 7, 10, 0x04}, /* Schwaemm128-128 */
+    {6, 32, 16, 7, 11, 0x04}, /* Schwaemm256-128 */
+    {6, 24, 24, 7, 11, 0x08}, /* Schwaemm192-192 */
+    {8, 32, 32, 8, 12, 0x10}, /* Schwaemm256-256 */
+};
+
+const nuri_esch_params nuri_esch_table[2] = {{32, 6, 7, 11}, {48, 8, 8, 12}};
+
+/* ---- the lane engine ---- */
+
+/* States in flight per chunk (two avx512 passes); all on the stack, no allocation. */
+#if defined(__AVR__)
+#define CHUNK 1 /* 2 KiB of RAM; AVR has no multi-instance kernel anyway */
+#else
+#define CHUNK 32
+#endif
+
+typedef struct {
+    uint32_t st[CHUNK][NURI_SPARKLE_MAX_WORDS];
+    unsigned steps[CHUNK]; /* steps this round; 0 = idle */
+    size_t used, tmp_used;  /* lanes and tmp words written: what lane_wipe clears */
+#if CHUNK > 1
+    uint32_t tmp[CHUNK * NURI_SPARKLE_MAX_WORDS];
+#endif
+} lane_set;
+
+/* Wipes the lanes used (not the whole 4 KiB: a one-shot call on 64 bytes must not pay for it). */
+static void lane_wipe(lane_set *L)
+{
+    nuri_wipe(L->st, L->used * sizeof L->st[0]);
+#if CHUNK > 1
+    nuri_wipe(L->tmp, L->tmp_used * sizeof L->tmp[0]);
+#endif
+    L->used = L->tmp_used = 0;
+}
+
+/* Permutes every lane whose steps == steps. A lone state goes to impl->permute in place (the
+ * best single-state kernel: a multi-instance pass costs as much for one state as for all). */
+static void run_group(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsigned nb, unsigned steps)
+{
+    if (n == 1) { /* one message (the one-shot forms) */
+        if (L->steps[0] == steps) impl->permute(L->st[0], nb, steps);
+        return;
+    }
+    size_t cnt = 0, last = 0, w = 2 * nb;
+    for (size_t k = 0; k < n; k++)
+        if (L->steps[k] == steps) cnt++, last = k;
+    if (cnt == 1 || !impl->permute_many) {
+        for (size_t k = cnt == 1 ? last : 0; k < n && cnt; k++)
+            if (L->steps[k] == steps) impl->permute(L->st[k], nb, steps), cnt--;
+        return;
+    }
+#if CHUNK > 1
+    cnt = 0;
+    for (size_t k = 0; k < n; k++)
+        if (L->steps[k] == steps) memcpy(L->tmp + w * cnt++, L->st[k], 4 * w);
+    if (w * cnt > L->tmp_used) L->tmp_used = w * cnt;
+    impl->permute_many(L->tmp, cnt, nb, steps);
+    cnt = 0;
+    for (size_t k = 0; k < n; k++)
+        if (L->steps[k] == steps) memcpy(L->st[k], L->tmp + w * cnt++, 4 * w);
+#else
+    (void)w;
+#endif
+}
+
+/* One round: each distinct step count (slim, big) permuted as a group. */
+static void run_round(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsigned nb, unsigned slim, unsigned big)
+{
+    run_group(impl, L, n, nb, slim);
+    run_group(impl, L, n, nb, big);
+}
+
+static size_t blocks_of(size_t len, size_t rate) { return (len + rate - 1) / rate; }
+
+/* Inlined twice below with a constant mode, so the block steps lose their mode tests. */
+static inline __attribute__((always_inline)) int
+lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
+      const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens, const uint8_t *const *in,
+      const size_t *lens, uint8_t *const *out, int *status, size_t count)
+{
+    unsigned nb = p->nb;
+    int rc = NURI_OK;
+    lane_set L;
+    L.used = L.tmp_used = 0;
+    for (size_t base = 0; base < count; base += CHUNK) {
+        size_t n = count - base < CHUNK ? count - base : CHUNK, rounds = 0;
+        size_t nad[CHUNK], nm[CHUNK];
+        for (size_t k = 0; k < n; k++) {
+            nad[k] = ads ? blocks_of(ad_lens[base + k], p->rate) : 0;
+            nm[k] = blocks_of(lens[base + k], p->rate);
+            if (nad[k] + nm[k] > rounds) rounds = nad[k] + nm[k];
+            L.steps[k] = nuri_schwaemm_start(p, L.st[k], key, nonces[base + k]);
+        }
+        if (n > L.used) L.used = n;
+        run_round(impl, &L, n, nb, p->slim, p->big);
+        for (size_t op = 0; op < rounds; op++) {
+            for (size_t k = 0; k < n; k++) {
+                size_t i = base + k;
+                L.steps[k] = 0;
+                if (op < nad[k]) { /* associated data block */
+                    size_t off = op * p->rate, blen = ad_lens[i] - off < p->rate ? ad_lens[i] - off : p->rate;
+                    L.steps[k] = nuri_schwaemm_ad_block(p, L.st[k], ads[i] + off, blen, op + 1 == nad[k]);
+                } else if (op - nad[k] < nm[k]) { /* message block */
+                    size_t off = (op - nad[k]) * p->rate, blen = lens[i] - off < p->rate ? lens[i] - off : p->rate;
+                    L.steps[k] = nuri_schwaemm_msg_block(p, L.st[k], out[i] + off, in[i] + off, blen,
+                                                         op - nad[k] + 1 == nm[k], mode);
+                }
+            }
+            run_round(impl, &L, n, nb, p->slim, p->big);
+        }
+        for (size_t k = 0; k < n; k++) {
+            size_t i = base + k;
+            if (mode == NURI_DUPLEX_ENC) {
+                nuri_schwaemm_tag(p, L.st[k], key, out[i] + lens[i]);
+                continue;
+            }
+            uint8_t t[32];
+            nuri_schwaemm_tag(p, L.st[k], key, t);
+            int ok = nuri_ct_memcmp(t, in[i] + lens[i], p->cap) == 0;
+            NURI_CT_PUBLIC(&ok, sizeof ok); /* the verdict is public */
+            nuri_wipe(t, sizeof t);
+            if (!ok) { /* the caller never sees unverified plaintext */
+                nuri_wipe(out[i], lens[i]);
+                rc = NURI_EAUTH;
+            }
+            if (status) status[i] = ok ? NURI_OK : NURI_EAUTH;
+        }
+    }
+    lane_wipe(&L);
+    return rc;
+}
+
+int nuri_schwaemm_lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
+                        const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                        const uint8_t *const *in, const size_t *lens, uint8_t *const *out, int *status, size_t count)
+{
+    if (mode == NURI_DUPLEX_ENC)
+        return lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, in, lens, out, status, count);
+    return lanes(p, impl, NURI_DUPLEX_DEC, key, nonces, ads, ad_lens, in, lens, out, status, count);
+}
+
+/* Zeroes out[i] (n_i bytes each, tag included when add is the tag size) after an early error. */
+static void zero_outputs(uint8_t *const *out, const size_t *lens, size_t add, size_t sub, size_t count)
+{
+    for (size_t i = 0; out && lens && i < count; i++)
+        if (lens[i] >= sub) nuri_wipe(out[i], lens[i] + add - sub);
+}
+
+int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key, size_t key_len,
+                               const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                               const uint8_t *const *msgs, const size_t *msg_lens, size_t count, const char *impl_name)
+{
+    const nuri_schwaemm_params *p = nuri_schwaemm_params_of(variant);
+    const nuri_sparkle_impl *impl = NULL;
+    int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    if (rc) {
+        zero_outputs(out, msg_lens, p ? p->cap : 0, 0, count);
+        return rc;
+    }
+    return nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL,
+                               count);
+}
+
+int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *key, size_t key_len,
+                               const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                               const uint8_t *const *cts, const size_t *ct_lens, int *status, size_t count,
+                               const char *impl_name)
+{
+    const nuri_schwaemm_params *p = nuri_schwaemm_params_of(variant);
+    const nuri_sparkle_impl *impl = NULL;
+    int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    for (size_t i = 0; rc == NURI_OK && i < count; i++)
+        if (ct_lens[i] < p->cap) rc = NURI_ELENGTH; /* shorter than a tag */
+    if (rc) {
+        if (p) zero_outputs(out, ct_lens, 0, p->cap, count);
+        for (size_t i = 0; status && i < count; i++) status[i] = rc;
+        return rc;
+    }
+    /* message lengths without the tag, a chunk at a time (no allocation) */
+    int result = NURI_OK;
+    for (size_t base = 0; base < count; base += CHUNK) {
+        size_t n = count - base < CHUNK ? count - base : CHUNK, lens[CHUNK];
+        for (size_t k = 0; k < n; k++) lens[k] = ct_lens[base + k] - p->cap;
+        rc = nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_DEC, key, nonces + base, ads ? ads + base : NULL,
+                                 ads ? ad_lens + base : NULL, cts + base, lens, out + base,
+                                 status ? status + base : NULL, n);
+        if (rc) result = rc;
+    }
+    return result;
+}
+
+/* ---- Esch over many messages ---- */
+
+/* n <= lanes messages with the same block count, kept transposed between rounds (soa_fn). */
+static void esch_chunk_soa(const nuri_esch_params *e, nuri_sparkle_soa_fn fn, size_t lanes, uint8_t *out,
+                           const uint8_t *const *msgs, const size_t *lens, size_t n, size_t nblk)
+{
+    uint32_t soa[NURI_SPARKLE_MAX_WORDS * 16] __attribute__((aligned(64)));
+    uint32_t P[4 * 16] __attribute__((aligned(64)));
+    memset(soa, 0, sizeof soa);
+    memset(P, 0, sizeof P);
+    for (size_t r = 0; r < nblk; r++) {
+        int last = r + 1 == nblk;
+        for (size_t k = 0; k < n; k++) { /* the blocks of all lanes, transposed */
+            size_t off = 16 * r, blen = lens[k] - off < 16 ? lens[k] - off : 16;
+            uint32_t p[4];
+            if (blen == 16) {
+                for (unsigned w = 0; w < 4; w++) p[w] = nuri_load32_le(msgs[k] + off + 4 * w);
+            } else {
+                nuri_sparkle_pad_words(p, 4, msgs[k] + off, blen);
+            }
+            for (unsigned w = 0; w < 4; w++) P[w * lanes + k] = p[w];
+            if (last) soa[(e->nb - 1) * lanes + k] ^= nuri_esch_domain(blen);
+        }
+        nuri_esch_inject(soa, lanes, e->nb, P); /* the same injection as one state's, over all lanes */
+        fn(soa, e->nb, last ? e->big : e->slim);
+    }
+    nuri_wipe(P, sizeof P);
+    for (size_t off = 0;; off += 16) {
+        for (size_t k = 0; k < n; k++)
+            for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + k * e->digest + off + 4 * i, soa[i * lanes + k]);
+        if (off + 16 >= e->digest) break;
+        fn(soa, e->nb, e->slim);
+    }
+    nuri_wipe(soa, sizeof soa);
+}
+
+int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                   const char *impl_name)
+{
+    const nuri_esch_params *e = nuri_esch_params_of(dl);
+    const nuri_sparkle_impl *impl = NULL;
+    int rc = !e ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    if (rc) {
+        if (e && out) nuri_wipe(out, count * dl);
+        return rc;
+    }
+    /* transposed batches for multi-instance kernels that have them (esch_chunk_soa keeps <= 16 lanes) */
+    int soa = impl->permute_soa && impl->lanes <= 16;
+    size_t chunk = soa ? impl->lanes : CHUNK;
+    lane_set L;
+    L.used = L.tmp_used = 0;
+    for (size_t base = 0; base < count; base += chunk) {
+        size_t n = count - base < chunk ? count - base : chunk, maxblk = 0, minblk = (size_t)-1;
+        size_t nblk[CHUNK > 16 ? CHUNK : 16];
+        for (size_t k = 0; k < n; k++) {
+            size_t len = lens[base + k];
+            nblk[k] = len ? blocks_of(len, 16) : 1; /* an empty message is one padded block */
+            if (nblk[k] > maxblk) maxblk = nblk[k];
+            if (nblk[k] < minblk) minblk = nblk[k];
+        }
+        if (soa && minblk == maxblk && n > 1) { /* uniform chunk: stays transposed from start to end */
+            esch_chunk_soa(e, impl->permute_soa, chunk, out + base * dl, msgs + base, lens + base, n, maxblk);
+            continue;
+        }
+        for (size_t k = 0; k < n; k++) memset(L.st[k], 0, sizeof L.st[k]);
+        if (n > L.used) L.used = n;
+        for (size_t r = 0; r < maxblk; r++) {
+            for (size_t k = 0; k < n; k++) {
+                size_t len = lens[base + k], off = 16 * r;
+                L.steps[k] = r < nblk[k] ? nuri_esch_block(e, L.st[k], msgs[base + k] + off,
+                                                           len - off < 16 ? len - off : 16, r + 1 == nblk[k])
+                                         : 0;
+            }
+            run_round(impl, &L, n, e->nb, e->slim, e->big);
+        }
+        for (size_t off = 0;; off += 16) {
+            for (size_t k = 0; k < n; k++) {
+                for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + (base + k) * dl + off + 4 * i, L.st[k][i]);
+                L.steps[k] = e->slim;
+            }
+            if (off + 16 >= dl) break;
+            run_round(impl, &L, n, e->nb, e->slim, e->big);
+        }
+    }
+    lane_wipe(&L);
+    return NURI_OK;
+}
+
+int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count)
+{
+    return nuri_esch_many(32, out, msgs, lens, count, NULL);
+}
+
+int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count)
+{
+    return nuri_esch_many(48, out, msgs, lens, count, NULL);
+}
