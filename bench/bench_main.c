@@ -1,5 +1,6 @@
-/* nuri-bench: runs the benchmark harness from C (make bench uses the Python CLI, which calls
- * the same nuri_bench_run; this binary is for builds without Python). */
+/* nuri-bench: the benchmark harness as a program. `nuri bench` (nuri.tools.bench) runs this
+ * program, installed inside the Python package, so the Python extension links libnuri alone
+ * (not the harness, nor OpenSSL for the peer records). */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,10 +11,14 @@ int main(int argc, char **argv)
     const char *family = "all", *filter = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--families") == 0) { /* for nuri.tools.bench */
+            printf("%s\n", nuri_bench_families());
+            return 0;
+        }
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc) filter = argv[++i];
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: nuri-bench [family|all] [--quick] [--impl NAME]\nfamilies: %s\n", nuri_bench_families());
+            printf("usage: nuri-bench [family|all] [--quick] [--impl NAME] | --families\nfamilies: %s\n", nuri_bench_families());
             return 0;
         } else family = argv[i];
     }

@@ -6,13 +6,19 @@ import importlib
 
 from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
 
-__version__ = "0.1.0"
-__all__ = ["InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
+# The primitive families of the C library (one module each, each with a known-answer selftest()):
+# the one list the CLI (selftest), the report and the tooling iterate over.
+FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
+__all__ = ["FAMILIES", "InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
 
 _SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli"}
 
 
 def __getattr__(name):
+    if name == "__version__":  # the one version string: NURI_VERSION_STRING in include/nuri/nuri.h
+        from ._native import ffi, lib
+
+        return ffi.string(lib.nuri_version()).decode()
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'nuri' has no attribute {name!r}")

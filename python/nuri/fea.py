@@ -20,10 +20,7 @@ ePrint 2020/1311), and NIST requires 10**6 for FF1.
 >>> len(c), c.isdigit(), fea.decrypt_digits(key, c)
 (16, True, '4111111111111111')
 """
-import collections
 import hashlib
-import os
-import re
 import secrets
 import threading
 

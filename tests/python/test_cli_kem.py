@@ -1,5 +1,4 @@
 """nuri kem keygen|encaps|decaps with key files."""
-import os
 import stat
 
 import pytest

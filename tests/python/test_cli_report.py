@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from nuri import anchors
+from nuri.tools import anchors
 from nuri.cli.main import main
 
 pytest.importorskip("matplotlib")
@@ -43,7 +43,7 @@ def test_report_unwritable():
 def test_report_summary_and_exit_status_when_a_part_fails(tmp_path, monkeypatch, capsys):
     """issue 11: `make demo` exited 0 while its report said bench-cross.sh exit 1. Every part is listed
     (ok / FAILED / skipped and why) at the top of index.md and at the end of the run; exit 1 on a failure."""
-    from nuri import report
+    from nuri.tools import report
 
     script = tmp_path / "scripts" / "bench-cross.sh"
     script.parent.mkdir()

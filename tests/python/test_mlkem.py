@@ -4,7 +4,6 @@ Independent checks use hashlib (SHA3-256 for H(ek), SHAKE256 for the implicit-re
 the ACVP subset and the count = 0 KAT entry are read from ../shared when it is present."""
 import hashlib
 import json
-import os
 import pathlib
 
 import pytest

@@ -5,7 +5,6 @@ parameters below through the library, and opens each stored file through the CLI
 Regenerate (only when the format changes on purpose): python tests/python/test_seal_kat.py --write"""
 import hashlib
 import io
-import json
 import os
 import sys
 

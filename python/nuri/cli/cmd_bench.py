@@ -28,7 +28,7 @@ def _fmt(v):
 
 
 def run(args):
-    from .. import bench
+    from ..tools import bench
 
     if args.family == "fpe-engines":
         from ..fea_engines import bench as engines

@@ -25,7 +25,7 @@ def run(args):
         import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError("the report needs matplotlib (pip install matplotlib)") from None
-    from .. import report
+    from ..tools import report
 
     try:
         s = report.make_report(args.output, quick=args.quick, cross=not args.no_cross, peers=not args.no_peers,

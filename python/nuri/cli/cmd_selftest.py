@@ -3,7 +3,7 @@ import importlib
 
 from .main import VerifyError
 
-FAMILIES = [("pipo", "pipo"), ("fea", "fea"), ("sparkle", "sparkle"), ("mlkem", "mlkem")]
+from .. import FAMILIES
 
 
 def register(sub):
@@ -16,11 +16,11 @@ def register(sub):
 
 def run(args):
     rows = []
-    for fam, module in FAMILIES:
+    for fam in FAMILIES:
         if args.family not in ("all", fam):
             continue
         try:
-            mod = importlib.import_module(f"nuri.{module}")
+            mod = importlib.import_module(f"nuri.{fam}")
         except ImportError:
             continue
         if not hasattr(mod, "selftest"):

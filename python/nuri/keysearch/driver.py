@@ -10,7 +10,6 @@ import threading
 import time
 import uuid
 
-from . import Problem
 
 RESTORE_FORMAT = "nuri-keysearch-restore/1"
 SAVE_EVERY_S = 5.0     # restore file rewritten at least this often (the issue asks for <= 10 s)

@@ -86,7 +86,7 @@ def ops():
                 if j:
                     out.append(f"eor %[{y[k]}].16b, %[{y[k]}].16b, %[p{j}].16b")
                 continue
-            lo = f"shl {{d}}.16b, v29.16b, #1" if i == 6 else f"tbl {{d}}.16b, {{{{v{tab(i, 0)}.16b}}}}, v29.16b"
+            lo = "shl {d}.16b, v29.16b, #1" if i == 6 else f"tbl {{d}}.16b, {{{{v{tab(i, 0)}.16b}}}}, v29.16b"
             hi = f"tbl {{d}}.16b, {{{{v{tab(i, 1)}.16b}}}}, v30.16b"
             if not started[k]:
                 out.append(lo.format(d=f"%[{y[k]}]"))

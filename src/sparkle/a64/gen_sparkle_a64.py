@@ -66,14 +66,14 @@ def routine(g, nb):
     assert ntemp >= 2, (nb, ntemp)
 
     g.emit(f".type {name}, %function")
-    g.emit(f".p2align 4")
+    g.emit(".p2align 4")
     g.emit(f"{name}:")
     g.emit(f"stp x29, x30, [sp, #-{FRAME}]!")
     for k, (a, b) in enumerate([(19, 20), (21, 22), (23, 24), (25, 26), (27, 28)]):
         g.emit(f"stp x{a}, x{b}, [sp, #{16 * (k + 1)}]")
-    g.emit(f"str x0, [sp, #96]")
+    g.emit("str x0, [sp, #96]")
     # counter = ((2^32 - steps) mod 2^32) << 32, low half = step number 0
-    g.emit(f"neg w2, w2")
+    g.emit("neg w2, w2")
     g.emit(f"lsl {cnt}, x2, #32")
     g.emit(f"mov {inc}, #0x100000001")
     # constants

@@ -98,15 +98,15 @@ def routine(out, nb):
         e(f"ld2 {{{X}.4s, {Y}.4s}}, [x0]")
     elif nb == 8:
         e(f"ld2 {{{XL}.4s, {YL}.4s}}, [x0]")
-        e(f"add x3, x0, #32")
+        e("add x3, x0, #32")
         e(f"ld2 {{{XR}.4s, {YR}.4s}}, [x3]")
     else:
         e(f"ld2 {{{XL}.2s, {YL}.2s}}, [x0]")
-        e(f"add x3, x0, #16")
+        e("add x3, x0, #16")
         e(f"ld2 {{{XL}.s, {YL}.s}}[2], [x3]")
-        e(f"add x3, x0, #24")
+        e("add x3, x0, #24")
         e(f"ld2 {{{XR}.2s, {YR}.2s}}, [x3]")
-        e(f"add x3, x0, #40")
+        e("add x3, x0, #40")
         e(f"ld2 {{{XR}.s, {YR}.s}}[2], [x3]")
 
     e(f".Lnloop{nb}:")
@@ -180,15 +180,15 @@ def routine(out, nb):
             xl, yl, xr, yr = key
             if nb == 8:
                 e(f"st2 {{{xl}.4s, {yl}.4s}}, [x0]")
-                e(f"add x3, x0, #32")
+                e("add x3, x0, #32")
                 e(f"st2 {{{xr}.4s, {yr}.4s}}, [x3]")
             else:
                 e(f"st2 {{{xl}.2s, {yl}.2s}}, [x0]")
-                e(f"add x3, x0, #16")
+                e("add x3, x0, #16")
                 e(f"st2 {{{xl}.s, {yl}.s}}[2], [x3]")
-                e(f"add x3, x0, #24")
+                e("add x3, x0, #24")
                 e(f"st2 {{{xr}.2s, {yr}.2s}}, [x3]")
-                e(f"add x3, x0, #40")
+                e("add x3, x0, #40")
                 e(f"st2 {{{xr}.s, {yr}.s}}[2], [x3]")
         e("ret")
     e(f".size {name}, .-{name}")

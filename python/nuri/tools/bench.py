@@ -3,27 +3,37 @@
 Record schema (DESIGN.md principle 7): family, impl, op, param, size, platform, metric,
 median, min, max, runs. Peers measured for comparison appear as ``impl: "peer:<name>"``."""
 import glob
+import importlib.util
 import json
 import os
 import subprocess
 import tempfile
 
-from ._native import ffi, lib
+
+
+def harness():
+    """The nuri-bench program installed beside this module (the C harness; the extension
+    nuri._native does not link it), or $NURI_BENCH."""
+    exe = os.environ.get("NURI_BENCH") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "nuri-bench")
+    if not os.access(exe, os.X_OK):
+        raise FileNotFoundError(f"benchmark harness {exe} not found (reinstall the package: make python)")
+    return exe
 
 
 def families():
-    fams = ffi.string(lib.nuri_bench_families()).decode().split(",")
-    return fams + (["keysearch"] if hasattr(lib, "nuri_keysearch_run") else [])
+    fams = subprocess.run([harness(), "--families"], capture_output=True, text=True, check=True).stdout.strip()
+    return fams.split(",") + (["keysearch"] if importlib.util.find_spec("nuri.keysearch") else [])
 
 
 def run_c(family="all", quick=False, impl=None):
-    """Runs the harness in-process; returns the list of records."""
+    """Runs the C harness (one thread); returns the list of records."""
+    if family != "all" and family not in families():
+        raise ValueError(f"unknown benchmark family {family!r} (have: {', '.join(families())})")
+    args = [harness(), family] + (["--quick"] if quick else []) + (["--impl", impl] if impl else [])
     with tempfile.TemporaryFile(mode="w+") as f:
-        rc = lib.nuri_bench_run(family.encode(), f.fileno(), 1 if quick else 0, impl.encode() if impl else ffi.NULL)
-        if rc != 0:
-            raise ValueError(f"unknown benchmark family {family!r} (have: {', '.join(families())})")
+        subprocess.run(args, stdout=f, check=True)
         f.seek(0)
-        return [json.loads(line) for line in f if line.strip()]
+        return [json.loads(line) for line in f if line.strip().startswith("{")]
 
 
 def _repo_root():
@@ -34,10 +44,10 @@ def _repo_root():
     p = find_repo_file("bench/peers/Cargo.toml")
     if p:
         return os.path.dirname(os.path.dirname(os.path.dirname(p)))
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the nuri package
     cands = [os.path.dirname(os.path.dirname(here)), os.path.dirname(here)]
     try:
-        from ._source_tree import SOURCE_DIR  # written at build time (python/CMakeLists.txt)
+        from .._source_tree import SOURCE_DIR  # written at build time (python/CMakeLists.txt)
 
         cands.insert(0, SOURCE_DIR)
     except ImportError:
@@ -139,7 +149,7 @@ def run_peers(family="all", quick=False, status=None):
 
 def run_keysearch(quick=False, impl=None):
     """Key search is measured in Python threads (all cores), not by the one-thread C harness."""
-    from .keysearch import bench as ks_bench, engine_names
+    from ..keysearch import bench as ks_bench, engine_names
 
     names = [e for e in engine_names() if not impl or impl in e]
     return ks_bench.run(quick=quick, engines=names) if names else []

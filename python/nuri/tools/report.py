@@ -21,7 +21,7 @@ import time
 
 from . import anchors as A
 
-FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
+from .. import FAMILIES
 COLORS = {"measured": "#1f77b4", "peer": "#7f7f7f", "published": "#ff7f0e", "emulated": "#2ca02c",
           "reference": "#d62728"}
 HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": ""}
@@ -395,7 +395,7 @@ def _md_table(rows, cols):
 
 
 def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=()):
-    L = [f"# nuri report", ""]
+    L = ["# nuri report", ""]
     if parts:
         bad = [p for p in parts if p[1] == "failed"]
         L += ["## Summary", "",
@@ -451,7 +451,8 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
 
 def make_report(outdir="report", quick=False, cross=True, peers=True, log=print):
     """Runs everything and writes outdir/index.md, outdir/*.png, outdir/records.json. Returns a summary dict."""
-    from . import __version__, bench, cpu_features
+    from .. import __version__, cpu_features
+    from . import bench
 
     os.makedirs(outdir, exist_ok=True)
     t0 = time.monotonic()
