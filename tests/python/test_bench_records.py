@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from nuri import anchors, bench
+from nuri.tools import anchors, bench
 
 
 def test_records_have_a_robust_spread_and_a_busy_flag():
@@ -46,7 +46,7 @@ def test_ascon_shown_with_the_faster_published_c():
     pytest.importorskip("matplotlib")
     import inspect
 
-    from nuri import report
+    from nuri.tools import report
 
     assert "epyc-ascon-aead128" in inspect.getsource(report.chart_sparkle)
 
