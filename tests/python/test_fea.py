@@ -192,3 +192,16 @@ def test_key_cache_follows_key_params_and_dispatch(monkeypatch):
     assert len(fea._cache) <= fea._CACHE_MAX
     fea.clear_cache()
     assert not fea._cache
+
+
+def test_bench_per_call_records():
+    """nuri bench fea adds per-call Python records (schema only: no timing is asserted)."""
+    from nuri import bench
+    recs = bench.run_fea_per_call(quick=True, impl="table")
+    assert [(r["op"], r["param"]) for r in recs] == [
+        ("python-digits-per-call", "FEA-1/128 16 digits"), ("python-digits-per-call-cpu", "FEA-1/128 16 digits"),
+        ("python-digits-per-call", "FEA-2/128 16 digits"), ("python-digits-per-call-cpu", "FEA-2/128 16 digits")]
+    keys = {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs"}
+    assert all(set(r) == keys and r["impl"] == "table" and r["metric"] == "values_per_s" and r["median"] > 0
+               for r in recs)
+    assert bench.run_fea_per_call(quick=True, impl="no-such-impl") == []

@@ -160,6 +160,39 @@ def run_keysearch(quick=False, impl=None):
 PEER_FAMILY = {"peer_ff1": "fea", "peer_ascon": "sparkle", "peer_mlkem": "mlkem"}
 
 
+def run_fea_per_call(quick=False, impl=None):
+    """One 16-digit string per nuri.fea.encrypt_digits call, in a loop (the per-value use from
+    Python: argument checks, the cached key schedule, one C call). Values/s on wall time and on the
+    thread's CPU time (wall time on a shared machine also counts other processes' slices)."""
+    import platform
+    import statistics
+    import time
+
+    from . import fea
+
+    # impl filters by substring, as in the C harness: the first matching implementation
+    name = next((i for i in fea.implementations() if impl in i), None) if impl else fea.default_implementation()
+    if not name:
+        return []
+    impl = name
+    key, s, n, runs = bytes(range(16)), "1234567890123456", 2000 if quick else 20000, 3 if quick else 7
+    records = []
+    for variant in (1, 2):
+        fea.encrypt_digits(key, s, variant=variant, impl=impl)  # builds and caches the key schedule
+        wall, cpu = [], []
+        for _ in range(runs):
+            w, c = time.perf_counter(), time.thread_time()
+            for _ in range(n):
+                fea.encrypt_digits(key, s, variant=variant, impl=impl)
+            wall.append(n / (time.perf_counter() - w))
+            cpu.append(n / max(time.thread_time() - c, 1e-9))
+        for op, v in (("python-digits-per-call", wall), ("python-digits-per-call-cpu", cpu)):
+            records.append({"family": "fea", "impl": name, "op": op, "param": f"FEA-{variant}/128 16 digits",
+                            "size": 1, "platform": platform.machine(), "metric": "values_per_s",
+                            "median": statistics.median(v), "min": min(v), "max": max(v), "runs": runs})
+    return records
+
+
 def run(family="all", quick=False, impl=None, peers=True, status=None):
     """nuri's records family by family, each family's peers right after it (interleaved, so that a busy
     spell of the shared machine hits both), then peers of other families."""
@@ -175,6 +208,8 @@ def run(family="all", quick=False, impl=None, peers=True, status=None):
             continue
         try:
             records += run_c(fam, quick, impl)
+            if fam == "fea":  # per-value calls from Python (the cached key schedule and one C call)
+                records += run_fea_per_call(quick, impl)
         except ValueError as e:
             if family != "all":
                 raise
