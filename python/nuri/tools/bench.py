@@ -77,7 +77,7 @@ def build_peers(log=None):
     cargo = shutil.which("cargo")
     out = []
     for m in mans:
-        name = "peers " + os.path.basename(os.path.dirname(m))
+        name = "peers " + os.path.relpath(os.path.dirname(m), _repo_root())
         if not cargo:
             out.append((name, "skipped", "cargo not installed (peers are built with cargo from the Rust package registry)"))
             continue
