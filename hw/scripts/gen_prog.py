@@ -128,6 +128,13 @@ class Slots:
         return pending[0]
 
 
+def term_bank(j, n):
+    """The bank for term j of a sum of n polynomials such that pairwise adds (each into the other
+    bank) never leave one polynomial in each bank, which would cost a move (3 engine passes):
+    only n = 3 needs a term apart."""
+    return 0 if n == 3 and j == 2 else 1
+
+
 def hash_(prog, mode, abase, alen, dst=0, nout=0, bbase=0, blen=0, tail=b""):
     prog.append({"op": I_HASH, "mode": mode, "abase": abase, "alen": alen, "bbase": bbase,
                  "blen": blen, "tailn": len(tail), "tail": int.from_bytes(tail, "little"),
@@ -157,13 +164,14 @@ def encrypt(prog, sl, k, seed_r, compare):
     """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C."""
     L = layout(k)
     eta1, eta2, du, dv = PARAMS[k]
-    yh = [sl.ntt(cbd(prog, sl, eta1, seed_r, j, 1)) for j in range(k)]       # y^ in bank 0
+    # y^_j in the bank opposite to its products' (term_bank)
+    yh = [sl.ntt(cbd(prog, sl, eta1, seed_r, j, term_bank(j, k))) for j in range(k)]
     for i in range(k):
         prods = []
         for j in range(k):
-            a = sl.alloc(0)
+            a = sl.alloc(yh[j] & 1)
             sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)        # A^T[i][j] = A[j][i]
-            p = sl.alloc(1)
+            p = sl.alloc(1 - (yh[j] & 1))
             sl.eng("mul", a, yh[j], p)
             sl.release(a)
             prods.append(p)
@@ -174,9 +182,9 @@ def encrypt(prog, sl, k, seed_r, compare):
         sl.release(u)
     prods = []
     for j in range(k):
-        t = sl.alloc(0)
+        t = sl.alloc(yh[j] & 1)
         dec(prog, L["EK"] + 48 * j, 12, t, chk=True)                         # FIPS 203 7.2
-        p = sl.alloc(1)
+        p = sl.alloc(1 - (yh[j] & 1))
         sl.eng("mul", t, yh[j], p)
         sl.release(t)
         prods.append(p)
@@ -211,7 +219,7 @@ def program(k, op):
                 sl.eng("mul", a, sh[j], p)
                 sl.release(a)
                 prods.append(p)
-            eh = sl.ntt(cbd(prog, sl, eta1, sigma, k + i, 0))
+            eh = sl.ntt(cbd(prog, sl, eta1, sigma, k + i, 1 - term_bank(k, k + 1)))
             t = sl.sum(prods + [eh])
             enc(prog, t, 12, L["EK"] + 48 * i)
             sl.release(t)
@@ -227,12 +235,12 @@ def program(k, op):
         prog.append({"op": I_CMP4, "abase": L["H"]})                         # FIPS 203 7.3
         prods = []
         for i in range(k):
-            u = sl.alloc(1)
+            u = sl.alloc(term_bank(i, k))
             dec(prog, L["C"] + 4 * du * i, du, u)
-            uh = sl.ntt(u)                                                   # bank 0
-            s = sl.alloc(0)
+            uh = sl.ntt(u)                                   # opposite to its product's bank
+            s = sl.alloc(uh & 1)
             dec(prog, L["DKP"] + 48 * i, 12, s)
-            p = sl.alloc(1)
+            p = sl.alloc(1 - (uh & 1))
             sl.eng("mul", s, uh, p)
             sl.release(s, uh)
             prods.append(p)

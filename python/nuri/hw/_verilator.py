@@ -1,0 +1,96 @@
+"""nuri.hw on the Verilator simulation of mlkem_axi: a small C++ harness
+(hw/sim/mlkem_axi_harness.cpp) built on first use into build/hw/harness/ (or $NURI_HW_BUILD_DIR),
+kept running, and fed commands over pipes. The RTL is found in the source tree ($NURI_HW_RTL,
+or hw/rtl above the working directory or this package)."""
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import threading
+from pathlib import Path
+
+from ._device import Device
+
+K_OF_LEVEL = {512: 2, 768: 3, 1024: 4}
+SOURCES = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v",
+           "poly_engine.v", "mlkem_core.v", "mlkem_axi.v"]
+_cache = {}
+_lock = threading.Lock()
+
+
+def _hw_dir():
+    env = os.environ.get("NURI_HW_RTL")
+    if env:
+        return Path(env).resolve().parent
+    for start in (Path.cwd(), Path(__file__).resolve()):
+        for d in (start, *start.parents):
+            if (d / "hw" / "rtl" / "mlkem_core.v").exists():
+                return d / "hw"
+    raise RuntimeError("nuri.hw: the core's RTL (hw/rtl) was not found; set NURI_HW_RTL to it")
+
+
+def build(k, nbu=2):
+    """Builds (once per RTL version) the harness for ML-KEM with K = k; returns its path."""
+    hw = _hw_dir()
+    rtl = hw / "rtl"
+    harness = hw / "sim" / "mlkem_axi_harness.cpp"
+    files = [rtl / s for s in SOURCES] + sorted(rtl.glob("*.vh")) + [harness]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
+    base = Path(os.environ.get("NURI_HW_BUILD_DIR", hw.parent / "build" / "hw" / "harness"))
+    out = base / f"k{k}-nbu{nbu}-{digest}"
+    exe = out / "harness"
+    if exe.exists():
+        return exe
+    if shutil.which("verilator") is None:
+        raise RuntimeError("nuri.hw: verilator is not installed (scripts/bootstrap.sh hw)")
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = base / f".tmp-{os.getpid()}-{k}-{nbu}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-O2", "-Wno-fatal", "-Wno-WIDTH",
+           f"-I{rtl}", "--top-module", "mlkem_axi", f"-GK={k}", f"-GNBU={nbu}", "--Mdir", str(tmp),
+           "-o", "harness", *map(str, files[:len(SOURCES)]), str(harness)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError("nuri.hw: building the simulation failed:\n" + res.stderr[-2000:])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        tmp.rename(out)
+    except OSError:                    # built meanwhile by another process
+        shutil.rmtree(tmp, ignore_errors=True)
+    return exe
+
+
+class VerilatorDevice(Device):
+    def __init__(self, level, nbu=2):
+        self.level, self.nbu = level, nbu
+        self._proc = subprocess.Popen([str(build(K_OF_LEVEL[level], nbu))], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE)
+        self._lock = threading.Lock()
+
+    def _command(self, op, data, out_len):
+        with self._lock:
+            self._proc.stdin.write(struct.pack("<BI", op, len(data)) + data)
+            self._proc.stdin.flush()
+            head = self._proc.stdout.read(16)
+            if len(head) != 16:
+                raise RuntimeError("nuri.hw: the simulation stopped")
+            status, core, io, n = struct.unpack("<4I", head)
+            return status, core, io, self._proc.stdout.read(n)
+
+    def close(self):
+        if self._proc.poll() is None:
+            self._proc.stdin.write(b"\xff")
+            self._proc.stdin.close()
+            self._proc.wait()
+
+
+def simulator(level, nbu=2):
+    """The shared VerilatorDevice for ML-KEM-<level> (built and started on first use)."""
+    with _lock:
+        key = (level, nbu)
+        if key not in _cache:
+            if level not in K_OF_LEVEL:
+                raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
+            _cache[key] = VerilatorDevice(level, nbu)
+        return _cache[key]

@@ -1,0 +1,166 @@
+"""nuri.hw: the ML-KEM hardware core's driver.
+
+The PYNQ device's buffer handling runs against a fake overlay whose DMA answers with the core's
+micro-program interpreter (hw/scripts/gen_prog.py, itself checked against nuri.mlkem here and by
+the cocotb tests), at all three levels. The Verilator device (a simulation built from hw/rtl, a few
+minutes) runs from `make check-hw`, which sets NURI_HW_SIM=1; elsewhere it is skipped with that
+reason.
+"""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from nuri import hw, mlkem  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "hw" / "scripts"))
+import gen_prog  # noqa: E402
+
+K = {512: 2, 768: 3, 1024: 4}
+
+
+class FakeBuffer(np.ndarray):
+    freed = 0
+
+    def freebuffer(self):
+        FakeBuffer.freed += 1
+
+
+def fake_allocate(shape, dtype):
+    return np.zeros(shape, dtype=dtype).view(FakeBuffer)
+
+
+class FakeCore:
+    """mlkem_axi's registers, the interpreter behind them."""
+
+    def __init__(self, k, overlay):
+        self.k, self.overlay, self.cmd, self.status = k, overlay, None, 0
+
+    def read(self, addr):
+        return {0x04: self.status, 0x08: 1234, 0x0C: 567, 0x10: self.k | 2 << 8 | 1 << 16}.get(addr, 0)
+
+    def write(self, addr, value):
+        assert addr == 0x00 and (value >> 8) == self.k
+        self.cmd = value & 3
+
+
+class FakeChannel:
+    def __init__(self, dma, send):
+        self.dma, self.send, self.buf = dma, send, None
+
+    def transfer(self, buf):
+        assert isinstance(buf, FakeBuffer) and buf.dtype == np.uint64
+        self.buf = buf
+
+    def wait(self):
+        if self.send:
+            return
+        core = self.dma.core
+        data = np.asarray(self.dma.sendchannel.buf, dtype="<u8").tobytes()
+        out, flags = gen_prog.run(core.k, gen_prog.OPS[core.cmd], data)
+        bad = flags["ek_bad"] or flags["dk_bad"]
+        core.status = 2 | (4 if flags["ek_bad"] else 0) | (8 if flags["dk_bad"] else 0)
+        assert len(out) == 8 * len(self.buf)
+        self.buf[:] = np.frombuffer(bytes(len(out)) if bad else out, dtype="<u8")
+
+
+class FakeDMA:
+    def __init__(self, core):
+        self.core = core
+        self.sendchannel = FakeChannel(self, True)
+        self.recvchannel = FakeChannel(self, False)
+
+
+class FakeOverlay:
+    def __init__(self, k):
+        self.mlkem_axi_0 = FakeCore(k, self)
+        self.axi_dma_0 = FakeDMA(self.mlkem_axi_0)
+
+
+@pytest.mark.parametrize("level", [512, 768, 1024])
+def test_pynq_buffers_against_mlkem(level):
+    dev = hw.PynqDevice(overlay=FakeOverlay(K[level]), allocate=fake_allocate)
+    assert dev.level == level and dev.nbu == 2
+    freed = FakeBuffer.freed
+    seed = bytes(range(64))
+    ek, dk = hw.keygen(level, seed, device=dev)
+    assert (ek, dk) == mlkem.keygen(level, seed)
+    assert dev.cycles == (1234, 567)
+    assert FakeBuffer.freed == freed + 2
+    ss, ct = hw.encaps(level, ek, m=bytes(32), device=dev)
+    assert (ss, ct) == mlkem.encaps(level, ek, m=bytes(32))
+    assert hw.decaps(level, dk, ct, device=dev) == ss
+    bad = bytearray(ct)
+    bad[-1] ^= 0x80
+    assert hw.decaps(level, dk, bytes(bad), device=dev) == mlkem.decaps(level, dk, bytes(bad)) != ss
+
+
+def test_pynq_rejections_and_arguments():
+    dev = hw.PynqDevice(overlay=FakeOverlay(3), allocate=fake_allocate)
+    ek, dk = mlkem.keygen(768, bytes(64))
+    bad_ek = bytearray(ek)
+    bad_ek[0], bad_ek[1] = 0xFF, 0x0F            # coefficient 4095 >= q
+    with pytest.raises(ValueError, match="modulus check"):
+        hw.encaps(768, bytes(bad_ek), m=bytes(32), device=dev)
+    bad_dk = bytearray(dk)
+    bad_dk[768 * 3 + 40] ^= 1                     # inside the stored H(ek)
+    with pytest.raises(ValueError, match="hash check"):
+        hw.decaps(768, bytes(bad_dk), bytes(1088), device=dev)
+    with pytest.raises(ValueError, match="ML-KEM-512"):
+        hw.keygen(512, bytes(64), device=dev)
+    with pytest.raises(ValueError, match="must be 64 bytes"):
+        hw.keygen(768, bytes(63), device=dev)
+    with pytest.raises(TypeError):
+        hw.encaps(768, "not bytes", device=dev)
+    try:
+        import pynq  # noqa: F401
+    except ImportError:
+        with pytest.raises(RuntimeError, match="needs the pynq package"):
+            hw.PynqDevice("missing.bit")
+
+
+@pytest.mark.skipif(not os.environ.get("NURI_HW_SIM"),
+                    reason="the Verilator simulation (minutes to build) runs in make check-hw")
+def test_verilator_device_against_mlkem():
+    level = 768
+    dev = hw.simulator(level)
+    seed = os.urandom(64)
+    ek, dk = hw.keygen(level, seed)
+    assert (ek, dk) == mlkem.keygen(level, seed)
+    core, io = dev.cycles
+    assert 1000 < core < 100000 and io >= (64 + len(ek) + len(dk)) // 8
+    m = os.urandom(32)
+    ss, ct = hw.encaps(level, ek, m=m)
+    assert (ss, ct) == mlkem.encaps(level, ek, m=m)
+    assert hw.decaps(level, dk, ct) == ss
+    bad = bytearray(ct)
+    bad[100] ^= 4
+    assert hw.decaps(level, dk, bytes(bad)) == mlkem.decaps(level, dk, bytes(bad))
+    bad_ek = bytearray(ek)
+    bad_ek[3 * 10 + 2] = 0xFF                     # coefficient 21 >= 0xFF0 > q
+    with pytest.raises(ValueError, match="modulus check"):
+        hw.encaps(level, bytes(bad_ek), m=m)
+    bad_dk = bytearray(dk)
+    bad_dk[768 * 3 + 33] ^= 1
+    with pytest.raises(ValueError, match="hash check"):
+        hw.decaps(level, bytes(bad_dk), ct)
+
+
+def test_report_section(tmp_path):
+    """nuri report's hardware section: the records of make hw-report beside the published designs,
+    each kind of figure named."""
+    import json
+    from nuri.tools import report
+    assert report.hw_section(str(tmp_path / "missing.json")) == []
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"family": "mlkem-hw", "impl": "bu2", "op": "decaps", "param": "ML-KEM-768",
+                                "size": 256, "platform": "verilator", "metric": "cycles", "median": 12345,
+                                "min": 12345, "max": 12345, "runs": 1}) + "\n")
+    md = "\n".join(report.hw_section(str(path)))
+    assert "| bu2 | decaps | ML-KEM-768 | verilator | cycles | 12345 |" in md
+    for words in ("simulation cycles", "synthesis estimates", "post-route Fmax", "170945", "10049"):
+        assert words in md
