@@ -1,7 +1,7 @@
 """nuri: fast, verified PIPO, FEA, SPARKLE (Schwaemm, Esch) and ML-KEM.
 
 Submodules are imported on first use: ``nuri.pipo``, ``nuri.fea``, ``nuri.aead``,
-``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``."""
+``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``; ``nuri.hw`` runs ML-KEM on the hardware core."""
 import importlib
 
 from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
@@ -11,7 +11,7 @@ from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImpl
 FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
 __all__ = ["FAMILIES", "InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
 
-_SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli"}
+_SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli", "hw"}
 
 
 def __getattr__(name):
