@@ -20,9 +20,11 @@ module poly_serializer #(
     output wire [63:0]       lane
 );
     localparam W = 2 * NBU;
+    // up to 63 bits waiting plus one word: NBU = 4 needs 64 + 96 bits
+    localparam AW = (64 + 12 * W > 128) ? 64 + 12 * W : 128;
 `include "codec.vh"
     reg  [3:0]   dd;
-    reg  [127:0] acc;
+    reg  [AW-1:0] acc;
     reg  [7:0]   nacc;
     reg  [12*W-1:0] enc;
     reg  [7:0]   nbits;
@@ -44,12 +46,12 @@ module poly_serializer #(
     wire give = lane_valid && lane_ready;
     always @(posedge clk) begin
         if (rst || start) begin
-            dd <= d; acc <= 128'd0; nacc <= 8'd0;
+            dd <= d; acc <= {AW{1'b0}}; nacc <= 8'd0;
         end else case ({take, give})
-            2'b10: begin acc <= acc | ({{(128-12*W){1'b0}}, enc} << nacc); nacc <= nacc + nbits; end
+            2'b10: begin acc <= acc | ({{(AW-12*W){1'b0}}, enc} << nacc); nacc <= nacc + nbits; end
             2'b01: begin acc <= acc >> 64; nacc <= nacc - 8'd64; end
             2'b11: begin
-                acc <= (acc >> 64) | ({{(128-12*W){1'b0}}, enc} << (nacc - 8'd64));
+                acc <= (acc >> 64) | ({{(AW-12*W){1'b0}}, enc} << (nacc - 8'd64));
                 nacc <= nacc - 8'd64 + nbits;
             end
             default: ;
