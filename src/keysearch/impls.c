@@ -4,28 +4,19 @@
 
 #include "../pipo/pipo_impl.h"
 
-/* Fastest first: dispatch takes the first entry the CPU supports. No AVX-512 engine is
- * registered: it could not be run on the machine this was written on (untested crypto). */
-#if defined(NURI_HAVE_KS_AVX2)
-static const ks_engine eng_avx2 = {
-    {"avx2", NURI_CPU_AVX2, 1,
-     "2 x 32 candidates per pass, byte-sliced in ymm registers; counter in sliced form, shared rounds, early abort"},
-    nuri_ks_avx2_search, 64};
-#endif
-static const ks_engine eng_portable = {
-    {"portable", 0, 1, "portable C vectors, 16 candidates per pass (byte-sliced); same plan as avx2"},
-    nuri_ks_portable_search, 16};
-static const ks_engine eng_ref = {
-    {"ref", 0, 1, "baseline: byte-wise key schedule and one reference encryption per candidate"},
-    nuri_ks_ref_search, 1};
+/* The engines, fastest first (dispatch takes the first one the CPU supports). Each folder defines
+ * its entry nuri_keysearch_backend_<folder>; family.cmake's nuri_backend() line defines
+ * NURI_HAVE_KEYSEARCH_<FOLDER> when it builds the folder. No AVX-512 engine is registered: it could
+ * not be run on the machine this was written on (untested crypto). */
+#define KS_BACKENDS(X)                        \
+    X(NURI_HAVE_KEYSEARCH_AVX2, avx2)         \
+    X(NURI_HAVE_KEYSEARCH_PORTABLE, portable) \
+    X(1, ref)
 
-static const ks_engine *const engines[] = {
-#if defined(NURI_HAVE_KS_AVX2)
-    &eng_avx2,
-#endif
-    &eng_portable,
-    &eng_ref,
-};
+#define DECLARE(cfg, name) extern const ks_engine nuri_keysearch_backend_##name;
+#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_keysearch_backend_##name)
+KS_BACKENDS(DECLARE)
+static const ks_engine *const engines[] = {KS_BACKENDS(ENTRY)};
 #define N_ENGINES (sizeof engines / sizeof engines[0])
 
 size_t nuri_keysearch_impl_count(void) { return N_ENGINES; }

@@ -55,12 +55,6 @@ static inline uint64_t ks_round_key(const uint8_t *key, unsigned nwords, unsigne
     return nuri_load64_le(key + 8 * (i % nwords)) ^ (uint64_t)i;
 }
 
-/* The engines (each in its own folder). */
-size_t nuri_ks_ref_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                          uint64_t *done);
-size_t nuri_ks_portable_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                               uint64_t *done);
-size_t nuri_ks_avx2_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                           uint64_t *done);
+/* The engines: each folder defines its entry nuri_keysearch_backend_<folder> (impls.c lists them). */
 
 #endif

@@ -1,6 +1,6 @@
 /* The byte-sliced key-search engine body, written once with GCC/Clang vector extensions and
  * compiled per target (portable/ with 128-bit vectors, avx2/ with 256-bit ones). The includer
- * defines KS_NW (64-bit elements per vector), KS_SEARCH (the function name) and may define
+ * defines KS_NW (64-bit elements per vector), KS_SEARCH (the static function's name) and may define
  * KS_ANY(v) (nonzero if any bit of v is set) and KS_NS (1 or 2 states per pass, rounds interleaved;
  * state h holds the candidates whose bit LB equals h).
  *
@@ -70,9 +70,7 @@ static inline int ks_any(vw v)
         x##7 = ROTL(y7, 2) ^ (K)[7];                                                               \
     } while (0)
 
-size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                 uint64_t *done);
-size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
+static size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
                  uint64_t *done)
 {
     /* NS states per pass, rounds interleaved (independent work for out-of-order cores); state h

@@ -7,5 +7,11 @@
 #else
 #define KS_NW 1
 #endif
-#define KS_SEARCH nuri_ks_portable_search
+#define KS_SEARCH portable_search
 #include "../ks_sliced.h"
+
+const ks_engine nuri_keysearch_backend_portable = {
+    .info = {"portable", 0, 1, "portable C vectors, 16 candidates per pass (byte-sliced); same plan as avx2"},
+    .search = portable_search,
+    .lanes = 8 * KS_NW,
+};

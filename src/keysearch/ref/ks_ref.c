@@ -6,7 +6,7 @@
 
 #include "../../pipo/pipo_impl.h"
 
-size_t nuri_ks_ref_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
+static size_t ref_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
                           uint64_t *done)
 {
     uint8_t key[NURI_KEYSEARCH_MAX_KEY_BYTES], out[8];
@@ -27,3 +27,9 @@ size_t nuri_ks_ref_search(const ks_plan *p, uint64_t start, uint64_t count, uint
     nuri_wipe(rk, sizeof rk);
     return nh;
 }
+
+const ks_engine nuri_keysearch_backend_ref = {
+    .info = {"ref", 0, 1, "baseline: byte-wise key schedule and one reference encryption per candidate"},
+    .search = ref_search,
+    .lanes = 1,
+};
