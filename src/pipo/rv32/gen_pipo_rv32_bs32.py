@@ -768,6 +768,6 @@ if __name__ == "__main__":
         print("fixed-round CTR core, %d rounds: %d residents per round boundary (%d into the last round), "
               "%d of 16 output groups transposed in registers" % (r, nres, nlast, nhold))
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
-    text = (HEADER % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
+    text = (HEADER.replace("gen_pipo_rv32.py", "gen_pipo_rv32_bs32.py") % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
             "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())
     open("pipo_rv32_bs32.S", "w").write(text)
