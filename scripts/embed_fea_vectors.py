@@ -3,7 +3,6 @@
 ../shared/vectors/fea, so the tests stand alone in a clone without ../shared. The library tables
 come from scripts/gen_fea_tables.py. Usage: scripts/embed_fea_vectors.py [path/to/shared/vectors/fea]"""
 import pathlib
-import re
 import sys
 
 src = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vectors/fea")
