@@ -110,9 +110,11 @@ def main(argv=None):
             raise UsageError(err)
         return rc
     except UsageError as e:
+        _flush_stdout()  # a command stopped by a write error may leave bytes buffered for stdout
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_USAGE
     except VerifyError as e:
+        _flush_stdout()
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_FAIL
     except KeyboardInterrupt:
