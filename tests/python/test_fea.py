@@ -196,7 +196,7 @@ def test_key_cache_follows_key_params_and_dispatch(monkeypatch):
 
 def test_bench_per_call_records():
     """nuri bench fea adds per-call Python records (schema only: no timing is asserted)."""
-    from nuri import bench
+    from nuri.tools import bench
     recs = bench.run_fea_per_call(quick=True, impl="table")
     assert [(r["op"], r["param"]) for r in recs] == [
         ("python-digits-per-call", "FEA-1/128 16 digits"), ("python-digits-per-call-cpu", "FEA-1/128 16 digits"),

@@ -168,7 +168,7 @@ def run_fea_per_call(quick=False, impl=None):
     import statistics
     import time
 
-    from . import fea
+    from .. import fea
 
     # impl filters by substring, as in the C harness: the first matching implementation
     name = next((i for i in fea.implementations() if impl in i), None) if impl else fea.default_implementation()
