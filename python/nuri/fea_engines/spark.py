@@ -141,6 +141,10 @@ def local_session(cores=2, name="nuri-fea"):
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers import nuri from this environment
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # a local session needs no resolvable host name (a minimal root or container often has none in
+    # /etc/hosts, and Spark's start-up then fails with UnknownHostException)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("SPARK_LOCAL_HOSTNAME", "localhost")
     s = (SparkSession.builder.master(f"local[{cores}]").appName(name)
          .config("spark.sql.execution.arrow.pyspark.enabled", "true")
          .config("spark.sql.shuffle.partitions", str(cores))
