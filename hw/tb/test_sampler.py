@@ -9,6 +9,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
 import models
+from stream import feed_message
 
 
 async def reset(dut):
@@ -28,19 +29,7 @@ async def sample(dut, hash_mode, sample_mode, seed):
     dut.sample_mode.value = sample_mode
     await RisingEdge(dut.clk)
     dut.init.value = 0
-    chunks = [seed[i:i + 8] for i in range(0, len(seed), 8)]
-    for k, c in enumerate(chunks):
-        dut.in_valid.value = 1
-        dut.in_data.value = int.from_bytes(c.ljust(8, b"\0"), "little")
-        dut.in_bytes.value = len(c)
-        dut.in_last.value = int(k == len(chunks) - 1)
-        while True:
-            await ReadOnly()
-            ready = dut.in_ready.value == 1
-            await RisingEdge(dut.clk)
-            if ready:
-                break
-    dut.in_valid.value = 0
+    await feed_message(dut, seed)
     coeffs = {}
     cycles = 0
     while len(coeffs) < 256 // w:

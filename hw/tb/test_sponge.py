@@ -7,6 +7,8 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
+from stream import feed_message
+
 MODES = [("sha3_256", 136, 32), ("sha3_512", 72, 64), ("shake_128", 168, 500), ("shake_256", 136, 300)]
 
 
@@ -25,20 +27,7 @@ async def digest(dut, mode, msg, outlen):
     dut.mode.value = mode
     await RisingEdge(dut.clk)
     dut.init.value = 0
-    words = [msg[i:i + 8] for i in range(0, len(msg), 8)] or [b""]
-    for k, w in enumerate(words):
-        dut.in_valid.value = 1
-        dut.in_data.value = int.from_bytes(w.ljust(8, b"\0"), "little")
-        dut.in_bytes.value = len(w)
-        dut.in_last.value = int(k == len(words) - 1)
-        while True:
-            await ReadOnly()
-            ready = dut.in_ready.value == 1
-            await RisingEdge(dut.clk)
-            if ready:
-                break
-    dut.in_valid.value = 0
-    dut.in_last.value = 0
+    await feed_message(dut, msg)
     out = b""
     dut.out_ready.value = 1
     while len(out) < outlen:
