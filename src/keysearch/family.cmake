@@ -9,5 +9,6 @@ list(APPEND NURI_SOURCES
 nuri_backend(keysearch ref ks_ref.c)
 nuri_backend(keysearch portable ks_portable.c)
 if(NURI_X86_64)
+  nuri_backend(keysearch avx512 ks_avx512.c FLAGS -mavx512f -mavx512bw)
   nuri_backend(keysearch avx2 ks_avx2.c FLAGS -mavx2)
 endif()

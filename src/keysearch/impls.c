@@ -6,9 +6,10 @@
 
 /* The engines, fastest first (dispatch takes the first one the CPU supports). Each folder defines
  * its entry nuri_keysearch_backend_<folder>; family.cmake's nuri_backend() line defines
- * NURI_HAVE_KEYSEARCH_<FOLDER> when it builds the folder. No AVX-512 engine is registered: it could
- * not be run on the machine this was written on (untested crypto). */
+ * NURI_HAVE_KEYSEARCH_<FOLDER> when it builds the folder. avx512 is the avx2 body on 512-bit
+ * vectors; its source also runs in the tests without AVX-512 (tests/keysearch/ks_wide512.c). */
 #define KS_BACKENDS(X)                        \
+    X(NURI_HAVE_KEYSEARCH_AVX512, avx512)     \
     X(NURI_HAVE_KEYSEARCH_AVX2, avx2)         \
     X(NURI_HAVE_KEYSEARCH_PORTABLE, portable) \
     X(1, ref)
@@ -105,8 +106,8 @@ static size_t search_constant(const ks_plan *p, uint64_t start, uint64_t count, 
     return n;
 }
 
-int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_t count, uint64_t *hits,
-                       size_t max_hits, size_t *n_hits, uint64_t *done, const char *engine)
+int nuri_ks_run_engine(const ks_engine *eng, const nuri_keysearch_params *prm, uint64_t start, uint64_t count,
+                       uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done)
 {
     *n_hits = 0;
     *done = 0;
@@ -117,12 +118,24 @@ int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_
     if (max_hits == 0 || !in_keyspace(&p, start) || !in_keyspace(&p, start + (count - 1)) ||
         start + (count - 1) < start)
         return NURI_EINVAL;
-    int e = pick(engine);
-    if (e < 0) return e;
     *n_hits = p.no_round_varies ? search_constant(&p, start, count, hits, max_hits, done)
-                                : engines[e]->search(&p, start, count, hits, max_hits, done);
+                                : eng->search(&p, start, count, hits, max_hits, done);
     nuri_wipe(&p, sizeof p);
     return NURI_OK;
+}
+
+int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_t count, uint64_t *hits,
+                       size_t max_hits, size_t *n_hits, uint64_t *done, const char *engine)
+{
+    *n_hits = 0;
+    *done = 0;
+    ks_plan p;
+    int rc = nuri_ks_plan_make(&p, prm); /* parameter errors before engine errors */
+    nuri_wipe(&p, sizeof p);
+    if (rc != NURI_OK) return rc;
+    int e = pick(engine);
+    if (e < 0) return e;
+    return nuri_ks_run_engine(engines[e], prm, start, count, hits, max_hits, n_hits, done);
 }
 
 /* ---- self-test: the official vectors (spec/pipo.md §3) with unknown bits in each shape the
@@ -142,7 +155,7 @@ static uint64_t index_of(const ks_plan *p, const uint8_t *key)
     return idx;
 }
 
-static int selftest_case(int e, size_t key_len, unsigned rounds, const uint8_t mask[32])
+static int selftest_case(const ks_engine *eng, size_t key_len, unsigned rounds, const uint8_t mask[32])
 {
     nuri_keysearch_params prm;
     memset(&prm, 0, sizeof prm);
@@ -160,11 +173,11 @@ static int selftest_case(int e, size_t key_len, unsigned rounds, const uint8_t m
     if (nuri_ks_plan_make(&p, &prm) != NURI_OK || p.k > 12 || p.no_round_varies) return 0;
     uint64_t want = index_of(&p, ST_KEY), hits[4], done;
     uint64_t start = want > 37 ? want - 37 : 0, count = ((uint64_t)1 << p.k) - start;
-    size_t n = engines[e]->search(&p, start, count, hits, 4, &done);
+    size_t n = eng->search(&p, start, count, hits, 4, &done);
     /* the planted key as a slice's first and last candidate */
     uint64_t h1 = 0, h2 = 0, d1 = 0, d2 = 0;
-    size_t n1 = engines[e]->search(&p, want, 1 + (want & 7), &h1, 1, &d1);
-    size_t n2 = engines[e]->search(&p, want - (want & 3), 1 + (want & 3), &h2, 1, &d2);
+    size_t n1 = eng->search(&p, want, 1 + (want & 7), &h1, 1, &d1);
+    size_t n2 = eng->search(&p, want - (want & 3), 1 + (want & 3), &h2, 1, &d2);
     return n == 1 && hits[0] == want && done == count && n1 == 1 && h1 == want && d1 == 1 && n2 == 1 &&
            h2 == want && d2 == 1 + (want & 3);
 }
@@ -172,7 +185,11 @@ static int selftest_case(int e, size_t key_len, unsigned rounds, const uint8_t m
 int nuri_keysearch_selftest(const char *engine)
 {
     int e = pick(engine);
-    if (e < 0) return e;
+    return e < 0 ? e : nuri_ks_selftest_engine(engines[e]);
+}
+
+int nuri_ks_selftest_engine(const ks_engine *e)
+{
     uint8_t m[32];
     int ok = 1;
     /* unknown bits in K0 and K1 (no shared round), 12 bits */

@@ -55,6 +55,11 @@ static inline uint64_t ks_round_key(const uint8_t *key, unsigned nwords, unsigne
     return nuri_load64_le(key + 8 * (i % nwords)) ^ (uint64_t)i;
 }
 
-/* The engines: each folder defines its entry nuri_keysearch_backend_<folder> (impls.c lists them). */
+/* The engines: each folder defines its entry nuri_keysearch_backend_<folder> (impls.c lists them).
+ * nuri_keysearch_run / _selftest with the engine given by its entry instead of its registered name
+ * (internal: the tests run an unregistered build of an engine's source through them). */
+int nuri_ks_run_engine(const ks_engine *eng, const nuri_keysearch_params *prm, uint64_t start, uint64_t count,
+                       uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done);
+int nuri_ks_selftest_engine(const ks_engine *eng);
 
 #endif

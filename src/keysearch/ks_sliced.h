@@ -1,5 +1,6 @@
 /* The byte-sliced key-search engine body, written once with GCC/Clang vector extensions and
- * compiled per target (portable/ with 128-bit vectors, avx2/ with 256-bit ones). The includer
+ * compiled per target (portable/ with 128-bit vectors, avx2/ with 256-bit ones, avx512/ with 512-bit
+ * ones; the tests also run the 512-bit build without AVX-512, see avx512/ks_avx512.c). The includer
  * defines KS_NW (64-bit elements per vector), KS_SEARCH (the static function's name) and may define
  * KS_ANY(v) (nonzero if any bit of v is set) and KS_NS (1 or 2 states per pass, rounds interleaved;
  * state h holds the candidates whose bit LB equals h).
@@ -29,13 +30,14 @@ typedef signed char vb __attribute__((vector_size(8 * KS_NW)));
 #define EQ(a, b) ((vw)((vb)(a) == (vb)(b)))                                 /* 0xFF where bytes equal */
 
 #ifndef KS_ANY
-static inline int ks_any(vw v)
+/* by pointer: a 512-bit vector argument would change the ABI where AVX-512 is off (-Wpsabi) */
+static inline int ks_any(const vw *v)
 {
     uint64_t r = 0;
-    for (int e = 0; e < KS_NW; e++) r |= v[e];
+    for (int e = 0; e < KS_NW; e++) r |= (*v)[e];
     return r != 0;
 }
-#define KS_ANY(v) ks_any(v)
+#define KS_ANY(v) ks_any(&(v))
 #endif
 
 /* every byte rotated left by r (1..7) */

@@ -4,18 +4,46 @@
  * slice; engines agree with each other and with ref on random windows; the top of a 64-bit
  * keyspace; max_hits stops and resumes; error paths. */
 #include "nuri/keysearch.h"
+#include "ks_impl.h"
 #include "test_util.h"
 
+/* The engines under test: every registered one this CPU supports (run by name through the public
+ * entry points) and the avx512 engine's source built without AVX-512 flags (ks_wide512*.c, run by
+ * its entry), so the 512-bit kernel is tested where AVX-512 instructions cannot run. */
+extern const ks_engine nuri_ks_test_wide512;
+#ifdef KS_TEST_WIDE512_AVX2
+extern const ks_engine nuri_ks_test_wide512_avx2;
+#endif
+
 static size_t n_eng;
-static const char *eng[8];
+static const char *eng[10];
+static const ks_engine *direct[10]; /* non-NULL: an unregistered build, run by entry */
+
+static void add_direct(const char *name, const ks_engine *e)
+{
+    eng[n_eng] = name;
+    direct[n_eng++] = e;
+}
 
 static void load_engines(void)
 {
     for (size_t i = 0; i < nuri_keysearch_impl_count(); i++)
         if (nuri_keysearch_impl_supported(i)) eng[n_eng++] = nuri_keysearch_impl_info(i)->name;
+    add_direct("avx512-source-without-avx512", &nuri_ks_test_wide512);
+#ifdef KS_TEST_WIDE512_AVX2
+    if (nuri_cpu_has(NURI_CPU_AVX2)) add_direct("avx512-source-on-avx2", &nuri_ks_test_wide512_avx2);
+#endif
     printf("engines:");
     for (size_t i = 0; i < n_eng; i++) printf(" %s", eng[i]);
     printf("\n");
+}
+
+/* nuri_keysearch_run with engine number e */
+static int run(const nuri_keysearch_params *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
+               size_t *n, uint64_t *done, size_t e)
+{
+    if (direct[e]) return nuri_ks_run_engine(direct[e], p, start, count, hits, max_hits, n, done);
+    return nuri_keysearch_run(p, start, count, hits, max_hits, n, done, eng[e]);
 }
 
 static unsigned rnd(unsigned n) { return (unsigned)(tu_rand64() % n); }
@@ -47,7 +75,9 @@ static void plant(nuri_keysearch_params *p, uint64_t index)
 
 static void test_selftests(void)
 {
-    for (size_t i = 0; i < n_eng; i++) CHECK(nuri_keysearch_selftest(eng[i]) == 0, "%s: self-test", eng[i]);
+    for (size_t i = 0; i < n_eng; i++)
+        CHECK((direct[i] ? nuri_ks_selftest_engine(direct[i]) : nuri_keysearch_selftest(eng[i])) == 0,
+              "%s: self-test", eng[i]);
     CHECK(nuri_keysearch_selftest("auto") == 0, "auto self-test");
 }
 
@@ -72,7 +102,7 @@ static void test_planted(void)
             for (int w = 0; w < 3; w++) {
                 uint64_t hits[8], done;
                 size_t n;
-                int rc = nuri_keysearch_run(&p, win[w].s, win[w].c, hits, 8, &n, &done, eng[e]);
+                int rc = run(&p, win[w].s, win[w].c, hits, 8, &n, &done, e);
                 int found = 0;
                 for (size_t h = 0; h < n; h++) found |= hits[h] == want;
                 CHECK(rc == 0 && found && done == win[w].c, "%s: trial %d k=%u rounds=%u words=%x window %d: rc %d n %zu",
@@ -80,7 +110,7 @@ static void test_planted(void)
                 /* the window without the planted key finds nothing (a 64-bit false match would be 2^-50) */
                 if (w == 0 && want > 0 && rounds != 1) {
                     uint64_t s = want > 64 ? want - 64 : 0;
-                    rc = nuri_keysearch_run(&p, s, want - s, hits, 8, &n, &done, eng[e]);
+                    rc = run(&p, s, want - s, hits, 8, &n, &done, e);
                     CHECK(rc == 0 && done == want - s, "%s: window before the key", eng[e]);
                     int unrelated = 1;
                     for (size_t h = 0; h < n; h++) {
@@ -112,7 +142,7 @@ static void test_differential(void)
         size_t rn, n;
         CHECK(nuri_keysearch_run(&p, s, c, ref_hits, 16, &rn, &rdone, "ref") == 0, "ref run");
         for (size_t e = 0; e < n_eng; e++) {
-            CHECK(nuri_keysearch_run(&p, s, c, hits, 16, &n, &done, eng[e]) == 0, "%s run", eng[e]);
+            CHECK(run(&p, s, c, hits, 16, &n, &done, e) == 0, "%s run", eng[e]);
             CHECK(n == rn && done == rdone && memcmp(hits, ref_hits, n * sizeof hits[0]) == 0,
                   "%s disagrees with ref: trial %d (%zu vs %zu hits)", eng[e], trial, n, rn);
         }
@@ -129,11 +159,11 @@ static void test_top_of_keyspace(void)
     for (size_t e = 0; e < n_eng; e++) {
         uint64_t hits[4], done;
         size_t n;
-        int rc = nuri_keysearch_run(&p, UINT64_MAX - 99, 100, hits, 4, &n, &done, eng[e]);
+        int rc = run(&p, UINT64_MAX - 99, 100, hits, 4, &n, &done, e);
         CHECK(rc == 0 && n == 1 && hits[0] == want && done == 100, "%s: top of a 2^64 keyspace", eng[e]);
-        rc = nuri_keysearch_run(&p, UINT64_MAX, 1, hits, 4, &n, &done, eng[e]);
+        rc = run(&p, UINT64_MAX, 1, hits, 4, &n, &done, e);
         CHECK(rc == 0 && n == 0 && done == 1, "%s: last candidate", eng[e]);
-        CHECK(nuri_keysearch_run(&p, UINT64_MAX, 2, hits, 4, &n, &done, eng[e]) == NURI_EINVAL,
+        CHECK(run(&p, UINT64_MAX, 2, hits, 4, &n, &done, e) == NURI_EINVAL,
               "%s: range past 2^64", eng[e]);
     }
 }
@@ -147,7 +177,7 @@ static void test_max_hits(void)
     for (size_t e = 0; e < n_eng; e++) {
         uint64_t hits[7], done;
         size_t n;
-        CHECK(nuri_keysearch_run(&p, 100, 50, hits, 7, &n, &done, eng[e]) == 0 && n == 7 && done == 7 &&
+        CHECK(run(&p, 100, 50, hits, 7, &n, &done, e) == 0 && n == 7 && done == 7 &&
                   hits[0] == 100 && hits[6] == 106, "%s: max_hits", eng[e]);
     }
     /* a real search with two planted keys: one found, stop, resume from start + done */
@@ -157,7 +187,7 @@ static void test_max_hits(void)
         uint64_t hits[1], done, s = 900;
         size_t n, total = 0;
         while (s < 1100) {
-            CHECK(nuri_keysearch_run(&p, s, 1100 - s, hits, 1, &n, &done, eng[e]) == 0, "run");
+            CHECK(run(&p, s, 1100 - s, hits, 1, &n, &done, e) == 0, "run");
             if (n) CHECK(hits[0] == 1000 && s + done == 1001, "%s: stop after the hit", eng[e]);
             total += n;
             if (!done) break; /* a search that makes no progress would loop forever */

@@ -156,7 +156,9 @@ BAD = [
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", "2600271EF6528509"],
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??"],  # no pair
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--engine", "gpu9"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--engine", "avx512"],
+    *([] if "avx512" in ENGINES else  # an engine this CPU cannot run
+      [["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR,
+        "--engine", "avx512"]]),
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--skip", "256"],
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--skip", "x"],
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--limit", "0"],
@@ -285,3 +287,23 @@ def test_cluster_spec_errors():
     for spec in ("local:0", "ray://x:1", "mpi"):
         r = nuri(*args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], None, "--cluster", spec))
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_avx512_engine_registered_with_its_cpu_needs():
+    import platform
+
+    import nuri
+
+    names = [e["name"] for e in ks.engines()]
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("the avx512 engine is built on x86-64 only")
+    avx512 = next(e for e in ks.engines() if e["name"] == "avx512")
+    has = {"avx512f", "avx512bw"} <= set(nuri.cpu_features())
+    assert avx512["supported"] == has and avx512["lanes"] == 128
+    assert names.index("avx512") < names.index("avx2")  # fastest first
+    assert (ks.default_engine() == "avx512") == has
+    # without AVX-512F (NURI_CPU_MASK clears bit 6), auto never picks it
+    code = "from nuri import keysearch as ks; print(ks.default_engine(), ks.engine_names())"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(os.environ, NURI_CPU_MASK="40"), timeout=60)
+    assert r.returncode == 0 and not r.stdout.startswith("avx512") and "'avx512'" not in r.stdout, r.stdout + r.stderr

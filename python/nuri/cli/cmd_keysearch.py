@@ -95,8 +95,7 @@ def _engine(name, err):
     if name not in usable:
         if name in [e["name"] for e in ks.engines()]:
             raise UsageError(f"engine {name} cannot run on this CPU (usable here: {', '.join(usable)})")
-        raise UsageError(f"engine {name} is not built into this nuri (usable here: {', '.join(usable)}; "
-                         "no AVX-512 engine is registered)")
+        raise UsageError(f"engine {name} is not built into this nuri (usable here: {', '.join(usable)})")
     return name
 
 
