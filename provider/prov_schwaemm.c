@@ -1,5 +1,5 @@
 /* SCHWAEMM128-128, SCHWAEMM256-128, SCHWAEMM192-192 and SCHWAEMM256-256 as OpenSSL AEAD ciphers
- * over nuri's streaming Schwaemm API.
+ * over libnuri's Schwaemm API.
  *
  * Encryption streams: EVP_EncryptUpdate(out = NULL) absorbs AAD, EVP_EncryptUpdate(out) writes
  * ciphertext one rate-sized block behind the input (Schwaemm treats the last block specially,
@@ -7,12 +7,15 @@
  * (update: inl + block size, final: block size) hold. The tag is read after
  * EVP_EncryptFinal_ex through OSSL_CIPHER_PARAM_AEAD_TAG (EVP_CTRL_AEAD_GET_TAG).
  *
- * Decryption never releases unauthenticated plaintext: EVP_DecryptUpdate only absorbs and
- * buffers the ciphertext (it writes 0 bytes; the tag check runs over the chunks as they arrive),
- * the tag is set through OSSL_CIPHER_PARAM_AEAD_TAG (EVP_CTRL_AEAD_SET_TAG) before final, and
- * EVP_DecryptFinal_ex checks it and only then writes the WHOLE plaintext to its output buffer,
- * which must therefore have room for all of it (out + the 0 bytes the updates wrote is the usual
- * call pattern). A wrong tag makes EVP_DecryptFinal_ex fail with nothing written. */
+ * Decryption never releases unauthenticated plaintext: EVP_DecryptUpdate only holds copies of the
+ * AAD and the ciphertext (it writes 0 bytes), the tag is set through OSSL_CIPHER_PARAM_AEAD_TAG
+ * (EVP_CTRL_AEAD_SET_TAG) before final, and EVP_DecryptFinal_ex runs libnuri's one-pass
+ * one-shot decryption (nuri_schwaemm_decrypt, the call an application would make directly, so
+ * EVP costs no second pass) in place in the held buffer, and only when the tag verified copies
+ * the WHOLE plaintext to its output buffer, which must therefore have room for all of it (out +
+ * the 0 bytes the updates wrote is the usual call pattern). A wrong tag makes EVP_DecryptFinal_ex
+ * fail with nothing written. The held buffers are wiped once used (the ciphertext buffer held the
+ * plaintext) and when the context is freed; the key and nonce live in the context until then. */
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -23,15 +26,64 @@
 #include "nuri/sparkle.h"
 #include "prov.h"
 
+/* A growing buffer (decryption holds its AAD and ciphertext until final). */
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} sch_buf;
+
+static int buf_add(sch_buf *b, const unsigned char *in, size_t inl)
+{
+    if (b->len + inl < inl) return 0;
+    if (b->len + inl > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + inl) {
+            if (cap > SIZE_MAX / 2) return 0;
+            cap *= 2;
+        }
+        /* not OPENSSL_realloc: the old block goes back wiped (it may have held plaintext) */
+        uint8_t *p = OPENSSL_malloc(cap);
+        if (!p) return 0;
+        if (b->len) memcpy(p, b->p, b->len);
+        OPENSSL_clear_free(b->p, b->cap);
+        b->p = p;
+        b->cap = cap;
+    }
+    if (inl) memcpy(b->p + b->len, in, inl);
+    b->len += inl;
+    return 1;
+}
+
+/* Empties the buffer, wiping what it held; keeps the memory for the next message. */
+static void buf_clear(sch_buf *b)
+{
+    if (b->len) OPENSSL_cleanse(b->p, b->len);
+    b->len = 0;
+}
+
+static void buf_free(sch_buf *b)
+{
+    OPENSSL_clear_free(b->p, b->cap);
+    b->p = NULL;
+    b->len = b->cap = 0;
+}
+
+/* d = a copy of the held bytes of s (d's struct was memcpy'd from s). */
+static int buf_dup(sch_buf *d, const sch_buf *s)
+{
+    d->p = NULL;
+    d->len = d->cap = 0;
+    return buf_add(d, s->p, s->len);
+}
+
 typedef struct {
     int variant;
     size_t key_bytes, nonce_bytes, tag_bytes, rate;
     uint8_t key[NURI_SCHWAEMM_MAX_KEY_BYTES], nonce[NURI_SCHWAEMM_MAX_NONCE_BYTES];
     uint8_t tag[NURI_SCHWAEMM_MAX_TAG_BYTES];
     int have_key, have_nonce, encrypt, started, in_msg, tag_ready, failed;
-    nuri_schwaemm_ctx st;
-    uint8_t *ct; /* decryption: the ciphertext, held until the tag verified */
-    size_t ct_len, ct_cap;
+    nuri_schwaemm_ctx st; /* encryption only */
+    sch_buf ad, ct;       /* decryption: the AAD, and the ciphertext || tag until final */
 } sch_ctx;
 
 static void *sch_newctx(int variant)
@@ -50,7 +102,8 @@ static void sch_reset_stream(sch_ctx *c)
 {
     nuri_schwaemm_ctx_wipe(&c->st);
     c->started = c->in_msg = c->failed = 0;
-    c->ct_len = 0;
+    buf_clear(&c->ad);
+    buf_clear(&c->ct);
 }
 
 static void sch_freectx(void *vctx)
@@ -58,7 +111,8 @@ static void sch_freectx(void *vctx)
     sch_ctx *c = vctx;
     if (!c) return;
     sch_reset_stream(c);
-    OPENSSL_free(c->ct);
+    buf_free(&c->ad);
+    buf_free(&c->ct);
     OPENSSL_clear_free(c, sizeof *c);
 }
 
@@ -67,14 +121,11 @@ static void *sch_dupctx(void *vctx)
     sch_ctx *c = vctx, *d = OPENSSL_malloc(sizeof *d);
     if (!d) return NULL;
     memcpy(d, c, sizeof *d);
-    d->ct = NULL;
-    d->ct_cap = 0;
-    if (c->ct_len) {
-        if (!(d->ct = OPENSSL_memdup(c->ct, c->ct_len))) {
-            OPENSSL_clear_free(d, sizeof *d);
-            return NULL;
-        }
-        d->ct_cap = c->ct_len;
+    int ok = buf_dup(&d->ad, &c->ad);
+    ok = buf_dup(&d->ct, &c->ct) && ok;
+    if (!ok) {
+        sch_freectx(d);
+        return NULL;
     }
     return d;
 }
@@ -134,6 +185,10 @@ static int sch_start(sch_ctx *c)
                       c->have_key ? "nonce (IV)" : "key");
         return 0;
     }
+    if (!c->encrypt) { /* decryption only holds its input until final */
+        c->started = 1;
+        return 1;
+    }
     int rc = nuri_schwaemm_init(&c->st, c->variant, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT,
                                 c->key, c->key_bytes, c->nonce, c->nonce_bytes, NULL);
     if (rc != NURI_OK) {
@@ -153,24 +208,12 @@ static int sch_fail(sch_ctx *c, int rc, const char *what)
     return 0;
 }
 
-/* Keeps a copy of the ciphertext until final (decryption). */
-static int sch_hold(sch_ctx *c, const unsigned char *in, size_t inl)
+static int sch_nomem(sch_ctx *c)
 {
-    if (c->ct_len + inl < inl) return 0;
-    if (c->ct_len + inl > c->ct_cap) {
-        size_t cap = c->ct_cap ? c->ct_cap : 4096;
-        while (cap < c->ct_len + inl) {
-            if (cap > SIZE_MAX / 2) return 0;
-            cap *= 2;
-        }
-        uint8_t *p = OPENSSL_realloc(c->ct, cap);
-        if (!p) return 0;
-        c->ct = p;
-        c->ct_cap = cap;
-    }
-    memcpy(c->ct + c->ct_len, in, inl);
-    c->ct_len += inl;
-    return 1;
+    ERR_raise(ERR_LIB_PROV, ERR_R_MALLOC_FAILURE);
+    sch_reset_stream(c);
+    c->failed = 1;
+    return 0;
 }
 
 static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
@@ -185,8 +228,11 @@ static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
             NURI_PROV_ERR(PROV_R_INVALID_STATE, "Schwaemm: AAD must come before the message");
             return 0;
         }
-        rc = nuri_schwaemm_update_ad(&c->st, in, inl);
-        if (rc != NURI_OK) return sch_fail(c, rc, "AAD");
+        if (!c->encrypt) {
+            if (!buf_add(&c->ad, in, inl)) return sch_nomem(c);
+        } else if ((rc = nuri_schwaemm_update_ad(&c->st, in, inl)) != NURI_OK) {
+            return sch_fail(c, rc, "AAD");
+        }
         *outl = inl; /* as OpenSSL's own AEADs report AAD */
         return 1;
     }
@@ -196,14 +242,7 @@ static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
         rc = nuri_schwaemm_encrypt_update(&c->st, out, outsize, outl, in, inl);
         return rc == NURI_OK ? 1 : sch_fail(c, rc, "encrypt");
     }
-    if (!sch_hold(c, in, inl)) {
-        ERR_raise(ERR_LIB_PROV, ERR_R_MALLOC_FAILURE);
-        sch_reset_stream(c);
-        c->failed = 1;
-        return 0;
-    }
-    rc = nuri_schwaemm_verify_update(&c->st, in, inl);
-    return rc == NURI_OK ? 1 : sch_fail(c, rc, "decrypt");
+    return buf_add(&c->ct, in, inl) ? 1 : sch_nomem(c);
 }
 
 static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -226,25 +265,22 @@ static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     /* The whole plaintext is released here, after the tag check (see the top of the file:
      * outsize, the block size EVP assumes, does not bound it). */
     (void)outsize;
-    rc = nuri_schwaemm_verify_final(&c->st, c->tag, c->tag_bytes);
+    size_t len = c->ct.len, n = 0;
+    if (len && !out) return sch_fail(c, NURI_EBUFFER, "decrypt final");
+    if (!buf_add(&c->ct, c->tag, c->tag_bytes)) return sch_nomem(c);
+    /* in place: on a wrong tag libnuri zeroes its output, here our own buffer, so out is untouched */
+    rc = nuri_schwaemm_decrypt(c->variant, c->ct.p, c->ct.cap, &n, c->key, c->key_bytes, c->nonce, c->nonce_bytes,
+                               c->ad.p, c->ad.len, c->ct.p, c->ct.len, NULL);
     if (rc == NURI_EAUTH) {
         sch_reset_stream(c);
         c->failed = 1;
         NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm: authentication failed (wrong tag), no plaintext released");
         return 0;
     }
-    if (rc != NURI_OK) return sch_fail(c, rc, "verify");
-    size_t n1 = 0, n2 = 0;
-    if (c->ct_len && !out) return sch_fail(c, NURI_EBUFFER, "decrypt final");
-    rc = nuri_schwaemm_decrypt_update(&c->st, out, c->ct_len, &n1, c->ct, c->ct_len);
-    if (rc == NURI_OK) rc = nuri_schwaemm_decrypt_final(&c->st, out + n1, c->ct_len - n1, &n2, c->tag, c->tag_bytes);
-    if (rc != NURI_OK) {
-        OPENSSL_cleanse(out, c->ct_len);
-        return sch_fail(c, rc, "decrypt final");
-    }
-    *outl = n1 + n2;
-    c->started = c->in_msg = 0;
-    c->ct_len = 0;
+    if (rc != NURI_OK || n != len) return sch_fail(c, rc != NURI_OK ? rc : NURI_ESTATE, "decrypt final");
+    if (len) memcpy(out, c->ct.p, len);
+    *outl = len;
+    sch_reset_stream(c); /* wipes the plaintext left in c->ct */
     return 1;
 }
 

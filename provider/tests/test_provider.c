@@ -360,6 +360,48 @@ static void test_schwaemm(const char *vecdir)
             EVP_CIPHER_CTX_free(a);
             EVP_CIPHER_CTX_free(b);
         }
+        {
+            /* one decryption context for several messages (decryption holds AAD and ciphertext
+             * until final and keeps the key): a re-init with only a new nonce keeps the key, a
+             * failed tag check leaves the context usable after a re-init, AAD and ciphertext of
+             * one message never leak into the next, and AAD after the message is refused */
+            static uint8_t ct2[700], nonce2[32];
+            size_t l1 = 1 + rnd(300), l2 = 1 + rnd(300), r1 = 0, r2 = 0;
+            int n1 = 0, n2 = 0, ok;
+            tu_randbytes(pt, l1 > l2 ? l1 : l2), tu_randbytes(nonce2, nl), tu_randbytes(ad, 9);
+            CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &r1, key, kl, nonce, nl, ad, 9, pt, l1, NULL) == NURI_OK &&
+                      nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &r2, key, kl, nonce2, nl, NULL, 0, pt, l2, NULL) ==
+                          NURI_OK,
+                  "nuri_schwaemm_encrypt");
+            EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new();
+            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) && EVP_DecryptUpdate(a, NULL, &n1, ad, 4) &&
+                 EVP_DecryptUpdate(a, NULL, &n1, ad + 4, 5) && EVP_DecryptUpdate(a, back, &n1, ref, (int)l1) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ref + l1) == 1 &&
+                 EVP_DecryptFinal_ex(a, back + n1, &n2);
+            CHECK(ok && n1 == 0 && (size_t)n2 == l1 && memcmp(back, pt, l1) == 0, "%s decrypt, first message", name);
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1 &&
+                 EVP_DecryptFinal_ex(a, back + n1, &n2);
+            CHECK(ok && (size_t)n2 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt, new nonce only: key kept", name);
+            ct2[0] ^= 1;
+            memset(back, 0xA5, sizeof back);
+            memset(sentinel, 0xA5, sizeof sentinel);
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1;
+            CHECK(ok && EVP_DecryptFinal_ex(a, back, &n2) != 1 && had_error() &&
+                      memcmp(back, sentinel, sizeof back) == 0,
+                  "%s decrypt, tampered: refused, nothing written", name);
+            ct2[0] ^= 1;
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1 &&
+                 EVP_DecryptFinal_ex(a, back, &n2);
+            CHECK(ok && (size_t)n2 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt after a failed tag and re-init",
+                  name);
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce, NULL) && EVP_DecryptUpdate(a, back, &n1, ref, 3) &&
+                 EVP_DecryptUpdate(a, NULL, &n2, ad, 3) != 1 && had_error();
+            CHECK(ok, "%s decrypt: AAD after the message refused", name);
+            EVP_CIPHER_CTX_free(a);
+        }
         /* wrong lengths and call order are refused with an OpenSSL error */
         EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
         CHECK(EVP_EncryptInit_ex2(ctx, c, NULL, NULL, NULL) == 1, "%s init", name);
