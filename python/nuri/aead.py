@@ -20,6 +20,7 @@ nuri.exceptions.InvalidTag: Schwaemm256-128 decryption: authentication failed
 """
 from ._native import ffi, lib
 from ._util import as_bytes, check, check_len, impl_arg
+from .exceptions import InvalidTag
 
 __all__ = ["Schwaemm128_128", "Schwaemm256_128", "Schwaemm192_192", "Schwaemm256_256"]
 
@@ -73,38 +74,141 @@ class _Schwaemm:
         finally:
             lib.nuri_wipe(out, max(cap, 1))
 
+    # -- batches: one C call over many messages (the multi-instance kernels), GIL released --
+
+    def _many(self, encrypt, nonces, ins, in_lens, outs, associated_data):
+        """The C batch call on cdata pointers (ins, outs) and lengths; returns the indices whose tag
+        failed (decryption; their outputs are zeroed by C)."""
+        n = len(ins)
+        nonces = [check_len(x, "nonce", (self.nonce_size,)) for x in nonces]
+        if len(nonces) != n:
+            raise ValueError(f"need one nonce per message, got {len(nonces)} nonces for {n} messages")
+        if n == 0:
+            return []
+        c_ad, c_alen = ffi.NULL, ffi.NULL
+        keep = [nonces]
+        if associated_data is not None:
+            ads = [_buffer(a, "associated_data") for a in associated_data]
+            if len(ads) != n:
+                raise ValueError(f"need one associated_data per message, got {len(ads)} for {n}")
+            keep.append(ads)
+            c_ad, c_alen = ffi.new("uint8_t *[]", ads), ffi.new("size_t[]", [len(a) for a in ads])
+        c_nonce = ffi.new("uint8_t *[]", [ffi.from_buffer("uint8_t[]", x) for x in nonces])
+        c_in, c_out, c_len = ffi.new("uint8_t *[]", ins), ffi.new("uint8_t *[]", outs), ffi.new("size_t[]", in_lens)
+        if encrypt:
+            check(lib.nuri_schwaemm_encrypt_many(self._variant, c_out, self._key, len(self._key), c_nonce, c_ad,
+                                                 c_alen, c_in, c_len, n, self._impl), f"{self.name} batch encryption")
+            return []
+        status = ffi.new("int[]", n)
+        rc = lib.nuri_schwaemm_decrypt_many(self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen,
+                                            c_in, c_len, status, n, self._impl)
+        if rc != lib.NURI_EAUTH:
+            check(rc, f"{self.name} batch decryption")
+            return []
+        return [i for i in range(n) if status[i] != 0]
+
+    def _failed(self, failed):
+        """The InvalidTag for a batch (raised by the caller: no frame holds it, so no reference cycle
+        keeps the buffers of the batch exported)."""
+        err = InvalidTag(f"{self.name} batch decryption: authentication failed for message {failed[0]}"
+                         + (f" and {len(failed) - 1} more" if len(failed) > 1 else ""))
+        err.failed = failed
+        return err
+
     def encrypt_many(self, nonces, messages, associated_data=None):
         """Seals many messages at once (one key; the multi-instance SIMD kernels permute up to 16
         states together). Returns the list of ciphertext || tag."""
-        nonces = [check_len(n, "nonce", (self.nonce_size,)) for n in nonces]
         msgs = [as_bytes(m, "message") for m in messages]
-        if len(nonces) != len(msgs):
-            raise ValueError(f"need one nonce per message, got {len(nonces)} nonces for {len(msgs)} messages")
-        ads = None
-        if associated_data is not None:
-            ads = [as_bytes(a, "associated_data") for a in associated_data]
-            if len(ads) != len(msgs):
-                raise ValueError(f"need one associated_data per message, got {len(ads)} for {len(msgs)}")
-        n = len(msgs)
-        if n == 0:
-            return []
-        outs = [ffi.new("uint8_t[]", len(m) + self.tag_size) for m in msgs]
-        c_out = ffi.new("uint8_t *[]", outs)
-        bufs = [ffi.from_buffer("uint8_t[]", x) for x in nonces + msgs + (ads or [])]  # kept alive here
-        c_nonce = ffi.new("uint8_t *[]", bufs[:n])
-        c_msg = ffi.new("uint8_t *[]", bufs[n:2 * n])
-        c_mlen = ffi.new("size_t[]", [len(m) for m in msgs])
-        if ads is not None:
-            c_ad = ffi.new("uint8_t *[]", bufs[2 * n:])
-            c_alen = ffi.new("size_t[]", [len(a) for a in ads])
-        else:
-            c_ad, c_alen = ffi.NULL, ffi.NULL
-        check(lib.nuri_schwaemm_encrypt_many(self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen,
-                                             c_msg, c_mlen, n, self._impl), f"{self.name} batch encryption")
-        return [ffi.buffer(o, len(m) + self.tag_size)[:] for o, m in zip(outs, msgs)]
+        outs = [bytearray(len(m) + self.tag_size) for m in msgs]
+        self.encrypt_many_into(nonces, msgs, outs, associated_data)
+        return [bytes(o) for o in outs]
+
+    def encrypt_many_into(self, nonces, messages, outputs, associated_data=None):
+        """Seals messages[i] into outputs[i] (a writable buffer of at least len(messages[i]) +
+        tag_size bytes) without copying: one C call for the whole batch, which releases the GIL
+        (threads seal batches in parallel). Runs of messages of equal length go through the
+        transposed multi-instance kernel."""
+        msgs, outs = self._pairs(messages, outputs, lambda n: n + self.tag_size)
+        self._many(True, nonces, msgs, [len(m) for m in msgs], outs, associated_data)
+
+    def encrypt_spans_into(self, nonces, src, spans, dst, dst_offsets, associated_data=None):
+        """The same on slices of two buffers: message i is src[o:o + n] for spans[i] = (o, n) and its
+        ciphertext || tag goes to dst at dst_offsets[i] (for chunked formats: no per-message objects)."""
+        ins, lens, outs, _keep = self._spans(src, spans, dst, dst_offsets, self.tag_size)
+        self._many(True, nonces, ins, lens, outs, associated_data)
+
+    def decrypt_many(self, nonces, data, associated_data=None):
+        """Opens many messages (each ciphertext || tag) at once and returns the plaintexts, or raises
+        nuri.InvalidTag when any tag fails (its ``failed`` attribute lists the indices; no plaintext
+        is returned then)."""
+        data = [as_bytes(d, "data") for d in data]
+        outs = [bytearray(max(0, len(d) - self.tag_size)) for d in data]
+        try:
+            self.decrypt_many_into(nonces, data, outs, associated_data)
+            return [bytes(o) for o in outs]
+        finally:
+            for o in outs:
+                if o:
+                    lib.nuri_wipe(ffi.from_buffer(o), len(o))
+
+    def decrypt_many_into(self, nonces, data, outputs, associated_data=None):
+        """Opens data[i] (ciphertext || tag) into outputs[i] (a writable buffer of at least
+        len(data[i]) - tag_size bytes; it may be data[i] itself) in one C call that releases the
+        GIL. Decryption runs in one pass; when tags fail, those outputs are zeroed and
+        nuri.InvalidTag is raised with ``failed`` = their indices (the other outputs hold their
+        verified plaintexts)."""
+        cts, outs = self._pairs(data, outputs, lambda n: n - self.tag_size, data_name="data")
+        failed = self._many(False, nonces, cts, [len(c) for c in cts], outs, associated_data)
+        if failed:
+            raise self._failed(failed)
+
+    def decrypt_spans_into(self, nonces, src, spans, dst, dst_offsets, associated_data=None):
+        """decrypt_many_into on slices: ciphertext || tag i is src[o:o + n] for spans[i] = (o, n), its
+        plaintext goes to dst at dst_offsets[i]; InvalidTag with ``failed`` as above."""
+        ins, lens, outs, _keep = self._spans(src, spans, dst, dst_offsets, -self.tag_size)
+        failed = self._many(False, nonces, ins, lens, outs, associated_data)
+        if failed:
+            raise self._failed(failed)
+
+    def _pairs(self, inputs, outputs, out_len, data_name="message"):
+        ins = [_buffer(m, data_name) for m in inputs]
+        outs = [_buffer(o, "outputs", writable=True) for o in outputs]
+        if len(outs) != len(ins):
+            raise ValueError(f"need one output buffer per message, got {len(outs)} for {len(ins)} messages")
+        for i, (m, o) in enumerate(zip(ins, outs)):
+            if out_len(len(m)) < 0:
+                raise ValueError(f"{data_name}[{i}] must hold at least the {self.tag_size}-byte tag, got {len(m)} bytes")
+            if len(o) < out_len(len(m)):
+                raise ValueError(f"outputs[{i}] holds {len(o)} bytes, needs {out_len(len(m))}")
+        return ins, outs
+
+    def _spans(self, src, spans, dst, dst_offsets, grow):
+        """Pointers into src and dst for spans (offset, length) -> outputs of length + grow bytes."""
+        s, d = _buffer(src, "src"), _buffer(dst, "dst", writable=True)
+        if len(spans) != len(dst_offsets):
+            raise ValueError(f"need one output offset per span, got {len(dst_offsets)} for {len(spans)} spans")
+        ins, lens, outs = [], [], []
+        for (o, n), do in zip(spans, dst_offsets):
+            if o < 0 or n + min(grow, 0) < 0 or o + n > len(s) or do < 0 or do + n + grow > len(d):
+                raise ValueError(f"span ({o}, {n}) -> {do} lies outside the buffers or is shorter than the tag")
+            ins.append(s + o)
+            lens.append(n)
+            outs.append(d + do)
+        return ins, lens, outs, (s, d)  # the caller keeps s and d (the buffer exports) alive
 
     def __repr__(self):
         return f"<nuri.aead.{type(self).__name__}>"
+
+
+def _buffer(value, name, writable=False):
+    """A contiguous byte buffer (bytes, bytearray, memoryview, ...) as cdata without copying."""
+    if isinstance(value, (str, int)) or value is None:
+        raise TypeError(f"{name} must be a bytes-like object, not {type(value).__name__}")
+    try:
+        return ffi.from_buffer("uint8_t[]", value, require_writable=writable)
+    except (TypeError, BufferError):
+        kind = "a writable bytes-like object (bytearray, memoryview)" if writable else "a bytes-like object"
+        raise TypeError(f"{name} must be {kind}, not {type(value).__name__}") from None
 
 
 def _make(cls_name, variant, display):

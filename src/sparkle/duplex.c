@@ -1,10 +1,17 @@
-/* The Schwaemm duplex and the Esch sponge, once: the block steps on one state, and the lane
- * engine that runs one message or many in lock-step over them. The one-shot Schwaemm functions
- * (schwaemm.c) are the engine with one lane; the batch API (nuri_schwaemm_encrypt_many,
- * nuri_schwaemm_decrypt_many, nuri_esch_many) is the engine with many: the multi-instance
- * kernels (avx2: 8, avx512: 16 states per pass) then permute the lanes together. Messages may
- * have different lengths: at every round the states that need the slim permutation and those
- * that need the big one are gathered into two groups and each group is permuted in one call. */
+/* The Schwaemm duplex and the Esch sponge, once: the block steps on one state, and the engines
+ * that run one message or many over them.
+ *  - One message (the one-shot functions in schwaemm.c, and a lone message of a batch): one(), a
+ *    plain block loop over impl->permute (the best single-state kernel), inlined with constant
+ *    parameters for Schwaemm256-128.
+ *  - Batches on a backend with a duplex32 kernel (avx2; Schwaemm256-128 and 256-256, rate 32):
+ *    runs of consecutive messages with the same lengths (every full chunk of a file) go up to
+ *    `lanes` at a time through run_duplex32(): the states stay transposed from nonce to tag and the
+ *    kernel takes the message blocks in registers (transposing each 32-byte block there), so a
+ *    batch of 64 KiB chunks runs at the multi-instance kernel's speed.
+ *  - Other batches (other variants, other multi-instance kernels): the lane engine lanes(). Messages
+ *    may have different lengths: at every round the states that need the slim permutation and
+ *    those that need the big one are gathered into two groups and each group is permuted in one
+ *    call (gather/scatter per block: no faster than single calls for long messages). */
 #include "sparkle_modes.h"
 
 const nuri_schwaemm_params nuri_schwaemm_table[4] = {
@@ -83,6 +90,26 @@ static void run_round(const nuri_sparkle_impl *impl, lane_set *L, size_t n, unsi
 
 static size_t blocks_of(size_t len, size_t rate) { return (len + rate - 1) / rate; }
 
+/* The end of one message: ENC writes the tag after the ciphertext; DEC compares it with the one
+ * after the ciphertext in `in` and wipes the plaintext when it differs (the caller never sees
+ * unverified plaintext). Returns NURI_OK or NURI_EAUTH (also in *status when status is not NULL). */
+static int finish(const nuri_schwaemm_params *p, const uint32_t *st, const uint8_t *key, int mode, const uint8_t *in,
+                  size_t len, uint8_t *out, int *status)
+{
+    if (mode == NURI_DUPLEX_ENC) {
+        nuri_schwaemm_tag(p, st, key, out + len);
+        return NURI_OK;
+    }
+    uint8_t t[32];
+    nuri_schwaemm_tag(p, st, key, t);
+    int ok = nuri_ct_memcmp(t, in + len, p->cap) == 0;
+    NURI_CT_PUBLIC(&ok, sizeof ok); /* the verdict is public */
+    nuri_wipe(t, sizeof t);
+    if (!ok) nuri_wipe(out, len);
+    if (status) *status = ok ? NURI_OK : NURI_EAUTH;
+    return ok ? NURI_OK : NURI_EAUTH;
+}
+
 /* Inlined twice below with a constant mode, so the block steps lose their mode tests. */
 static inline __attribute__((always_inline)) int
 lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
@@ -121,23 +148,156 @@ lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, co
         }
         for (size_t k = 0; k < n; k++) {
             size_t i = base + k;
-            if (mode == NURI_DUPLEX_ENC) {
-                nuri_schwaemm_tag(p, L.st[k], key, out[i] + lens[i]);
-                continue;
-            }
-            uint8_t t[32];
-            nuri_schwaemm_tag(p, L.st[k], key, t);
-            int ok = nuri_ct_memcmp(t, in[i] + lens[i], p->cap) == 0;
-            NURI_CT_PUBLIC(&ok, sizeof ok); /* the verdict is public */
-            nuri_wipe(t, sizeof t);
-            if (!ok) { /* the caller never sees unverified plaintext */
-                nuri_wipe(out[i], lens[i]);
-                rc = NURI_EAUTH;
-            }
-            if (status) status[i] = ok ? NURI_OK : NURI_EAUTH;
+            if (finish(p, L.st[k], key, mode, in[i], lens[i], out[i], status ? status + i : NULL)) rc = NURI_EAUTH;
         }
     }
     lane_wipe(&L);
+    return rc;
+}
+
+/* One message on its own: the block steps and impl->permute (the best single-state kernel) in a
+ * plain loop, with nothing of the lane bookkeeping (inlined per variant, so rate and branch
+ * counts are constants). */
+static inline __attribute__((always_inline)) int
+one(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key, const uint8_t *nonce,
+    const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len, uint8_t *out, int *status)
+{
+    uint32_t st[NURI_SPARKLE_MAX_WORDS];
+    const unsigned nb = p->nb, rate = p->rate;
+    impl->permute(st, nb, nuri_schwaemm_start(p, st, key, nonce));
+    if (ad && ad_len) {
+        size_t off = 0;
+        for (; ad_len - off > rate; off += rate) impl->permute(st, nb, nuri_schwaemm_ad_block(p, st, ad + off, rate, 0));
+        impl->permute(st, nb, nuri_schwaemm_ad_block(p, st, ad + off, ad_len - off, 1));
+    }
+    if (len) {
+        size_t off = 0;
+        for (; len - off > rate; off += rate)
+            impl->permute(st, nb, nuri_schwaemm_msg_block(p, st, out + off, in + off, rate, 0, mode));
+        impl->permute(st, nb, nuri_schwaemm_msg_block(p, st, out + off, in + off, len - off, 1, mode));
+    }
+    int rc = finish(p, st, key, mode, in, len, out, status);
+    nuri_wipe(st, sizeof st);
+    return rc;
+}
+
+static int one_enc(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, const uint8_t *key,
+                   const uint8_t *nonce, const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len, uint8_t *out,
+                   int *status)
+{
+    switch (p - nuri_schwaemm_table) { /* constant parameters per variant */
+    case NURI_SCHWAEMM256_128:
+        return one(&nuri_schwaemm_table[1], impl, NURI_DUPLEX_ENC, key, nonce, ad, ad_len, in, len, out, status);
+    default: return one(p, impl, NURI_DUPLEX_ENC, key, nonce, ad, ad_len, in, len, out, status);
+    }
+}
+
+static int one_dec(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, const uint8_t *key,
+                   const uint8_t *nonce, const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len, uint8_t *out,
+                   int *status)
+{
+    switch (p - nuri_schwaemm_table) {
+    case NURI_SCHWAEMM256_128:
+        return one(&nuri_schwaemm_table[1], impl, NURI_DUPLEX_DEC, key, nonce, ad, ad_len, in, len, out, status);
+    default: return one(p, impl, NURI_DUPLEX_DEC, key, nonce, ad, ad_len, in, len, out, status);
+    }
+}
+
+/* ---- uniform runs on a duplex32 kernel: the states stay transposed from nonce to tag ---- */
+
+static void soa_get(const uint32_t *soa, size_t lanes, size_t k, unsigned words, uint32_t *st)
+{
+    for (unsigned w = 0; w < words; w++) st[w] = soa[w * lanes + k];
+}
+
+static void soa_put(uint32_t *soa, size_t lanes, size_t k, unsigned words, const uint32_t *st)
+{
+    for (unsigned w = 0; w < words; w++) soa[w * lanes + k] = st[w];
+}
+
+/* n (2..impl->lanes) messages of one length and one AD length (rate 32). Nonce, AD blocks, the
+ * last message block and the tag go lane by lane through the block steps (a few per message);
+ * every other message block goes through impl->duplex32 with the states in registers. Idle
+ * lanes (n < lanes) permute a zero state over a zero block into a scratch block. */
+static int run_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
+                        const uint8_t *const *nonces, const uint8_t *const *ads, size_t ad_len,
+                        const uint8_t *const *in, size_t len, uint8_t *const *out, int *status, size_t n)
+{
+    const size_t lanes = impl->lanes, rate = p->rate, nad = ads ? blocks_of(ad_len, rate) : 0;
+    const size_t nm = blocks_of(len, rate);
+    const unsigned nb = p->nb, words = 2 * nb;
+    uint32_t soa[NURI_SPARKLE_MAX_WORDS * 16] __attribute__((aligned(64)));
+    uint32_t st[NURI_SPARKLE_MAX_WORDS];
+    uint8_t idle_in[32], idle_out[32];
+    memset(soa, 0, sizeof soa);
+    memset(idle_in, 0, sizeof idle_in);
+    unsigned steps = 0;
+    for (size_t k = 0; k < n; k++) {
+        steps = nuri_schwaemm_start(p, st, key, nonces[k]);
+        soa_put(soa, lanes, k, words, st);
+    }
+    impl->permute_soa(soa, nb, steps);
+    for (size_t b = 0; b < nad; b++) {
+        size_t off = b * rate, blen = ad_len - off < rate ? ad_len - off : rate;
+        for (size_t k = 0; k < n; k++) {
+            soa_get(soa, lanes, k, words, st);
+            steps = nuri_schwaemm_ad_block(p, st, ads[k] + off, blen, b + 1 == nad);
+            soa_put(soa, lanes, k, words, st);
+        }
+        impl->permute_soa(soa, nb, steps);
+    }
+    if (nm > 1) {
+        const uint8_t *ip[16];
+        uint8_t *op[16];
+        size_t stride[16];
+        for (size_t k = 0; k < lanes; k++) {
+            ip[k] = k < n ? in[k] : idle_in;
+            op[k] = k < n ? out[k] : idle_out;
+            stride[k] = k < n ? rate : 0;
+        }
+        impl->duplex32(soa, nb, p->slim, mode == NURI_DUPLEX_DEC, ip, op, stride, nm - 1);
+    }
+    if (nm) {
+        size_t off = (nm - 1) * rate;
+        for (size_t k = 0; k < n; k++) {
+            soa_get(soa, lanes, k, words, st);
+            steps = nuri_schwaemm_msg_block(p, st, out[k] + off, in[k] + off, len - off, 1, mode);
+            soa_put(soa, lanes, k, words, st);
+        }
+        impl->permute_soa(soa, nb, steps);
+    }
+    int rc = NURI_OK;
+    for (size_t k = 0; k < n; k++) {
+        soa_get(soa, lanes, k, words, st);
+        if (finish(p, st, key, mode, in[k], len, out[k], status ? status + k : NULL)) rc = NURI_EAUTH;
+    }
+    nuri_wipe(soa, sizeof soa);
+    nuri_wipe(st, sizeof st);
+    nuri_wipe(idle_out, sizeof idle_out);
+    return rc;
+}
+
+/* A batch on a duplex32 kernel: runs of consecutive messages with the same lengths (all full
+ * chunks of a file are) go transposed, up to impl->lanes at a time; a message alone goes to one(). */
+static int runs_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
+                         const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                         const uint8_t *const *in, const size_t *lens, uint8_t *const *out, int *status, size_t count)
+{
+    int rc = NURI_OK;
+    for (size_t i = 0; i < count;) {
+        size_t adl = ads ? ad_lens[i] : 0, n = 1;
+        while (i + n < count && n < impl->lanes && lens[i + n] == lens[i] && (!ads || ad_lens[i + n] == adl)) n++;
+        int r;
+        if (n > 1)
+            r = run_duplex32(p, impl, mode, key, nonces + i, ads ? ads + i : NULL, adl, in + i, lens[i], out + i,
+                             status ? status + i : NULL, n);
+        else if (mode == NURI_DUPLEX_ENC)
+            r = one_enc(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i], status ? status + i : NULL);
+        else
+            r = one_dec(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i], status ? status + i : NULL);
+        if (r) rc = r;
+        i += n;
+    }
     return rc;
 }
 
@@ -145,6 +305,14 @@ int nuri_schwaemm_lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *
                         const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
                         const uint8_t *const *in, const size_t *lens, uint8_t *const *out, int *status, size_t count)
 {
+    if (count == 1) {
+        const uint8_t *ad = ads ? ads[0] : NULL;
+        size_t adl = ads ? ad_lens[0] : 0;
+        return mode == NURI_DUPLEX_ENC ? one_enc(p, impl, key, nonces[0], ad, adl, in[0], lens[0], out[0], status)
+                                       : one_dec(p, impl, key, nonces[0], ad, adl, in[0], lens[0], out[0], status);
+    }
+    if (impl->duplex32 && impl->permute_soa && impl->lanes <= 16 && p->rate == 32)
+        return runs_duplex32(p, impl, mode, key, nonces, ads, ad_lens, in, lens, out, status, count);
     if (mode == NURI_DUPLEX_ENC)
         return lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, in, lens, out, status, count);
     return lanes(p, impl, NURI_DUPLEX_DEC, key, nonces, ads, ad_lens, in, lens, out, status, count);

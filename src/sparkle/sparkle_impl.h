@@ -13,6 +13,16 @@ typedef void (*nuri_sparkle_perm_fn)(uint32_t *state, unsigned nb, unsigned step
  * instance l (64-byte aligned). The batch API keeps uniform batches in this form across rounds
  * and so skips the transpositions. */
 typedef void (*nuri_sparkle_soa_fn)(uint32_t *soa, unsigned nb, unsigned steps);
+/* The Schwaemm duplex with a 32-byte rate (Schwaemm256-128: nb 6, Schwaemm256-256: nb 8) over
+ * `lanes` transposed states (soa as above): nblocks full message blocks, none of them the last,
+ * each block: out = in ^ S_L, absorb (in when encrypting, out when decrypting), `slim` steps.
+ * Instance k reads in[k] + b * stride[k] and writes out[k] + b * stride[k] for block b (stride 32,
+ * or 0 for an idle instance on a 32-byte scratch block); out[k] may equal in[k]. It is the block
+ * loop of nuri_schwaemm_msg_block fused with the permutation, so the states stay transposed in
+ * registers across a whole message (duplex.c does the rest of the mode). */
+typedef void (*nuri_schwaemm_duplex32_fn)(uint32_t *soa, unsigned nb, unsigned slim, int decrypt,
+                                          const uint8_t *const *in, uint8_t *const *out, const size_t *stride,
+                                          size_t nblocks);
 
 /* A backend's registry entry, defined in its own folder (nuri_sparkle_backend_<folder>). */
 typedef struct nuri_sparkle_impl {
@@ -23,6 +33,7 @@ typedef struct nuri_sparkle_impl {
      * count (NULL = loop over permute); permute_soa: lanes states in transposed form (above). */
     void (*permute_many)(uint32_t *states, size_t count, unsigned nb, unsigned steps);
     nuri_sparkle_soa_fn permute_soa;
+    nuri_schwaemm_duplex32_fn duplex32; /* optional, needs permute_soa with the same lanes */
     unsigned lanes; /* states per pass of permute_many / permute_soa; 1 for single-state kernels */
 } nuri_sparkle_impl;
 
@@ -37,6 +48,8 @@ void nuri_sparkle_avx2_permute_many(uint32_t *states, size_t count, unsigned nb,
 void nuri_sparkle_avx512_permute_many(uint32_t *states, size_t count, unsigned nb, unsigned steps);
 void nuri_sparkle_avx2_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
 void nuri_sparkle_avx512_permute_soa(uint32_t *soa, unsigned nb, unsigned steps);
+void nuri_sparkle_avx2_duplex32(uint32_t *soa, unsigned nb, unsigned slim, int decrypt, const uint8_t *const *in,
+                                uint8_t *const *out, const size_t *stride, size_t nblocks);
 /* AArch64 (src/sparkle/a64/, src/sparkle/neon/), built when NURI_HAVE_SPARKLE_A64 / _NEON. */
 void nuri_sparkle_a64_permute(uint32_t *state, unsigned nb, unsigned steps);
 void nuri_sparkle_neon_permute(uint32_t *state, unsigned nb, unsigned steps);

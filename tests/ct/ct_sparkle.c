@@ -72,6 +72,31 @@ int main(void)
             uint8_t digests[2 * 32];
             if (nuri_esch_many(32, digests, ms, ml, 2, name) != 0) return 11;
         }
+        /* a uniform batch (9 chunks of 150 bytes, 32-byte AD: the transposed duplex32 path on avx2,
+         * one run of 8 and one alone), sealed and opened, one chunk with a wrong tag */
+        for (int v = 1; v <= 3; v += 2) {
+            enum { NB = 9, LEN = 150 };
+            static uint8_t cts[NB][LEN + 32], pts[NB][LEN + 32];
+            const uint8_t *ns[NB], *as[NB], *ms[NB], *cs[NB];
+            uint8_t *outs[NB], *ps[NB];
+            size_t al[NB], ml[NB], cl[NB], tl = nuri_schwaemm_tag_bytes(v);
+            int status[NB];
+            for (int k = 0; k < NB; k++) {
+                ns[k] = nonce, as[k] = ad, al[k] = 32, ms[k] = pt + 100 * k, ml[k] = LEN;
+                outs[k] = cts[k], cs[k] = cts[k], ps[k] = pts[k], cl[k] = LEN + tl;
+            }
+            NURI_CT_SECRET(pt, sizeof pt);
+            NURI_CT_SECRET(key, sizeof key);
+            if (nuri_schwaemm_encrypt_many(v, outs, key, nuri_schwaemm_key_bytes(v), ns, as, al, ms, ml, NB, name) != 0)
+                return 13;
+            NURI_CT_PUBLIC(cts, sizeof cts); /* ciphertexts are public */
+            cts[4][LEN] ^= 1;
+            int rc = nuri_schwaemm_decrypt_many(v, ps, key, nuri_schwaemm_key_bytes(v), ns, as, al, cs, cl, status, NB,
+                                                name);
+            NURI_CT_PUBLIC(&rc, sizeof rc);
+            NURI_CT_PUBLIC(status, sizeof status);
+            if (rc != NURI_EAUTH || status[4] != NURI_EAUTH || status[0] != 0 || status[8] != 0) return 14;
+        }
         for (size_t dl = 32; dl <= 48; dl += 16) {
             NURI_CT_SECRET(pt, sizeof pt);
             if (nuri_esch(dl, md, pt, 333, name) != 0) return 12;

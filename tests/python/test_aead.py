@@ -81,6 +81,69 @@ def test_associated_data_default_and_batch():
 
 
 @pytest.mark.parametrize("cls", CLASSES)
+def test_batches_into_buffers(cls):
+    """encrypt_many_into / decrypt_many / decrypt_many_into and the span forms, every implementation
+    against one-shot calls: uniform runs of 64 KiB + 5-byte chunks (the transposed path) with a short
+    last one, in place and into slices; a tampered message is zeroed, named in ``failed``, the
+    others open; bad buffers are ValueError/TypeError."""
+    import gc
+
+    key = os.urandom(cls.key_size)
+    a = cls(key)
+    lens = [65541] * 11 + [100] + [33] * 3 + [0]
+    nonces = [os.urandom(cls.nonce_size) for _ in lens]
+    msgs = [os.urandom(n) for n in lens]
+    ads = [os.urandom(i % 3 * 16) for i in range(len(lens))]
+    want = [a.encrypt(n, m, d) for n, m, d in zip(nonces, msgs, ads)]
+    t = cls.tag_size
+    for impl in sparkle.implementations():
+        b = cls(key, impl=impl)
+        outs = [bytearray(len(m) + t) for m in msgs]
+        b.encrypt_many_into(nonces, msgs, outs, ads)
+        assert [bytes(o) for o in outs] == want, impl
+        assert b.decrypt_many(nonces, want, ads) == msgs, impl
+        # spans of one buffer into another, then opened in place
+        src = b"".join(msgs)
+        spans, o = [], 0
+        for n in lens:
+            spans.append((o, n))
+            o += n
+        dst = bytearray(len(src) + t * len(lens))
+        offs = [so + t * i for i, (so, _) in enumerate(spans)]
+        b.encrypt_spans_into(nonces, src, spans, dst, offs, ads)
+        assert bytes(dst) == b"".join(want), impl
+        dst[offs[4] + 7] ^= 1  # message 4: a ciphertext byte
+        with pytest.raises(nuri.InvalidTag) as e:
+            b.decrypt_spans_into(nonces, dst, [(d, n + t) for d, (_, n) in zip(offs, spans)], dst, offs, ads)
+        assert e.value.failed == [4]
+        for i, (d, (_, n)) in enumerate(zip(offs, spans)):
+            assert bytes(dst[d:d + n]) == (bytes(n) if i == 4 else msgs[i]), (impl, i)
+        # memoryview slices as the outputs of decrypt_many_into
+        back = bytearray(sum(lens))
+        mv = memoryview(back)
+        views = [mv[so:so + n] for so, n in spans]
+        bad = list(want)
+        bad[11] = want[11][:-1] + bytes([want[11][-1] ^ 1])  # message 11: its tag
+        with pytest.raises(nuri.InvalidTag, match="message 11"):
+            b.decrypt_many_into(nonces, bad, views, ads)
+        b.decrypt_many_into(nonces, want, views, ads)
+        assert bytes(back) == src
+        del views, mv
+        gc.collect()
+    with pytest.raises(ValueError, match="outputs"):
+        a.encrypt_many_into(nonces[:1], msgs[:1], [bytearray(lens[0])])
+    with pytest.raises(TypeError, match="writable"):
+        a.encrypt_many_into(nonces[:1], msgs[:1], [bytes(lens[0] + t)])
+    with pytest.raises(ValueError, match="outside"):
+        a.encrypt_spans_into(nonces[:1], bytes(10), [(5, 6)], bytearray(100), [0])
+    with pytest.raises(ValueError, match="tag"):
+        a.decrypt_many_into(nonces[:1], [bytes(t - 1)], [bytearray(0)])
+    with pytest.raises(ValueError, match="one nonce per message"):
+        a.encrypt_many_into(nonces[:2], msgs[:1], [bytearray(lens[0] + t)])
+    a.encrypt_many_into([], [], [])
+
+
+@pytest.mark.parametrize("cls", CLASSES)
 def test_bad_lengths(cls):
     with pytest.raises(ValueError, match="key must be"):
         cls(bytes(cls.key_size - 1))

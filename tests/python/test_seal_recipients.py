@@ -326,36 +326,36 @@ def test_cli_seed_keys_load_into_pyca(tmp_path):
     assert hpke.open(hpke.KEM_MLKEM768, sk.read_bytes(), st, b"i") == b"k" * 32
 
 
-@pytest.mark.parametrize("style", ["raises", "none-for-failed"])
-def test_open_uses_a_batch_decrypt_when_present(monkeypatch, style):
-    """Payload.open calls aead.decrypt_many for a share when nuri.aead offers it (the C batch API),
-    and still names the first failing chunk when one fails (whether the batch raises or marks it)."""
+@pytest.mark.parametrize("bad_chunk", [0, 17, 39, 40])
+def test_open_goes_through_the_batch_api(monkeypatch, bad_chunk):
+    """Payload.seal/open make one C batch call per share of a group (encrypt_spans_into /
+    decrypt_spans_into, the multi-instance kernel), and open still names the first failing chunk and
+    releases exactly the chunks before it (wherever it sits in the group and in the share)."""
     from nuri.aead import Schwaemm256_128
+    from nuri.seal import stream
 
+    monkeypatch.setattr(stream, "GROUP_BYTES", 7 * 1024)  # groups of 7 chunks, shares of 4 and 3
+    monkeypatch.setattr(stream, "default_workers", lambda: 2)
     calls = []
+    for name in ("encrypt_spans_into", "decrypt_spans_into"):
+        real = getattr(Schwaemm256_128, name)
 
-    def fake_many(self, nonces, data, ads):
-        calls.append(len(data))
-        out = []
-        for n, d, a in zip(nonces, data, ads):
-            try:
-                out.append(self.decrypt(n, d, a))
-            except Exception:
-                if style == "raises":
-                    raise seal.InvalidTag("batch")
-                out.append(None)
-        return out
+        def spy(self, nonces, src, spans, dst, offsets, ads=None, _real=real, _name=name):
+            calls.append((_name, len(spans)))
+            return _real(self, nonces, src, spans, dst, offsets, ads)
 
-    monkeypatch.setattr(Schwaemm256_128, "decrypt_many", fake_many, raising=False)
+        monkeypatch.setattr(Schwaemm256_128, name, spy)
     pk, sk = seal.generate("mlkem768")
-    data = os.urandom(40 * 1024 + 7)
+    data = os.urandom(40 * 1024 + 7)  # 41 chunks of 1 KiB: the last one short
     blob = seal.seal_bytes(None, data, chunk_log2=10, recipients=[pk])
-    assert seal.open_bytes(None, blob, identity=sk) == data and calls and max(calls) > 1
+    assert seal.open_bytes(None, blob, identity=sk) == data
+    assert [n for name, n in calls if name == "encrypt_spans_into"] == [4, 3] * 5 + [3, 3]
+    assert [n for name, n in calls if name == "decrypt_spans_into"] == [4, 3] * 5 + [3, 3]
     hdr = 46 + 4 + 1136 + 32
     bad = bytearray(blob)
-    bad[hdr + 17 * BLOCK + 5] ^= 1
+    bad[hdr + bad_chunk * BLOCK + 5] ^= 1
     got = []
     import io
-    with pytest.raises(seal.InvalidTag, match="chunk 17 "):
-        seal.open_stream(io.BytesIO(bytes(bad)), got.append, identity=sk)
-    assert b"".join(got) == data[:17 * CS]  # exactly the chunks before the bad one
+    with pytest.raises(seal.InvalidTag, match=f"chunk {bad_chunk} "):
+        seal.open_stream(io.BytesIO(bytes(bad)), lambda b: got.append(bytes(b)), identity=sk)
+    assert b"".join(got) == data[:bad_chunk * CS]  # exactly the chunks before the bad one

@@ -669,6 +669,70 @@ static void test_batch_decrypt(void)
     }
 }
 
+/* Uniform runs (the transposed duplex32 path of Schwaemm256-128 / 256-256 on avx2): batches whose
+ * consecutive messages share their lengths, in runs longer and shorter than the kernel's lanes,
+ * with a differently sized message between runs; every implementation against ref one-shot, and
+ * decrypt_many of the result (out of place, in place, one tampered message per run). */
+static void test_batch_uniform(void)
+{
+    enum { N = 41, MAXM = 1100 };
+    static const struct { size_t m, a; } shapes[] = {{0, 0},  {1, 0},   {31, 5},  {32, 0},   {33, 32},
+                                                     {64, 33}, {65, 1}, {96, 0}, {1023, 7}, {MAXM - 1, 40}};
+    static uint8_t msgs[N][MAXM], cts[N][MAXM + 32], pts[N][MAXM + 32], ads[N][40];
+    const uint8_t *mp[N], *ap[N], *np[N], *cp[N];
+    uint8_t *op[N], *pp[N], nonces[N][32], key[32];
+    size_t ml[N], al[N], cl[N];
+    int status[N];
+    for (size_t i = 0; i < n_impls; i++) {
+        for (int v = 0; v < 4; v++) {
+            size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
+            for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+                /* run lengths: 1 + random 0..20, then one odd message, and so on */
+                size_t run = 0, cnt = (size_t)(2 + tu_rand64() % (N - 1));
+                tu_randbytes(key, sizeof key);
+                for (size_t k = 0; k < cnt; k++) {
+                    if (run == 0) run = 1 + (size_t)(tu_rand64() % 21);
+                    int odd = --run == 0 && k + 1 < cnt;
+                    ml[k] = odd ? (size_t)(tu_rand64() % MAXM) : shapes[sh].m;
+                    al[k] = odd ? (size_t)(tu_rand64() % 40) : shapes[sh].a;
+                    tu_randbytes(msgs[k], ml[k]);
+                    tu_randbytes(ads[k], al[k]);
+                    tu_randbytes(nonces[k], 32);
+                    mp[k] = msgs[k], ap[k] = ads[k], np[k] = nonces[k], op[k] = cts[k], cp[k] = cts[k], pp[k] = pts[k];
+                    cl[k] = ml[k] + tl;
+                }
+                int with_ad = sh % 2 == 0;
+                int ok = nuri_schwaemm_encrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, mp, ml,
+                                                    cnt, impl_names[i]) == 0;
+                for (size_t k = 0; k < cnt; k++) {
+                    uint8_t ct[MAXM + 32];
+                    size_t ol;
+                    ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &ol, key, kl, nonces[k], nl, ads[k],
+                                                with_ad ? al[k] : 0, msgs[k], ml[k], "ref") == 0 &&
+                          ol == cl[k] && memcmp(ct, cts[k], ol) == 0;
+                }
+                CHECK(ok, "%s: %s encrypt_many uniform runs (m=%zu a=%zu, %zu messages) differs from ref",
+                      impl_names[i], variant_names[v], shapes[sh].m, shapes[sh].a, cnt);
+                int rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp,
+                                                    cl, status, cnt, impl_names[i]);
+                ok = rc == 0;
+                for (size_t k = 0; k < cnt; k++) ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
+                CHECK(ok, "%s: %s decrypt_many uniform runs (m=%zu)", impl_names[i], variant_names[v], shapes[sh].m);
+                /* tamper with every 7th: its ciphertext when it has one, else its tag; then open in place */
+                for (size_t k = 0; k < cnt; k += 7) cts[k][tu_rand64() % cl[k]] ^= (uint8_t)(1u << (k % 8));
+                rc = nuri_schwaemm_decrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp, cl,
+                                                status, cnt, impl_names[i]);
+                ok = rc == NURI_EAUTH;
+                for (size_t k = 0; k < cnt; k++)
+                    ok &= k % 7 == 0 ? status[k] == NURI_EAUTH && all_zero_bytes(cts[k], ml[k])
+                                     : status[k] == 0 && memcmp(cts[k], msgs[k], ml[k]) == 0;
+                CHECK(ok, "%s: %s decrypt_many uniform runs in place, tampered ones zeroed (m=%zu)", impl_names[i],
+                      variant_names[v], shapes[sh].m);
+            }
+        }
+    }
+}
+
 /* ---------------- error paths ---------------- */
 
 static void test_errors(void)
@@ -731,6 +795,7 @@ int main(int argc, char **argv)
     test_streaming_random();
     test_batch_random();
     test_batch_decrypt();
+    test_batch_uniform();
     test_errors();
     return tu_finish("test_sparkle");
 }

@@ -7,22 +7,27 @@ Every plaintext chunk holds exactly ``chunk_size`` bytes except the final one (0
 flag 0x01); an empty payload is one empty final chunk. The index detects reordering and splicing,
 the flag truncation and appended data.
 
-Chunks are independent, so both directions work on groups of chunks at once: a group is split
-between worker threads (the C calls release the GIL) and, for sealing, each share goes through the
-multi-instance Schwaemm kernels (``encrypt_many``). While a group is computed the next one is read,
-so memory stays at a few groups whatever the size of the input.
+Chunks are independent, so both directions work on groups of chunks at once, without copies: a
+group is read with ``readinto`` into a preallocated buffer, split between worker threads that each
+make one C batch call (``encrypt_many_into`` / ``decrypt_many_into``: the transposed multi-instance
+Schwaemm kernel, GIL released) straight into a preallocated output buffer, and written with one
+call. While a group is computed the next one is read and the previous one written; two input and two
+output buffers are all the memory, whatever the size of the input.
 """
+import io
 import os
+import stat
 import struct
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from .._util import read_full
+from .._native import ffi, lib
 from ..exceptions import InvalidTag
 
 TAG_LEN = 16
 PREFIX_LEN = 23
 KEY_LEN = 16
-GROUP_BYTES = 4 << 20  # chunks handled together; memory is about three groups
+GROUP_BYTES = 4 << 20  # chunks handled together; memory is four groups (two in, two out)
 _FAIL = "failed to authenticate (wrong key, or the data was modified, truncated or reordered)"
 
 
@@ -38,6 +43,47 @@ def default_workers():
     return max(1, min(n, 8))
 
 
+_POOLS = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(workers):
+    """One long-lived thread pool per worker count (starting threads per file costs milliseconds)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            pool = _POOLS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="nuri-seal")
+        return pool
+
+
+def _fill(fin, mv):
+    """Reads into the memoryview until it is full or EOF (pipes return short reads); returns the count."""
+    got, n = 0, len(mv)
+    readinto = getattr(fin, "readinto", None)
+    while got < n:
+        if readinto is not None:
+            k = readinto(mv[got:])
+        else:
+            b = fin.read(n - got)
+            k = len(b)
+            mv[got:got + k] = b
+        if not k:
+            break
+        got += k
+    return got
+
+
+def _remaining(fin):
+    """Bytes left in a regular file (to size the buffers of a small input), else None."""
+    try:
+        st = os.fstat(fin.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        return max(0, st.st_size - fin.tell())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
 class _Done:
     """An already computed result, shaped like a future."""
 
@@ -46,6 +92,11 @@ class _Done:
 
     def result(self):
         return self.value
+
+
+def _wipe(buf):
+    if len(buf):
+        lib.nuri_wipe(ffi.from_buffer(buf), len(buf))
 
 
 class Payload:
@@ -61,114 +112,145 @@ class Payload:
         self.workers = workers or default_workers()
         self.group = max(1, GROUP_BYTES // chunk_size)
 
-    # -- one group: [(index, last, data)] -> [sealed or opened data], in order --
+    def _groups(self, fin, unit, per_group, bufs):
+        """Yields (first chunk index, buffer, byte count, final) for groups of ``per_group`` chunks of
+        ``unit`` input bytes, reading into the two buffers in turn. Each read asks for one byte more
+        than a group: that byte, carried to the next group, says whether more data follows, so the
+        final chunk (short, or full with nothing after it) is flagged without reading a chunk ahead."""
+        size = per_group * unit
+        carry, index, k = None, 0, 0
+        while True:
+            buf = bufs[k % 2]
+            start = 0
+            if carry is not None:
+                buf[0] = carry
+                start = 1
+            with memoryview(buf) as mv:
+                n = start + _fill(fin, mv[start:size + 1])
+            if n <= size:
+                yield index, buf, n, True
+                return
+            carry = buf[size]
+            yield index, buf, size, False
+            index += per_group
+            k += 1
 
-    def _seal_share(self, share):
-        return self.aead.encrypt_many([nonce(self.prefix, i, last) for i, last, _ in share],
-                                      [d for _, _, d in share], [self.ad] * len(share))
+    @staticmethod
+    def _chunks(n, unit, final):
+        """(offset, length) of the chunks of a group of n bytes (an empty final group is one empty chunk)."""
+        spans = [(o, min(unit, n - o)) for o in range(0, n, unit)]
+        return spans if spans or not final else [(0, 0)]
 
-    def _open_share(self, share):
-        many = getattr(self.aead, "decrypt_many", None)  # one call for the share where the C batch exists
-        if many is not None and len(share) > 1:
-            try:
-                out = many([nonce(self.prefix, i, last) for i, last, _ in share], [d for _, _, d in share],
-                           [self.ad] * len(share))
-                if all(isinstance(p, bytes) for p in out):
-                    return out, None
-            except (InvalidTag, ValueError):
-                pass
-            # some chunk failed: find the first one, releasing the ones before it
-        out = []
-        for i, last, d in share:
-            try:
-                out.append(self.aead.decrypt(nonce(self.prefix, i, last), d, self.ad))
-            except (InvalidTag, ValueError):
-                return out, i
-        return out, None
+    def _seal_share(self, src, dst, index, spans, last, final):
+        """Seals the chunks at spans [(offset, length)] of one group (the chunk at offset o has index
+        index + o // chunk_size) into dst; returns None."""
+        cs, out_unit = self.chunk_size, self.chunk_size + TAG_LEN
+        nonces = [nonce(self.prefix, index + o // cs, final and o == last) for o, _ in spans]
+        self.aead.encrypt_spans_into(nonces, src, spans, dst, [(o // cs) * out_unit for o, _ in spans],
+                                     [self.ad] * len(spans))
+        return None
 
-    def _split(self, group):
-        k = min(self.workers, len(group))
-        step = -(-len(group) // k)
-        return [group[j:j + step] for j in range(0, len(group), step)]
-
-    def _run(self, pool, fn, group):
-        """Starts fn on each share of the group; returns futures (computed here when one share)."""
-        shares = self._split(group)
-        if pool is None or len(shares) == 1:
-            return [_Done(fn(s)) for s in shares]
-        return [pool.submit(fn, s) for s in shares]
-
-    def _pipeline(self, groups, fn, emit):
-        """Computes fn over the shares of each group while the next group is read; emit(group, results)."""
-        pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+    def _open_share(self, src, dst, index, spans, last, final):
+        """Opens the chunks at spans of one group into dst; returns the position in the group of the
+        first chunk that fails, or None."""
+        cs, unit = self.chunk_size, self.chunk_size + TAG_LEN
+        bad = [o // unit for o, n in spans if n < TAG_LEN]  # shorter than a tag: a cut final chunk
+        spans = [(o, n) for o, n in spans if n >= TAG_LEN]
+        nonces = [nonce(self.prefix, index + o // unit, final and o == last) for o, _ in spans]
         try:
-            it = iter(groups)
-            cur = next(it, None)
-            pending = self._run(pool, fn, cur) if cur else None
-            while cur:
-                nxt = next(it, None)  # read ahead while the workers compute
-                done = [p.result() for p in pending]
-                pending = self._run(pool, fn, nxt) if nxt else None
-                emit(cur, done)
-                cur = nxt
+            self.aead.decrypt_spans_into(nonces, src, spans, dst, [(o // unit) * cs for o, _ in spans],
+                                         [self.ad] * len(spans))
+        except InvalidTag as e:
+            bad += [spans[i][0] // unit for i in e.failed]
+        return min(bad) if bad else None
+
+    def _run(self, fin, unit_in, unit_out, share_fn, emit):
+        """The pipeline: group k+1 is read while group k is computed, and k is written while k+1 is.
+        emit(group, spans, output buffer, share results) writes a computed group."""
+        per_group = self.group
+        left = _remaining(fin)
+        if left is not None:  # a regular file smaller than a group: buffers of its size
+            per_group = max(1, min(per_group, -(-left // unit_in)))
+        ins = [bytearray(per_group * unit_in + 1) for _ in range(2)]
+        outs = [bytearray(per_group * unit_out) for _ in range(2)]
+        pool = _pool(self.workers) if self.workers > 1 else None
+
+        def start(group, k):
+            index, buf, n, final = group
+            spans = self._chunks(n, unit_in, final)
+            last = spans[-1][0]
+            src, dst = buf, outs[k % 2]  # bytearrays, no memoryviews: cffi holds no view in a cycle
+            per = -(-len(spans) // max(1, min(self.workers, len(spans))))
+            shares = [spans[j:j + per] for j in range(0, len(spans), per)]
+            if pool is None or len(shares) == 1:
+                return [_Done(share_fn(src, dst, index, sh, last, final)) for sh in shares], spans
+            return [pool.submit(share_fn, src, dst, index, sh, last, final) for sh in shares], spans
+
+        running = []  # futures that still use the buffers
+        try:
+            groups = self._groups(fin, unit_in, per_group, ins)
+            cur = next(groups)
+            running, spans = start(cur, 0)
+            k = 0
+            while cur is not None:
+                nxt = next(groups, None)  # read ahead while the workers compute
+                results = [f.result() for f in running]
+                running = []
+                if nxt is not None:
+                    running, nspans = start(nxt, k + 1)
+                emit(cur, spans, outs[k % 2], results)
+                if nxt is not None:
+                    spans = nspans
+                cur, k = nxt, k + 1
         finally:
-            if pool is not None:
-                pool.shutdown(wait=True)
+            for f in running:  # an error while a group is computed: let it finish before wiping
+                try:
+                    f.result()
+                except Exception:
+                    pass
+            for b in ins + outs:  # plaintext on one side or the other
+                _wipe(b)
 
     # -- whole payloads --
 
-    def _groups(self, fin, block):
-        """Yields groups [(index, last, bytes)] of ``block``-byte reads; the final one is flagged
-        (it is short, or the read after it is empty)."""
-        cur = read_full(fin, block)
-        i = 0
-        while True:
-            group = []
-            while len(group) < self.group:
-                if len(cur) < block:
-                    group.append((i, True, cur))
-                    yield group
-                    return
-                nxt = read_full(fin, block)
-                if not nxt:
-                    group.append((i, True, cur))
-                    yield group
-                    return
-                group.append((i, False, cur))
-                cur, i = nxt, i + 1
-            yield group
-
     def seal(self, fin, write, progress=None):
-        """Reads plaintext from fin, calls write with each sealed chunk. Returns the plaintext length."""
+        """Reads plaintext from fin, calls write with the sealed chunks (one bytes-like object per group
+        of chunks, valid only during the call). Returns the plaintext length."""
         total = [0]
+        cs = self.chunk_size
 
-        def emit(group, results):
-            for share in results:
-                for c in share:
-                    write(c)
-            n = sum(len(d) for _, _, d in group)
+        def emit(group, spans, out, results):
+            n = sum(n for _, n in spans)
+            with memoryview(out) as mv:
+                write(mv[:n + TAG_LEN * len(spans)])
             total[0] += n
             if progress:
                 progress(n)
 
-        self._pipeline(self._groups(fin, self.chunk_size), self._seal_share, emit)
+        self._run(fin, cs, cs + TAG_LEN, self._seal_share, emit)
         return total[0]
 
     def open(self, fin, write, progress=None):
-        """Reads sealed chunks from fin and calls write with each chunk's plaintext once it (and every
-        chunk before it) has authenticated. Raises InvalidTag naming the first chunk that fails, and on
-        truncation or data after the final chunk. Returns the plaintext length."""
+        """Reads sealed chunks from fin and calls write with the plaintext of each group of chunks once
+        they (and every chunk before them) have authenticated (bytes-like, valid only during the call).
+        Raises InvalidTag naming the first chunk that fails, and on truncation or data after the final
+        chunk. Returns the plaintext length."""
         total = [0]
+        cs = self.chunk_size
 
-        def emit(group, results):
-            for out, bad in results:
-                for p in out:
-                    write(p)
-                    total[0] += len(p)
-                if bad is not None:
-                    raise InvalidTag(f"chunk {bad} {_FAIL}")
+        def emit(group, spans, out, results):
+            index = group[0]
+            bad = min((r for r in results if r is not None), default=None)
+            good = spans if bad is None else spans[:bad]
+            n = sum(n - TAG_LEN for _, n in good)
+            if n:
+                with memoryview(out) as mv:
+                    write(mv[:n])
+            total[0] += n
+            if bad is not None:
+                raise InvalidTag(f"chunk {index + bad} {_FAIL}")
             if progress:
-                progress(sum(len(d) for _, _, d in group))
+                progress(sum(n for _, n in spans))
 
-        self._pipeline(self._groups(fin, self.chunk_size + TAG_LEN), self._open_share, emit)
+        self._run(fin, cs + TAG_LEN, cs, self._open_share, emit)
         return total[0]

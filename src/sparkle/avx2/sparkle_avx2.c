@@ -91,6 +91,82 @@ void nuri_sparkle_avx2_permute_soa(uint32_t *soa, unsigned nb, unsigned steps)
     }
 }
 
+/* 8x8 transpose of 32-bit words: row k (8 words of instance k) <-> column k (word k of all 8).
+ * Its own inverse. */
+static inline __attribute__((always_inline)) void transpose8(__m256i *r)
+{
+    __m256i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
+        r[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
+    }
+}
+
+/* One rho + whitening absorb of the 8 rate words d into the transposed state (rate 32 bytes:
+ * words 0..7 = x0,y0,x1,y1,x2,y2,x3,y3; capacity words 8.. = x4,y4,x5,...), the same map as
+ * nuri_schwaemm_absorb: S_i <- S_j ^ d_i ^ C_i, S_j <- S_i ^ S_j ^ d_j ^ C_(j mod cw), j = i + 4. */
+#define ABSORB(XI, XJ, CI, CJ, DI, DJ)                                                                 do {                                                                                                   __m256i s1_ = XI, s2_ = XJ;                                                                        XI = XOR(XOR(s2_, DI), CI);                                                                        XJ = XOR(XOR(XOR(s1_, s2_), DJ), CJ);                                                          } while (0)
+
+static inline __attribute__((always_inline)) void
+duplex32(uint32_t *soa, const unsigned nb, unsigned slim, const int dec, const uint8_t *const *in,
+         uint8_t *const *out, const size_t *stride, size_t nblocks)
+{
+    __m256i x[8], y[8];
+    for (unsigned i = 0; i < nb; i++) {
+        x[i] = _mm256_load_si256((const __m256i *)(soa + 2 * i * LANES));
+        y[i] = _mm256_load_si256((const __m256i *)(soa + (2 * i + 1) * LANES));
+    }
+    for (size_t b = 0; b < nblocks; b++) {
+        __m256i m[8], o[8];
+        for (int k = 0; k < 8; k++) m[k] = _mm256_loadu_si256((const __m256i *)(in[k] + b * stride[k]));
+        transpose8(m); /* m[w] = message word w of every instance */
+        o[0] = XOR(m[0], x[0]); o[1] = XOR(m[1], y[0]); o[2] = XOR(m[2], x[1]); o[3] = XOR(m[3], y[1]);
+        o[4] = XOR(m[4], x[2]); o[5] = XOR(m[5], y[2]); o[6] = XOR(m[6], x[3]); o[7] = XOR(m[7], y[3]);
+        const __m256i *d = dec ? o : m; /* the duplex absorbs the plaintext */
+        if (nb == 6) { /* Schwaemm256-128: capacity 4 words */
+            ABSORB(x[0], x[2], x[4], x[4], d[0], d[4]);
+            ABSORB(y[0], y[2], y[4], y[4], d[1], d[5]);
+            ABSORB(x[1], x[3], x[5], x[5], d[2], d[6]);
+            ABSORB(y[1], y[3], y[5], y[5], d[3], d[7]);
+        } else { /* Schwaemm256-256: capacity 8 words */
+            ABSORB(x[0], x[2], x[4], x[6], d[0], d[4]);
+            ABSORB(y[0], y[2], y[4], y[6], d[1], d[5]);
+            ABSORB(x[1], x[3], x[5], x[7], d[2], d[6]);
+            ABSORB(y[1], y[3], y[5], y[7], d[3], d[7]);
+        }
+        transpose8(o);
+        for (int k = 0; k < 8; k++) _mm256_storeu_si256((__m256i *)(out[k] + b * stride[k]), o[k]);
+        perm(x, y, nb, slim);
+    }
+    for (unsigned i = 0; i < nb; i++) {
+        _mm256_store_si256((__m256i *)(soa + 2 * i * LANES), x[i]);
+        _mm256_store_si256((__m256i *)(soa + (2 * i + 1) * LANES), y[i]);
+    }
+}
+
+/* The duplex32 hook (sparkle_impl.h): Schwaemm256-128 (nb 6) and Schwaemm256-256 (nb 8). */
+void nuri_sparkle_avx2_duplex32(uint32_t *soa, unsigned nb, unsigned slim, int decrypt, const uint8_t *const *in,
+                                uint8_t *const *out, const size_t *stride, size_t nblocks)
+{
+    if (nb == 6) {
+        if (decrypt) duplex32(soa, 6, slim, 1, in, out, stride, nblocks);
+        else duplex32(soa, 6, slim, 0, in, out, stride, nblocks);
+    } else {
+        if (decrypt) duplex32(soa, 8, slim, 1, in, out, stride, nblocks);
+        else duplex32(soa, 8, slim, 0, in, out, stride, nblocks);
+    }
+}
+
 static void pass(uint32_t *states, size_t cnt, const unsigned nb, unsigned steps)
 {
     uint32_t t[NURI_SPARKLE_MAX_WORDS * LANES] __attribute__((aligned(64)));
@@ -119,5 +195,6 @@ const nuri_sparkle_impl nuri_sparkle_backend_avx2 = {
     .permute = nuri_sparkle_opt_permute,
     .permute_many = nuri_sparkle_avx2_permute_many,
     .permute_soa = nuri_sparkle_avx2_permute_soa,
+    .duplex32 = nuri_sparkle_avx2_duplex32,
     .lanes = 8,
 };
