@@ -23,10 +23,11 @@
 #include "utils/memutils.h"
 
 #include "nuri/fea.h"
+#include "../common/nuri_db_key.h"
 
 PG_MODULE_MAGIC;
 
-#define KEY_NAME_MAX 64
+#define KEY_NAME_MAX NURI_DB_KEY_NAME_MAX
 #define MAX_KEYS 16
 #define MAX_FMTS 64
 #define MSG 256
@@ -86,59 +87,14 @@ void _PG_init(void)
 
 /* ------------------------------------------------------------------------------------------ keys */
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* "nuri-key-v1 <bits> <hex>" or one line of hex (keyfile.py); returns the key length or an error text. */
-static const char *parse_key(char *text, size_t n, uint8_t key[32], size_t *len)
-{
-    char *s = text, *e = text + n;
-    while (s < e && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) s++;
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) e--;
-    if (memchr(s, '\n', (size_t)(e - s))) return "expected one line";
-    long bits = -1;
-    if (e - s > 9 && memcmp(s, "nuri-key-", 9) == 0) {
-        if (e - s < 12 || memcmp(s, "nuri-key-v1 ", 12) != 0) return "unsupported version (this nuri reads nuri-key-v1)";
-        s += 12;
-        char *end;
-        bits = strtol(s, &end, 10);
-        if (end == s || *end != ' ' || (bits != 128 && bits != 192 && bits != 256))
-            return "expected 'nuri-key-v1 <bits> <hex>' with bits 128, 192 or 256";
-        s = end + 1;
-    }
-    size_t h = (size_t)(e - s);
-    if (h % 2 || (h != 32 && h != 48 && h != 64)) return "the key must be 32, 48 or 64 hex digits";
-    for (size_t i = 0; i < h / 2; i++) {
-        int a = hexval(s[2 * i]), b = hexval(s[2 * i + 1]);
-        if (a < 0 || b < 0) return "the key is not hex digits";
-        key[i] = (uint8_t)(a << 4 | b);
-    }
-    if (bits > 0 && (size_t)bits != h * 4) return "the bit count does not match the key";
-    *len = h / 2;
-    return NULL;
-}
-
 static int find_key(const char *name)
 {
     for (int i = 0; i < MAX_KEYS; i++)
         if (keys[i].used && strcmp(keys[i].name, name) == 0) return i;
-    size_t nl = strlen(name);
-    if (nl == 0 || nl > KEY_NAME_MAX || name[0] == '.')
+    if (!nuri_db_key_name_ok(name))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("nuri: key name \"%s\" is not valid (1..64 of A-Z a-z 0-9 _ . -, not starting with '.')",
                                name)));
-    for (size_t i = 0; i < nl; i++) {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-              c == '-'))
-            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                            errmsg("nuri: key name \"%s\" is not valid (1..64 of A-Z a-z 0-9 _ . -)", name)));
-    }
     if (!key_dir || !key_dir[0])
         ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR),
                         errmsg("nuri: nuri.key_dir is not set (a superuser sets it: ALTER SYSTEM SET nuri.key_dir = "
@@ -158,7 +114,7 @@ static int find_key(const char *name)
         ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR), errmsg("nuri: key \"%s\": too large for a key file", name)));
     uint8_t key[32];
     size_t len = 0;
-    const char *why = parse_key(buf, (size_t)n, key, &len);
+    const char *why = nuri_db_parse_key(buf, (size_t)n, key, &len);
     nuri_wipe(buf, sizeof buf);
     if (why) {
         nuri_wipe(key, sizeof key);

@@ -8,19 +8,16 @@ the CLI, DuckDB, PostgreSQL and Spark).
 missing engine fails instead of skipping. NURI_DB_ROWS sets the CREATE TABLE AS row count
 (default 100000; `make db-soak` runs a million)."""
 import os
-import pathlib
 import shutil
 
 import pytest
+from conftest import KEY, pattern_cases
 
 from nuri import fea, keyfile
 from nuri.fea_formats import ColumnCipher
 
 pa = pytest.importorskip("pyarrow")
 REQUIRED = os.environ.get("NURI_DB_REQUIRED") == "1"
-KEY = bytes(range(16))
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-CASES = ROOT / "tests" / "fea" / "pattern_cases.tsv"
 ROWS = int(os.environ.get("NURI_DB_ROWS", "100000"))
 
 
@@ -29,21 +26,6 @@ def need(why):
         if REQUIRED:
             pytest.fail(f"required engine missing: {why}")
         pytest.skip(why)
-
-
-def cases():
-    for line in CASES.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            yield line.split("\t")
-
-
-@pytest.fixture(scope="module")
-def key_dir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("keys")
-    keyfile.write_key(str(d / "cards.key"), KEY)
-    (d / "plainhex.key").write_text(KEY.hex() + "\n")
-    (d / "broken.key").write_text("nuri-key-v1 128 00ff\n")
-    return d
 
 
 def sql_str(s):
@@ -81,7 +63,7 @@ def test_pg_round_trips_and_nulls(pg):
 
 
 def test_pg_shared_pattern_cases(pg):
-    for pattern, value, want in cases():
+    for pattern, value, want in pattern_cases():
         rc, out, err = pg.sql(f"SELECT fea_encrypt_template({sql_str(value)}, {sql_str(pattern)}, 'cards', "
                               "'\\x01'::bytea)", check=False)
         if want == "ok":
@@ -179,7 +161,7 @@ def test_duckdb_functions(duck):
     assert q1(con, "SELECT fea_encrypt_digits_tweak('4111111111111111', 'cards', '\\x01\\x02'::BLOB)")[0][0] == \
         fea.encrypt_digits(KEY, "4111111111111111", tweak=0x102)
     assert q1(con, "SELECT fea_encrypt_int(123, 'cards')")[0][0] == int(fea.encrypt_digits(KEY, "123".zfill(18)))
-    for pattern, value, want in cases():
+    for pattern, value, want in pattern_cases():
         q = f"SELECT fea_encrypt_template_tweak({sql_str(value)}, {sql_str(pattern)}, 'cards', '\\x01'::BLOB)"
         if want == "ok":
             assert q1(con, q)[0][0] == ColumnCipher(KEY, pattern, tweak=1).encrypt([value])[0]

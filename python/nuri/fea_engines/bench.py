@@ -3,8 +3,9 @@ engine's own plain copy of that column.
 
 Records (bench schema): family "fpe-engines", metric "values_per_s", impl one of
   cli              nuri fpe encrypt on a Parquet file (process start included)
-  duckdb           CREATE TABLE t2 AS SELECT fea_encrypt_digits(c, 'k') AS c FROM t
-  duckdb-copy      CREATE TABLE t2 AS SELECT c FROM t                (the baseline)
+  duckdb           CREATE TABLE t2 AS SELECT fea_encrypt_digits(c, 'k') AS c FROM t   (the C extension)
+  duckdb-copy      CREATE TABLE t2 AS SELECT c FROM t                (the baseline, same connection)
+  duckdb-arrow     the same CREATE TABLE with the Python Arrow UDFs (nuri.fea_engines.duckdb.register)
   postgres         UPDATE t SET c = fea_encrypt_digits(c, 'k')
   postgres-update  UPDATE t SET c = c                                (the baseline)
   spark            mapInArrow encryption of the column read from Parquet (local[2], noop sink)
@@ -38,17 +39,27 @@ def _say(msg):
 def bench_duckdb(work, n, runs):
     import duckdb
 
-    from .duckdb import register
+    from .duckdb import connect, extension_path, register
 
-    con = duckdb.connect()
-    con.execute("SET enable_progress_bar = false")
-    register(con, key_dir=str(work))
-    con.execute(f"CREATE TABLE t AS SELECT c FROM read_parquet('{work / 'in.parquet'}')")
-    out = {"duckdb-copy": [], "duckdb": []}
+    cons = {}
+    if extension_path():
+        cons["duckdb"] = connect(str(work))
+    else:
+        _say("no duckdb (C extension) figures: it is not built (make duckdb-ext, or set NURI_DUCKDB_EXT)")
+        cons["duckdb"] = duckdb.connect()  # the copy baseline still runs
+    cons["duckdb-arrow"] = duckdb.connect()
+    register(cons["duckdb-arrow"], key_dir=str(work))
+    for con in cons.values():
+        con.execute("SET enable_progress_bar = false")
+        con.execute(f"CREATE TABLE t AS SELECT c FROM read_parquet('{work / 'in.parquet'}')")
+    plan = [("duckdb-copy", "duckdb", "c"), ("duckdb-arrow", "duckdb-arrow", "fea_encrypt_digits(c, 'k')")]
+    if extension_path():
+        plan.insert(1, ("duckdb", "duckdb", "fea_encrypt_digits(c, 'k')"))
+    out = {impl: [] for impl, _, _ in plan}
     for _ in range(runs):
-        for impl, expr in (("duckdb-copy", "c"), ("duckdb", "fea_encrypt_digits(c, 'k')")):
+        for impl, con, expr in plan:
             t = time.perf_counter()
-            con.execute(f"CREATE OR REPLACE TABLE t2 AS SELECT {expr} AS c FROM t")
+            cons[con].execute(f"CREATE OR REPLACE TABLE t2 AS SELECT {expr} AS c FROM t")
             out[impl].append(time.perf_counter() - t)
     return out
 
@@ -158,7 +169,8 @@ def run(quick=False, n=None, runs=None):
         for impl, ts in got.items():
             times[impl] = statistics.median(ts)
             records.append(_record(impl, "encrypt" if "-" not in impl else impl.split("-", 1)[1], n, ts))
-    for impl, base, target in (("duckdb", "duckdb-copy", 2), ("postgres", "postgres-update", 3)):
+    for impl, base, target in (("duckdb", "duckdb-copy", 2), ("duckdb-arrow", "duckdb-copy", 2),
+                               ("postgres", "postgres-update", 3)):
         if impl in times and base in times:
             r = times[impl] / times[base]
             _say(f"{impl}: {r:.2f}x the time of {base} (target <= {target}x: {'met' if r <= target else 'MISSED'})")

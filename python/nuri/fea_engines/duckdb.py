@@ -1,4 +1,15 @@
-"""FEA as DuckDB functions: vectorised over Arrow batches, one nuri batch call per vector.
+"""FEA as DuckDB functions, two ways:
+
+- :func:`connect`: the nuri_fea C extension (db/duckdb/, ``make duckdb-ext``), DuckDB's own
+  vectors handed to nuri's batch API in DuckDB's parallel threads; the fast path. Settings
+  ``nuri_key_dir``, ``nuri_on_error``, ``nuri_fea_variant``, ``nuri_allow_small_domain``; the
+  functions and their semantics are the PostgreSQL extension's (``fea_encrypt_digits(value,
+  key_name[, tweak])``, ``fea_encrypt_template(value, pattern, key_name[, tweak])``,
+  ``fea_encrypt_int(BIGINT | INTEGER, key_name[, tweak])`` and the decrypt forms).
+- :func:`register`: Python Arrow UDFs on any connection (no build step; slower: DuckDB runs
+  Python UDFs on one thread). Described below.
+
+Arrow UDFs: vectorised over Arrow batches, one nuri batch call per vector.
 
 >>> import duckdb, tempfile, os
 >>> from nuri import keyfile
@@ -22,12 +33,53 @@ connection. ``on_error="stop"`` makes a value that does not fit its pattern fail
 (nothing is written: the statement is rolled back); ``"keep"`` leaves it unchanged and counts it
 in ``problems`` (the first ones are printed to stderr, as the CLI does).
 """
+import os
+import pathlib
 import sys
 
 from . import load_named_key, spec_of
 from ..fea_formats import ColumnCipher, FitError, parse_tweak
 
 _MAX_REPORTED = 20
+EXTENSION_FILE = "nuri_fea.duckdb_extension"
+
+
+def extension_path():
+    """The built C extension: $NURI_DUCKDB_EXT, else build/duckdb/nuri_fea.duckdb_extension in the
+    source tree this module comes from or in the current directory; None if there is none."""
+    env = os.environ.get("NURI_DUCKDB_EXT")
+    if env:
+        return env if os.path.exists(env) else None
+    for root in (pathlib.Path(__file__).resolve().parents[3], pathlib.Path.cwd()):
+        p = root / "build" / "duckdb" / EXTENSION_FILE
+        if p.exists():
+            return str(p)
+    return None
+
+
+def _sql_str(s):
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def connect(key_dir, on_error="stop", variant=1, allow_small_domain=False, database=":memory:", path=None):
+    """A DuckDB connection with the nuri_fea C extension loaded and its settings made. The extension
+    is not signed by DuckDB, so the connection allows unsigned extensions."""
+    import duckdb
+
+    if on_error not in ("stop", "keep"):
+        raise ValueError(f"on_error must be 'stop' or 'keep', got {on_error!r}")
+    if variant not in (1, 2):
+        raise ValueError(f"variant must be 1 or 2, got {variant!r}")
+    path = path or extension_path()
+    if path is None:
+        raise FileNotFoundError("the nuri_fea DuckDB extension is not built (make duckdb-ext, or set NURI_DUCKDB_EXT)")
+    con = duckdb.connect(database, config={"allow_unsigned_extensions": "true"})
+    con.execute(f"LOAD {_sql_str(path)}")
+    con.execute(f"SET nuri_key_dir = {_sql_str(key_dir)}")
+    con.execute(f"SET nuri_on_error = {_sql_str(on_error)}")
+    con.execute(f"SET nuri_fea_variant = '{variant}'")
+    con.execute(f"SET nuri_allow_small_domain = {'true' if allow_small_domain else 'false'}")
+    return con
 
 
 class Registration:

@@ -55,15 +55,18 @@ def run_cli(work, src, key_file):
 def run_duckdb(work, src, key_dir):
     import duckdb
 
-    from .duckdb import register
+    from .duckdb import connect, extension_path, register
 
-    con = duckdb.connect()
+    if extension_path():  # the C extension; the Arrow UDFs (same results) when it is not built
+        con, sfx = connect(str(key_dir)), ""
+    else:
+        con, sfx = duckdb.connect(), "_tweak"
+        register(con, key_dir=str(key_dir))
     con.execute("SET enable_progress_bar = false")
-    register(con, key_dir=str(key_dir))
     tw = f"'\\x{TWEAK:02x}'::BLOB"
-    con.execute(f"CREATE TABLE e AS SELECT id, fea_encrypt_digits_tweak(card, '{KEY_NAME}', {tw}) AS card "
+    con.execute(f"CREATE TABLE e AS SELECT id, fea_encrypt_digits{sfx}(card, '{KEY_NAME}', {tw}) AS card "
                 f"FROM read_parquet('{src}')")
-    con.execute(f"CREATE TABLE d AS SELECT id, fea_decrypt_digits_tweak(card, '{KEY_NAME}', {tw}) AS card FROM e")
+    con.execute(f"CREATE TABLE d AS SELECT id, fea_decrypt_digits{sfx}(card, '{KEY_NAME}', {tw}) AS card FROM e")
     return _column(arrow_table(con, "SELECT id, card FROM e")), _column(arrow_table(con, "SELECT id, card FROM d"))
 
 
