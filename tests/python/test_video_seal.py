@@ -174,8 +174,10 @@ def test_bench_records_follow_the_schema(tmp_path):
             "--codecs", "h264", "--runs", "2", "--no-cli")
     assert r.returncode == 0, r.stderr
     recs = [json.loads(line) for line in r.stdout.decode().splitlines()]
-    assert {(x["op"], x["metric"]) for x in recs} == {("seal", "seconds"), ("open", "seconds"),
-                                                        ("seal+open", "seconds"), ("seal+open", "cpu-seconds")}
+    assert {(x["impl"], x["op"], x["metric"]) for x in recs} == {
+        ("python-api", "seal", "seconds"), ("python-api", "open", "seconds"), ("python-api", "seal+open", "seconds"),
+        ("python-api", "seal+open", "cpu-seconds"), ("python-api-discard", "seal+open", "seconds"),
+        ("python-api-discard", "seal+open", "cpu-seconds")}
     for x in recs:
         assert {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs",
                 "p10", "p90", "load", "busy"} <= set(x), x
