@@ -1,6 +1,7 @@
 /* FEA benchmarks: values/s of every implementation on batches of 10 000 values (one key, one n,
  * one tweak; and one tweak per value), n = 54 (16 digits) and n = 64, FEA-1/128 and FEA-2/128;
- * 16-digit decimal strings with cycle-walking; key setup. The FF1 peer (Rust `fpe` crate,
+ * 16-digit decimal strings with cycle-walking; key setup; the 128-bit forms (n = 128 values,
+ * 30-digit strings). The FF1 peer (Rust `fpe` crate,
  * AES-128, radix 10, 16 digits) is a separate program printing the same records:
  *   cargo build --release --manifest-path bench/peers/Cargo.toml && bench/peers/target/release/peer_ff1 */
 #include <stdlib.h>
@@ -14,7 +15,7 @@ typedef struct {
     nuri_fea_fmt fmt;
     uint64_t *in, *out;
     char *din, *dout;
-    nuri_fea_u128 *tweaks;
+    nuri_fea_u128 *tweaks, *in128, *out128;
     size_t count, ntweaks;
     const uint8_t *rawkey;
     const char *impl;
@@ -25,6 +26,12 @@ static void run_encrypt(void *arg)
 {
     fea_job *j = arg;
     if (nuri_fea_encrypt_u64(&j->key, j->out, j->in, j->count, j->tweaks, j->ntweaks) != 0) abort();
+}
+
+static void run_encrypt_u128(void *arg)
+{
+    fea_job *j = arg;
+    if (nuri_fea_encrypt_u128(&j->key, j->out128, j->in128, j->count, j->tweaks, j->ntweaks) != 0) abort();
 }
 
 static void run_digits(void *arg)
@@ -86,9 +93,11 @@ int nuri_bench_fea(const nuri_bench *b)
     const size_t count = b->quick ? 1000 : 10000;
     uint64_t *in = malloc(count * sizeof *in), *out = malloc(count * sizeof *out);
     char *din = malloc(count * 16), *dout = malloc(count * 16);
-    nuri_fea_u128 *tw = malloc(count * sizeof *tw);
+    nuri_fea_u128 *tw = malloc(count * sizeof *tw), *in128 = malloc(count * sizeof *in128),
+                  *out128 = malloc(count * sizeof *out128);
+    char *wdin = malloc(count * 30), *wdout = malloc(count * 30);
     uint8_t rawkey[16];
-    if (!in || !out || !din || !dout || !tw) return -1;
+    if (!in || !out || !din || !dout || !tw || !in128 || !out128 || !wdin || !wdout) return -1;
     uint64_t s = 0x243F6A8885A308D3ULL;
     for (size_t i = 0; i < count; i++) {
         s = s * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -96,6 +105,9 @@ int nuri_bench_fea(const nuri_bench *b)
         tw[i].hi = 0;
         tw[i].lo = s >> 20; /* < 2^44: valid for FEA-1 at n = 54 and 64 */
         for (int d = 0; d < 16; d++) din[i * 16 + d] = (char)('0' + (s >> (4 * d)) % 10);
+        in128[i].hi = s * 0x9E3779B97F4A7C15ULL;
+        in128[i].lo = s ^ (s >> 29);
+        for (int d = 0; d < 30; d++) wdin[i * 30 + d] = (char)('0' + (in128[i].hi >> (2 * d)) % 10);
     }
     for (int i = 0; i < 16; i++) rawkey[i] = (uint8_t)(i * 17 + 5);
     double st[3];
@@ -132,6 +144,23 @@ int nuri_bench_fea(const nuri_bench *b)
             nuri_bench_measure_auto(b, run_digits, &j, st);
             nuri_bench_record(b, "fea", impl, "digits-encrypt", param, (double)count, "values_per_s", st);
             nuri_fea_fmt_wipe(&j.fmt);
+            /* the 128-bit forms: n = 128 values ({hi, lo}), FEA-2 tweaks; 30-digit strings (n = 100) */
+            fea_job w = {.in128 = in128, .out128 = out128, .count = count, .tweaks = variant == 2 ? tw : NULL,
+                         .ntweaks = variant == 2};
+            if (nuri_fea_key_init(&w.key, rawkey, 16, variant, 128, impl) != 0) return -1;
+            snprintf(param, sizeof param, "FEA-%u/128 n=128", variant);
+            nuri_bench_measure_auto(b, run_encrypt_u128, &w, st);
+            nuri_bench_record(b, "fea", impl, "encrypt-u128", param, (double)count, "values_per_s", st);
+            nuri_fea_key_wipe(&w.key);
+            w.din = wdin;
+            w.dout = wdout;
+            w.tweaks = NULL;
+            w.ntweaks = 0;
+            if (nuri_fea_fmt_init(&w.fmt, rawkey, 16, variant, 10, 30, 0, impl) != 0) return -1;
+            snprintf(param, sizeof param, "FEA-%u/128 30 digits", variant);
+            nuri_bench_measure_auto(b, run_digits, &w, st);
+            nuri_bench_record(b, "fea", impl, "digits-encrypt", param, (double)count, "values_per_s", st);
+            nuri_fea_fmt_wipe(&w.fmt);
         }
     }
     free(in);
@@ -139,5 +168,9 @@ int nuri_bench_fea(const nuri_bench *b)
     free(din);
     free(dout);
     free(tw);
+    free(in128);
+    free(out128);
+    free(wdin);
+    free(wdout);
     return bench_batch_sizes(b, rawkey);
 }

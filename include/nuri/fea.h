@@ -43,7 +43,7 @@ struct nuri_fea_impl;
 typedef struct nuri_fea_key {
     uint64_t rk[NURI_FEA_MAX_ROUNDS][2]; /* (RKa, RKb) of each round */
     unsigned n, n1, n2;                  /* block bits, left half ceil(n/2), right half floor(n/2) */
-    unsigned rounds, variant, key_bits;
+    unsigned rounds, variant;
     const struct nuri_fea_impl *impl;
 } nuri_fea_key;
 

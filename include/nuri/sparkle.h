@@ -93,7 +93,7 @@ typedef struct nuri_schwaemm_ctx {
     uint8_t buf[NURI_SCHWAEMM_MAX_RATE_BYTES]; /* pending (possibly full) block of AD or message */
     size_t buf_len;
     const struct nuri_sparkle_impl *impl;
-    int variant, encrypt, phase, saved_phase;
+    int variant, encrypt, phase;
 } nuri_schwaemm_ctx;
 
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key,

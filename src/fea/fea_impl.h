@@ -58,6 +58,23 @@ uint64_t nuri_fea_avr_rc(unsigned variant, unsigned ks, unsigned s); /* round co
 void nuri_fea_feistel(const nuri_fea_key *k, int decrypt, uint64_t *a, uint64_t *b, const uint64_t *tl,
                       const uint64_t *tr, size_t tw_stride, size_t m);
 
+/* One value of a batch as 128 bits, whichever width the array holds: wide = nuri_fea_u128[],
+ * else uint64_t[] (read as {0, x}). Callers pass wide as a constant, so each width compiles to
+ * plain loads and stores (feistel.c, format.c). */
+static inline nuri_fea_u128 nuri_fea_get_value(const void *p, size_t i, int wide)
+{
+    if (wide) return ((const nuri_fea_u128 *)p)[i];
+    nuri_fea_u128 v = {0, ((const uint64_t *)p)[i]};
+    return v;
+}
+static inline void nuri_fea_put_value(void *p, size_t i, nuri_fea_u128 v, int wide)
+{
+    if (wide)
+        ((nuri_fea_u128 *)p)[i] = v;
+    else
+        ((uint64_t *)p)[i] = v.lo;
+}
+
 /* NURI_OK if (tweaks, ntweaks) is valid for count values under k (see fea.h), else NURI_EINVAL. */
 int nuri_fea_check_tweaks(const nuri_fea_key *k, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 

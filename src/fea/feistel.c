@@ -103,40 +103,76 @@ static void fill_tweaks(const nuri_fea_key *k, const nuri_fea_u128 *tweaks, size
     for (size_t j = 0; j < m; j++) (void)split_tweak(k, &tweaks[off + j], &tl[j], &tr[j]);
 }
 
-static int crypt_u64(const nuri_fea_key *k, int dec, uint64_t *out, const uint64_t *in, size_t count,
-                     const nuri_fea_u128 *tweaks, size_t ntweaks)
+/* The batch API in one form for both widths: a value is read as 128 bits ({0, x} from the u64
+ * arrays), split, run through the network and joined in that form. `wide` is a constant at each
+ * call below, so the compiler emits one specialised copy per width: the u64 copy (n <= 64,
+ * halves of at most 32 bits) keeps the plain shifts it had as a separate function. */
+static inline uint64_t low_bits(nuri_fea_u128 v, unsigned w, int wide) /* the low w bits, 1 <= w <= 64 */
+{
+    if (!wide) return v.lo & ((UINT64_C(1) << w) - 1); /* u64 values: halves of at most 32 bits */
+    return w == 64 ? v.lo : v.lo & ((UINT64_C(1) << w) - 1);
+}
+static inline uint64_t shr_bits(nuri_fea_u128 v, unsigned s, int wide) /* (v >> s) mod 2^64, 1 <= s <= 64 */
+{
+    if (!wide) return v.lo >> s;
+    return s == 64 ? v.hi : (v.lo >> s) | (v.hi << (64 - s));
+}
+static inline nuri_fea_u128 join(uint64_t top, uint64_t bottom, unsigned w, int wide) /* top << w | bottom */
+{
+    nuri_fea_u128 r;
+    if (!wide) {
+        r.lo = (top << w) | bottom;
+        r.hi = 0;
+        return r;
+    }
+    r.lo = w == 64 ? bottom : (top << w) | bottom;
+    r.hi = w == 64 ? top : top >> (64 - w);
+    return r;
+}
+static inline int crypt_batch(const nuri_fea_key *k, int dec, void *out, const void *in, size_t count,
+                              const nuri_fea_u128 *tweaks, size_t ntweaks, int wide)
 {
     uint64_t tl1, tr1;
     int rc = check_tweaks(k, count, tweaks, ntweaks, &tl1, &tr1);
-    if (rc == NURI_OK && k->n > 64) rc = NURI_EINVAL;
-    if (rc == NURI_OK && k->n < 64) {
+    if (rc == NURI_OK && !wide && k->n > 64) rc = NURI_EINVAL;
+    if (rc == NURI_OK && k->n < 128) {
         uint64_t acc = 0;
-        for (size_t i = 0; i < count; i++) acc |= in[i] >> k->n;
+        for (size_t i = 0; i < count; i++) {
+            nuri_fea_u128 v = nuri_fea_get_value(in, i, wide);
+            acc |= k->n >= 64 ? v.hi >> (k->n - 64) : (v.hi | (v.lo >> k->n));
+        }
         NURI_CT_PUBLIC(&acc, sizeof acc); /* whether the input is in range is public */
         if (acc) rc = NURI_EDOMAIN;
     }
     if (rc != NURI_OK) {
-        if (count) memset(out, 0, count * sizeof *out);
+        if (count) memset(out, 0, count * (wide ? sizeof(nuri_fea_u128) : sizeof(uint64_t)));
         return rc;
     }
     const unsigned n1 = k->n1, n2 = k->n2;
-    const uint64_t m1 = (UINT64_C(1) << n1) - 1, m2 = (UINT64_C(1) << n2) - 1; /* n1, n2 <= 32 here */
     const int swap = (k->rounds & 1) == 0; /* even round count: C = B || A */
     uint64_t a[NURI_FEA_CHUNK], b[NURI_FEA_CHUNK], tl[NURI_FEA_CHUNK], tr[NURI_FEA_CHUNK];
     const int per_value = tweaks && ntweaks == count && count > 1;
     for (size_t off = 0; off < count; off += NURI_FEA_CHUNK) {
         size_t m = count - off < NURI_FEA_CHUNK ? count - off : NURI_FEA_CHUNK;
         if (!dec || !swap) {
-            for (size_t j = 0; j < m; j++) { a[j] = in[off + j] >> n2; b[j] = in[off + j] & m2; }
+            for (size_t j = 0; j < m; j++) {
+                nuri_fea_u128 v = nuri_fea_get_value(in, off + j, wide);
+                a[j] = shr_bits(v, n2, wide);
+                b[j] = low_bits(v, n2, wide);
+            }
         } else {
-            for (size_t j = 0; j < m; j++) { b[j] = in[off + j] >> n1; a[j] = in[off + j] & m1; }
+            for (size_t j = 0; j < m; j++) {
+                nuri_fea_u128 v = nuri_fea_get_value(in, off + j, wide);
+                b[j] = shr_bits(v, n1, wide);
+                a[j] = low_bits(v, n1, wide);
+            }
         }
         if (per_value) fill_tweaks(k, tweaks, off, m, tl, tr);
         nuri_fea_feistel(k, dec, a, b, per_value ? tl : &tl1, per_value ? tr : &tr1, per_value, m);
         if (dec || !swap) {
-            for (size_t j = 0; j < m; j++) out[off + j] = (a[j] << n2) | b[j];
+            for (size_t j = 0; j < m; j++) nuri_fea_put_value(out, off + j, join(a[j], b[j], n2, wide), wide);
         } else {
-            for (size_t j = 0; j < m; j++) out[off + j] = (b[j] << n1) | a[j];
+            for (size_t j = 0; j < m; j++) nuri_fea_put_value(out, off + j, join(b[j], a[j], n1, wide), wide);
         }
     }
     const size_t used = count < NURI_FEA_CHUNK ? count : NURI_FEA_CHUNK;
@@ -152,82 +188,23 @@ static int crypt_u64(const nuri_fea_key *k, int dec, uint64_t *out, const uint64
 int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
                          const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return crypt_u64(k, 0, out, in, count, tweaks, ntweaks);
+    return crypt_batch(k, 0, out, in, count, tweaks, ntweaks, 0);
 }
 
 int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
                          const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return crypt_u64(k, 1, out, in, count, tweaks, ntweaks);
-}
-
-/* 128-bit helpers: w = 1..64 bit fields of v. */
-static uint64_t low_bits(nuri_fea_u128 v, unsigned w) { return w == 64 ? v.lo : v.lo & ((UINT64_C(1) << w) - 1); }
-static uint64_t shr_bits(nuri_fea_u128 v, unsigned s) /* (v >> s) truncated to 64 bits, 1 <= s <= 64 */
-{
-    return s == 64 ? v.hi : (v.lo >> s) | (v.hi << (64 - s));
-}
-static nuri_fea_u128 join(uint64_t top, uint64_t bottom, unsigned w) /* top << w | bottom, 1 <= w <= 64 */
-{
-    nuri_fea_u128 r;
-    r.lo = w == 64 ? bottom : (top << w) | bottom;
-    r.hi = w == 64 ? top : top >> (64 - w);
-    return r;
-}
-
-static int crypt_u128(const nuri_fea_key *k, int dec, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
-                      const nuri_fea_u128 *tweaks, size_t ntweaks)
-{
-    uint64_t tl1, tr1;
-    int rc = check_tweaks(k, count, tweaks, ntweaks, &tl1, &tr1);
-    if (rc == NURI_OK && k->n < 128) {
-        uint64_t acc = 0;
-        for (size_t i = 0; i < count; i++)
-            acc |= k->n >= 64 ? in[i].hi >> (k->n - 64) : (in[i].hi | (in[i].lo >> k->n));
-        NURI_CT_PUBLIC(&acc, sizeof acc); /* whether the input is in range is public */
-        if (acc) rc = NURI_EDOMAIN;
-    }
-    if (rc != NURI_OK) {
-        if (count) memset(out, 0, count * sizeof *out);
-        return rc;
-    }
-    const unsigned n1 = k->n1, n2 = k->n2;
-    const int swap = (k->rounds & 1) == 0;
-    uint64_t a[NURI_FEA_CHUNK], b[NURI_FEA_CHUNK], tl[NURI_FEA_CHUNK], tr[NURI_FEA_CHUNK];
-    const int per_value = tweaks && ntweaks == count && count > 1;
-    for (size_t off = 0; off < count; off += NURI_FEA_CHUNK) {
-        size_t m = count - off < NURI_FEA_CHUNK ? count - off : NURI_FEA_CHUNK;
-        if (!dec || !swap) {
-            for (size_t j = 0; j < m; j++) { a[j] = shr_bits(in[off + j], n2); b[j] = low_bits(in[off + j], n2); }
-        } else {
-            for (size_t j = 0; j < m; j++) { b[j] = shr_bits(in[off + j], n1); a[j] = low_bits(in[off + j], n1); }
-        }
-        if (per_value) fill_tweaks(k, tweaks, off, m, tl, tr);
-        nuri_fea_feistel(k, dec, a, b, per_value ? tl : &tl1, per_value ? tr : &tr1, per_value, m);
-        if (dec || !swap) {
-            for (size_t j = 0; j < m; j++) out[off + j] = join(a[j], b[j], n2);
-        } else {
-            for (size_t j = 0; j < m; j++) out[off + j] = join(b[j], a[j], n1);
-        }
-    }
-    const size_t used = count < NURI_FEA_CHUNK ? count : NURI_FEA_CHUNK;
-    nuri_wipe(a, used * sizeof a[0]);
-    nuri_wipe(b, used * sizeof b[0]);
-    if (per_value) {
-        nuri_wipe(tl, used * sizeof tl[0]);
-        nuri_wipe(tr, used * sizeof tr[0]);
-    }
-    return NURI_OK;
+    return crypt_batch(k, 1, out, in, count, tweaks, ntweaks, 0);
 }
 
 int nuri_fea_encrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
                           const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return crypt_u128(k, 0, out, in, count, tweaks, ntweaks);
+    return crypt_batch(k, 0, out, in, count, tweaks, ntweaks, 1);
 }
 
 int nuri_fea_decrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
                           const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return crypt_u128(k, 1, out, in, count, tweaks, ntweaks);
+    return crypt_batch(k, 1, out, in, count, tweaks, ntweaks, 1);
 }

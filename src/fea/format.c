@@ -11,7 +11,7 @@
 size_t nuri_fea_fmt_struct_bytes(void) { return sizeof(nuri_fea_fmt); }
 
 /* x = x * r + d (r <= 65536, d < r); returns the carry out of bit 127 (0 when no overflow). */
-static uint64_t muladd(nuri_fea_u128 *x, uint64_t r, uint64_t d)
+static inline uint64_t muladd(nuri_fea_u128 *x, uint64_t r, uint64_t d)
 {
     uint64_t l0 = (x->lo & 0xFFFFFFFFu) * r + d;
     uint64_t l1 = (x->lo >> 32) * r + (l0 >> 32);
@@ -24,7 +24,7 @@ static uint64_t muladd(nuri_fea_u128 *x, uint64_t r, uint64_t d)
 
 /* Divides x by r (2 <= r <= 65536) and returns the remainder. Constant time: 16-bit limbs,
  * quotient digits by multiplication with floor(2^32 / r) and one masked correction. */
-static unsigned divmod(nuri_fea_u128 *x, uint64_t r, uint64_t recip)
+static inline unsigned divmod(nuri_fea_u128 *x, uint64_t r, uint64_t recip)
 {
     uint64_t rem = 0, limbs[2] = {x->hi, x->lo}, q[2] = {0, 0};
     for (int w = 0; w < 2; w++) {
@@ -92,7 +92,7 @@ int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsig
 void nuri_fea_fmt_wipe(nuri_fea_fmt *f) { nuri_wipe(f, sizeof *f); }
 
 /* 1 if a >= b, branch-free (borrow of a - b). */
-static unsigned ge_ct(nuri_fea_u128 a, nuri_fea_u128 b)
+static inline unsigned ge_ct(nuri_fea_u128 a, nuri_fea_u128 b)
 {
     uint64_t bl = ((~a.lo & b.lo) | (~(a.lo ^ b.lo) & (a.lo - b.lo))) >> 63;
     uint64_t d = a.hi - b.hi - bl;
@@ -100,8 +100,7 @@ static unsigned ge_ct(nuri_fea_u128 a, nuri_fea_u128 b)
     return (unsigned)(bh ^ 1);
 }
 
-/* The comparison with the domain: on ciphertexts during the walk (public: the walk count is a
- * function of the ciphertext), on inputs for validation (whether an input is valid is public). */
+/* The comparison of an input with the domain, for validation (whether an input is valid is public). */
 static unsigned ge(nuri_fea_u128 a, nuri_fea_u128 b)
 {
     unsigned r = ge_ct(a, b);
@@ -109,85 +108,60 @@ static unsigned ge(nuri_fea_u128 a, nuri_fea_u128 b)
     return r;
 }
 
-/* One FEA pass over m <= BLK values (already validated). */
-static void pass(const nuri_fea_key *k, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw, size_t ntw)
+/* A block of values of either width (wide: nuri_fea_u128, else uint64_t when n <= 64). */
+typedef union {
+    nuri_fea_u128 w[BLK];
+    uint64_t n[BLK];
+} value_block;
+
+/* One FEA pass over m <= BLK values (already validated by the caller: the status is always OK). */
+static void pass(const nuri_fea_key *k, int dec, void *v, size_t m, const nuri_fea_u128 *tw, size_t ntw, int wide)
 {
     int rc;
-    if (k->n <= 64) {
-        uint64_t t[BLK];
-        for (size_t j = 0; j < m; j++) t[j] = v[j].lo;
-        rc = dec ? nuri_fea_decrypt_u64(k, t, t, m, tw, ntw) : nuri_fea_encrypt_u64(k, t, t, m, tw, ntw);
-        for (size_t j = 0; j < m; j++) v[j].lo = t[j];
-        nuri_wipe(t, m * sizeof t[0]);
-    } else {
+    if (wide)
         rc = dec ? nuri_fea_decrypt_u128(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u128(k, v, v, m, tw, ntw);
-    }
-    (void)rc; /* inputs were validated by the caller */
+    else
+        rc = dec ? nuri_fea_decrypt_u64(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u64(k, v, v, m, tw, ntw);
+    (void)rc;
+}
+
+/* 1 if value j of v is >= the domain (a function of the ciphertext during the walk: public). */
+static inline unsigned outside(const nuri_fea_fmt *f, const void *v, size_t j, int wide)
+{
+    unsigned r = wide ? ge_ct(((const nuri_fea_u128 *)v)[j], f->domain) : ((const uint64_t *)v)[j] >= f->domain.lo;
+    NURI_CT_PUBLIC(&r, sizeof r);
+    return r;
 }
 
 /* Cycle-walks m <= BLK values in place; tweaks already offset to this block. After the first
  * pass only the values still outside the domain are gathered, re-encrypted and scattered. */
-static void walk_block(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *v, size_t m, const nuri_fea_u128 *tw,
-                       size_t ntw, int per_value)
+static inline void walk_block(const nuri_fea_fmt *f, int dec, void *v, size_t m, const nuri_fea_u128 *tw,
+                              size_t ntw, int per_value, int wide)
 {
-    nuri_fea_u128 tmp[BLK], ttmp[BLK];
-    uint16_t idx[BLK];
-    size_t np = 0;
-    pass(&f->key, dec, v, m, tw, per_value ? m : ntw);
-    for (size_t j = 0; j < m; j++)
-        if (ge(v[j], f->domain)) idx[np++] = (uint16_t)j;
-    while (np) {
-        for (size_t j = 0; j < np; j++) {
-            tmp[j] = v[idx[j]];
-            if (per_value) ttmp[j] = tw[idx[j]];
-        }
-        pass(&f->key, dec, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw);
-        size_t keep = 0;
-        for (size_t j = 0; j < np; j++) {
-            v[idx[j]] = tmp[j];
-            if (ge(tmp[j], f->domain)) idx[keep++] = idx[j];
-        }
-        np = keep;
-    }
-    nuri_wipe(tmp, m * sizeof tmp[0]);
-}
-
-/* The same for n <= 64 on 64-bit words (domain < 2^64). */
-static void walk_block64(const nuri_fea_fmt *f, int dec, uint64_t *v, size_t m, const nuri_fea_u128 *tw, size_t ntw,
-                         int per_value)
-{
-    uint64_t tmp[BLK];
+    value_block tmp;
     nuri_fea_u128 ttmp[BLK];
     uint16_t idx[BLK];
-    const uint64_t dom = f->domain.lo;
     size_t np = 0;
-    int rc = dec ? nuri_fea_decrypt_u64(&f->key, v, v, m, tw, per_value ? m : ntw)
-                 : nuri_fea_encrypt_u64(&f->key, v, v, m, tw, per_value ? m : ntw);
+    pass(&f->key, dec, v, m, tw, per_value ? m : ntw, wide);
     for (size_t j = 0; j < m; j++) {
-        unsigned out = v[j] >= dom;
-        NURI_CT_PUBLIC(&out, sizeof out); /* a function of the ciphertext */
         idx[np] = (uint16_t)j;
-        np += out;
+        np += outside(f, v, j, wide);
     }
     while (np) {
         for (size_t j = 0; j < np; j++) {
-            tmp[j] = v[idx[j]];
+            nuri_fea_put_value(&tmp, j, nuri_fea_get_value(v, idx[j], wide), wide);
             if (per_value) ttmp[j] = tw[idx[j]];
         }
-        rc |= dec ? nuri_fea_decrypt_u64(&f->key, tmp, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw)
-                  : nuri_fea_encrypt_u64(&f->key, tmp, tmp, np, per_value ? ttmp : tw, per_value ? np : ntw);
+        pass(&f->key, dec, &tmp, np, per_value ? ttmp : tw, per_value ? np : ntw, wide);
         size_t keep = 0;
         for (size_t j = 0; j < np; j++) {
-            unsigned out = tmp[j] >= dom;
-            NURI_CT_PUBLIC(&out, sizeof out);
-            v[idx[j]] = tmp[j];
+            nuri_fea_put_value(v, idx[j], nuri_fea_get_value(&tmp, j, wide), wide);
             idx[keep] = idx[j];
-            keep += out;
+            keep += outside(f, &tmp, j, wide);
         }
         np = keep;
     }
-    (void)rc; /* inputs were validated by the caller */
-    nuri_wipe(tmp, m * sizeof tmp[0]);
+    nuri_wipe(&tmp, m * (wide ? sizeof tmp.w[0] : sizeof tmp.n[0]));
 }
 
 static int check_common(const nuri_fea_fmt *f, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks)
@@ -211,7 +185,7 @@ static int fmt_crypt_u128(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *out, co
     if (out != in && count) memmove(out, in, count * sizeof *out);
     for (size_t off = 0; off < count; off += BLK) {
         size_t m = count - off < BLK ? count - off : BLK;
-        walk_block(f, dec, out + off, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
+        walk_block(f, dec, out + off, m, per_value ? tweaks + off : tweaks, ntweaks, per_value, 1);
     }
     return NURI_OK;
 }
@@ -281,6 +255,53 @@ static void fmt_dec(char *s, uint64_t w, size_t L)
     }
 }
 
+/* Record i of the input as an integer: L symbols of radix r, or L ASCII digits. */
+static inline nuri_fea_u128 parse_record(const nuri_fea_fmt *f, const void *inp, size_t i, int ascii, int wide)
+{
+    const size_t L = f->len;
+    nuri_fea_u128 x = {0, 0};
+    if (ascii) {
+        const char *s = (const char *)inp + i * L;
+        if (!wide) {
+            x.lo = parse_dec(s, L);
+            return x;
+        }
+        for (size_t d = 0; d < L; d++) (void)muladd(&x, 10, (uint64_t)(s[d] - '0'));
+    } else {
+        const uint16_t *s = (const uint16_t *)inp + i * L;
+        for (size_t d = 0; d < L; d++) (void)muladd(&x, f->radix, s[d]);
+    }
+    return x;
+}
+
+/* The integer x as record i of the output (recip = floor(2^32 / radix), for divmod). */
+static inline void format_record(const nuri_fea_fmt *f, void *outp, size_t i, nuri_fea_u128 x, int ascii, int wide,
+                                 uint64_t recip)
+{
+    const size_t L = f->len;
+    if (ascii) {
+        char *s = (char *)outp + i * L;
+        if (!wide) {
+            fmt_dec(s, x.lo, L);
+            return;
+        }
+        for (size_t d = L; d-- > 0;) s[d] = (char)('0' + divmod(&x, 10, recip));
+    } else {
+        uint16_t *s = (uint16_t *)outp + i * L;
+        for (size_t d = L; d-- > 0;) s[d] = (uint16_t)divmod(&x, f->radix, recip);
+    }
+}
+
+/* Records off..off+m-1: parse into integers, walk, format back. */
+static inline void crypt_block(const nuri_fea_fmt *f, int dec, void *outp, const void *inp, size_t off, size_t m,
+                               const nuri_fea_u128 *tw, size_t ntw, int per_value, int ascii, value_block *v, int wide)
+{
+    const uint64_t recip = (UINT64_C(1) << 32) / f->radix;
+    for (size_t j = 0; j < m; j++) nuri_fea_put_value(v, j, parse_record(f, inp, off + j, ascii, wide), wide);
+    walk_block(f, dec, v, m, tw, ntw, per_value, wide);
+    for (size_t j = 0; j < m; j++) format_record(f, outp, off + j, nuri_fea_get_value(v, j, wide), ascii, wide, recip);
+}
+
 /* Symbols and digits: parse a block into integers, walk, format back. */
 static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void *inp, size_t count,
                          const nuri_fea_u128 *tweaks, size_t ntweaks, int ascii)
@@ -305,52 +326,17 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
         return rc;
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
-    const uint64_t r = f->radix, recip = (UINT64_C(1) << 32) / r;
-    const int small = ascii && f->key.n <= 64; /* the common decimal case: one 64-bit word */
-    nuri_fea_u128 v[BLK];
-    uint64_t w[BLK];
+    const int wide = f->key.n > 64; /* n <= 64 (every decimal string up to 19 digits): 64-bit words */
+    value_block v;
     for (size_t off = 0; off < count; off += BLK) {
         size_t m = count - off < BLK ? count - off : BLK;
-        if (small) { /* decimal, n <= 64: 64-bit words throughout */
-            for (size_t j = 0; j < m; j++) w[j] = parse_dec((const char *)inp + (off + j) * L, L);
-            walk_block64(f, dec, w, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
-            for (size_t j = 0; j < m; j++) fmt_dec((char *)outp + (off + j) * L, w[j], L);
-            continue;
-        }
-        for (size_t j = 0; j < m; j++) {
-            nuri_fea_u128 x = {0, 0};
-            if (ascii) {
-                const char *s = (const char *)inp + (off + j) * L;
-                if (small) {
-                    x.lo = parse_dec(s, L);
-                } else {
-                    for (size_t i = 0; i < L; i++) (void)muladd(&x, 10, (uint64_t)(s[i] - '0'));
-                }
-            } else {
-                const uint16_t *s = (const uint16_t *)inp + (off + j) * L;
-                for (size_t i = 0; i < L; i++) (void)muladd(&x, r, s[i]);
-            }
-            v[j] = x;
-        }
-        walk_block(f, dec, v, m, per_value ? tweaks + off : tweaks, ntweaks, per_value);
-        for (size_t j = 0; j < m; j++) {
-            nuri_fea_u128 x = v[j];
-            if (ascii) {
-                char *s = (char *)outp + (off + j) * L;
-                if (small) {
-                    fmt_dec(s, x.lo, L);
-                } else {
-                    for (size_t i = L; i-- > 0;) s[i] = (char)('0' + divmod(&x, 10, recip));
-                }
-            } else {
-                uint16_t *s = (uint16_t *)outp + (off + j) * L;
-                for (size_t i = L; i-- > 0;) s[i] = (uint16_t)divmod(&x, r, recip);
-            }
-        }
+        const nuri_fea_u128 *tw = per_value ? tweaks + off : tweaks;
+        if (wide)
+            crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 1);
+        else
+            crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 0);
     }
-    const size_t used = count < BLK ? count : BLK; /* only what was used */
-    nuri_wipe(v, used * sizeof v[0]);
-    nuri_wipe(w, used * sizeof w[0]);
+    nuri_wipe(&v, (count < BLK ? count : BLK) * (wide ? sizeof v.w[0] : sizeof v.n[0])); /* only what was used */
     return NURI_OK;
 }
 

@@ -67,7 +67,6 @@ int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsig
     static const unsigned rounds[2][3] = {{12, 14, 16}, {18, 21, 24}};
     k->rounds = rounds[variant - 1][ks];
     k->variant = variant;
-    k->key_bits = (unsigned)key_len * 8;
     k->n = nbits;
     k->n1 = (nbits + 1) / 2;
     k->n2 = nbits / 2;

@@ -12,12 +12,9 @@ static const mlk_params PARAMS[3] = {
 
 const mlk_params *nuri_mlkem_params(unsigned level)
 {
-    switch (level) {
-    case 512: return &PARAMS[0];
-    case 768: return &PARAMS[1];
-    case 1024: return &PARAMS[2];
-    default: return NULL;
-    }
+    for (size_t i = 0; i < sizeof PARAMS / sizeof PARAMS[0]; i++)
+        if (PARAMS[i].level == level) return &PARAMS[i];
+    return NULL;
 }
 
 /* H = SHA3-256, G = SHA3-512, J = SHAKE256(., 32): run as nuri_keccak_job lists through the

@@ -23,7 +23,6 @@ typedef struct nuri_pipo_impl {
     nuri_impl_info info;
     nuri_pipo_blocks_fn encrypt;
     nuri_pipo_blocks_fn decrypt;
-    size_t parallel_blocks; /* blocks per pass (informational: modes.c batches CHUNK blocks, a multiple of every width) */
     nuri_pipo_ctr_fn ctr;   /* NULL = generic CTR path */
     /* Calls of at most this many blocks go to the one-block ref kernel (constant time too): a
      * full SIMD pass costs about as much, and CBC encryption calls one block at a time. */

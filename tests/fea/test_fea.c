@@ -5,6 +5,7 @@
  * explicit cycle-walk over the binary API, round trips, and format errors.
  * Usage: test_fea [shared/vectors/fea dir] */
 #include <stdlib.h>
+#include <string.h>
 
 #include "nuri/fea.h"
 #include "fea_vectors.h"
@@ -92,6 +93,9 @@ static void test_embedded_vectors(void)
     for (size_t i = 0; i < n_impls; i++)
         for (size_t v = 0; v < nv; v++) {
             const fea_vector *t = &fea_vectors[v];
+            if (i == 0) /* the vector file's key size names the key it gives */
+                CHECK(strlen(t->key) * 4 == (size_t)t->key_bits, "vector %zu: key of %zu hex digits for FEA-%d/%d", v,
+                      strlen(t->key), t->variant, t->key_bits);
             check_vector(impl_names[i], (unsigned)t->variant, (unsigned)t->n, t->key, t->tweak, t->pt, t->ct);
             /* the tweak split matches the words the KISA API was given (TW0 = T_L, TW1 = T_R) */
             nuri_fea_u128 tw = hex128(t->tweak), w0 = hex128(t->tw0), w1 = hex128(t->tw1);

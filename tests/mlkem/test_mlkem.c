@@ -600,6 +600,8 @@ static void test_kat(const char *shared_dir)
             }
             CHECK(ok, "%s: ML-KEM-%u KAT: 100 keygen/encaps/decaps round trips", impl_names[ii], level);
             char h[65];
+            CHECK(mlkem_kat_digests[li].level == level, "KAT digest table row %d is ML-KEM-%u, want %u", li,
+                  mlkem_kat_digests[li].level, level);
             /* liboqs "all": the 100 entries without the final trailing newline */
             sha256_hex(h, all.p, all.len - 1);
             CHECK(strcmp(h, mlkem_kat_digests[li].all) == 0, "%s: ML-KEM-%u KAT all digest %s, want %s",

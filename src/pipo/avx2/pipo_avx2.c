@@ -173,6 +173,5 @@ const nuri_pipo_impl nuri_pipo_backend_avx2 = {
     .info = {"avx2", NURI_CPU_AVX2, 1, "32 blocks per pass, byte-sliced in ymm registers"},
     .encrypt = nuri_pipo_avx2_encrypt,
     .decrypt = nuri_pipo_avx2_decrypt,
-    .parallel_blocks = 32,
     .small_to_ref = 3,
 };

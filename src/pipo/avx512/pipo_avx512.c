@@ -268,6 +268,5 @@ const nuri_pipo_impl nuri_pipo_backend_avx512 = {
              "64 blocks per pass, byte-sliced in zmm registers; R-layer with gf2p8affineqb, S-layer with vpternlogq"},
     .encrypt = nuri_pipo_avx512_encrypt,
     .decrypt = nuri_pipo_avx512_decrypt,
-    .parallel_blocks = 64,
     .small_to_ref = 2,
 };

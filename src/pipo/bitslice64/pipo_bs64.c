@@ -244,6 +244,5 @@ const nuri_pipo_impl nuri_pipo_backend_bitslice64 = {
              "portable C, one state byte of 8 blocks per 64-bit word; 32 blocks per pass where 128-bit vectors exist"},
     .encrypt = nuri_pipo_bs64_encrypt,
     .decrypt = nuri_pipo_bs64_decrypt,
-    .parallel_blocks = 32,
     .small_to_ref = 4,
 };

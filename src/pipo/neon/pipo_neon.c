@@ -177,5 +177,4 @@ const nuri_pipo_impl nuri_pipo_backend_neon = {
     .info = {"neon", NURI_CPU_NEON, 1, "AArch64 NEON, 16 blocks per pass, byte-sliced, shl+sri rotations"},
     .encrypt = nuri_pipo_neon_encrypt,
     .decrypt = nuri_pipo_neon_decrypt,
-    .parallel_blocks = 16,
 };

@@ -99,5 +99,4 @@ const nuri_pipo_impl nuri_pipo_backend_ref = {
     .info = {"ref", 0, 1, "one block at a time, the designers' byte-oriented form (34-op bitsliced S-layer)"},
     .encrypt = nuri_pipo_ref_encrypt,
     .decrypt = nuri_pipo_ref_decrypt,
-    .parallel_blocks = 1,
 };

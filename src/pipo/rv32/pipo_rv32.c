@@ -64,11 +64,9 @@ const nuri_pipo_impl nuri_pipo_backend_rv32_4blk = {
     .info = {"rv32-4blk", 0, 1, "rv32imac assembly, 4 blocks per pass (one state byte of 4 blocks per register)"},
     .encrypt = nuri_pipo_rv32_4blk_encrypt,
     .decrypt = nuri_pipo_rv32_4blk_decrypt,
-    .parallel_blocks = 4,
 };
 const nuri_pipo_impl nuri_pipo_backend_rv32_1blk = {
     .info = {"rv32-1blk", 0, 1, "rv32imac assembly, one block, rows in the low byte of 8 registers"},
     .encrypt = nuri_pipo_rv32_1blk_enc,
     .decrypt = nuri_pipo_rv32_1blk_dec,
-    .parallel_blocks = 1,
 };

@@ -262,6 +262,5 @@ const nuri_pipo_impl nuri_pipo_backend_rv32_bs32 = {
     .info = {"rv32-bs32", 0, 1, "rv32imac assembly, 32 blocks bitsliced (one state bit of 32 blocks per register)"},
     .encrypt = nuri_pipo_rv32_bs32_encrypt,
     .decrypt = nuri_pipo_rv32_bs32_decrypt,
-    .parallel_blocks = 32,
     .ctr = nuri_pipo_rv32_bs32_ctr,
 };
