@@ -66,11 +66,15 @@ typedef struct nuri_pipo_ctx {
 NURI_API NURI_MUST_CHECK int nuri_pipo_init(nuri_pipo_ctx *ctx, const nuri_pipo_key *k, nuri_pipo_mode mode, int encrypt,
                                    const uint8_t *iv, size_t iv_len, nuri_padding padding);
 /* Writes at most in_len + 8 bytes (ECB/CBC keep a partial block, and when decrypting with
- * padding the last full block, until final). */
+ * padding the last full block, until final). Errors: NURI_EBUFFER (out_cap too small; the context
+ * is unchanged, so the call can be repeated with more room), NURI_ESTATE (after final). */
 NURI_API NURI_MUST_CHECK int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
                                      const uint8_t *in, size_t in_len);
 /* Writes at most 8 bytes (the padded block when encrypting, the unpadded tail when decrypting).
- * Errors: NURI_ELENGTH (not a whole number of blocks), NURI_EPADDING. Always wipes the context. */
+ * Errors: NURI_ELENGTH (not a whole number of blocks), NURI_EBUFFER, NURI_EPADDING, NURI_ESTATE.
+ * Always wipes the context.
+ * On an error of update or final, *out_len = 0 and the bytes of out the call may write (in_len + 8
+ * for update, 8 for final; at most out_cap) are zeroed. */
 NURI_API NURI_MUST_CHECK int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len);
 NURI_API void nuri_pipo_ctx_wipe(nuri_pipo_ctx *ctx);
 

@@ -6,8 +6,8 @@ import importlib
 
 from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
 
-# The primitive families of the C library (one module each, each with a known-answer selftest()):
-# the one list the CLI (selftest), the report and the tooling iterate over.
+# The primitive families of the C library (one module each; their known-answer self-tests are in
+# nuri.tools.selftest): the one list the CLI (selftest), the report and the tooling iterate over.
 FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
 __all__ = ["FAMILIES", "InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
 

@@ -559,35 +559,3 @@ class FPE:
     def rrn(self, keep_date=True):
         """Korean resident registration number YYMMDD-GNNNNNN; keep_date leaves YYMMDD in clear."""
         return Template(self, "######-#######", keep=range(6) if keep_date else ())
-
-
-# Known answers for the self-test: one vector per (variant, key size, n in {9, 64, 100}) from
-# shared/vectors/fea (derived from the KISA reference code; see that README).
-# (variant, key hex, n, tweak, plaintext, ciphertext)
-_KAT = [
-    (1, "541d1c0b64b7dd488d3edbd5bbc0e462", 9, 0x390175b4ec43aee7cf4ae1ccc855ee, 0x0bd, 0x02a),
-    (1, "16bc78d9a4107dc7688004387876a509", 64, 0x05a935d2aadf0082, 0xb6665fdc11e53cce, 0x30642249afa38791),
-    (1, "abb140e46fb670ab3a762fe79589f6b3", 100, 0x73f8dd5, 0x87c9a2c25da2750fc42c884f1, 0xe12da48291dfd555c0563249f),
-    (1, "08ba542ca797b897348e300f47a52fa6a821f897989a4201", 9, 0x357ca058c5952ff771d63df8387873, 0x1f8, 0x09b),
-    (1, "889e51000b397823397ad957daa40cf74cc2f41fcabce293", 64, 0xfc358a8fdb22f1f0, 0xc6c348d275ca339d, 0xb20476ed341e47b4),
-    (1, "6c02374056cb6e5b06031882b6c706db21618a6450232e680d0df52ef61591ad", 9, 0x0db6abef46d4238f2dea54de22e6a6, 0x121, 0x007),
-    (1, "8d04a45757b20d6e14d4422217788e8e24305b446c4ea953fc5ac3eb8bbcc26d", 64, 0x294a95a80ae23886, 0xbcc52c9cde64da4c, 0xe83776cb733bbf91),
-    (2, "83ee6b6a08bdbea7ffa93bbc7ad9acd2", 64, 0x696562ba5844572e4fc4b5901864ea99, 0x3754a069f768a596, 0x5960154f8c4770a1),
-    (2, "86e183f9f4ea1c17e46c36874f2a92b4", 100, 0x89a6eec3d3408d2b453a4b2f874a4f11, 0xac37cc8e0954a76b2dfd5fbe0, 0x7be6b04436a6dc4dd60a14bb2),
-    (2, "b18d35f3402735ecadd35b2ea35937de5471f25b7085f295", 64, 0xfd7092e24ebc6f5a68c205080c4245ee, 0x533f2e3b5ec5bf5d, 0x85095ecf2d608b62),
-    (2, "a7fa9e0deddcf1274f303582bafeb1a0f77c7066299877ee", 100, 0x426d6e97ac9cfa75ff6aa99052b0af1f, 0x4a2ec897a660cc99353b12d81, 0x1063935ac37aadd31b33af128),
-    (2, "6482d299cbfe1087acdcba99bbade5accfdd803e01d7237b45cd61849fa6bc81", 64, 0xe5da5d7df7d144968ebd5acdf442e2a7, 0xec675f706075f76b, 0xf8d0a44aa9ae97e6),
-]
-
-
-def selftest():
-    """Runs known answers (FEA-1/FEA-2, all key sizes, odd and even n, n > 64) on every
-    implementation usable here. Returns [(implementation, test name, passed)]."""
-    results = []
-    for impl in implementations():
-        for variant, khex, n, tweak, pt, ct in _KAT:
-            key = bytes.fromhex(khex)
-            ok = encrypt(key, pt, n, tweak, variant, impl=impl) == ct
-            ok = ok and decrypt(key, ct, n, tweak, variant, impl=impl) == pt
-            results.append((impl, f"FEA-{variant}/{len(key) * 8} n={n}", ok))
-    return results

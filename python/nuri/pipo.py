@@ -173,30 +173,3 @@ class Decryptor(_Stream):
 
     def __init__(self, key, mode, iv=None, padding="none"):
         super().__init__(key, mode, iv, padding, False)
-
-
-# Official vectors (designers' README) and one random vector per key size from shared/vectors/pipo.
-_KAT = [
-    ("9722152EAD201D7ED2289477DD16C46D", "2600271EF6528509", "27035DAD81296B6B"),
-    ("F90B32B86068127D9DE82A13C98F9199", "E62907D6F7859F98", "17F5FE1A2A295B98"),
-    ("9722152EAD201D7ED2289477DD16C46D3356D1260612A754B56DA976A43A9A00", "2600271EF6528509", "893852B66FAE6D81"),
-    ("2CD98FC101BA3C17B416FCF22BB2977F41B3F57C177DCCBFBB24724FEC07AE56", "61287313967E4716", "7ADD5EC174B23549"),
-]
-
-
-def selftest():
-    """Runs the known-answer vectors on every implementation usable here.
-    Returns [(implementation, test name, passed)]."""
-    results = []
-    for impl in implementations():
-        for khex, phex, chex in _KAT:
-            key, pt, ct = bytes.fromhex(khex), bytes.fromhex(phex), bytes.fromhex(chex)
-            k = _Key(key, impl)
-            blocks = pt * 67  # a batch: full passes and a tail for every kernel width
-            out = ffi.new("uint8_t[]", len(blocks))
-            lib.nuri_pipo_encrypt_blocks(k.k, out, blocks, 67)
-            ok = bytes(out) == ct * 67
-            lib.nuri_pipo_decrypt_blocks(k.k, out, ct * 67, 67)
-            ok = ok and bytes(out) == blocks
-            results.append((impl, f"PIPO-64/{len(key) * 8} KAT {chex[:8]}", ok))
-    return results

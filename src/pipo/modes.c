@@ -202,10 +202,17 @@ static void blocks(nuri_pipo_ctx *ctx, uint8_t *out, const uint8_t *in, size_t m
     wipe_aligned(tmp, used * BS);
 }
 
-int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *in,
-                     size_t in_len)
+/* On an error a streaming call zeroes the bytes of out it may write (at most `most`, pipo.h),
+ * within out_cap. */
+static int fail_zeroed(int rc, uint8_t *out, size_t out_cap, size_t most)
 {
-    *out_len = 0;
+    size_t n = out_cap < most ? out_cap : most;
+    if (out && n) nuri_wipe(out, n);
+    return rc;
+}
+
+static int update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *in, size_t in_len)
+{
     if (ctx->finished || !ctx->key.impl) return NURI_ESTATE;
     if (ctx->mode == NURI_PIPO_CTR) {
         if (out_cap < in_len) return NURI_EBUFFER;
@@ -234,6 +241,15 @@ int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *o
     ctx->buf_len += in_len;
     *out_len = nblocks * BS;
     return NURI_OK;
+}
+
+int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *in,
+                     size_t in_len)
+{
+    *out_len = 0;
+    int rc = update(ctx, out, out_cap, out_len, in, in_len);
+    /* in_len + BS cannot wrap: in_len counts the bytes of an object */
+    return rc == NURI_OK ? rc : fail_zeroed(rc, out, out_cap, in_len + BS);
 }
 
 int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len)
@@ -280,7 +296,7 @@ int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
 done:
     nuri_pipo_ctx_wipe(ctx);
     ctx->finished = 1;
-    return rc;
+    return rc == NURI_OK ? rc : fail_zeroed(rc, out, out_cap, BS);
 }
 
 static int oneshot(const nuri_pipo_key *k, nuri_pipo_mode mode, int enc, const uint8_t *iv, size_t iv_len,

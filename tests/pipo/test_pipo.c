@@ -324,6 +324,67 @@ static void test_streaming(void)
     }
 }
 
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= p[i];
+    return acc == 0;
+}
+
+/* Streaming errors zero the bytes of out the call may write (at most out_cap; pipo.h): update's
+ * NURI_EBUFFER / NURI_ESTATE, final's NURI_ELENGTH / NURI_EBUFFER / NURI_EPADDING / NURI_ESTATE. */
+static void test_stream_errors_zero(const nuri_pipo_key *k)
+{
+    static const uint8_t iv[8] = {3};
+    uint8_t in[64], o[80], ct[16];
+    size_t ol;
+    nuri_pipo_ctx ctx;
+    memset(in, 0x5C, sizeof in);
+    for (int mode = NURI_PIPO_ECB; mode <= NURI_PIPO_CTR; mode++) {
+        const uint8_t *v = mode == NURI_PIPO_ECB ? NULL : iv;
+        size_t vl = mode == NURI_PIPO_ECB ? 0 : 8;
+        CHECK(nuri_pipo_init(&ctx, k, (nuri_pipo_mode)mode, 1, v, vl, NURI_PAD_NONE) == 0, "init mode %d", mode);
+        memset(o, 0xAA, sizeof o);
+        ol = 99;
+        CHECK(nuri_pipo_update(&ctx, o, 20, &ol, in, 24) == NURI_EBUFFER && ol == 0 && all_zero(o, 20) && o[20] == 0xAA,
+              "mode %d: update into a short buffer: EBUFFER, the 20 bytes given zeroed, nothing past them", mode);
+        /* the context is unchanged: the same update with room succeeds */
+        CHECK(nuri_pipo_update(&ctx, o, 64, &ol, in, 24) == 0 && ol == 24, "mode %d: update after EBUFFER", mode);
+        if (mode != NURI_PIPO_CTR) {
+            CHECK(nuri_pipo_update(&ctx, o, 64, &ol, in, 5) == 0 && ol == 0, "mode %d: partial block kept", mode);
+            memset(o, 0xAA, sizeof o);
+            CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == NURI_ELENGTH && ol == 0 && all_zero(o, 8) && o[8] == 0xAA,
+                  "mode %d: final with a partial block: ELENGTH, 8 bytes zeroed", mode);
+        } else {
+            CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == 0 && ol == 0, "CTR final");
+        }
+        memset(o, 0xAA, sizeof o);
+        CHECK(nuri_pipo_update(&ctx, o, 64, &ol, in, 16) == NURI_ESTATE && ol == 0 && all_zero(o, 24) && o[24] == 0xAA,
+              "mode %d: update after final: ESTATE, in_len + 8 bytes zeroed", mode);
+        memset(o, 0xAA, sizeof o);
+        CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == NURI_ESTATE && ol == 0 && all_zero(o, 8) && o[8] == 0xAA,
+              "mode %d: final after final: ESTATE, 8 bytes zeroed", mode);
+    }
+    /* padded encryption: final needs 8 bytes */
+    CHECK(nuri_pipo_init(&ctx, k, NURI_PIPO_CBC, 1, iv, 8, NURI_PAD_PKCS7) == 0, "init CBC PKCS7");
+    CHECK(nuri_pipo_update(&ctx, o, 64, &ol, in, 3) == 0 && ol == 0, "CBC PKCS7 update");
+    memset(o, 0xAA, sizeof o);
+    CHECK(nuri_pipo_final(&ctx, o, 5, &ol) == NURI_EBUFFER && ol == 0 && all_zero(o, 5) && o[5] == 0xAA,
+          "final into a 5-byte buffer: EBUFFER, the 5 bytes zeroed");
+    /* padded decryption with a bad pad: final's EPADDING zeroes its 8 bytes */
+    {
+        uint8_t blk[16];
+        memset(blk, 0x07, sizeof blk);
+        blk[15] = 0;
+        nuri_pipo_encrypt_blocks(k, ct, blk, 2);
+        CHECK(nuri_pipo_init(&ctx, k, NURI_PIPO_ECB, 0, NULL, 0, NURI_PAD_PKCS7) == 0, "init ECB PKCS7 decrypt");
+        CHECK(nuri_pipo_update(&ctx, o, 64, &ol, ct, 16) == 0 && ol == 8, "ECB PKCS7 decrypt update");
+        memset(o, 0xAA, sizeof o);
+        CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == NURI_EPADDING && ol == 0 && all_zero(o, 8) && o[8] == 0xAA,
+              "final with a bad pad: EPADDING, 8 bytes zeroed");
+    }
+}
+
 static void test_errors(void)
 {
     uint8_t key[32] = {1}, iv[8] = {2}, buf[64], o[64];
@@ -366,6 +427,7 @@ static void test_errors(void)
     CHECK(nuri_pipo_init(&ctx, &k, NURI_PIPO_ECB, 1, NULL, 0, NURI_PAD_NONE) == 0, "init");
     CHECK(nuri_pipo_final(&ctx, o, 64, &ol) == 0, "final");
     CHECK(nuri_pipo_update(&ctx, o, 64, &ol, buf, 8) == NURI_ESTATE, "update after final");
+    test_stream_errors_zero(&k);
 }
 
 /* The batch kernels directly: every block count 0..300 (every tail shape of 8-, 32-, 64- and

@@ -1,9 +1,8 @@
 """nuri selftest: every registered implementation of every family against known answers."""
-import importlib
-
 from .main import VerifyError
 
 from .. import FAMILIES
+from ..tools import selftest
 
 
 def register(sub):
@@ -15,18 +14,9 @@ def register(sub):
 
 
 def run(args):
-    rows = []
-    for fam in FAMILIES:
-        if args.family not in ("all", fam):
-            continue
-        try:
-            mod = importlib.import_module(f"nuri.{fam}")
-        except ImportError:
-            continue
-        if not hasattr(mod, "selftest"):
-            continue
-        for impl, name, ok in mod.selftest():
-            rows.append((fam, impl, name, ok))
+    if args.family != "all" and args.family not in FAMILIES:
+        raise VerifyError(f"no self-tests for family {args.family!r} (families: {', '.join(FAMILIES)})")
+    rows = selftest.run(args.family)
     if not rows:
         raise VerifyError(f"no self-tests for family {args.family!r}")
     w = [max(len(r[i]) for r in rows) for i in range(3)]

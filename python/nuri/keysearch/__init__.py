@@ -52,7 +52,7 @@ def default_engine():
 def selftest(engine):
     """Runs the engine's known-answer self-test; True if it passed."""
     rc = lib.nuri_keysearch_selftest(engine.encode())
-    if rc in (-4, -9):
+    if rc in (lib.NURI_EUNSUPPORTED, lib.NURI_ENOTFOUND):
         check(rc, f"engine {engine}")
     return rc == 0
 
