@@ -359,3 +359,21 @@ def test_open_goes_through_the_batch_api(monkeypatch, bad_chunk):
     with pytest.raises(seal.InvalidTag, match=f"chunk {bad_chunk} "):
         seal.open_stream(io.BytesIO(bytes(bad)), lambda b: got.append(bytes(b)), identity=sk)
     assert b"".join(got) == data[:bad_chunk * CS]  # exactly the chunks before the bad one
+
+
+def test_forked_child_seals_and_opens():
+    """The worker threads live in a pool kept across payloads; a child forked after the parent used it
+    gets its own (the parent's threads do not exist there) instead of waiting forever."""
+    import signal
+
+    pk, sk = seal.generate("mlkem768")
+    data = os.urandom(3 << 20)
+    blob = seal.seal_bytes(None, data, recipients=[pk])  # the parent's pool exists now
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        signal.alarm(60)  # a hang ends the child with SIGALRM instead of blocking the test run
+        ok = seal.open_bytes(None, blob, identity=sk) == data
+        ok = ok and seal.open_bytes(None, seal.seal_bytes(None, data, recipients=[pk]), identity=sk) == data
+        os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

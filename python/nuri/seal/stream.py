@@ -48,11 +48,13 @@ _POOLS_LOCK = threading.Lock()
 
 
 def _pool(workers):
-    """One long-lived thread pool per worker count (starting threads per file costs milliseconds)."""
+    """One long-lived thread pool per worker count (starting threads per file costs milliseconds);
+    a forked child makes its own (the parent's threads do not exist there)."""
     with _POOLS_LOCK:
-        pool = _POOLS.get(workers)
-        if pool is None:
-            pool = _POOLS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="nuri-seal")
+        pid, pool = _POOLS.get(workers, (None, None))
+        if pool is None or pid != os.getpid():
+            pool = ThreadPoolExecutor(workers, thread_name_prefix="nuri-seal")
+            _POOLS[workers] = (os.getpid(), pool)
         return pool
 
 
