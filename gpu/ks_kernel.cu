@@ -47,6 +47,7 @@ extern "C" __global__ void __launch_bounds__(32) nuri_ks_kernel_256(uint64_t fir
     search<4, 17, 32>(first_batch, nbatches, hits, nhits, max_hits);
 }
 
+#ifndef NURI_KS_SEARCH_ONLY // the PTX shipped with the package (make gpu) holds the search kernels only
 // PIPO-CTR with the same bit-plane rounds: thread t encrypts blocks 32 t .. 32 t + 31 of `in`
 // (counter blocks ctr0 + 32 t + lane, 64-bit big-endian) under the round-key planes in c_rkp
 // (bp_round_key_planes on the host).
@@ -71,3 +72,4 @@ extern "C" __global__ void __launch_bounds__(128) nuri_ks_ctr_256(uint64_t ctr0,
 {
     ctr<17>(ctr0, rounds, nbatches, in, out);
 }
+#endif

@@ -60,6 +60,16 @@ NURI_API NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t k
 NURI_API int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
                           const uint8_t *cts, size_t npairs);
 
+/* Parameters of the CUDA kernel (gpu/ks_kernel.cu: the __constant__ c_params) for a search: the
+ * template, lane patterns and counter planes, the target after the shared last rounds. The kernel
+ * is launched by the Python package (nuri.keysearch.gpu); libnuri itself has no CUDA dependency.
+ * out_len must be NURI_KEYSEARCH_GPU_PARAMS_BYTES (else NURI_EBUFFER). *all_equivalent = 1 (out
+ * zeroed) when no round uses an unknown key word: every candidate gives the same ciphertext, search
+ * those with nuri_keysearch_run. */
+#define NURI_KEYSEARCH_GPU_PARAMS_BYTES 2824
+NURI_API NURI_MUST_CHECK int nuri_keysearch_gpu_params(const nuri_keysearch_params *p, uint8_t *out, size_t out_len,
+                                                       int *all_equivalent);
+
 /* Registry of the engines (fastest first). */
 NURI_API size_t nuri_keysearch_impl_count(void);
 NURI_API const nuri_impl_info *nuri_keysearch_impl_info(size_t i);

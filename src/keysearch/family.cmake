@@ -5,7 +5,8 @@ if(NOT "pipo" IN_LIST _nuri_all_families)
 endif()
 list(APPEND NURI_SOURCES
   src/keysearch/impls.c
-  src/keysearch/plan.c)
+  src/keysearch/plan.c
+  src/keysearch/gpu_params.c)
 nuri_backend(keysearch ref ks_ref.c)
 nuri_backend(keysearch portable ks_portable.c)
 if(NURI_X86_64)

@@ -84,9 +84,16 @@ def _engine(name, err):
     if name not in ENGINES:
         raise UsageError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})")
     if name == "cuda":
-        raise UsageError(f"engine cuda: {gpu.unavailable_reason()}")
+        reason = gpu.unavailable_reason()
+        if reason:
+            raise UsageError(f"engine cuda: {reason}")
+        return name
     if name == "auto":
-        print(f"keysearch: {gpu.unavailable_reason()}; running on the CPU", file=err)
+        reason = gpu.unavailable_reason()
+        if reason is None and "keysearch:" not in os.environ.get("NURI_IMPL", ""):
+            return "cuda"
+        if reason:
+            print(f"keysearch: {reason}; running on the CPU", file=err)
         name = ks.default_engine()
         if os.environ.get("NURI_IMPL", "").find("keysearch:") >= 0 and name is None:
             raise UsageError("NURI_IMPL names a keysearch engine this CPU cannot run")
@@ -97,6 +104,42 @@ def _engine(name, err):
             raise UsageError(f"engine {name} cannot run on this CPU (usable here: {', '.join(usable)})")
         raise UsageError(f"engine {name} is not built into this nuri (usable here: {', '.join(usable)})")
     return name
+
+
+def _run_gpu(args, prob, start, end, threads, session, restore, err):
+    """The search on every GPU (self-test on each first). Driver failures: one line, exit 2."""
+    from ..keysearch import driver, gpu
+
+    try:
+        devices = gpu.open_devices()
+        try:
+            names = [d.name for d in devices]
+            failed = [d.name for d in devices if not gpu.selftest(d)]
+        finally:
+            for d in devices:
+                d.close()
+        if failed:
+            print(f"nuri keysearch: engine cuda ({failed[0]}): known-answer self-test FAILED; not searching", file=err)
+            return EXIT_SELFTEST
+        print(f"keysearch: engine cuda on {len(names)} GPU(s): {', '.join(names)}", file=err)
+        _warn_false_keys(prob, err)
+        search = driver.Search(prob, start, end, "cuda", threads, status_json=args.status_json, session=session,
+                               restore=restore)
+        if session is not None:
+            session.id = search.search_id
+        return search.run(lambda ranges, hits, progress, stop, errors:
+                          gpu.run_devices(prob, ranges, hits, progress, stop, errors))
+    except (gpu.CudaError, gpu.GpuUnavailable) as e:
+        raise UsageError(f"engine cuda: {e}") from None
+    except driver.SessionError as e:
+        raise UsageError(str(e)) from None
+
+
+def _warn_false_keys(prob, err):
+    fk = prob.false_keys()
+    if fk >= 1e-6:
+        print(f"keysearch: warning: {len(prob.pairs)} pair(s) cannot pin the key down: about {fk:.3g} false keys "
+              f"expected among 2^{prob.bits} candidates ((2^k-1)*2^(-64n)); give more --pair", file=err)
 
 
 def run(args):
@@ -150,13 +193,17 @@ def run(args):
         except cluster.ClusterError as e:
             raise UsageError(str(e)) from None
     engine = _engine(args.engine, err)
+    if engine == "cuda" and args.cluster and args.engine == "auto":
+        engine = ks.default_engine()  # cluster workers run their CPU engines
+    if engine == "cuda" and args.cluster:
+        raise UsageError("the cuda engine runs on this machine's GPUs; --cluster workers use their CPU engines "
+                         "(give --engine auto or a CPU engine)")
+    if engine == "cuda":
+        return _run_gpu(args, prob, start, end, threads, session, restore, err)
     if not ks.selftest(engine):
         print(f"nuri keysearch: engine {engine}: known-answer self-test FAILED; not searching", file=err)
         return EXIT_SELFTEST
-    fk = prob.false_keys()
-    if fk >= 1e-6:
-        print(f"keysearch: warning: {len(prob.pairs)} pair(s) cannot pin the key down: about {fk:.3g} false keys "
-              f"expected among 2^{prob.bits} candidates ((2^k-1)*2^(-64n)); give more --pair", file=err)
+    _warn_false_keys(prob, err)
     search = driver.Search(prob, start, end, engine, threads, status_json=args.status_json, session=session,
                            restore=restore)
     if session is not None:

@@ -132,6 +132,16 @@ class Problem:
         check(lib.nuri_keysearch_key(self._p, index, out), "candidate index")
         return bytes(out[0:self.key_len])
 
+    def index_of(self, key):
+        """The candidate index of a key that fits the template (its unknown bits, in candidate order)."""
+        k, m = int.from_bytes(key, "big"), int.from_bytes(self.mask, "big")
+        idx, b = 0, 0
+        for pos in range(8 * self.key_len):
+            if m >> pos & 1:
+                idx |= (k >> pos & 1) << b
+                b += 1
+        return idx
+
     def key_hex(self, index):
         return self.key_bytes(index).hex().upper()
 

@@ -1,5 +1,6 @@
 """Key-search benchmark: keys/s of every engine usable here, searching with all threads (each
-thread runs the C engine with the GIL released). Records use the bench schema with metric
+thread runs the C engine with the GIL released), and of the cuda engine on every GPU when one can be
+used (on a fake driver, the tests' host twin, the figure means nothing). Records use the bench schema with metric
 keys_per_s; ``nuri bench keysearch`` and ``nuri keysearch --benchmark`` both print them."""
 import os
 import platform
@@ -7,7 +8,7 @@ import statistics
 import threading
 import time
 
-from . import Problem, engine_names
+from . import Problem, engine_names, gpu
 from .driver import cpu_threads
 
 # 40 unknown bits spread over K0 and K1: no round is shared, the engines' general case.
@@ -39,16 +40,71 @@ def measure(engine, threads, seconds, cipher="pipo-64/128"):
     return sum(counts) / (time.monotonic() - t0)
 
 
+def measure_cuda(seconds, cipher="pipo-64/128"):
+    """keys/s of the cuda engine on every GPU (one thread per device) over about `seconds`, and the
+    device names."""
+    prob = Problem(cipher, TEMPLATES[cipher], [PAIR])
+    drv = gpu.driver()
+    counts, names, errors = [0] * drv.count, [None] * drv.count, []
+    start = threading.Barrier(drv.count + 1)
+
+    def worker(i):
+        dev = None
+        try:
+            dev = gpu.Device(drv, i)
+            names[i] = dev.name
+            dev.prepare(prob)
+            dev.search(i << 36, 1 << 5, gpu.MAX_BATCHES)  # warm-up (first launch)
+        except Exception as e:
+            errors.append(e)
+        try:
+            start.wait()
+            stop = time.monotonic() + seconds
+            s, n = i << 36, 1 << 16
+            while not errors and time.monotonic() < stop:
+                t = time.monotonic()
+                dev.search(s, n, gpu.MAX_BATCHES)
+                s, counts[i] = s + n, counts[i] + n
+                n = int(min(max(n / max(time.monotonic() - t, 1e-6) * 0.1, 1 << 12), 1 << 32)) & ~31
+        except Exception as e:
+            errors.append(e)
+        finally:
+            if dev is not None:
+                dev.close()
+
+    ts = [threading.Thread(target=worker, args=(i,)) for i in range(drv.count)]
+    for t in ts:
+        t.start()
+    start.wait()
+    t0 = time.monotonic()
+    for t in ts:
+        t.join()
+    if errors:
+        raise errors[0]
+    return sum(counts) / (time.monotonic() - t0), names
+
+
+def usable_engines():
+    """The CPU engines this machine runs, and cuda when a GPU can be used."""
+    return engine_names() + (["cuda"] if gpu.unavailable_reason() is None else [])
+
+
 def run(quick=False, threads=None, engines=None, ciphers=("pipo-64/128",)):
+    """Records for every CPU engine usable here and, when a GPU can be used, for cuda."""
     threads = threads or cpu_threads()
     runs = 3 if quick else 5
     seconds = 0.3 if quick else 1.0
     records = []
     for cipher in ciphers:
-        for e in engines or engine_names():
-            rates = [measure(e, threads, seconds, cipher) for _ in range(runs)]
-            records.append({"family": "keysearch", "impl": e, "op": "search",
-                            "param": f"{cipher} k=40 threads={threads}", "size": 1,
-                            "platform": platform.machine() or os.uname().machine, "metric": "keys_per_s",
+        for e in engines or usable_engines():
+            plat = platform.machine() or os.uname().machine
+            if e == "cuda":
+                results = [measure_cuda(seconds, cipher) for _ in range(runs)]
+                rates, param = [r for r, _ in results], f"{cipher} k=40 gpus={len(results[0][1])}"
+                plat = "cuda: " + ", ".join(results[0][1])
+            else:
+                rates, param = [measure(e, threads, seconds, cipher) for _ in range(runs)], f"{cipher} k=40 threads={threads}"
+            records.append({"family": "keysearch", "impl": e, "op": "search", "param": param, "size": 1,
+                            "platform": plat, "metric": "keys_per_s",
                             "median": statistics.median(rates), "min": min(rates), "max": max(rates), "runs": runs})
     return records

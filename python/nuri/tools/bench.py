@@ -149,9 +149,9 @@ def run_peers(family="all", quick=False, status=None):
 
 def run_keysearch(quick=False, impl=None):
     """Key search is measured in Python threads (all cores), not by the one-thread C harness."""
-    from ..keysearch import bench as ks_bench, engine_names
+    from ..keysearch import bench as ks_bench
 
-    names = [e for e in engine_names() if not impl or impl in e]
+    names = [e for e in ks_bench.usable_engines() if not impl or impl in e]
     return ks_bench.run(quick=quick, engines=names) if names else []
 
 

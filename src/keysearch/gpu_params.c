@@ -1,0 +1,28 @@
+/* The CUDA kernel's parameters (gpu/ks_kernel.cu's __constant__ bp_params) from a search plan.
+ * bp_prepare is the same function the kernel's host twin uses (gpu/ks_bitplane.cuh compiles as C);
+ * the Python launcher (nuri.keysearch.gpu) copies the bytes to the device as they are. */
+#include "ks_impl.h"
+
+#include "../../gpu/ks_bitplane.cuh"
+
+_Static_assert(sizeof(bp_params) == NURI_KEYSEARCH_GPU_PARAMS_BYTES, "bp_params layout");
+
+int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_len, int *all_equivalent)
+{
+    *all_equivalent = 0;
+    if (out_len != NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
+    memset(out, 0, out_len);
+    ks_plan p;
+    int rc = nuri_ks_plan_make(&p, prm);
+    if (rc == NURI_OK && p.no_round_varies) *all_equivalent = 1;
+    if (rc == NURI_OK && !p.no_round_varies) {
+        bp_params bp;
+        /* the kernel runs from round 0 (FIRST0: no shared first round, init = plaintext); shared
+         * last rounds are used (target = the ciphertext decrypted through them) */
+        bp_prepare(&bp, p.nwords, 0, p.last, p.pt, p.target, p.base, p.pos, p.k);
+        memcpy(out, &bp, sizeof bp);
+        nuri_wipe(&bp, sizeof bp);
+    }
+    nuri_wipe(&p, sizeof p);
+    return rc;
+}
