@@ -33,6 +33,8 @@ PG_MODULE_MAGIC;
 #define MSG 256
 
 static char *key_dir = NULL;
+static int fea_variant = 1;         /* nuri.fea_variant: 1 (FEA-1) or 2 (FEA-2) */
+static bool allow_small = false;    /* nuri.allow_small_domain */
 
 typedef struct key_slot {
     char name[KEY_NAME_MAX + 1];
@@ -43,7 +45,7 @@ typedef struct key_slot {
 
 typedef struct fmt_slot {
     int key; /* index into keys */
-    unsigned radix, len;
+    unsigned radix, len, variant, flags;
     nuri_fea_fmt fmt;
     bool used;
 } fmt_slot;
@@ -79,6 +81,12 @@ void _PG_init(void)
     DefineCustomStringVariable("nuri.key_dir", "Directory of the nuri key files (<name>.key) that nuri_fea reads.",
                                "Only superusers can set it. Keys are cached per session.", &key_dir, NULL, PGC_SUSET,
                                0, NULL, key_dir_changed, NULL);
+    DefineCustomIntVariable("nuri.fea_variant", "FEA variant of the nuri_fea functions: 1 (FEA-1) or 2 (FEA-2).", NULL,
+                            &fea_variant, 1, 1, 2, PGC_USERSET, 0, NULL, NULL, NULL);
+    DefineCustomBoolVariable("nuri.allow_small_domain",
+                             "Let the nuri_fea functions take values with fewer than 10^6 possibilities (weak: "
+                             "published attacks on small FEA domains).",
+                             NULL, &allow_small, false, PGC_USERSET, 0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("nuri");
     keys = MemoryContextAllocZero(TopMemoryContext, sizeof(key_slot) * MAX_KEYS);
     fmts = MemoryContextAllocZero(TopMemoryContext, sizeof(fmt_slot) * MAX_FMTS);
@@ -132,19 +140,28 @@ static int find_key(const char *name)
     return slot;
 }
 
+static unsigned fea_flags(void)
+{
+    return allow_small ? NURI_FEA_ALLOW_SMALL_DOMAIN : 0;
+}
+
 static const nuri_fea_fmt *get_fmt(int key, unsigned radix, unsigned len)
 {
     for (int i = 0; i < MAX_FMTS; i++)
-        if (fmts[i].used && fmts[i].key == key && fmts[i].radix == radix && fmts[i].len == len) return &fmts[i].fmt;
+        if (fmts[i].used && fmts[i].key == key && fmts[i].radix == radix && fmts[i].len == len &&
+            fmts[i].variant == (unsigned)fea_variant && fmts[i].flags == fea_flags())
+            return &fmts[i].fmt;
     int slot = (int)(next_fmt++ % MAX_FMTS);
     fmt_slot *f = &fmts[slot];
     nuri_wipe(f, sizeof *f);
-    /* the domain was checked by the pattern layer (small domains are refused in SQL) */
-    if (nuri_fea_fmt_init(&f->fmt, keys[key].key, keys[key].len, 1, radix, len, 0, NULL) != 0)
+    /* the domain was checked by the pattern layer (small domains only with nuri.allow_small_domain) */
+    if (nuri_fea_fmt_init(&f->fmt, keys[key].key, keys[key].len, (unsigned)fea_variant, radix, len, fea_flags(), NULL) != 0)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("nuri: FEA key setup failed")));
     f->key = key;
     f->radix = radix;
     f->len = len;
+    f->variant = (unsigned)fea_variant;
+    f->flags = fea_flags();
     f->used = true;
     return &f->fmt;
 }
@@ -168,8 +185,8 @@ static int get_tweak(FunctionCallInfo fcinfo, int argno, const nuri_fea_fmt *f, 
     return 1;
 big:
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                    errmsg("nuri: the tweak must be below 2^%u for this value's length (FEA-1 with n = %u bits)",
-                           nuri_fea_tweak_bits(&f->key), f->key.n)));
+                    errmsg("nuri: the tweak must be below 2^%u for this value's length (FEA-%u with n = %u bits)",
+                           nuri_fea_tweak_bits(&f->key), f->key.variant, f->key.n)));
     return 0;
 }
 
@@ -203,7 +220,7 @@ static Datum crypt_text(FunctionCallInfo fcinfo, const char *fn, text *value, co
     const char *v = VARDATA_ANY(value);
     size_t vlen = VARSIZE_ANY_EXHDR(value), n, olen;
     uint16_t syms[NURI_FEA_PATTERN_MAX_SYMBOLS];
-    if (nuri_fea_pattern_split(&p, v, vlen, syms, &n, 0, msg, sizeof msg) != 0)
+    if (nuri_fea_pattern_split(&p, v, vlen, syms, &n, fea_flags(), msg, sizeof msg) != 0)
         ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                         errmsg("%s: the value (%zu bytes) %s", fn, vlen, msg)));
     const nuri_fea_fmt *f = get_fmt(key, p.radix, (unsigned)n);

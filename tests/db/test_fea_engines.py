@@ -62,6 +62,26 @@ def test_pg_round_trips_and_nulls(pg):
                   ).strip() == "t|t"
 
 
+def test_pg_fea2_and_small_domain_settings(pg):
+    vals = ["4111111111111111", "4111-1111-1111-1111"]
+    rows = pg.sql("SET nuri.fea_variant = 2;\n"
+                  "SELECT fea_encrypt_digits(v, 'cards', '\\x05'::bytea) FROM unnest(ARRAY["
+                  f"{', '.join(map(sql_str, vals))}]) v").split()
+    assert rows == ColumnCipher(KEY, "digits", tweak=5, variant=2).encrypt(vals) != \
+        ColumnCipher(KEY, "digits", tweak=5).encrypt(vals)
+    # FEA-2 takes 128-bit tweaks, FEA-1 only 128 - n bits
+    big = "'\\x" + "ff" * 16 + "'::bytea"
+    assert pg.sql(f"SET nuri.fea_variant = 2; SELECT fea_encrypt_digits('4111111111111111', 'cards', {big})").strip() \
+        == ColumnCipher(KEY, "digits", tweak=2**128 - 1, variant=2).encrypt(["4111111111111111"])[0]
+    rc, _, err = pg.sql(f"SELECT fea_encrypt_digits('4111111111111111', 'cards', {big})", check=False)
+    assert rc != 0 and "below 2^74" in err and "FEA-1" in err
+    rc, _, err = pg.sql("SELECT fea_encrypt_digits('12345', 'cards')", check=False)
+    assert rc != 0 and "10^6" in err
+    got = pg.sql("SET nuri.allow_small_domain = on; SELECT fea_encrypt_digits('12345', 'cards'), "
+                 "fea_decrypt_digits(fea_encrypt_digits('12345', 'cards'), 'cards')").strip().split("|")
+    assert got == [ColumnCipher(KEY, "digits", allow_small_domain=True).encrypt(["12345"])[0], "12345"]
+
+
 def test_pg_shared_pattern_cases(pg):
     for pattern, value, want in pattern_cases():
         rc, out, err = pg.sql(f"SELECT fea_encrypt_template({sql_str(value)}, {sql_str(pattern)}, 'cards', "

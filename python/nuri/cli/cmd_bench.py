@@ -33,7 +33,7 @@ def run(args):
     if args.family == "fpe-engines":
         from ..fea_engines import bench as engines
 
-        return _print(engines.run(quick=args.quick), args.json)
+        return _print(engines.run(quick=args.quick, impl=args.impl), args.json)
     peers = not args.no_peers and not args.impl and args.family != "keysearch"  # key search has no peer
     status = []
     if peers:

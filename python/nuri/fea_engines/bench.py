@@ -135,8 +135,10 @@ def _available():
     return why
 
 
-def run(quick=False, n=None, runs=None):
-    """-> bench records; skipped engines are named on stderr."""
+def run(quick=False, n=None, runs=None, impl=None):
+    """-> bench records; skipped engines are named on stderr. impl: only the engines whose name
+    contains it, or is contained in it (--impl duckdb runs duckdb, duckdb-copy and duckdb-arrow)."""
+    only = impl
     import numpy as np
     import pyarrow as pa
     import pyarrow.csv as pcsv
@@ -158,6 +160,8 @@ def run(quick=False, n=None, runs=None):
     records, times = [], {}
     for engine, fn in (("cli", bench_cli), ("duckdb", bench_duckdb), ("postgres", bench_postgres),
                        ("spark", bench_spark)):
+        if only and only not in engine and engine not in only:
+            continue
         if engine in skip:
             _say(f"skipping {engine}: {skip[engine]}")
             continue
@@ -168,7 +172,7 @@ def run(quick=False, n=None, runs=None):
             continue
         for impl, ts in got.items():
             times[impl] = statistics.median(ts)
-            records.append(_record(impl, "encrypt" if "-" not in impl else impl.split("-", 1)[1], n, ts))
+            records.append(_record(impl, {"duckdb-copy": "copy", "postgres-update": "update"}.get(impl, "encrypt"), n, ts))
     for impl, base, target in (("duckdb", "duckdb-copy", 2), ("duckdb-arrow", "duckdb-copy", 2),
                                ("postgres", "postgres-update", 3)):
         if impl in times and base in times:
