@@ -12,7 +12,9 @@
  * Templates take their symbols from an optional alphabet (default the ten digits).
  * Splitting a value is branch-free on its symbols (digits by arithmetic, alphabet symbols by a
  * masked scan of the whole alphabet); where the separators and kept parts are is the public format.
- * Only the characters' UTF-8 lengths decide the byte layout, as they decide the output length. */
+ * Only the characters' UTF-8 lengths decide the byte layout, as they decide the output length.
+ * Every such public fact is declassified where it is decided (NURI_CT_PUBLIC), and tests/ct/ct_fea.c
+ * runs split and join with the value marked secret under valgrind. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -27,33 +29,49 @@ static void say(char *msg, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Decodes one UTF-8 character at s[*i] (< n); returns its code point and advances *i, or returns
- * -1 for a malformed sequence (overlong forms, surrogates and values > 0x10FFFF included). */
-static long utf8_next(const char *s, size_t n, size_t *i)
+/* Decodes one UTF-8 character at s[*i] (< n) into *cp and advances *i; returns 0, or -1 for a
+ * malformed sequence (overlong forms, surrogates and values > 0x10FFFF included).
+ * Constant time in the character: only its byte length and whether it is well formed (the
+ * value's public shape) decide branches; they are declassified for valgrind (tests/ct/ct_fea.c). */
+static int utf8_read(const char *s, size_t n, size_t *i, unsigned long *cp)
 {
+    static const unsigned long min_cp[5] = {0, 0, 0x80, 0x800, 0x10000};
     const unsigned char *u = (const unsigned char *)s + *i;
-    size_t left = n - *i, len;
-    unsigned long cp, min;
-    if (u[0] < 0x80) { *i += 1; return u[0]; }
-    if ((u[0] & 0xE0) == 0xC0) { len = 2; cp = u[0] & 0x1F; min = 0x80; }
-    else if ((u[0] & 0xF0) == 0xE0) { len = 3; cp = u[0] & 0x0F; min = 0x800; }
-    else if ((u[0] & 0xF8) == 0xF0) { len = 4; cp = u[0] & 0x07; min = 0x10000; }
-    else return -1;
-    if (left < len) return -1;
+    unsigned b0 = u[0];
+    unsigned len = 1u + (b0 >= 0xC0) + (b0 >= 0xE0) + (b0 >= 0xF0);
+    unsigned bad = ((b0 >= 0x80) & (b0 < 0xC0)) | (b0 >= 0xF8);
+    NURI_CT_PUBLIC(&len, sizeof len);
+    NURI_CT_PUBLIC(&bad, sizeof bad);
+    *cp = 0;
+    if (bad || n - *i < len) return -1;
+    unsigned long c = b0 & (len == 1 ? 0x7Fu : 0xFFu >> (len + 1));
     for (size_t k = 1; k < len; k++) {
-        if ((u[k] & 0xC0) != 0x80) return -1;
-        cp = (cp << 6) | (u[k] & 0x3F);
+        bad |= (u[k] & 0xC0u) != 0x80u;
+        c = (c << 6) | (u[k] & 0x3Fu);
     }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
+    bad |= (unsigned)(c < min_cp[len]) | (unsigned)(c > 0x10FFFF) | (unsigned)(c - 0xD800 < 0x800);
+    NURI_CT_PUBLIC(&bad, sizeof bad);
+    if (bad) return -1;
     *i += len;
-    return (long)cp;
+    *cp = c;
+    return 0;
 }
 
+/* The same for public text (templates, alphabets): the code point, or -1. */
+static long utf8_next(const char *s, size_t n, size_t *i)
+{
+    unsigned long cp;
+    return utf8_read(s, n, i, &cp) == 0 ? (long)cp : -1;
+}
+
+/* Encodes cp; its byte length is public (it is the output's length), its bits are not. */
 static size_t utf8_put(char *out, unsigned long cp)
 {
-    if (cp < 0x80) { out[0] = (char)cp; return 1; }
-    if (cp < 0x800) { out[0] = (char)(0xC0 | (cp >> 6)); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (cp < 0x10000) {
+    unsigned len = 1u + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
+    NURI_CT_PUBLIC(&len, sizeof len);
+    if (len == 1) { out[0] = (char)cp; return 1; }
+    if (len == 2) { out[0] = (char)(0xC0 | (cp >> 6)); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (len == 3) {
         out[0] = (char)(0xE0 | (cp >> 12)); out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[2] = (char)(0x80 | (cp & 0x3F)); return 3;
     }
@@ -71,24 +89,29 @@ static const char *show(long cp, char buf[24])
 
 static int is_decimal(const nuri_fea_pattern *p) { return p->symbols == NULL; }
 
-/* Index of cp in the alphabet: a scan of every symbol, selected by mask (no early exit), so the
- * time does not depend on which symbol it is. Returns -1 when cp is not a symbol. */
-static long symbol_index(const nuri_fea_pattern *p, long cp)
+/* Index of cp in the alphabet into *idx: a scan of every symbol, selected by mask (no early
+ * exit), so the time does not depend on which symbol it is. Returns whether cp is a symbol (a
+ * fact about the value's validity: declassified). */
+static int symbol_index(const nuri_fea_pattern *p, unsigned long cp, unsigned long *idx)
 {
+    unsigned long found, k_idx = 0;
     if (is_decimal(p)) {
-        unsigned long d = (unsigned long)(cp - '0');
-        return d <= 9 ? (long)d : -1;
+        k_idx = cp - '0';
+        found = k_idx <= 9;
+    } else {
+        size_t i = 0;
+        found = 0;
+        for (unsigned long k = 0; i < p->symbols_len; k++) {
+            unsigned long s = (unsigned long)utf8_next(p->symbols, p->symbols_len, &i); /* validated at init */
+            unsigned long x = s ^ cp;
+            unsigned long eq = ((x | (0 - x)) >> (sizeof x * 8 - 1)) ^ 1; /* 1 iff x == 0 */
+            k_idx |= (0 - eq) & k;
+            found |= eq;
+        }
     }
-    size_t i = 0;
-    unsigned long found = 0, idx = 0;
-    for (unsigned long k = 0; i < p->symbols_len; k++) {
-        unsigned long s = (unsigned long)utf8_next(p->symbols, p->symbols_len, &i); /* validated at init */
-        unsigned long x = s ^ (unsigned long)cp;
-        unsigned long eq = ((x | (0 - x)) >> (sizeof x * 8 - 1)) ^ 1; /* 1 iff x == 0 */
-        idx |= (0 - eq) & k;
-        found |= eq;
-    }
-    return found ? (long)idx : -1;
+    NURI_CT_PUBLIC(&found, sizeof found);
+    *idx = found ? k_idx : 0;
+    return (int)found;
 }
 
 /* The code point of symbol number idx, by a masked scan of the whole alphabet. */
@@ -260,22 +283,26 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
                     p->tmpl, pos - 1, p->nchars);
                 goto fail;
             }
-            long c = utf8_next(value, len, &i);
-            if (c < 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
+            unsigned long c, s;
+            if (utf8_read(value, len, &i, &c) != 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
             if (!lit && (tc == '#' || tc == '*')) {
-                long s = symbol_index(p, c);
-                if (s < 0) {
+                if (!symbol_index(p, c, &s)) {
+                    NURI_CT_PUBLIC(&c, sizeof c); /* reported */
                     say(msg, msg_cap, "does not match template '%.*s' (position %zu: %s is %s)", (int)p->tmpl_len,
-                        p->tmpl, pos, show(c, b1),
+                        p->tmpl, pos, show((long)c, b1),
                         is_decimal(p) ? "not a digit" : "outside the alphabet");
                     goto fail;
                 }
                 if (tc == '#') syms[n++] = (uint16_t)s;
-            } else if (c != tc) {
-                say(msg, msg_cap, "does not match template '%.*s' (position %zu: %s, expected %s)", (int)p->tmpl_len,
-                    p->tmpl, pos, show(c, b1),
-                    show(tc, b2));
-                goto fail;
+            } else {
+                unsigned differs = c != (unsigned long)tc; /* a literal of the format: public */
+                NURI_CT_PUBLIC(&differs, sizeof differs);
+                if (differs) {
+                    NURI_CT_PUBLIC(&c, sizeof c); /* reported */
+                    say(msg, msg_cap, "does not match template '%.*s' (position %zu: %s, expected %s)",
+                        (int)p->tmpl_len, p->tmpl, pos, show((long)c, b1), show(tc, b2));
+                    goto fail;
+                }
             }
         }
         if (i < len) {
@@ -288,7 +315,9 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
     } else if (p->kind == NURI_FEA_PATTERN_DIGITS) {
         for (i = 0; i < len; i++) {
             unsigned d = (unsigned)((unsigned char)value[i] - '0');
-            if (d <= 9) {
+            unsigned is_digit = d <= 9; /* where the digits are is the format: public */
+            NURI_CT_PUBLIC(&is_digit, sizeof is_digit);
+            if (is_digit) {
                 if (n >= NURI_FEA_PATTERN_MAX_SYMBOLS) {
                     say(msg, msg_cap, "has more than %d digits", NURI_FEA_PATTERN_MAX_SYMBOLS);
                     goto fail;
@@ -299,12 +328,12 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
         if (n == 0) { say(msg, msg_cap, "has no digits"); goto fail; }
     } else if (p->kind == NURI_FEA_PATTERN_ALPHABET) {
         while (i < len) {
-            long c = utf8_next(value, len, &i);
+            unsigned long c, s;
             pos++;
-            if (c < 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
-            long s = symbol_index(p, c);
-            if (s < 0) {
-                say(msg, msg_cap, "has %s at position %zu, outside the alphabet", show(c, b1), pos);
+            if (utf8_read(value, len, &i, &c) != 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
+            if (!symbol_index(p, c, &s)) {
+                NURI_CT_PUBLIC(&c, sizeof c); /* reported */
+                say(msg, msg_cap, "has %s at position %zu, outside the alphabet", show((long)c, b1), pos);
                 goto fail;
             }
             if (n >= NURI_FEA_PATTERN_MAX_SYMBOLS) {
@@ -339,14 +368,19 @@ int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t l
                           size_t nsyms, char *out, size_t out_cap, size_t *out_len)
 {
     size_t i = 0, o = 0, k = 0;
+    unsigned long cp;
     *out_len = 0;
     if (out_cap < nuri_fea_pattern_max_out(p, len)) return NURI_EBUFFER;
-    for (size_t j = 0; j < nsyms; j++)
-        if (syms[j] >= p->radix) return NURI_EINVAL;
+    unsigned out_of_range = 0;
+    for (size_t j = 0; j < nsyms; j++) out_of_range |= syms[j] >= p->radix;
+    NURI_CT_PUBLIC(&out_of_range, sizeof out_of_range);
+    if (out_of_range) return NURI_EINVAL;
     if (p->kind == NURI_FEA_PATTERN_DIGITS) {
         for (; i < len; i++) {
             unsigned d = (unsigned)((unsigned char)value[i] - '0');
-            if (d <= 9) {
+            unsigned is_digit = d <= 9;
+            NURI_CT_PUBLIC(&is_digit, sizeof is_digit);
+            if (is_digit) {
                 if (k >= nsyms) goto bad;
                 out[o++] = (char)('0' + syms[k++]);
             } else {
@@ -355,7 +389,7 @@ int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t l
         }
     } else if (p->kind == NURI_FEA_PATTERN_ALPHABET) {
         while (i < len) {
-            if (utf8_next(value, len, &i) < 0 || k >= nsyms) goto bad;
+            if (utf8_read(value, len, &i, &cp) != 0 || k >= nsyms) goto bad;
             o += utf8_put(out + o, symbol_at(p, syms[k++]));
         }
     } else if (p->kind == NURI_FEA_PATTERN_TEMPLATE) {
@@ -365,7 +399,7 @@ int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t l
             int lit = tc == '\\';
             if (lit) tc = utf8_next(p->tmpl, p->tmpl_len, &t);
             size_t start = i;
-            if (utf8_next(value, len, &i) < 0) goto bad;
+            if (utf8_read(value, len, &i, &cp) != 0) goto bad;
             if (!lit && tc == '#') {
                 if (k >= nsyms) goto bad;
                 o += utf8_put(out + o, symbol_at(p, syms[k++]));
