@@ -377,3 +377,40 @@ def test_forked_child_seals_and_opens():
         os._exit(0 if ok else 3)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+def test_writer_thread_order_errors_and_progress(monkeypatch):
+    """Groups are written by a writer thread while the next ones are read and computed: the writes
+    come in order, progress adds up to the payload, and a failing write stops seal and open with
+    that error (no hang, no later write)."""
+    import io
+
+    from nuri.seal import stream
+
+    monkeypatch.setattr(stream, "GROUP_BYTES", 4 * 1024)  # groups of 4 chunks of 1 KiB
+    monkeypatch.setattr(stream, "default_workers", lambda: 2)
+    pk, sk = seal.generate("mlkem768")
+    data = os.urandom(40 * 1024 + 300)
+    got, prog = [], []
+    seal.seal_stream(io.BytesIO(data), lambda b: got.append(bytes(b)), chunk_log2=10, recipients=[pk],
+                     progress=prog.append)
+    blob = b"".join(got)
+    assert sum(prog) == len(data) and len(got) == 1 + 11  # the header, then 11 groups
+    back, prog = [], []
+    seal.open_stream(io.BytesIO(blob), lambda b: back.append(bytes(b)), identity=sk, progress=prog.append)
+    assert b"".join(back) == data and sum(prog) == len(blob) - len(got[0])
+
+    for direction in ("seal", "open"):
+        calls = []
+
+        def failing(b):
+            calls.append(len(b))
+            if len(calls) == 3:
+                raise OSError(28, "No space left on device")
+
+        with pytest.raises(OSError, match="No space"):
+            if direction == "seal":
+                seal.seal_stream(io.BytesIO(data), failing, chunk_log2=10, recipients=[pk])
+            else:
+                seal.open_stream(io.BytesIO(blob), failing, identity=sk)
+        assert len(calls) == 3

@@ -47,14 +47,14 @@ _POOLS = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(workers):
-    """One long-lived thread pool per worker count (starting threads per file costs milliseconds);
+def _pool(workers, role="worker"):
+    """One long-lived thread pool per role and size (starting threads per file costs milliseconds);
     a forked child makes its own (the parent's threads do not exist there)."""
     with _POOLS_LOCK:
-        pid, pool = _POOLS.get(workers, (None, None))
+        pid, pool = _POOLS.get((role, workers), (None, None))
         if pool is None or pid != os.getpid():
-            pool = ThreadPoolExecutor(workers, thread_name_prefix="nuri-seal")
-            _POOLS[workers] = (os.getpid(), pool)
+            pool = ThreadPoolExecutor(workers, thread_name_prefix=f"nuri-seal-{role}")
+            _POOLS[role, workers] = (os.getpid(), pool)
         return pool
 
 
@@ -188,9 +188,12 @@ class Payload:
             bad += [spans[i][0] // unit for i in e.failed]
         return min(bad) if bad else None
 
-    def _run(self, fin, unit_in, unit_out, share_fn, emit):
-        """The pipeline: group k+1 is read while group k is computed, and k is written while k+1 is.
-        emit(group, spans, output buffer, share results) writes a computed group."""
+    def _run(self, fin, unit_in, unit_out, share_fn, plan, write, progress):
+        """The pipeline. Three things run at once: this thread reads group k+1, the workers compute
+        group k, and a writer thread writes group k-1 (in order; its output buffer is reused only
+        after it was written). plan(group, spans, share results) -> (bytes to write from the start of
+        the group's output buffer, error to raise after writing them or None, progress amount,
+        payload bytes)."""
         per_group = self.group
         left = _remaining(fin)
         if left is not None:  # a regular file smaller than a group: buffers of its size
@@ -199,6 +202,7 @@ class Payload:
         outs = [_take(per_group * unit_out) for _ in range(2)]
         used = [0, 0]  # bytes of ins[i] / outs[i] ever filled (what the end wipes)
         pool = _pool(self.workers) if self.workers > 1 else None
+        writer = _pool(1, "writer") if self.workers > 1 else None
 
         def start(group, k):
             index, buf, n, final = group
@@ -211,7 +215,12 @@ class Payload:
                 return [_Done(share_fn(src, dst, index, sh, last, final)) for sh in shares], spans
             return [pool.submit(share_fn, src, dst, index, sh, last, final) for sh in shares], spans
 
-        running = []  # futures that still use the buffers
+        def put(buf, n):
+            if n:
+                write(memoryview(buf)[:n])
+
+        running, pending = [], None  # futures that still use the buffers
+        total = 0
         try:
             groups = self._groups(fin, unit_in, per_group, ins, used)
             cur = next(groups)
@@ -221,14 +230,36 @@ class Payload:
                 nxt = next(groups, None)  # read ahead while the workers compute
                 results = [f.result() for f in running]
                 running = []
+                if pending is not None:  # group k-1 written: its output buffer is free again
+                    fut, amount = pending
+                    pending = None
+                    fut.result()
+                    if progress and amount:
+                        progress(amount)
                 if nxt is not None:
                     running, nspans = start(nxt, k + 1)
-                emit(cur, spans, outs[k % 2], results)
+                n, err, amount, counted = plan(cur, spans, results)
+                total += counted
+                if writer is None or err is not None:
+                    put(outs[k % 2], n)
+                    if err is not None:
+                        raise err
+                    if progress and amount:
+                        progress(amount)
+                else:
+                    pending = (writer.submit(put, outs[k % 2], n), amount)
                 if nxt is not None:
                     spans = nspans
                 cur, k = nxt, k + 1
+            if pending is not None:
+                fut, amount = pending
+                pending = None
+                fut.result()
+                if progress and amount:
+                    progress(amount)
+            return total
         finally:
-            for f in running:  # an error while a group is computed: let it finish before wiping
+            for f in running + ([pending[0]] if pending else []):  # an error meanwhile: let them finish
                 try:
                     f.result()
                 except Exception:
@@ -241,42 +272,25 @@ class Payload:
 
     def seal(self, fin, write, progress=None):
         """Reads plaintext from fin, calls write with the sealed chunks (one bytes-like object per group
-        of chunks, valid only during the call). Returns the plaintext length."""
-        total = [0]
-        cs = self.chunk_size
-
-        def emit(group, spans, out, results):
+        of chunks, valid only during the call; the calls come in order, from a writer thread when
+        there are several workers). Returns the plaintext length."""
+        def plan(group, spans, results):
             n = sum(n for _, n in spans)
-            with memoryview(out) as mv:
-                write(mv[:n + TAG_LEN * len(spans)])
-            total[0] += n
-            if progress:
-                progress(n)
+            return n + TAG_LEN * len(spans), None, n, n
 
-        self._run(fin, cs, cs + TAG_LEN, self._seal_share, emit)
-        return total[0]
+        return self._run(fin, self.chunk_size, self.chunk_size + TAG_LEN, self._seal_share, plan, write, progress)
 
     def open(self, fin, write, progress=None):
         """Reads sealed chunks from fin and calls write with the plaintext of each group of chunks once
-        they (and every chunk before them) have authenticated (bytes-like, valid only during the call).
-        Raises InvalidTag naming the first chunk that fails, and on truncation or data after the final
-        chunk. Returns the plaintext length."""
-        total = [0]
-        cs = self.chunk_size
-
-        def emit(group, spans, out, results):
-            index = group[0]
+        they (and every chunk before them) have authenticated (bytes-like, valid only during the call;
+        in order, from a writer thread when there are several workers). Raises InvalidTag naming the
+        first chunk that fails (after writing the chunks before it), and on truncation or data after
+        the final chunk. Returns the plaintext length."""
+        def plan(group, spans, results):
             bad = min((r for r in results if r is not None), default=None)
             good = spans if bad is None else spans[:bad]
             n = sum(n - TAG_LEN for _, n in good)
-            if n:
-                with memoryview(out) as mv:
-                    write(mv[:n])
-            total[0] += n
-            if bad is not None:
-                raise InvalidTag(f"chunk {index + bad} {_FAIL}")
-            if progress:
-                progress(sum(n for _, n in spans))
+            err = None if bad is None else InvalidTag(f"chunk {group[0] + bad} {_FAIL}")
+            return n, err, sum(n for _, n in spans), n
 
-        self._run(fin, cs + TAG_LEN, cs, self._open_share, emit)
-        return total[0]
+        return self._run(fin, self.chunk_size + TAG_LEN, self.chunk_size, self._open_share, plan, write, progress)
