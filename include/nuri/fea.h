@@ -152,7 +152,8 @@ NURI_API NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, c
 NURI_API size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
 /* value with its encrypted symbols replaced by syms (from nuri_fea_fmt_encrypt/decrypt of what
  * split returned). NURI_EINVAL if value/nsyms are not what split saw, NURI_EBUFFER if out_cap is
- * below nuri_fea_pattern_max_out. No terminator is written. */
+ * below nuri_fea_pattern_max_out; on an error *out_len = 0 and the nuri_fea_pattern_max_out bytes
+ * (at most out_cap) of out are zeroed. No terminator is written. */
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
                                           const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
                                           size_t *out_len);

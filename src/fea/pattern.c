@@ -364,12 +364,11 @@ size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len)
     return is_decimal(p) ? value_len : 4 * value_len;
 }
 
-int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms,
-                          size_t nsyms, char *out, size_t out_cap, size_t *out_len)
+static int join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms, size_t nsyms,
+                char *out, size_t out_cap, size_t *out_len)
 {
     size_t i = 0, o = 0, k = 0;
     unsigned long cp;
-    *out_len = 0;
     if (out_cap < nuri_fea_pattern_max_out(p, len)) return NURI_EBUFFER;
     unsigned out_of_range = 0;
     for (size_t j = 0; j < nsyms; j++) out_of_range |= syms[j] >= p->radix;
@@ -416,6 +415,17 @@ int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t l
     *out_len = o;
     return NURI_OK;
 bad: /* the value is not the one split (or not of this pattern) */
-    nuri_wipe(out, o);
     return NURI_EINVAL;
+}
+
+int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms,
+                          size_t nsyms, char *out, size_t out_cap, size_t *out_len)
+{
+    *out_len = 0;
+    int rc = join(p, value, len, syms, nsyms, out, out_cap, out_len);
+    if (rc != NURI_OK) { /* outputs zeroed on error: every byte join may write, within out_cap */
+        size_t most = nuri_fea_pattern_max_out(p, len), n = out_cap < most ? out_cap : most;
+        if (out && n) nuri_wipe(out, n);
+    }
+    return rc;
 }

@@ -95,7 +95,21 @@ static void random_strings(void)
               strstr(msg, "repeats"), "repeated symbol refused");
     CHECK(nuri_fea_pattern_init(&p, "alphabet:a\xC0", 11, NULL, 0, msg, sizeof msg) == NURI_EINVAL, "bad UTF-8");
     CHECK(nuri_fea_pattern_init(&p, "template:####", 13, NULL, 0, msg, sizeof msg) == 0, "template");
-    CHECK(nuri_fea_pattern_join(&p, "1234", 4, syms, 4, out, 3, &olen) == NURI_EBUFFER, "short buffer refused");
+    memset(out, 0xAA, sizeof out);
+    olen = 99;
+    CHECK(nuri_fea_pattern_join(&p, "1234", 4, syms, 4, out, 3, &olen) == NURI_EBUFFER && olen == 0 && out[0] == 0 &&
+              out[2] == 0 && (unsigned char)out[3] == 0xAA,
+          "short buffer refused, the 3 bytes given zeroed");
+    /* errors zero the bytes join may write (max_out, within out_cap) */
+    static const uint16_t digits[4] = {1, 2, 3, 4}, bad[4] = {1, 2, 10, 4};
+    memset(out, 0xAA, sizeof out);
+    CHECK(nuri_fea_pattern_join(&p, "5678", 4, bad, 4, out, sizeof out, &olen) == NURI_EINVAL && olen == 0 &&
+              out[0] == 0 && out[3] == 0 && (unsigned char)out[4] == 0xAA,
+          "symbol >= radix refused, output zeroed");
+    memset(out, 0xAA, sizeof out);
+    CHECK(nuri_fea_pattern_join(&p, "5678", 4, digits, 3, out, sizeof out, &olen) == NURI_EINVAL && olen == 0 &&
+              out[0] == 0 && out[3] == 0 && (unsigned char)out[4] == 0xAA,
+          "too few symbols refused, output zeroed");
 }
 
 int main(int argc, char **argv)
