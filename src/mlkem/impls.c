@@ -166,7 +166,7 @@ int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *
             nuri_mlkem_encaps_many_internal(be, p, ct + i * p->ct_bytes, ss + i * NURI_MLKEM_SS_BYTES,
                                             ek + i * p->ek_bytes, rnd, cnt);
     }
-    if (rc != NURI_OK && p) {
+    if (rc != NURI_OK) {
         zero(ct, ct_len);
         zero(ss, ss_len);
     }
@@ -187,7 +187,7 @@ int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uin
         rc = NURI_ELENGTH;
     else rc = pick(impl, &be);
     if (rc == NURI_OK) rc = nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, n); /* runs the §7.3 check */
-    if (rc != NURI_OK && p) zero(ss, ss_len);
+    if (rc != NURI_OK) zero(ss, ss_len);
     return rc;
 }
 

@@ -939,6 +939,14 @@ static void test_batch(void)
             ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) == NURI_ELENGTH;
             ok_err &= nuri_mlkem_encaps_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
                                              SIZE_MAX / ctl + 2, impl) == NURI_ELENGTH;
+            /* an unknown level: NURI_EINVAL, and the outputs zeroed all the same */
+            memset(ss2, 0x55, n * 32);
+            ok_err &= nuri_mlkem_decaps_many(600, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == NURI_EINVAL;
+            ok_err &= all_zero(ss2, n * 32);
+            memset(ss, 0x55, n * 32);
+            memset(cts, 0x55, n * ctl);
+            ok_err &= nuri_mlkem_encaps_many(600, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+            ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
         }
         CHECK(ok_enc, "%s: encaps_many == encaps per item (3 levels, n = 0..21, repeated and distinct keys)", impl);
         CHECK(ok_dec, "%s: decaps_many == decaps per item (valid, other-key and altered ciphertexts)", impl);
