@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,14 +15,16 @@
 static struct {
     const double *stats;
     double med, p10, p90;
-} last_spread;
+} last_spread[2]; /* two: nuri_bench_measure_pair measures two at once */
+static unsigned spread_slot;
 
 static void keep_spread(const double *stats, const double *sorted, unsigned runs)
 {
-    last_spread.stats = stats;
-    last_spread.med = stats[0];
-    last_spread.p10 = sorted[(runs - 1) / 10];
-    last_spread.p90 = sorted[runs - 1 - (runs - 1) / 10];
+    spread_slot ^= 1;
+    last_spread[spread_slot].stats = stats;
+    last_spread[spread_slot].med = stats[0];
+    last_spread[spread_slot].p10 = sorted[(runs - 1) / 10];
+    last_spread[spread_slot].p90 = sorted[runs - 1 - (runs - 1) / 10];
 }
 
 uint64_t nuri_bench_cycles(void)
@@ -58,40 +62,141 @@ double nuri_bench_tick_rate(void)
     return rate;
 }
 
+/* The baton (see nuri_bench_pair in bench.h): state 0 = not looked up yet, 1 = on, -1 = off (no
+ * driver, or it went away: then the harness runs freely). */
+static struct {
+    int rfd, wfd, state;
+    const char *next_tag;
+} baton;
+
+void nuri_bench_pair(const char *tag) { baton.next_tag = tag; }
+
+/* The tag of the measurement starting now (consumed: it applies to one measurement). */
+static const char *pair_tag(void)
+{
+    const char *t = baton.next_tag;
+    baton.next_tag = NULL;
+    return t;
+}
+
+static void baton_write(const char *s)
+{
+    size_t n = strlen(s);
+    ssize_t w;
+    do w = write(baton.wfd, s, n);
+    while (w < 0 && errno == EINTR);
+    if (w != (ssize_t)n) baton.state = -1;
+}
+
+/* Waits for this process's turn to run once; tag NULL = a run compared with nothing. */
+static void baton_take(const char *tag)
+{
+    if (baton.state == 0) {
+        const char *e = getenv("NURI_BENCH_BATON");
+        int r, w;
+        baton.state = e && sscanf(e, "%d,%d", &r, &w) == 2 ? 1 : -1;
+        if (baton.state > 0) {
+            baton.rfd = r, baton.wfd = w;
+            signal(SIGPIPE, SIG_IGN); /* a driver that went away is EPIPE, then state -1 */
+        }
+    }
+    if (baton.state < 0) return;
+    char line[200], go;
+    snprintf(line, sizeof line, "R %s\n", tag ? tag : "");
+    baton_write(line);
+    ssize_t got;
+    do got = read(baton.rfd, &go, 1);
+    while (got < 0 && errno == EINTR);
+    if (baton.state > 0 && got != 1) baton.state = -1;
+}
+
+static void baton_give(void)
+{
+    if (baton.state > 0) baton_write("D\n");
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3])
+static void sorted_stats(double *v, unsigned runs, double stats[3])
 {
-    unsigned runs = b->runs ? b->runs : 11;
-    double *v = malloc(sizeof(double) * runs);
-    fn(arg); /* warm-up: caches, page faults, lazy dispatch */
-    for (unsigned r = 0; r < runs; r++) {
-        uint64_t t0 = nuri_bench_cycles();
-        for (size_t i = 0; i < iters; i++) fn(arg);
-        uint64_t t1 = nuri_bench_cycles();
-        v[r] = (double)(t1 - t0) / (double)iters;
-    }
     qsort(v, runs, sizeof v[0], cmp_double);
     stats[0] = v[runs / 2];
     stats[1] = v[0];
     stats[2] = v[runs - 1];
     keep_spread(stats, v, runs);
+}
+
+/* The runs of one measurement (after the caller's warm-up), each taking its turn at the baton. */
+static void measure_runs(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3],
+                         const char *tag)
+{
+    unsigned runs = b->runs ? b->runs : 11;
+    double *v = malloc(sizeof(double) * runs);
+    baton_take(NULL);
+    fn(arg); /* warm-up: caches, page faults, lazy dispatch */
+    baton_give();
+    for (unsigned r = 0; r < runs; r++) {
+        baton_take(tag);
+        uint64_t t0 = nuri_bench_cycles();
+        for (size_t i = 0; i < iters; i++) fn(arg);
+        uint64_t t1 = nuri_bench_cycles();
+        baton_give();
+        v[r] = (double)(t1 - t0) / (double)iters;
+    }
+    sorted_stats(v, runs, stats);
     free(v);
 }
 
-void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3])
+void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3])
+{
+    measure_runs(b, fn, arg, iters, stats, pair_tag());
+}
+
+/* Calls per run so that one run takes at least ~min_cycles. */
+static size_t auto_iters(const nuri_bench *b, nuri_bench_fn fn, void *arg)
 {
     double min_cycles = b->quick ? 2e5 : 2e6;
     fn(arg);
     uint64_t t0 = nuri_bench_cycles();
     fn(arg);
     double one = (double)(nuri_bench_cycles() - t0);
-    size_t iters = one >= min_cycles ? 1 : (size_t)(min_cycles / (one > 1 ? one : 1)) + 1;
-    nuri_bench_measure(b, fn, arg, iters, stats);
+    return one >= min_cycles ? 1 : (size_t)(min_cycles / (one > 1 ? one : 1)) + 1;
+}
+
+void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3])
+{
+    const char *tag = pair_tag();
+    baton_take(NULL);
+    size_t iters = auto_iters(b, fn, arg);
+    baton_give();
+    measure_runs(b, fn, arg, iters, stats, tag);
+}
+
+void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab,
+                             double sa[3], double sb[3])
+{
+    unsigned runs = b->runs ? b->runs : 11;
+    double *v = malloc(sizeof(double) * 2 * runs);
+    baton_take(NULL);
+    size_t n[2] = {auto_iters(b, fa, aa), auto_iters(b, fb, ab)};
+    baton_give();
+    nuri_bench_fn f[2] = {fa, fb};
+    void *a[2] = {aa, ab};
+    for (unsigned r = 0; r < runs; r++)
+        for (int k = 0; k < 2; k++) {
+            baton_take(NULL);
+            uint64_t t0 = nuri_bench_cycles();
+            for (size_t i = 0; i < n[k]; i++) f[k](a[k]);
+            v[k * runs + r] = (double)(nuri_bench_cycles() - t0) / (double)n[k];
+            baton_give();
+        }
+    sorted_stats(v, runs, sa);
+    sorted_stats(v + runs, runs, sb);
+    free(v);
 }
 
 /* Thread CPU time in TSC ticks (time on a core only: a run preempted by another process is not
@@ -108,21 +213,22 @@ void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, do
     unsigned runs = b->runs ? b->runs : 11;
     double min_ticks = b->quick ? 2e5 : 2e6;
     double *v = malloc(sizeof(double) * runs);
+    const char *tag = pair_tag();
+    baton_take(NULL);
     fn(arg);
     double t0 = cpu_ticks();
     fn(arg);
     double one = cpu_ticks() - t0;
+    baton_give();
     size_t iters = one >= min_ticks ? 1 : (size_t)(min_ticks / (one > 1 ? one : 1)) + 1;
     for (unsigned r = 0; r < runs; r++) {
+        baton_take(tag);
         double c0 = cpu_ticks();
         for (size_t i = 0; i < iters; i++) fn(arg);
         v[r] = (cpu_ticks() - c0) / (double)iters;
+        baton_give();
     }
-    qsort(v, runs, sizeof v[0], cmp_double);
-    stats[0] = v[runs / 2];
-    stats[1] = v[0];
-    stats[2] = v[runs - 1];
-    keep_spread(stats, v, runs);
+    sorted_stats(v, runs, stats);
     free(v);
 }
 
@@ -140,7 +246,11 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
     unsigned runs = b->runs ? b->runs : 11;
     /* p10/p90 of the runs when these stats came from the last measurement, else min/max */
     double q[2] = {stats[1], stats[2]};
-    if (last_spread.stats == stats && last_spread.med == stats[0]) { q[0] = last_spread.p10; q[1] = last_spread.p90; }
+    for (int k = 0; k < 2; k++)
+        if (last_spread[k].stats == stats && last_spread[k].med == stats[0]) {
+            q[0] = last_spread[k].p10;
+            q[1] = last_spread[k].p90;
+        }
     for (int i = 0; i < 2; i++) {
         if (strcmp(metric, "cpb") == 0) q[i] /= size;
         else if (strcmp(metric, "ops_per_s") == 0 || strcmp(metric, "values_per_s") == 0)

@@ -27,6 +27,10 @@ uint64_t nuri_bench_cycles(void);
 void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t iters, double stats[3]);
 /* Picks iters so one run takes at least ~min_cycles, then measures. */
 void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
+/* Two measurements in one, for a peer in the same process: runs alternate (a, b, a, b, ...), each
+ * as nuri_bench_measure_auto would time it, so a busy spell of the machine hits both alike. */
+void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab,
+                             double sa[3], double sb[3]);
 /* As nuri_bench_measure_auto, on the thread's CPU time (converted to TSC ticks): for long calls
  * on a shared machine, where wall time charges the call for the scheduler slices of others. */
 void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
@@ -34,6 +38,14 @@ void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, do
  * "ops_per_s"/"values_per_s" converts with the measured TSC rate (size = items per call). */
 void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,
                        const char *param, double size, const char *metric, const double stats[3]);
+/* Run-by-run interleaving with a peer program (bench/peers). When the Python driver
+ * (nuri.tools.bench) sets NURI_BENCH_BATON="<read fd>,<write fd>", every run of every measurement
+ * (and every warm-up) first asks the driver for its turn ("R <tag>" on the write fd, one byte back),
+ * then says "D" when done: no two timed runs of nuri and the peer overlap, and the runs of the
+ * measurement tagged here alternate with the peer's runs of the same tag (nuri, peer, nuri, ...)
+ * so that a busy spell of the shared machine hits both. nuri_bench_pair(tag) tags the next
+ * measurement only; without the variable nothing changes. */
+void nuri_bench_pair(const char *tag);
 /* Ticks per second of nuri_bench_cycles (measured once against CLOCK_MONOTONIC). */
 double nuri_bench_tick_rate(void);
 /* 1-minute load average (/proc/loadavg), -1 where there is none. */

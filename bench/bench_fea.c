@@ -141,6 +141,9 @@ int nuri_bench_fea(const nuri_bench *b)
             fea_job j = {.din = din, .dout = dout, .count = count, .tweaks = tw, .ntweaks = 1};
             if (nuri_fea_fmt_init(&j.fmt, rawkey, 16, variant, 10, 16, 0, impl) != 0) return -1;
             snprintf(param, sizeof param, "FEA-%u/128 16 digits", variant);
+            /* the FF1 peer (bench/peers) does this job: with the default implementation, runs alternate */
+            const char *dflt = nuri_fea_default_impl();
+            if (variant == 1 && dflt && strcmp(impl, dflt) == 0) nuri_bench_pair("digits-encrypt 16 digits");
             nuri_bench_measure_auto(b, run_digits, &j, st);
             nuri_bench_record(b, "fea", impl, "digits-encrypt", param, (double)count, "values_per_s", st);
             nuri_fea_fmt_wipe(&j.fmt);

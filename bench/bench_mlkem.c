@@ -71,10 +71,21 @@ int nuri_bench_mlkem(const nuri_bench *b)
             j->ekl = nuri_mlkem_ek_bytes(j->level);
             j->dkl = nuri_mlkem_dk_bytes(j->level);
             j->ctl = nuri_mlkem_ct_bytes(j->level);
+            /* the default implementation is what the peers (bench/peers/mlkem) are compared with: its
+             * runs alternate with theirs when the Python driver runs both (tag = op and parameter set) */
+            const char *dflt = nuri_mlkem_default_impl();
+            int paired = dflt && strcmp(impl, dflt) == 0;
+            char tag[3][40];
+            snprintf(tag[0], sizeof tag[0], "keygen %s", params[li]);
+            snprintf(tag[1], sizeof tag[1], "encaps %s", params[li]);
+            snprintf(tag[2], sizeof tag[2], "decaps %s", params[li]);
+            if (paired) nuri_bench_pair(tag[0]);
             nuri_bench_measure_auto(b, run_keygen, j, st);
             nuri_bench_record(b, "mlkem", impl, "keygen", params[li], 1, "cycles", st);
+            if (paired) nuri_bench_pair(tag[1]);
             nuri_bench_measure_auto(b, run_encaps, j, st);
             nuri_bench_record(b, "mlkem", impl, "encaps", params[li], 1, "cycles", st);
+            if (paired) nuri_bench_pair(tag[2]);
             nuri_bench_measure_auto(b, run_decaps, j, st);
             nuri_bench_record(b, "mlkem", impl, "decaps", params[li], 1, "cycles", st);
             for (int i = 0; i < BATCH; i++) {

@@ -1,5 +1,6 @@
 """issue 11, honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found
-from any directory and run right after their family, and Ascon shown with the faster published C."""
+from any directory and run side by side with their family (compared runs alternating), and Ascon shown
+with the faster published C."""
 import os
 
 import pytest
@@ -28,17 +29,60 @@ def test_peers_found_from_any_directory(tmp_path, monkeypatch):
     assert {"peers", "ascon"} <= names
 
 
-def test_peers_run_right_after_their_family(monkeypatch):
+def test_peers_run_side_by_side_with_their_family(monkeypatch):
     calls = []
     monkeypatch.setattr(bench, "families", lambda: ["pipo", "fea", "sparkle", "mlkem"])
     monkeypatch.setattr(bench, "run_c", lambda fam, quick, impl: calls.append(("nuri", fam)) or [])
+    monkeypatch.setattr(bench, "run_fea_per_call", lambda quick, impl: [])
+    monkeypatch.setattr(bench, "run_interleaved",
+                        lambda args, prog, fam, quick, st: calls.append(("both", args[1], prog)) or ([], []))
     monkeypatch.setattr(bench, "peer_programs", lambda: ["/x/peer_ascon", "/x/peer_ff1", "/x/peer_other"])
     monkeypatch.setattr(bench, "_run_one_peer", lambda prog, fam, quick, st: calls.append(("peer", prog)) or [])
     bench.run("all", quick=True)
-    assert calls == [("nuri", "pipo"), ("nuri", "fea"), ("peer", "/x/peer_ff1"), ("nuri", "sparkle"),
-                     ("peer", "/x/peer_ascon"), ("nuri", "mlkem"), ("peer", "/x/peer_other")]
+    assert calls == [("nuri", "pipo"), ("both", "fea", "/x/peer_ff1"), ("both", "sparkle", "/x/peer_ascon"),
+                     ("nuri", "mlkem"), ("peer", "/x/peer_other")]
 
 
+FAKE_PEER = r"""
+import os, sys, time
+r, w = (int(x) for x in os.environ["NURI_BENCH_BATON"].split(","))
+log = open(sys.argv[1], "a")
+time.sleep(float(sys.argv[2]))  # untimed set-up: nuri may reach the compared measurement first
+for tag, runs in (("", 1), (sys.argv[3], int(sys.argv[4])), ("", 1)):
+    for _ in range(runs):
+        os.write(w, f"R {tag}\n".encode())
+        assert os.read(r, 1) == b"G"
+        log.write(f"run {tag}\n")
+        log.flush()
+        os.write(w, b"D\n")
+print('{"family": "sparkle", "impl": "peer:fake", "op": "aead-encrypt", "param": "x", "size": 4096, '
+      '"platform": "x", "metric": "cpb", "median": 1, "min": 1, "max": 1, "runs": %s}' % sys.argv[4])
+"""
+
+
+@pytest.mark.parametrize("delay", [0, 1.0])
+def test_nuri_and_peer_runs_alternate(tmp_path, delay):
+    """issue 11: nuri's harness and a peer run side by side, one timed run at a time, and the runs of the
+    compared measurement (tag "aead-encrypt 4096": nuri's public Schwaemm256-128 call at 4 KiB) alternate
+    nuri, peer, nuri, ..., whichever of the two reaches the compared measurement first."""
+    peer = tmp_path / "peer_fake"
+    peer.write_text("#!" + __import__("sys").executable + "\n" + FAKE_PEER)
+    peer.chmod(0o755)
+    log, trace, status = tmp_path / "log", [], []
+    args = [bench.harness(), "sparkle", "--quick"]
+    # the peer program gets its arguments through a wrapper script: log file, set-up seconds, the compared
+    # tag and its number of runs (5, as nuri's --quick)
+    wrapper = tmp_path / "peer_wrap"
+    wrapper.write_text(f"#!/bin/sh\nexec {peer} {log} {delay} 'aead-encrypt 4096' 5\n")
+    wrapper.chmod(0o755)
+    mine, theirs = bench.run_interleaved(args, str(wrapper), "sparkle", True, status, trace=trace)
+    assert any(r["impl"] == "api" and r["op"] == "aead-encrypt" and r["size"] == 4096 for r in mine)
+    assert [r["impl"] for r in theirs] == ["peer:fake"], status
+    assert status and status[0][1] == "ok" and "alternated with nuri's on 1 comparison" in status[0][2], status
+    paired = [who for who, tag in trace if tag == "aead-encrypt 4096"]
+    assert paired == [0, 1] * 5, trace
+    # every run of the peer got its turn, each handed out once
+    assert log.read_text().count("run ") == 7 == sum(1 for who, _ in trace if who == 1)
 def test_ascon_shown_with_the_faster_published_c():
     for key, value in (("epyc-ascon-aead128", 5.1), ("epyc-ascon-hash256", 15.0)):
         a = anchors.by_key(key)

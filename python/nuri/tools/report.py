@@ -440,7 +440,9 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
     busy = sum(1 for r in recs if r.get("busy"))
     L += ["## All host measurements", "",
           f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run, "
-          "each family's peers right after its nuri records. `p10-p90` is the spread of the runs (`max` is often one "
+          "side by side with nuri's harness, one timed run at a time, the runs of each compared measurement "
+          "alternating with nuri's (nuri, peer, nuri, ...; OpenSSL's AES-CTR inside the harness likewise). "
+          "`p10-p90` is the spread of the runs (`max` is often one "
           "preempted run); **busy** marks records taken while the 1-minute load reached the number of CPUs or "
           f"whose runs spread by more than 25% (p90 > 1.25 p10): {busy} of {len(recs)} here.", ""]
     for fam in sorted({r["family"] for r in recs}):

@@ -8,6 +8,9 @@ use ascon_aead::{AsconAead128, AsconAead128Key, AsconAead128Nonce};
 use ascon_hash::{AsconHash256, Digest};
 use std::hint::black_box;
 
+#[path = "../../baton.rs"]
+mod baton;
+
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
     unsafe { core::arch::x86_64::_rdtsc() }
@@ -19,18 +22,24 @@ fn ticks() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
 }
 
-/// Median/min/max cycles per call over `runs` runs of `iters` calls each.
-fn measure<F: FnMut()>(mut f: F, iters: usize, runs: usize) -> (f64, f64, f64) {
+/// Median/min/max cycles per call over `runs` runs of `iters` calls each; the runs alternate with
+/// nuri's measurement of the same `tag` when the benchmark driver runs both (baton.rs).
+fn measure<F: FnMut()>(mut f: F, iters: usize, runs: usize, tag: &str) -> (f64, f64, f64) {
+    baton::take("");
     for _ in 0..iters {
         f(); // warm-up
     }
+    baton::give();
     let mut v: Vec<f64> = (0..runs)
         .map(|_| {
+            baton::take(tag);
             let t = ticks();
             for _ in 0..iters {
                 f();
             }
-            (ticks() - t) as f64 / iters as f64
+            let d = (ticks() - t) as f64 / iters as f64;
+            baton::give();
+            d
         })
         .collect();
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -62,9 +71,9 @@ fn main() {
     let mut bad = ct.clone();
     bad[0] ^= 1;
     assert!(cipher.decrypt(&nonce, bad.as_ref()).is_err());
-    let s = measure(|| { black_box(cipher.encrypt(&nonce, black_box(msg.as_ref())).unwrap()); }, iters, runs);
+    let s = measure(|| { black_box(cipher.encrypt(&nonce, black_box(msg.as_ref())).unwrap()); }, iters, runs, "aead-encrypt 4096");
     record("aead-encrypt", "peer:ascon-aead128", "Ascon-AEAD128", size, s, runs);
 
-    let s = measure(|| { black_box(AsconHash256::digest(black_box(&msg))); }, iters, runs);
+    let s = measure(|| { black_box(AsconHash256::digest(black_box(&msg))); }, iters, runs, "hash 4096");
     record("hash", "peer:ascon-hash256", "Ascon-Hash256", size, s, runs);
 }

@@ -10,6 +10,9 @@
 use pqcrypto_traits::kem::SharedSecret as _;
 use std::hint::black_box;
 
+#[path = "../../baton.rs"]
+mod baton;
+
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
     unsafe { core::arch::x86_64::_rdtsc() }
@@ -23,20 +26,27 @@ fn ticks() -> u64 {
 
 /// Median/min/max ticks per call over `runs` runs, as nuri's harness measures (bench/bench.c,
 /// nuri_bench_measure_auto): one warm-up call, then enough calls per run for `min_ticks`.
-fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize) -> (f64, f64, f64) {
+/// The runs alternate with nuri's measurement of the same `tag` when the benchmark driver runs
+/// both (baton.rs; "" = compared with nothing).
+fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize, tag: &str) -> (f64, f64, f64) {
+    baton::take("");
     f(); // warm-up
     let t = ticks();
     f();
     let one = (ticks() - t) as f64;
     let iters = if one >= min_ticks { 1 } else { (min_ticks / one.max(1.0)) as usize + 1 };
     f();
+    baton::give();
     let mut v: Vec<f64> = (0..runs)
         .map(|_| {
+            baton::take(tag);
             let t = ticks();
             for _ in 0..iters {
                 f();
             }
-            (ticks() - t) as f64 / iters as f64
+            let d = (ticks() - t) as f64 / iters as f64;
+            baton::give();
+            d
         })
         .collect();
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -58,11 +68,11 @@ macro_rules! libcrux_level {
         let kp = $m::generate_key_pair(seed);
         let (ct, ss) = $m::encapsulate(kp.public_key(), m);
         assert_eq!($m::decapsulate(kp.private_key(), &ct), ss, "libcrux round trip");
-        let s = measure(|| { black_box($m::generate_key_pair(black_box(seed))); }, $iters, $runs);
+        let s = measure(|| { black_box($m::generate_key_pair(black_box(seed))); }, $iters, $runs, &format!("keygen {}", $param));
         record("peer:libcrux-ml-kem", "keygen", $param, s, $runs);
-        let s = measure(|| { black_box($m::encapsulate(kp.public_key(), black_box(m))); }, $iters, $runs);
+        let s = measure(|| { black_box($m::encapsulate(kp.public_key(), black_box(m))); }, $iters, $runs, &format!("encaps {}", $param));
         record("peer:libcrux-ml-kem", "encaps", $param, s, $runs);
-        let s = measure(|| { black_box($m::decapsulate(kp.private_key(), black_box(&ct))); }, $iters, $runs);
+        let s = measure(|| { black_box($m::decapsulate(kp.private_key(), black_box(&ct))); }, $iters, $runs, &format!("decaps {}", $param));
         record("peer:libcrux-ml-kem", "decaps", $param, s, $runs);
     }};
 }
@@ -73,11 +83,11 @@ macro_rules! pqcrypto_level {
         let (pk, sk) = $m::keypair();
         let (ss, ct) = $m::encapsulate(&pk);
         assert_eq!($m::decapsulate(&ct, &sk).as_bytes(), ss.as_bytes(), "pqcrypto round trip");
-        let s = measure(|| { black_box($m::keypair()); }, $iters, $runs);
+        let s = measure(|| { black_box($m::keypair()); }, $iters, $runs, "");
         record("peer:pqcrypto-mlkem", "keygen", $param, s, $runs);
-        let s = measure(|| { black_box($m::encapsulate(black_box(&pk))); }, $iters, $runs);
+        let s = measure(|| { black_box($m::encapsulate(black_box(&pk))); }, $iters, $runs, "");
         record("peer:pqcrypto-mlkem", "encaps", $param, s, $runs);
-        let s = measure(|| { black_box($m::decapsulate(black_box(&ct), &sk)); }, $iters, $runs);
+        let s = measure(|| { black_box($m::decapsulate(black_box(&ct), &sk)); }, $iters, $runs, "");
         record("peer:pqcrypto-mlkem", "decaps", $param, s, $runs);
     }};
 }
