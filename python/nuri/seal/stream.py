@@ -8,11 +8,12 @@ flag 0x01); an empty payload is one empty final chunk. The index detects reorder
 the flag truncation and appended data.
 
 Chunks are independent, so both directions work on groups of chunks at once, without copies: a
-group is read with ``readinto`` into a preallocated buffer, split between worker threads that each
-make one C batch call (``encrypt_many_into`` / ``decrypt_many_into``: the transposed multi-instance
-Schwaemm kernel, GIL released) straight into a preallocated output buffer, and written with one
-call. While a group is computed the next one is read and the previous one written; two input and two
-output buffers are all the memory, whatever the size of the input.
+group is read with ``readinto`` into a preallocated buffer, split into one share per core, each
+share sealed or opened by one C batch call (``encrypt_spans_into`` / ``decrypt_spans_into``: the
+transposed multi-instance Schwaemm kernel, GIL released; the first share in the calling thread, the
+others in worker threads) straight into a preallocated output buffer, and the group is written with
+one call by a writer thread. While a group is computed the next one is read and the previous one
+written; two input and two output buffers are all the memory, whatever the size of the input.
 """
 import io
 import os
@@ -201,7 +202,7 @@ class Payload:
         ins = [_take(per_group * unit_in + 1) for _ in range(2)]
         outs = [_take(per_group * unit_out) for _ in range(2)]
         used = [0, 0]  # bytes of ins[i] / outs[i] ever filled (what the end wipes)
-        pool = _pool(self.workers) if self.workers > 1 else None
+        pool = _pool(self.workers - 1) if self.workers > 1 else None
         writer = _pool(1, "writer") if self.workers > 1 else None
 
         def start(group, k):
@@ -213,7 +214,18 @@ class Payload:
             shares = [spans[j:j + per] for j in range(0, len(spans), per)]
             if pool is None or len(shares) == 1:
                 return [_Done(share_fn(src, dst, index, sh, last, final)) for sh in shares], spans
-            return [pool.submit(share_fn, src, dst, index, sh, last, final) for sh in shares], spans
+            # the other shares to the workers, the first one here (one thread wake-up fewer per group)
+            futs = [pool.submit(share_fn, src, dst, index, sh, last, final) for sh in shares[1:]]
+            try:
+                first = _Done(share_fn(src, dst, index, shares[0], last, final))
+            except BaseException:
+                for f in futs:  # they use the buffers: let them finish before anything is wiped
+                    try:
+                        f.result()
+                    except Exception:
+                        pass
+                raise
+            return [first] + futs, spans
 
         def put(buf, n):
             if n:
