@@ -14,13 +14,14 @@ module poly_serializer #(
     input  wire [3:0]        d,
     input  wire              word_valid,
     output wire              word_ready,
+    output wire              word_ready_next,   // a word offered next cycle will be taken
     input  wire [24*NBU-1:0] word,
     output wire              lane_valid,
     input  wire              lane_ready,
     output wire [63:0]       lane
 );
     localparam W = 2 * NBU;
-    // up to 63 bits waiting plus one word: NBU = 4 needs 64 + 96 bits
+    // a lane leaves whenever 64 bits wait; a word is taken while it fits (NBU = 4: 64 + 96 bits)
     localparam AW = (64 + 12 * W > 128) ? 64 + 12 * W : 128;
 `include "codec.vh"
     reg  [3:0]   dd;
@@ -40,10 +41,14 @@ module poly_serializer #(
 
     assign lane_valid = nacc >= 8'd64;
     assign lane       = acc[63:0];
-    assign word_ready = nacc < 8'd64;      // room for one more word (at most 48 bits)
+    assign word_ready = {1'b0, nacc} + 12 * W <= AW;   // room for one more word
 
     wire take = word_valid && word_ready;
     wire give = lane_valid && lane_ready;
+    // for a source with a one-cycle read latency (the engine's host port): request a word now
+    // when the count after this cycle leaves room, so a word can arrive every cycle
+    wire [7:0] nacc_next = nacc + (take ? nbits : 8'd0) - (give ? 8'd64 : 8'd0);
+    assign word_ready_next = {1'b0, nacc_next} + 12 * W <= AW;
     always @(posedge clk) begin
         if (rst || start) begin
             dd <= d; acc <= {AW{1'b0}}; nacc <= 8'd0;
@@ -150,7 +155,7 @@ module codec_top #(
     output wire              d_bad
 );
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(start), .d(d),
-        .word_valid(s_word_valid), .word_ready(s_word_ready), .word(s_word),
+        .word_valid(s_word_valid), .word_ready(s_word_ready), .word_ready_next(), .word(s_word),
         .lane_valid(s_lane_valid), .lane_ready(s_lane_ready), .lane(s_lane));
     poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(start), .d(d),
         .lane_valid(d_lane_valid), .lane_ready(d_lane_ready), .lane(d_lane),

@@ -5,7 +5,8 @@
 // C library by hw/scripts/gen_prog.py) of instructions, one at a time:
 //   HASH    sponge over lanes [abase, +alen) ++ [bbase, +blen) ++ tail bytes, nout lanes -> dst
 //   SAMPLE  the same absorb, squeezed through the sampler (SampleNTT / CBD) into slot sa
-//   ENG     a poly_engine command (NTT, INTT, MUL, ADD, SUB on slots sa, sb, sc)
+//           (scale: CBD times 128^-1, see sampler.v)
+//   ENG     a poly_engine command (NTT, INTT, INTT128, MUL, MAC, ADD, SUB on slots sa, sb, sc)
 //   ENC     slot sa -> ByteEncode_d(Compress_d) -> lanes at abase
 //   ENCCMP  the same, compared with the lanes at abase instead of written (FO re-encryption)
 //   DEC     lanes at abase -> ByteDecode_d(Decompress_d) -> slot sa (chk: 7.2 modulus check)
@@ -40,12 +41,12 @@ module mlkem_core #(
 
     // ---------------- sequencer ----------------
     localparam S_IDLE = 4'd0, S_FETCH = 4'd1, S_DISP = 4'd2, S_HINIT = 4'd3, S_ABS = 4'd4,
-               S_SQ = 4'd5, S_ENG0 = 4'd6, S_ENG1 = 4'd7, S_ENCI = 4'd8, S_ENC = 4'd9,
+               S_SQ = 4'd5, S_ENG = 4'd7, S_ENCI = 4'd8, S_ENC = 4'd9,
                S_DECI = 4'd10, S_DEC = 4'd11, S_LINI = 4'd12, S_LRUN = 4'd13;
     reg  [3:0]  st;
     reg  [1:0]  opr;
     reg  [9:0]  pc;
-    reg  [95:0] iw;
+    reg  [96:0] iw;
     assign busy = st != S_IDLE;
 
     wire [3:0]  f_op    = iw[3:0];
@@ -65,7 +66,10 @@ module mlkem_core #(
     wire [2:0]  f_eop   = iw[88:86];
     wire [3:0]  f_d     = iw[92:89];
     wire        f_chk   = iw[93];
-    wire [95:0] rom     = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
+    wire        f_scale = iw[94];
+    wire        f_stage = iw[95];       // SAMPLE/DEC: into staging buffer sbuf; ENG: a from it
+    wire        f_sbuf  = iw[96];
+    wire [96:0] rom     = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
 
     // ---------------- lane RAM: one write port, one registered read port ----------------
     reg  [63:0] mem [0:1023];
@@ -104,25 +108,27 @@ module mlkem_core #(
                       .in_ready(sp_in_ready), .in_data(sp_in_data), .in_bytes(sp_in_bytes),
                       .in_last(sp_in_last), .out_valid(sp_out_valid), .out_ready(sp_out_ready),
                       .out_data(sp_out), .block_ready(sp_block), .state(sp_state));
-    wire [1:0]  sm_n;
-    wire [11:0] sm_c0, sm_c1;
+    // the sampler makes up to 2 NBU coefficients a cycle: one engine word, what the port takes
+    wire [3:0]  sm_n;
+    wire [24*NBU-1:0] sm_c;
     wire        sm_fin;
-    sampler sm (.clk(clk), .rst(rst), .start(hinit), .mode(f_smode),
+    sampler #(.STEPS(NBU)) sm (.clk(clk), .rst(rst), .start(hinit), .mode(f_smode), .scale(f_scale),
                 .lane_valid(sp_out_valid && st == S_SQ && is_sample), .lane_ready(sm_lane_ready),
-                .lane(sp_out), .n_out(sm_n), .c0(sm_c0), .c1(sm_c1), .finished(sm_fin));
+                .lane(sp_out), .n_out(sm_n), .c(sm_c), .finished(sm_fin));
     wire        pk_valid;
     wire [7:0]  pk_index;
     wire [24*NBU-1:0] pk_word;
-    poly_packer #(.NBU(NBU)) pk (.clk(clk), .rst(rst), .start(hinit), .n_in(sm_n), .c0(sm_c0),
-                                 .c1(sm_c1), .word_valid(pk_valid), .word_index(pk_index),
+    poly_packer #(.NBU(NBU), .STEPS(NBU)) pk (.clk(clk), .rst(rst), .start(hinit), .n_in(sm_n),
+                                 .c(sm_c), .word_valid(pk_valid), .word_index(pk_index),
                                  .word(pk_word));
 
     // ---------------- codec ----------------
-    wire        ser_word_ready, ser_lane_valid;
+    wire        ser_word_ready, ser_word_ready_next, ser_lane_valid;
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(st == S_ENCI), .d(f_d),
-        .word_valid(pend), .word_ready(ser_word_ready), .word(pe_rdata),
+        .word_valid(pend), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
+        .word(pe_rdata),
         .lane_valid(ser_lane_valid), .lane_ready(st == S_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;
@@ -135,13 +141,27 @@ module mlkem_core #(
 
     // ---------------- polynomial engine ----------------
     wire        pe_idle, pe_done, pe_err;
-    wire        pe_host_re = st == S_ENC && ser_word_ready && !pend && wcnt != WORDS;
-    wire        pe_host_we = (st == S_SQ && is_sample && pk_valid) || (st == S_DEC && des_valid);
-    poly_engine #(.NBU(NBU)) pe (.clk(clk), .rst(rst), .cmd_valid(st == S_ENG0), .cmd_op(f_eop),
-        .cmd_a(f_sa), .cmd_b(f_sb), .cmd_c(f_sc), .idle(pe_idle), .done(pe_done), .cmd_err(pe_err),
+    // a word read a cycle (the serializer says whether the word read now fits when it arrives)
+    wire        pe_host_re = st == S_ENC && ser_word_ready_next && wcnt != WORDS;
+    wire        word_we = (st == S_SQ && is_sample && pk_valid) || (st == S_DEC && des_valid);
+    wire        pe_host_we = word_we && !f_stage;
+    wire        pe_stage_we = word_we && f_stage;
+    wire [7:0]  word_index = is_sample ? pk_index : des_index;
+    wire [24*NBU-1:0] word_data = is_sample ? pk_word : des_word;
+    // an ENG command is handed over as it is dispatched (the engine is idle then)
+    wire        eng_issue = st == S_DISP && f_op == I_ENG && pe_idle;
+    poly_engine #(.NBU(NBU)) pe (.clk(clk), .rst(rst), .cmd_valid(eng_issue), .cmd_op(f_eop),
+        .cmd_a(f_sa), .cmd_b(f_sb), .cmd_c(f_sc), .cmd_stage(f_stage), .cmd_sbuf(f_sbuf),
+        .idle(pe_idle), .done(pe_done), .cmd_err(pe_err),
         .host_we(pe_host_we), .host_re(pe_host_re), .host_slot(f_sa),
-        .host_word(st == S_ENC ? wcnt[7:0] : is_sample ? pk_index : des_index),
-        .host_wdata(is_sample ? pk_word : des_word), .host_rdata(pe_rdata));
+        .host_word(st == S_ENC ? wcnt[7:0] : word_index), .host_wdata(word_data),
+        .host_rdata(pe_rdata), .stage_we(pe_stage_we), .stage_buf(f_sbuf),
+        .stage_word(word_index), .stage_wdata(word_data));
+    // instructions that use the engine (its command port, or its slots through the host port)
+    // wait until the running command has finished (ENG does not wait for its own); others (HASH,
+    // SAMPLE/DEC into a staging buffer, LOAD4/CMP4/SEL4) run beside it
+    wire        uses_engine = f_op == I_ENG || f_op == I_ENC || f_op == I_ENCCMP || f_op == I_END ||
+                              ((f_op == I_SAMPLE || f_op == I_DEC) && !f_stage);
 
     // ---------------- datapath control (combinational) ----------------
     wire        sp_take = sp_in_valid && sp_in_ready;
@@ -212,11 +232,13 @@ module mlkem_core #(
                     ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0;
                 end
                 S_FETCH: begin iw <= rom; st <= S_DISP; end
-                S_DISP: begin
-                    wcnt <= 9'd0; pend <= 1'b0;
+                S_DISP: if (!uses_engine || pe_idle) begin
+                    // pc moves on now: the ROM shows the next instruction, which is loaded into
+                    // iw when this one ends (no fetch cycle between instructions)
+                    wcnt <= 9'd0; pend <= 1'b0; pc <= pc + 10'd1;
                     case (f_op)
                         I_HASH, I_SAMPLE: st <= S_HINIT;
-                        I_ENG:            st <= S_ENG0;
+                        I_ENG:            st <= S_ENG;
                         I_ENC, I_ENCCMP:  st <= S_ENCI;
                         I_DEC:            st <= S_DECI;
                         I_LOAD4, I_CMP4, I_SEL4: st <= S_LINI;
@@ -228,24 +250,21 @@ module mlkem_core #(
                 S_SQ: if (is_sample) begin
                     if (pk_valid) begin
                         wcnt <= wcnt + 9'd1;
-                        if (wcnt == WORDS - 1) begin st <= S_FETCH; pc <= pc + 10'd1; end
+                        if (wcnt == WORDS - 1) begin st <= S_DISP; iw <= rom; end
                     end
                 end else if (sp_out_valid) begin
-                    if (n == {6'd0, f_nout} - 10'd1) begin st <= S_FETCH; pc <= pc + 10'd1; end
+                    if (n == {6'd0, f_nout} - 10'd1) begin st <= S_DISP; iw <= rom; end
                 end
-                S_ENG0: begin
-                    st <= S_ENG1;
-                end
-                S_ENG1: begin
+                S_ENG: begin
                     if (pe_err) begin prog_err <= 1'b1; st <= S_IDLE; done <= 1'b1; end
-                    else if (pe_done) begin st <= S_FETCH; pc <= pc + 10'd1; end
+                    else begin st <= S_DISP; iw <= rom; end   // runs on (see uses_engine)
                 end
                 S_ENCI: st <= S_ENC;
                 S_ENC: begin
                     if (pe_host_re) wcnt <= wcnt + 9'd1;
                     pend <= pe_host_re;
                     if (ser_give && f_op == I_ENCCMP) fail <= fail | (ser_lane != rdata);
-                    if (ser_give && n == nlanes - 10'd1) begin st <= S_FETCH; pc <= pc + 10'd1; end
+                    if (ser_give && n == nlanes - 10'd1) begin st <= S_DISP; iw <= rom; end
                 end
                 S_DECI: st <= S_DEC;
                 S_DEC: if (des_valid) begin
@@ -253,14 +272,14 @@ module mlkem_core #(
                     if (wcnt == WORDS - 1) begin
                         // des_bad already covers the last word (set when it was emitted)
                         if (f_chk) ek_bad <= ek_bad | des_bad;
-                        st <= S_FETCH; pc <= pc + 10'd1;
+                        st <= S_DISP; iw <= rom;
                     end
                 end
                 S_LINI: st <= S_LRUN;
                 S_LRUN: begin
                     if (f_op == I_LOAD4) tmp[n[1:0]] <= rdata;
                     if (f_op == I_CMP4) dk_bad <= dk_bad | (tmp[n[1:0]] != rdata);
-                    if (n == 10'd3) begin st <= S_FETCH; pc <= pc + 10'd1; end
+                    if (n == 10'd3) begin st <= S_DISP; iw <= rom; end
                 end
                 default: st <= S_IDLE;
             endcase

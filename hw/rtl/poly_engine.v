@@ -9,11 +9,16 @@
 // read/write conflicts (ping-pong), and the command's slot choice must respect that:
 //   NTT   a -> b      (a, b in different banks; a is used as scratch)
 //   INTT  a -> a      (b is scratch in the other bank; 7 layers, then the 1/128 scaling pass)
+//   INTT128 a -> b    (a is scratch): 128 INTT(a), the 7 layers without the scaling pass, for
+//         products whose factor already carries 1/128 (encryption samples y scaled, sampler.v)
 //   MUL   a o b -> c  (a, b in one bank, c in the other): NTT-domain base multiplication
+//   MAC   c + a o b -> c  (same bank rule as MUL, same cycles): the product accumulated into c,
+//         read on the write bank's second port, so a sum of products needs no ADD passes
 //   ADD   a + b -> c, SUB a - b -> c (same bank rule as MUL)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
-//   NTT 7 * (128/W + L), INTT 8 * (128/W + L) (scaling: 256/W), MUL 512/W + L, ADD/SUB 256/W + L.
+//   NTT and INTT128 7 * (128/W + L), INTT 7 * (128/W + L) + 256/W + L, MUL/MAC 512/W + L + 2,
+//   ADD/SUB 256/W + L.
 module poly_engine #(
     parameter NBU = 2
 ) (
@@ -25,6 +30,8 @@ module poly_engine #(
     input  wire [3:0]       cmd_a,
     input  wire [3:0]       cmd_b,
     input  wire [3:0]       cmd_c,
+    input  wire             cmd_stage,   // operand a from staging buffer cmd_sbuf (see above)
+    input  wire             cmd_sbuf,
     output wire             idle,
     output reg              done,
     output reg              cmd_err,
@@ -34,7 +41,12 @@ module poly_engine #(
     input  wire [3:0]       host_slot,
     input  wire [7:0]       host_word,
     input  wire [24*NBU-1:0] host_wdata,
-    output wire [24*NBU-1:0] host_rdata
+    output wire [24*NBU-1:0] host_rdata,
+    // staging buffers: written at any time, also while a command runs (not the buffer it reads)
+    input  wire             stage_we,
+    input  wire             stage_buf,
+    input  wire [7:0]       stage_word,
+    input  wire [24*NBU-1:0] stage_wdata
 );
     localparam W     = 2 * NBU;
     localparam DW    = 12 * W;
@@ -42,9 +54,12 @@ module poly_engine #(
     localparam WORDS = 256 / W;
     localparam WA    = 8 - LW;                            // log2(WORDS)
     localparam AW    = WA + 3;                            // 8 slots per bank
-    localparam DRAIN = 8;
+    // between passes: the last word issued is written 4 cycles later (S0..S3), and a read issued
+    // the cycle after that write sees it, so the next pass may issue after 4 drain cycles
+    localparam DRAIN = 4;
 
-    localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5;
+    localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5,
+               OP_MAC = 3'd6, OP_INTT128 = 3'd7;
     localparam K_CT = 3'd0, K_GS = 3'd1, K_SCALE = 3'd2, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5;
 
 `include "modq.vh"
@@ -54,6 +69,7 @@ module poly_engine #(
     reg        busy;
     reg [2:0]  op;
     reg [3:0]  sa, sb, sc;
+    reg        stg, sbuf;
     reg [3:0]  pass;          // layer / pass number within the command
     reg [8:0]  cnt;           // issue counter within the pass
     reg        draining;
@@ -75,25 +91,30 @@ module poly_engine #(
                 rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
                 nissue = 128 / W; last_pass = (pass == 4'd6);
             end
-            OP_INTT: begin
+            OP_INTT, OP_INTT128: begin
                 if (pass < 4'd7) begin
                     kind = K_GS; lenlog = pass[2:0] + 3'd1;
                     rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
-                    nissue = 128 / W; last_pass = 1'b0;
+                    nissue = 128 / W; last_pass = op == OP_INTT128 && pass == 4'd6;
                 end else begin
                     kind = K_SCALE; rslot0 = sb; rslot1 = sb; wslot = sa;
                     nissue = WORDS; last_pass = 1'b1;
                 end
             end
-            OP_MUL: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
+            OP_MUL, OP_MAC: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
             OP_SUB: kind = K_SUB;
             default: kind = K_ADD;
         endcase
+        // a from a staging buffer: MUL/MAC/ADD/SUB read b's bank (both ports; port 0's word is
+        // replaced by the staging word); NTT's first layer reads both words from the buffer
+        if (stg && op != OP_NTT) rslot0 = sb;
     end
+    wire from_stage = stg && (op != OP_NTT || pass == 4'd0);
 
-    wire bad_cmd = (cmd_op == OP_NTT || cmd_op == OP_INTT) ? (cmd_a[0] == cmd_b[0]) :
-                   (cmd_op == OP_MUL || cmd_op == OP_ADD || cmd_op == OP_SUB) ?
-                       (cmd_a[0] != cmd_b[0] || cmd_a[0] == cmd_c[0]) : 1'b1;
+    wire bad_cmd = (cmd_op == OP_NTT) ? (cmd_a[0] == cmd_b[0]) :
+                   (cmd_op == OP_INTT || cmd_op == OP_INTT128) ? (cmd_stage || cmd_a[0] == cmd_b[0]) :
+                   (cmd_op == OP_MUL || cmd_op == OP_MAC || cmd_op == OP_ADD || cmd_op == OP_SUB) ?
+                       (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) : 1'b1;
 
     always @(posedge clk) begin
         done <= 1'b0;
@@ -104,6 +125,7 @@ module poly_engine #(
                 cmd_err <= bad_cmd;
                 if (!bad_cmd) begin
                     busy <= 1'b1; op <= cmd_op; sa <= cmd_a; sb <= cmd_b; sc <= cmd_c;
+                    stg <= cmd_stage; sbuf <= cmd_sbuf;
                     pass <= 4'd0; cnt <= 9'd0; draining <= 1'b0;
                 end
             end
@@ -198,6 +220,8 @@ module poly_engine #(
     reg  [2:0]   k_s0, k_s1, k_s2, k_s3;
     reg  [2:0]   l_s0, l_s1, l_s2, l_s3;
     reg          b_s0, b_s1, b_s2;          // MUL phase B
+    reg          mac_s0, mac_s1, mac_s2;    // MAC: add the word read from c (acc_s2)
+    reg  [DW-1:0] acc_s1, acc_s2;
     reg          w0_s0, w0_s1, w0_s2, w0_s3, w1_s0, w1_s1, w1_s2, w1_s3;
     reg  [AW-1:0] wa_s0, wa_s1, wa_s2, wa_s3, wb_s0, wb_s1, wb_s2, wb_s3;
     reg          bank_s0, bank_s1, bank_s2, bank_s3;
@@ -206,13 +230,30 @@ module poly_engine #(
     reg          host_bank_q;
 
     wire rbank = rslot0[0];
+    wire acc_re = kind == K_MUL && wr0;       // the issue cycle whose result word is written
     wire [AW-1:0] raddr0 = {rslot0[3:1], wa};
     wire [AW-1:0] raddr1 = {rslot1[3:1], wb};
     wire [AW-1:0] waddr0 = {wslot[3:1], (kind == K_MUL) ? mul_word : wa};
     wire [AW-1:0] waddr1 = {wslot[3:1], wb};
 
+    // ---------------- staging buffers ----------------
+    // Two polynomials filled by the core (sampler, decoder) while the engine runs, read as
+    // operand a. Each is a true dual-port RAM: port 0 writes, or reads for the engine while a
+    // command reads that buffer; port 1 reads (NTT's first layer reads two words a cycle).
+    wire [DW-1:0] srd0 [0:1], srd1 [0:1];
+    generate
+        for (g = 0; g < 2; g = g + 1) begin : stage
+            wire rd_here = busy && stg && sbuf == g;
+            poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) ram (
+                .clk(clk), .we0(stage_we && stage_buf == g && !rd_here),
+                .addr0(rd_here ? wa : stage_word[WA-1:0]), .wdata0(stage_wdata), .rdata0(srd0[g]),
+                .we1(1'b0), .addr1(wb), .wdata1({DW{1'b0}}), .rdata1(srd1[g]));
+        end
+    endgenerate
+
     // ---------------- datapath ----------------
     reg  [DW-1:0] X, Y;                       // S0: the two words read
+    reg           stage_s0;                   // ... from a staging buffer
     reg  [11:0]   ina [0:W-1], inb [0:W-1];   // butterfly inputs after the layer's wiring
     reg  [11:0]   mx [0:W-1], my [0:W-1];     // multiplier operands
     reg  [11:0]   side [0:W-1];               // value passed beside the multiplier
@@ -228,10 +269,12 @@ module poly_engine #(
     reg  [11:0]   hold_a0b0 [0:NBU-1], hold_a1b1 [0:NBU-1];
     reg  [11:0]   ph0 [0:NBU-1], ph1 [0:NBU-1];
     reg  [11:0]   gam [0:NBU-1];
+    reg  [11:0]   acc0 [0:NBU-1], acc1 [0:NBU-1];
     integer j;
 
     always @* begin
-        X = rd0[bank_s0]; Y = rd1[bank_s0];
+        X = stage_s0 ? srd0[sbuf] : rd0[bank_s0];
+        Y = (stage_s0 && k_s0 == K_CT) ? srd1[sbuf] : rd1[bank_s0];
         // butterfly wiring: len >= W pairs lane i of X with lane i of Y; len < W pairs
         // positions p and p + len inside the 2W coefficients {Y, X}
         for (i = 0; i < W; i = i + 1) begin
@@ -278,6 +321,10 @@ module poly_engine #(
             endcase
         end
         OX = 0; OY = 0;
+        for (j = 0; j < NBU; j = j + 1) begin
+            acc0[j] = mac_s2 ? acc_s2[24*j +: 12] : 12'd0;
+            acc1[j] = mac_s2 ? acc_s2[24*j + 12 +: 12] : 12'd0;
+        end
         for (i = 0; i < W; i = i + 1) begin
             OX[12*i +: 12] = oa[i];
             OY[12*i +: 12] = ob[i];
@@ -292,15 +339,16 @@ module poly_engine #(
                 end
         if (k_s2 == K_MUL) begin
             for (j = 0; j < NBU; j = j + 1) begin
-                OX[24*j +: 12]      = modq_add(ph0[j], R[2*j+1]);   // a0b0 + gamma a1b1
-                OX[24*j + 12 +: 12] = ph1[j];                        // (a0+a1)(b0+b1) - a0b0 - a1b1
+                OX[24*j +: 12]      = modq_add(modq_add(ph0[j], R[2*j+1]), acc0[j]);   // a0b0 + gamma a1b1
+                OX[24*j + 12 +: 12] = modq_add(ph1[j], acc1[j]);   // (a0+a1)(b0+b1) - a0b0 - a1b1
             end
         end
     end
 
     always @(posedge clk) begin
         // issue -> S0
-        v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b;
+        v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b; stage_s0 <= from_stage;
+        mac_s0 <= issuing && op == OP_MAC && acc_re;
         w0_s0 <= issuing && wr0; w1_s0 <= issuing && wr1;
         wa_s0 <= waddr0; wb_s0 <= waddr1; bank_s0 <= rbank;
         for (i = 0; i < W; i = i + 1)
@@ -309,6 +357,7 @@ module poly_engine #(
             for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(zidx[j]);
         // S0 -> S1
         v_s1 <= v_s0; k_s1 <= k_s0; l_s1 <= l_s0; b_s1 <= b_s0;
+        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0];
         w0_s1 <= w0_s0; w1_s1 <= w1_s0; wa_s1 <= wa_s0; wb_s1 <= wb_s0; bank_s1 <= !bank_s0;
         for (i = 0; i < W; i = i + 1) begin
             P[i] <= mx[i] * my[i];
@@ -321,6 +370,7 @@ module poly_engine #(
             end
         // S1 -> S2
         v_s2 <= v_s1; k_s2 <= k_s1; l_s2 <= l_s1; b_s2 <= b_s1;
+        mac_s2 <= mac_s1; acc_s2 <= acc_s1;
         w0_s2 <= w0_s1; w1_s2 <= w1_s1; wa_s2 <= wa_s1; wb_s2 <= wb_s1; bank_s2 <= bank_s1;
         for (i = 0; i < W; i = i + 1) begin
             R[i] <= modq_red24(P[i]);
@@ -358,6 +408,7 @@ module poly_engine #(
         end else begin
             a0[rbank] = raddr0;
             a1[rbank] = raddr1;
+            if (issuing && op == OP_MAC && acc_re) a1[wslot[0]] = waddr0;   // c's word, written 4 cycles later
             if (w0_s3) begin a0[bank_s3] = wa_s3; we0[bank_s3] = 1'b1; end
             if (w1_s3) begin a1[bank_s3] = wb_s3; we1[bank_s3] = 1'b1; end
         end

@@ -1,117 +1,152 @@
 // ML-KEM samplers on the sponge's 64-bit output lanes (FIPS 203 Algorithms 7 and 8), producing
-// up to two coefficients a cycle for poly_packer.
+// up to 2 STEPS coefficients a cycle for poly_packer (STEPS = 1, 2 or 4: the core matches it to
+// the engine's word of 2 NBU coefficients, so the host port takes a word every cycle).
 //   mode 0, SampleNTT: 3 bytes -> candidates d1 = b0 + 256 (b1 mod 16), d2 = b1/16 + 16 b2, each
 //           kept when below q (XOF = SHAKE128(rho || j || i)). Rejection depends only on public rho.
 //   mode 1, SamplePolyCBD eta = 2: 4 bits -> (x0 + x1) - (x2 + x3) mod q  (PRF = SHAKE256(sigma||N))
 //   mode 2, SamplePolyCBD eta = 3: 6 bits -> (x0 + x1 + x2) - (x3 + x4 + x5) mod q
-// Stops taking lanes after 256 coefficients. The CBD path has no data-dependent control flow.
-module sampler (
+//   scale (CBD): the coefficient times 128^-1 mod q (-26 r for r in -3..3, a 7-entry table), so
+//           the inverse NTT of a product with the NTT of this polynomial needs no scaling pass
+// A step takes 24 / 8 / 12 bits (two candidates or coefficients); a cycle does as many steps, up
+// to STEPS, as the buffered bits allow. Stops after 256 coefficients (later candidates of the
+// last cycle are dropped). The CBD path has no data-dependent control flow.
+module sampler #(
+    parameter STEPS = 1
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire        start,
     input  wire [1:0]  mode,
+    input  wire        scale,
     input  wire        lane_valid,
     output wire        lane_ready,
     input  wire [63:0] lane,
-    output reg  [1:0]  n_out,        // coefficients valid this cycle (0..2)
-    output reg  [11:0] c0,
-    output reg  [11:0] c1,
+    output reg  [3:0]  n_out,        // coefficients valid this cycle (0..2 STEPS), in c[12i +: 12]
+    output reg  [24*STEPS-1:0] c,
     output wire        finished
 );
-    reg  [1:0]   md;
-    reg  [127:0] bits;       // unread input bits, oldest in the low end
-    reg  [7:0]   nbits;
-    reg  [8:0]   count;      // coefficients produced
+    localparam NC = 2 * STEPS;               // candidates per cycle at most
+    localparam BW = 64 + 32 * STEPS;         // bit buffer: a lane fits when <= 32 STEPS bits stay
+    reg  [1:0]    md;
+    reg           sc;
+    reg  [BW-1:0] bits;      // unread input bits, oldest in the low end
+    reg  [7:0]    nbits;
+    reg  [8:0]    count;     // coefficients produced
     assign finished = count[8];
 
-    wire [7:0] take = (md == 2'd0) ? 8'd24 : (md == 2'd1) ? 8'd8 : 8'd12;   // bits per step
-    wire       step = !finished && nbits >= take;
-    assign lane_ready = !finished && nbits <= 8'd64;
+    wire [4:0] take = (md == 2'd0) ? 5'd24 : (md == 2'd1) ? 5'd8 : 5'd12;   // bits per step
 
     function [11:0] cbd;
         input [5:0] x;
         input       eta3;
+        input       scaled;
         reg [2:0] a, b;
         begin
             if (eta3) begin a = x[0] + x[1] + x[2]; b = x[3] + x[4] + x[5]; end
             else      begin a = x[0] + x[1];        b = x[2] + x[3]; end
-            cbd = (a >= b) ? a - b : 12'd3329 - (b - a);
+            // r = a - b; scaled: r * 3303 = -26 r mod q
+            if (!scaled) cbd = (a >= b) ? a - b : 12'd3329 - (b - a);
+            else         cbd = (a >= b) ? ((a == b) ? 12'd0 : 12'd3329 - 12'd26 * (a - b)) : 12'd26 * (b - a);
         end
     endfunction
 
-    wire [11:0] d1 = {bits[11:8], bits[7:0]};
-    wire [11:0] d2 = {bits[23:16], bits[15:12]};
-    wire ok1 = d1 < 12'd3329;
-    wire ok2 = d2 < 12'd3329;
-
+    // steps this cycle, and the bits they use
+    reg  [2:0]  nsteps;
+    reg  [7:0]  used;
+    reg  [11:0] cand [0:NC-1];
+    reg         ok [0:NC-1];
+    reg  [3:0]  nacc;
+    reg  [8:0]  room;
+    integer s, i;
     always @* begin
-        n_out = 2'd0; c0 = 12'd0; c1 = 12'd0;
-        if (step) begin
-            if (md == 2'd0) begin
-                // never more than 256: the second candidate is dropped when the first fills it
-                if (ok1 && ok2 && count != 9'd255) begin n_out = 2'd2; c0 = d1; c1 = d2; end
-                else if (ok1) begin n_out = 2'd1; c0 = d1; end
-                else if (ok2) begin n_out = 2'd1; c0 = d2; end
-            end else if (md == 2'd1) begin
-                n_out = 2'd2; c0 = cbd(bits[3:0], 1'b0); c1 = cbd(bits[7:4], 1'b0);
-            end else begin
-                n_out = 2'd2; c0 = cbd(bits[5:0], 1'b1); c1 = cbd(bits[11:6], 1'b1);
-            end
+        nsteps = 3'd0;
+        for (s = 1; s <= STEPS; s = s + 1)
+            if (!finished && {1'b0, nbits} >= s * take) nsteps = s;
+        used = nsteps * take;
+        for (s = 0; s < STEPS; s = s + 1) begin
+            // step s: candidates 2s, 2s+1
+            case (md)
+                2'd0: begin
+                    cand[2*s]   = {bits[24*s + 8 +: 4], bits[24*s +: 8]};
+                    cand[2*s+1] = {bits[24*s + 16 +: 8], bits[24*s + 12 +: 4]};
+                end
+                2'd1: begin
+                    cand[2*s]   = cbd({2'b0, bits[8*s +: 4]}, 1'b0, sc);
+                    cand[2*s+1] = cbd({2'b0, bits[8*s + 4 +: 4]}, 1'b0, sc);
+                end
+                default: begin
+                    cand[2*s]   = cbd(bits[12*s +: 6], 1'b1, sc);
+                    cand[2*s+1] = cbd(bits[12*s + 6 +: 6], 1'b1, sc);
+                end
+            endcase
+            ok[2*s]   = s < nsteps && (md != 2'd0 || cand[2*s] < 12'd3329);
+            ok[2*s+1] = s < nsteps && (md != 2'd0 || cand[2*s+1] < 12'd3329);
         end
+        // keep the accepted candidates in order, at most 256 - count of them
+        room = 9'd256 - count;
+        n_out = 4'd0; c = 0; nacc = 4'd0;
+        for (i = 0; i < NC; i = i + 1)
+            if (ok[i] && {5'd0, nacc} < room) begin
+                c[12*nacc +: 12] = cand[i];
+                nacc = nacc + 4'd1;
+            end
+        n_out = nacc;
     end
+    wire [7:0] left = nbits - used;
+    assign lane_ready = !finished && left <= 32 * STEPS;
 
     always @(posedge clk) begin
         if (rst || start) begin
-            md <= mode; bits <= 128'd0; nbits <= 8'd0; count <= 9'd0;
+            md <= mode; sc <= scale; bits <= {BW{1'b0}}; nbits <= 8'd0; count <= 9'd0;
         end else begin
-            // consume a step, then append the lane above what is left
-            if (step) count <= count + n_out;
-            case ({step, lane_valid && lane_ready})
-                2'b10: begin bits <= bits >> take; nbits <= nbits - take; end
-                2'b01: begin bits <= bits | ({64'd0, lane} << nbits); nbits <= nbits + 8'd64; end
-                2'b11: begin
-                    bits <= (bits >> take) | ({64'd0, lane} << (nbits - take));
-                    nbits <= nbits - take + 8'd64;
-                end
-                default: ;
-            endcase
+            count <= count + {5'd0, n_out};
+            // consume the steps, then append the lane above what is left
+            if (lane_valid && lane_ready) begin
+                bits  <= (bits >> used) | ({{(BW-64){1'b0}}, lane} << left);
+                nbits <= left + 8'd64;
+            end else begin
+                bits  <= bits >> used;
+                nbits <= left;
+            end
         end
     end
 endmodule
 
-// Packs a stream of up to two coefficients a cycle into words of W = 2 NBU coefficients for the
-// polynomial engine's host port.
+// Packs a stream of up to 2 STEPS coefficients a cycle into words of W = 2 NBU coefficients for
+// the polynomial engine's host port (at most one word a cycle, so 2 STEPS <= W keeps up).
 module poly_packer #(
-    parameter NBU = 2
+    parameter NBU   = 2,
+    parameter STEPS = 1
 ) (
     input  wire               clk,
     input  wire               rst,
     input  wire               start,
-    input  wire [1:0]         n_in,
-    input  wire [11:0]        c0,
-    input  wire [11:0]        c1,
+    input  wire [3:0]         n_in,
+    input  wire [24*STEPS-1:0] c,
     output reg                word_valid,
     output reg  [7:0]         word_index,
     output reg  [24*NBU-1:0]  word
 );
     localparam W = 2 * NBU;
-    reg [12*(W+2)-1:0] acc;
-    reg [3:0]          n;
-    reg [7:0]          next_index;
-    reg [12*(W+2)-1:0] merged;
-    reg [3:0]          total;
+    localparam AC = W + 2 * STEPS;           // fewer than W wait, plus one cycle's input
+    reg [12*AC-1:0] acc;
+    reg [4:0]       n;
+    reg [7:0]       next_index;
+    reg [12*AC-1:0] merged;
+    reg [4:0]       total;
+    integer i;
 
     always @* begin
         merged = acc;
-        if (n_in >= 2'd1) merged[12*n +: 12] = c0;
-        if (n_in == 2'd2) merged[12*(n+1) +: 12] = c1;
-        total = n + n_in;
+        for (i = 0; i < 2 * STEPS; i = i + 1)
+            if (i < n_in) merged[12*(n+i) +: 12] = c[12*i +: 12];
+        total = n + {1'b0, n_in};
     end
 
     always @(posedge clk) begin
         word_valid <= 1'b0;
         if (rst || start) begin
-            n <= 4'd0; next_index <= 8'd0; acc <= 0;
+            n <= 5'd0; next_index <= 8'd0; acc <= 0;
         end else if (total >= W) begin
             word_valid <= 1'b1; word_index <= next_index; word <= merged[24*NBU-1:0];
             next_index <= next_index + 8'd1;
@@ -126,13 +161,15 @@ endmodule
 
 // Test top: sponge -> sampler -> packer, as the core wires them.
 module sampler_top #(
-    parameter NBU = 2
+    parameter NBU   = 2,
+    parameter STEPS = NBU
 ) (
     input  wire        clk,
     input  wire        rst,
     input  wire        init,
     input  wire [1:0]  hash_mode,
     input  wire [1:0]  sample_mode,
+    input  wire        scale,
     input  wire        in_valid,
     output wire        in_ready,
     input  wire [63:0] in_data,
@@ -146,15 +183,15 @@ module sampler_top #(
     wire        ov;
     wire        ordy;
     wire [63:0] od;
-    wire [1:0]  n;
-    wire [11:0] c0, c1;
+    wire [3:0]  n;
+    wire [24*STEPS-1:0] cs;
     wire [1599:0] st;
     wire blk;
     keccak_sponge sp (.clk(clk), .rst(rst), .init(init), .mode(hash_mode), .in_valid(in_valid),
                       .in_ready(in_ready), .in_data(in_data), .in_bytes(in_bytes), .in_last(in_last),
                       .out_valid(ov), .out_ready(ordy), .out_data(od), .block_ready(blk), .state(st));
-    sampler sm (.clk(clk), .rst(rst), .start(init), .mode(sample_mode), .lane_valid(ov),
-                .lane_ready(ordy), .lane(od), .n_out(n), .c0(c0), .c1(c1), .finished(finished));
-    poly_packer #(.NBU(NBU)) pk (.clk(clk), .rst(rst), .start(init), .n_in(n), .c0(c0), .c1(c1),
+    sampler #(.STEPS(STEPS)) sm (.clk(clk), .rst(rst), .start(init), .mode(sample_mode), .scale(scale),
+                .lane_valid(ov), .lane_ready(ordy), .lane(od), .n_out(n), .c(cs), .finished(finished));
+    poly_packer #(.NBU(NBU), .STEPS(STEPS)) pk (.clk(clk), .rst(rst), .start(init), .n_in(n), .c(cs),
                                  .word_valid(word_valid), .word_index(word_index), .word(word));
 endmodule

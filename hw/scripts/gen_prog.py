@@ -36,12 +36,14 @@ I_END, I_HASH, I_SAMPLE, I_ENG, I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4 
 # hash modes (keccak_sponge) and sampler modes
 SHA3_256, SHA3_512, SHAKE128, SHAKE256 = range(4)
 S_NTT, S_CBD2, S_CBD3 = range(3)
-ENG = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5}
+INV128 = 3303                                     # 128^-1 mod q
+ENG = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
 # instruction fields: name -> (lsb, width); mirrored by the localparams in mlkem_core.v
 FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
           "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
           "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
-          "d": (89, 4), "chk": (93, 1)}
+          "d": (89, 4), "chk": (93, 1), "scale": (94, 1), "stage": (95, 1), "sbuf": (96, 1)}
+IW = 97                                           # instruction width
 
 
 def layout(k):
@@ -66,25 +68,55 @@ def io_regions(k, op):
     return [(L["DKP"], 96 * k + 12 + L["CLEN"])], [(L["KR"], 4)]
 
 
+STAGE = 16                                        # pseudo-slots 16, 17: the staging buffers
+
+
 class Slots:
-    """Polynomial slot allocation with the engine's bank rules."""
+    """Polynomial slot allocation with the engine's bank rules, and the two staging buffers.
+
+    Every ENG command runs while the sequencer goes on; an instruction that uses the engine waits
+    for it. SAMPLE and DEC into a staging buffer (pseudo-slot STAGE + buffer) run beside the
+    engine, and an ENG takes its operand a from the buffer. A buffer may be refilled once the
+    command reading it has finished, which holds when a later command has started: the buffers
+    alternate, and `stage` checks that the most recent command does not read the one it hands out.
+    """
 
     def __init__(self, prog):
         self.free = {0: [0, 2, 4, 6, 8, 10, 12, 14], 1: [1, 3, 5, 7, 9, 11, 13, 15]}
         self.prog = prog
+        self.next_buf = 0
+        self.reading = None       # the staging buffer read by the most recent ENG command
 
     def alloc(self, bank):
         return self.free[bank].pop(0)
 
     def release(self, *slots):
         for s in slots:
-            self.free[s & 1].append(s)
+            if s < STAGE:
+                self.free[s & 1].append(s)
 
-    def eng(self, op, a, b, c=0):
-        self.prog.append({"op": I_ENG, "eop": ENG[op], "sa": a, "sb": b, "sc": c})
+    def stage(self):
+        buf = STAGE + self.next_buf
+        assert buf != self.reading, "staging buffer refilled while a command may read it"
+        self.next_buf ^= 1
+        return buf
 
-    def ntt(self, a):
-        """NTT a (destroyed) into a new slot of the other bank."""
+    def eng(self, op, a, b, c=0, scratch=0):
+        ins = {"op": I_ENG, "eop": ENG[op], "sa": a, "sb": b, "sc": c}
+        self.reading = None
+        if a >= STAGE:
+            ins.update(stage=1, sbuf=a - STAGE, sa=scratch)
+            self.reading = a
+        self.prog.append(ins)
+
+    def ntt(self, a, bank=None):
+        """NTT a (destroyed, or a staging buffer) into a new slot of the other bank (of `bank`)."""
+        if a >= STAGE:
+            b = self.alloc(bank)
+            t = self.alloc(1 - bank)                       # the layers ping-pong through t
+            self.eng("ntt", a, b, scratch=t)
+            self.release(t)
+            return b
         b = self.alloc(1 - (a & 1))
         self.eng("ntt", a, b)
         self.release(a)
@@ -96,43 +128,33 @@ class Slots:
         self.release(t)
         return a
 
+    def intt128(self, a):
+        """128 INTT(a) (no scaling pass) into a new slot of the other bank; frees a."""
+        b = self.alloc(1 - (a & 1))
+        self.eng("intt128", a, b)
+        self.release(a)
+        return b
+
     def binop(self, op, a, b):
-        """a op b (same bank) into the other bank; frees a and b."""
-        assert a & 1 == b & 1
-        c = self.alloc(1 - (a & 1))
+        """a op b into the other bank than b's; a in b's bank or a staging buffer; frees both."""
+        assert a >= STAGE or a & 1 == b & 1
+        c = self.alloc(1 - (b & 1))
         self.eng(op, a, b, c)
         self.release(a, b)
         return c
 
-    def move(self, a):
-        """a into the other bank: a + 0, the zero made by two subtractions."""
-        z = self.alloc(1 - (a & 1))
-        self.eng("sub", a, a, z)                  # zero in the other bank
-        w = self.alloc(a & 1)
-        self.eng("sub", z, z, w)                  # zero in a's bank
-        self.release(z)
-        return self.binop("add", a, w)
-
-    def sum(self, polys):
-        """Sums polynomials (freeing them); the result's bank is whatever the adds give."""
-        pending = list(polys)
-        while len(pending) > 1:
-            by = {0: [p for p in pending if p & 1 == 0], 1: [p for p in pending if p & 1]}
-            b = 0 if len(by[0]) >= 2 else 1 if len(by[1]) >= 2 else None
-            if b is None:
-                x = pending[0]
-                pending = pending[1:] + [self.move(x)]
-                continue
-            x, y = by[b][:2]
-            pending = [p for p in pending if p not in (x, y)] + [self.binop("add", x, y)]
-        return pending[0]
-
-
-def term_bank(j, n):
-    """The bank for term j of a sum of n polynomials such that pairwise adds (each into the other
-    bank) never leave one polynomial in each bank, which would cost a move (3 engine passes):
-    only n = 3 needs a term apart."""
-    return 0 if n == 3 and j == 2 else 1
+    def mac(self, a, b, acc=None):
+        """acc + a o b (a in b's bank or a staging buffer, freed; b kept) by a MAC pass into acc (a
+        slot in the other bank), or into a new slot by MUL when acc is None."""
+        assert a >= STAGE or a & 1 == b & 1
+        if acc is None:
+            acc = self.alloc(1 - (b & 1))
+            self.eng("mul", a, b, acc)
+        else:
+            assert acc & 1 != b & 1
+            self.eng("mac", a, b, acc)
+        self.release(a)
+        return acc
 
 
 def hash_(prog, mode, abase, alen, dst=0, nout=0, bbase=0, blen=0, tail=b""):
@@ -141,9 +163,18 @@ def hash_(prog, mode, abase, alen, dst=0, nout=0, bbase=0, blen=0, tail=b""):
                  "dst": dst, "nout": nout})
 
 
-def sample(prog, mode, smode, seed, tail, slot):
-    prog.append({"op": I_SAMPLE, "mode": mode, "abase": seed, "alen": 4, "tailn": len(tail),
-                 "tail": int.from_bytes(tail, "little"), "smode": smode, "sa": slot})
+def _target(ins, slot):
+    if slot >= STAGE:
+        ins.update(stage=1, sbuf=slot - STAGE)
+    else:
+        ins["sa"] = slot
+    return ins
+
+
+def sample(prog, mode, smode, seed, tail, slot, scale=False):
+    prog.append(_target({"op": I_SAMPLE, "mode": mode, "abase": seed, "alen": 4,
+                         "tailn": len(tail), "tail": int.from_bytes(tail, "little"),
+                         "smode": smode, "scale": int(scale)}, slot))
 
 
 def enc(prog, slot, d, base, compare=False):
@@ -151,50 +182,58 @@ def enc(prog, slot, d, base, compare=False):
 
 
 def dec(prog, base, d, slot, chk=False):
-    prog.append({"op": I_DEC, "abase": base, "d": d, "sa": slot, "chk": int(chk)})
+    prog.append(_target({"op": I_DEC, "abase": base, "d": d, "chk": int(chk)}, slot))
 
 
-def cbd(prog, sl, eta, seed, nonce, bank):
-    s = sl.alloc(bank)
-    sample(prog, SHAKE256, S_CBD2 if eta == 2 else S_CBD3, seed, bytes([nonce]), s)
+def cbd(prog, sl, eta, seed, nonce, scale=False):
+    """SamplePolyCBD into a staging buffer."""
+    s = sl.stage()
+    sample(prog, SHAKE256, S_CBD2 if eta == 2 else S_CBD3, seed, bytes([nonce]), s, scale)
     return s
 
 
 def encrypt(prog, sl, k, seed_r, compare):
-    """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C."""
+    """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C.
+
+    Scheduled so the sequencer fills a staging buffer while the engine works: each CBD beside the
+    NTT before it, each A^ sample beside the MAC before it, and the first operand of the next
+    row (A^ or t^) beside the row's inverse NTT."""
     L = layout(k)
     eta1, eta2, du, dv = PARAMS[k]
-    # y^_j in the bank opposite to its products' (term_bank)
-    yh = [sl.ntt(cbd(prog, sl, eta1, seed_r, j, term_bank(j, k))) for j in range(k)]
+    # y^ in bank 0 with t^; the sums accumulate in bank 1. y is sampled times 128^-1, so the
+    # inverse NTTs of the sums skip their scaling pass (intt128)
+    yh = [sl.ntt(cbd(prog, sl, eta1, seed_r, j, scale=True), bank=0) for j in range(k)]
+
+    def a_hat(i, j):
+        a = sl.stage()
+        sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)            # A^T[i][j] = A[j][i]
+        return a
+
+    def t_hat(j):
+        t = sl.stage()
+        dec(prog, L["EK"] + 48 * j, 12, t, chk=True)                         # FIPS 203 7.2
+        return t
+
+    first = a_hat(0, 0)
     for i in range(k):
-        prods = []
+        u = None
         for j in range(k):
-            a = sl.alloc(yh[j] & 1)
-            sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)        # A^T[i][j] = A[j][i]
-            p = sl.alloc(1 - (yh[j] & 1))
-            sl.eng("mul", a, yh[j], p)
-            sl.release(a)
-            prods.append(p)
-        u = sl.intt(sl.sum(prods))
-        e1 = cbd(prog, sl, eta2, seed_r, k + i, u & 1)
-        u = sl.binop("add", u, e1)
+            u = sl.mac(first if j == 0 else a_hat(i, j), yh[j], u)
+        u = sl.intt128(u)
+        e1 = cbd(prog, sl, eta2, seed_r, k + i)
+        first = a_hat(i + 1, 0) if i + 1 < k else t_hat(0)
+        u = sl.binop("add", e1, u)
         enc(prog, u, du, L["C"] + 4 * du * i, compare)
         sl.release(u)
-    prods = []
+    v = None
     for j in range(k):
-        t = sl.alloc(yh[j] & 1)
-        dec(prog, L["EK"] + 48 * j, 12, t, chk=True)                         # FIPS 203 7.2
-        p = sl.alloc(1 - (yh[j] & 1))
-        sl.eng("mul", t, yh[j], p)
-        sl.release(t)
-        prods.append(p)
+        v = sl.mac(first if j == 0 else t_hat(j), yh[j], v)
     sl.release(*yh)
-    v = sl.intt(sl.sum(prods))
-    e2 = cbd(prog, sl, eta2, seed_r, 2 * k, v & 1)
-    v = sl.binop("add", v, e2)
-    mu = sl.alloc(v & 1)
+    v = sl.intt128(v)
+    e2 = cbd(prog, sl, eta2, seed_r, 2 * k)
+    mu = sl.stage()
     dec(prog, L["M"], 1, mu)
-    v = sl.binop("add", v, mu)
+    v = sl.binop("add", mu, sl.binop("add", e2, v))
     enc(prog, v, dv, L["C"] + 4 * du * k, compare)
     sl.release(v)
 
@@ -207,20 +246,18 @@ def program(k, op):
     if op == "keygen":
         hash_(prog, SHA3_512, L["H"], 4, dst=L["RHO"], nout=8, tail=bytes([k]))   # rho || sigma
         sigma = L["H"]
-        sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j, 1)) for j in range(k)]    # s^ in bank 0
+        sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j), bank=0) for j in range(k)]      # s^ in bank 0
+        e = cbd(prog, sl, eta1, sigma, k)                    # beside the last NTT
         for j in range(k):
             enc(prog, sh[j], 12, L["DKP"] + 48 * j)
         for i in range(k):
-            prods = []
+            t = sl.ntt(e, bank=1)                                                 # e^ ...
             for j in range(k):
-                a = sl.alloc(0)
+                a = sl.stage()
                 sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([j, i]), a)
-                p = sl.alloc(1)
-                sl.eng("mul", a, sh[j], p)
-                sl.release(a)
-                prods.append(p)
-            eh = sl.ntt(cbd(prog, sl, eta1, sigma, k + i, 1 - term_bank(k, k + 1)))
-            t = sl.sum(prods + [eh])
+                t = sl.mac(a, sh[j], t)                                           # ... + A^ o s^
+            if i + 1 < k:
+                e = cbd(prog, sl, eta1, sigma, k + i + 1)    # beside the last MAC
             enc(prog, t, 12, L["EK"] + 48 * i)
             sl.release(t)
         sl.release(*sh)
@@ -230,31 +267,29 @@ def program(k, op):
         hash_(prog, SHA3_512, L["M"], 8, dst=L["KR"], nout=8)
         encrypt(prog, sl, k, L["KR"] + 4, compare=False)
     else:
-        hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
-        prog.append({"op": I_LOAD4, "abase": L["HC"]})
-        prog.append({"op": I_CMP4, "abase": L["H"]})                         # FIPS 203 7.3
-        prods = []
+        w = None
         for i in range(k):
-            u = sl.alloc(term_bank(i, k))
+            u = sl.stage()
             dec(prog, L["C"] + 4 * du * i, du, u)
-            uh = sl.ntt(u)                                   # opposite to its product's bank
-            s = sl.alloc(uh & 1)
+            uh = sl.ntt(u, bank=1)                           # bank 1, beside s; w in bank 0
+            if i == 0:                                       # FIPS 203 7.3, beside the NTT
+                hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
+                prog.append({"op": I_LOAD4, "abase": L["HC"]})
+                prog.append({"op": I_CMP4, "abase": L["H"]})
+            s = sl.stage()
             dec(prog, L["DKP"] + 48 * i, 12, s)
-            p = sl.alloc(1 - (uh & 1))
-            sl.eng("mul", s, uh, p)
-            sl.release(s, uh)
-            prods.append(p)
-        w = sl.intt(sl.sum(prods))
-        v = sl.alloc(w & 1)
+            w = sl.mac(s, uh, w)
+            sl.release(uh)
+        w = sl.intt(w)
+        v = sl.stage()
         dec(prog, L["C"] + 4 * du * k, dv, v)
-        m = sl.alloc(1 - (w & 1))
-        sl.eng("sub", v, w, m)
-        sl.release(v, w)
+        # K-bar = J(z || c), hashed beside the inverse NTT
+        hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
+        m = sl.binop("sub", v, w)
         enc(prog, m, 1, L["M"])
         sl.release(m)
         hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
         encrypt(prog, sl, k, L["KR"] + 4, compare=True)
-        hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
         prog.append({"op": I_LOAD4, "abase": L["KB"]})
         prog.append({"op": I_SEL4, "abase": L["KR"]})
     prog.append({"op": I_END})
@@ -292,7 +327,8 @@ def _hash(mode, data, n):
 def run(k, op, inp):
     """Runs the program on the input byte string; returns (output bytes, flags)."""
     mem = [0] * 1024
-    slots = [[0] * 256 for _ in range(16)]
+    slots = [[0] * 256 for _ in range(STAGE + 2)]
+    poison = [None] * 256                     # a scratch slot's content: any use fails
     flags = {"ek_bad": 0, "dk_bad": 0, "fail": 0}
     ins_r, outs_r = io_regions(k, op)
     pos = 0
@@ -304,30 +340,38 @@ def run(k, op, inp):
     for ins in program(k, op):
         g = lambda f: ins.get(f, 0)  # noqa: E731
         o = ins["op"]
+        tgt = STAGE + g("sbuf") if g("stage") else g("sa")     # SAMPLE / DEC destination
         if o in (I_HASH, I_SAMPLE):
             data = _lanes_bytes(mem, g("abase"), g("alen")) + _lanes_bytes(mem, g("bbase"), g("blen"))
             data += g("tail").to_bytes(2, "little")[:g("tailn")]
             if o == I_HASH:
                 _put(mem, g("dst"), _hash(g("mode"), data, 8 * g("nout"))[:8 * g("nout")])
             elif g("smode") == S_NTT:
-                slots[g("sa")] = models.sample_ntt(_hash(g("mode"), data, 1344))
+                slots[tgt] = models.sample_ntt(_hash(g("mode"), data, 1344))
             else:
                 eta = 2 if g("smode") == S_CBD2 else 3
-                slots[g("sa")] = models.sample_cbd(_hash(g("mode"), data, 64 * eta), eta)
+                f = models.sample_cbd(_hash(g("mode"), data, 64 * eta), eta)
+                slots[tgt] = [x * INV128 % models.Q for x in f] if g("scale") else f
         elif o == I_ENG:
-            a, b, c = slots[g("sa")], slots[g("sb")], slots[g("sc")]
+            a, b, c = slots[tgt], slots[g("sb")], slots[g("sc")]
             e = g("eop")
             if e == ENG["ntt"]:
                 slots[g("sb")] = models.ntt(a)
+                slots[g("sa")] = poison
             elif e == ENG["intt"]:
                 slots[g("sa")] = models.intt(a)
+                slots[g("sb")] = poison
+            elif e == ENG["intt128"]:
+                slots[g("sb")] = [x * 128 % models.Q for x in models.intt(a)]
+                slots[g("sa")] = poison
             elif e == ENG["mul"]:
                 slots[g("sc")] = models.basemul(a, b)
+            elif e == ENG["mac"]:
+                slots[g("sc")] = [(x + y) % models.Q for x, y in zip(c, models.basemul(a, b))]
             elif e == ENG["add"]:
                 slots[g("sc")] = [(x + y) % models.Q for x, y in zip(a, b)]
             else:
                 slots[g("sc")] = [(x - y) % models.Q for x, y in zip(a, b)]
-            del c
         elif o in (I_ENC, I_ENCCMP):
             d = g("d")
             f = slots[g("sa")] if d == 12 else [models.compress(x, d) for x in slots[g("sa")]]
@@ -341,9 +385,9 @@ def run(k, op, inp):
             f = models.byte_decode(_lanes_bytes(mem, g("abase"), 4 * d), d)
             if d == 12:
                 flags["ek_bad"] |= g("chk") & int(any(x >= models.Q for x in f))
-                slots[g("sa")] = f
+                slots[tgt] = f
             else:
-                slots[g("sa")] = [models.decompress(x, d) for x in f]
+                slots[tgt] = [models.decompress(x, d) for x in f]
         elif o == I_LOAD4:
             tmp = mem[g("abase"):g("abase") + 4]
         elif o == I_CMP4:
@@ -361,11 +405,11 @@ def emit():
     lines = ["// Generated by hw/scripts/gen_prog.py: the ML-KEM micro-programs, unrolled per K.",
              "// One instruction per (op, pc); fields are listed in gen_prog.py FIELDS.", ""]
     for k in (2, 3, 4):
-        lines += [f"function [95:0] prog_k{k};", "    input [1:0] op;", "    input [9:0] pc;",
-                  "    begin", f"        prog_k{k} = 96'd0;", "        case ({op, pc})"]
+        lines += [f"function [{IW - 1}:0] prog_k{k};", "    input [1:0] op;", "    input [9:0] pc;",
+                  "    begin", f"        prog_k{k} = {IW}'d0;", "        case ({op, pc})"]
         for n, op in enumerate(OPS):
             for pc, ins in enumerate(program(k, op)):
-                lines.append(f"            {{2'd{n}, 10'd{pc}}}: prog_k{k} = 96'h{word(ins):024x};")
+                lines.append(f"            {{2'd{n}, 10'd{pc}}}: prog_k{k} = {IW}'h{word(ins):0{(IW + 3) // 4}x};")
         lines += ["            default: ;", "        endcase", "    end", "endfunction", ""]
     (HW / "rtl" / "mlkem_prog.vh").write_text("\n".join(lines))
 

@@ -2,6 +2,7 @@
 """Builds each hardware unit with Verilator and runs its cocotb tests (cocotb 1.9.2).
 
 Usage: run.py [--quick | UNIT ...]   (default: every unit; --quick: the make check set).
+NURI_HW_TESTCASE=name runs one cocotb test; NURI_HW_PROFILE=1 logs the core cycles per instruction class.
 Prints 'N passed, N failed' and exits 1 on any
 failure; cocotb's own runner does not fail the process when a test fails, so results.xml is read.
 """
@@ -20,6 +21,8 @@ UNITS = {
     "keccak": ("keccak_f1600", ["keccak_f1600.v"], {}),
     "sponge": ("keccak_sponge", ["keccak_f1600.v", "keccak_sponge.v"], {}),
     "sampler": ("sampler_top", ["keccak_f1600.v", "keccak_sponge.v", "sampler.v"], {"NBU": 2}),
+    "sampler_nbu1": ("sampler_top", ["keccak_f1600.v", "keccak_sponge.v", "sampler.v"], {"NBU": 1}),
+    "sampler_nbu4": ("sampler_top", ["keccak_f1600.v", "keccak_sponge.v", "sampler.v"], {"NBU": 4}),
     "codec": ("codec_top", ["codec.v"], {"NBU": 2}),
     "poly_nbu1": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 1}),
     "poly_nbu2": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 2}),
@@ -46,6 +49,7 @@ def run(unit, quick=False):
                  build_args=["-Wno-fatal", "-Wno-WIDTH"], includes=[RTL], timescale=("1ns", "1ps"))
     xml = runner.test(hdl_toplevel=top, test_module=module, build_dir=build_dir,
                       test_dir=Path(__file__).resolve().parent, results_xml=str(build_dir / "results.xml"),
+                      testcase=os.environ.get("NURI_HW_TESTCASE") or None,
                       extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json"),
                                  "NURI_HW_QUICK": "1" if quick else ""})
     return get_results(xml)

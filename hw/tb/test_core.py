@@ -44,6 +44,10 @@ ACVP_KEYGEN = {
         "26d823885f465ebd28a923e41957e86bdd58b9c06a73ff3fe8d43a80f5813a64"),
 }
 CYCLES = {}
+# NURI_HW_PROFILE=1: the busy cycles of each timed operation by instruction class (the one in iw)
+PROFILE_NAMES = {0: "END", 1: "HASH", 2: "SAMPLE", 3: "ENG", 4: "ENC", 5: "ENCCMP", 6: "DEC",
+                 7: "LOAD4", 8: "CMP4", 9: "SEL4"}
+ENG_NAMES = {1: "ntt", 2: "intt", 3: "mul", 4: "add", 5: "sub", 6: "mac", 7: "intt128"}
 
 
 def k_of(dut):
@@ -106,17 +110,30 @@ async def timed(dut, op, data):
     """run() with the core cycles counted by a monitor (start accepted -> done)."""
     counter = {"n": 0}
 
+    prof = {} if os.environ.get("NURI_HW_PROFILE") else None
+
     async def count():
         while True:
             await RisingEdge(dut.clk)
             await ReadOnly()
             if dut.busy.value == 1:
                 counter["n"] += 1
+                if prof is not None:
+                    iw = int(dut.iw.value)
+                    name = PROFILE_NAMES.get(iw & 15, "?")
+                    if name == "ENG":
+                        name += "/" + ENG_NAMES.get((iw >> 86) & 7, "?")
+                    elif name == "SAMPLE":
+                        name += "/ntt" if (iw >> 72) & 3 == 0 else "/cbd"
+                    prof[name] = prof.get(name, 0) + 1
 
     task = cocotb.start_soon(count())
     out, flags = await run(dut, op, data)
     task.kill()
     CYCLES.setdefault(op, counter["n"])
+    if prof is not None:
+        dut._log.info("profile %s: %d cycles: %s", op, counter["n"],
+                      ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])))
     return out, flags
 
 

@@ -1,4 +1,5 @@
-"""Polynomial engine: NTT, inverse NTT, base multiplication, add, sub against the FIPS 203 models.
+"""Polynomial engine: NTT, inverse NTT, base multiplication (and multiply-accumulate), add, sub
+against the FIPS 203 models.
 
 The engine's NBU parameter comes from the build (run.py builds one simulator per NBU). Every
 command is also timed in core cycles (cmd_valid to done) and written to $NURI_HW_CYCLES as JSON.
@@ -14,7 +15,7 @@ from cocotb.triggers import RisingEdge, ReadOnly
 import models
 
 Q = models.Q
-OP = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5}
+OP = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
 
 
 def nbu(dut):
@@ -29,7 +30,8 @@ def words(dut, poly):
 async def start(dut):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
     for s in ("cmd_valid", "host_we", "host_re", "cmd_op", "cmd_a", "cmd_b", "cmd_c",
-              "host_slot", "host_word", "host_wdata"):
+              "host_slot", "host_word", "host_wdata", "cmd_stage", "cmd_sbuf", "stage_we",
+              "stage_buf", "stage_word", "stage_wdata"):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     await RisingEdge(dut.clk)
@@ -68,14 +70,20 @@ async def read(dut, slot):
 CYCLES = {}
 
 
-async def run(dut, op, a, b, c=0):
+async def run(dut, op, a, b, c=0, stage=None, while_running=None):
+    """One command; stage = buffer for operand a; while_running: a coroutine started with it."""
     dut.cmd_op.value = OP[op]
     dut.cmd_a.value = a
     dut.cmd_b.value = b
     dut.cmd_c.value = c
+    dut.cmd_stage.value = int(stage is not None)
+    dut.cmd_sbuf.value = stage or 0
     dut.cmd_valid.value = 1
     await RisingEdge(dut.clk)
     dut.cmd_valid.value = 0
+    dut.cmd_stage.value = 0
+    if while_running is not None:
+        cocotb.start_soon(while_running)
     cycles = 1
     while True:
         await RisingEdge(dut.clk)
@@ -109,6 +117,9 @@ async def ntt_intt(dut):
         got = await read(dut, 1)
         assert got == models.intt(models.ntt(f)), "INTT"
         assert got == f
+        # INTT128: the 7 layers without the 1/128 pass, a -> b
+        await run(dut, "intt128", 1, 4)
+        assert await read(dut, 4) == [x * 128 % Q for x in models.intt(f)], "INTT128"
 
 
 @cocotb.test()
@@ -125,6 +136,60 @@ async def basemul_add_sub(dut):
         assert await read(dut, 5) == [(x + y) % Q for x, y in zip(f, g)]
         await run(dut, "sub", 2, 4, 7)
         assert await read(dut, 7) == [(x - y) % Q for x, y in zip(f, g)]
+
+
+@cocotb.test()
+async def multiply_accumulate(dut):
+    """MAC c += a o b: a sum of three products, the accumulator starting from random values (as
+    keygen's t^ starts from e^) and the operands left unchanged."""
+    await start(dut)
+    rng = random.Random(31 + nbu(dut))
+    acc = rand_poly(rng)
+    await load(dut, 9, acc)
+    for _ in range(3):
+        f, g = rand_poly(rng), rand_poly(rng)
+        await load(dut, 6, f)
+        await load(dut, 8, g)
+        await run(dut, "mac", 6, 8, 9)
+        acc = [(x + y) % Q for x, y in zip(acc, models.basemul(f, g))]
+        assert await read(dut, 9) == acc, "MAC"
+        assert await read(dut, 6) == f and await read(dut, 8) == g
+    assert await run(dut, "mac", 6, 8, 10) is None    # result in the operands' bank
+
+
+async def load_stage(dut, buf, poly):
+    """Fills staging buffer buf through the stage port (usable while a command runs)."""
+    for k, wv in enumerate(words(dut, poly)):
+        dut.stage_we.value = 1
+        dut.stage_buf.value = buf
+        dut.stage_word.value = k
+        dut.stage_wdata.value = wv
+        await RisingEdge(dut.clk)
+    dut.stage_we.value = 0
+
+
+@cocotb.test()
+async def staging_buffers(dut):
+    """Operand a from a staging buffer (NTT, MUL, MAC, ADD, SUB), the other buffer filled while
+    each command runs, as the core overlaps sampling with the engine."""
+    await start(dut)
+    rng = random.Random(77 + nbu(dut))
+    f, g, h, e = (rand_poly(rng) for _ in range(4))
+    await load_stage(dut, 0, f)
+    await run(dut, "ntt", 1, 2, stage=0, while_running=load_stage(dut, 1, g))   # scratch 1
+    assert await read(dut, 2) == models.ntt(f), "NTT from a buffer"
+    await run(dut, "mul", 0, 2, 3, stage=1, while_running=load_stage(dut, 0, h))
+    acc = models.basemul(g, models.ntt(f))
+    assert await read(dut, 3) == acc, "MUL from a buffer"
+    await run(dut, "mac", 0, 2, 3, stage=0, while_running=load_stage(dut, 1, e))
+    acc = [(x + y) % Q for x, y in zip(acc, models.basemul(h, models.ntt(f)))]
+    assert await read(dut, 3) == acc, "MAC from a buffer"
+    await run(dut, "add", 0, 3, 4, stage=1)
+    assert await read(dut, 4) == [(x + y) % Q for x, y in zip(e, acc)], "ADD from a buffer"
+    await run(dut, "sub", 0, 3, 6, stage=1)
+    assert await read(dut, 6) == [(x - y) % Q for x, y in zip(e, acc)], "SUB from a buffer"
+    assert await run(dut, "add", 0, 3, 5, stage=1) is None      # b and c in one bank
+    assert await run(dut, "intt", 0, 3, stage=1) is None        # INTT takes no buffer
 
 
 @cocotb.test()
@@ -168,7 +233,7 @@ async def refused_commands(dut):
 @cocotb.test()
 async def record_cycles(dut):
     path = os.environ.get("NURI_HW_CYCLES")
-    assert set(CYCLES) == {"ntt", "intt", "mul", "add", "sub"}, CYCLES
+    assert set(CYCLES) == set(OP), CYCLES
     if path:
         with open(path, "w") as fh:
             json.dump({"nbu": nbu(dut), "cycles": CYCLES}, fh)

@@ -1,6 +1,6 @@
-"""Samplers: SampleNTT on SHAKE128(rho || j || i) and SamplePolyCBD (eta 2, 3) on
-SHAKE256(sigma || N), through the sponge and the word packer, against FIPS 203 models fed by
-hashlib."""
+"""Samplers: SampleNTT on SHAKE128(rho || j || i) and SamplePolyCBD (eta 2, 3, plain and scaled
+by 128^-1) on SHAKE256(sigma || N), through the sponge and the word packer, against FIPS 203 models
+fed by hashlib."""
 import hashlib
 import random
 
@@ -14,7 +14,8 @@ from stream import feed_message
 
 async def reset(dut):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
-    for s in ("init", "hash_mode", "sample_mode", "in_valid", "in_data", "in_bytes", "in_last"):
+    for s in ("init", "hash_mode", "sample_mode", "scale", "in_valid", "in_data", "in_bytes",
+              "in_last"):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     await RisingEdge(dut.clk)
@@ -22,11 +23,12 @@ async def reset(dut):
     dut.rst.value = 0
 
 
-async def sample(dut, hash_mode, sample_mode, seed):
+async def sample(dut, hash_mode, sample_mode, seed, scale=0):
     w = 2 * int(dut.NBU.value)
     dut.init.value = 1
     dut.hash_mode.value = hash_mode
     dut.sample_mode.value = sample_mode
+    dut.scale.value = scale
     await RisingEdge(dut.clk)
     dut.init.value = 0
     await feed_message(dut, seed)
@@ -63,3 +65,6 @@ async def sample_cbd(dut):
             seed = bytes(rng.randrange(256) for _ in range(32)) + bytes([n])
             want = models.sample_cbd(hashlib.shake_256(seed).digest(64 * eta), eta)
             assert await sample(dut, 3, eta - 1, seed) == want
+            # scaled by 128^-1 mod q (encryption's y, whose products skip the INTT scaling)
+            scaled = [x * 3303 % models.Q for x in want]
+            assert await sample(dut, 3, eta - 1, seed, scale=1) == scaled
