@@ -219,6 +219,7 @@ static void soa_put(uint32_t *soa, size_t lanes, size_t k, unsigned words, const
  * last message block and the tag go lane by lane through the block steps (a few per message);
  * every other message block goes through impl->duplex32 with the states in registers. Idle
  * lanes (n < lanes) permute a zero state over a zero block into a scratch block. */
+__attribute__((noinline)) /* its 1 KiB frame only when called (AVR has 2 KiB of RAM in all) */
 static int run_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
                         const uint8_t *const *nonces, const uint8_t *const *ads, size_t ad_len,
                         const uint8_t *const *in, size_t len, uint8_t *const *out, int *status, size_t n)
