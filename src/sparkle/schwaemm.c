@@ -87,9 +87,33 @@ static void full_msg_block(void *ctx, const uint8_t *in)
     if (s->mode != NURI_DUPLEX_VERIFY) s->written += s->rate;
 }
 
+/* Whole message blocks straight from in, none of them the last: the loop of the one-shot form
+ * (duplex.c one()), inlined with constant parameters for Schwaemm256-128, so streaming costs
+ * what the one-shot call does (the EVP provider streams). Returns the bytes consumed. */
+static inline __attribute__((always_inline)) size_t bulk(const nuri_schwaemm_params *p, nuri_schwaemm_ctx *c,
+                                                         uint8_t *out, const uint8_t *in, size_t len, int mode)
+{
+    size_t off = 0;
+    for (; len - off > p->rate; off += p->rate)
+        c->impl->permute(c->state, p->nb,
+                         nuri_schwaemm_msg_block(p, c->state, out ? out + off : NULL, in + off, p->rate, 0, mode));
+    return off;
+}
+
 static size_t msg_update(nuri_schwaemm_ctx *c, uint8_t *out, const uint8_t *in, size_t len, int mode)
 {
     msg_sink s = {c, out, 0, params(c->variant)->rate, mode};
+    if (c->buf_len == s.rate && len) { /* a full pending block with more data after it */
+        full_msg_block(&s, c->buf);
+        c->buf_len = 0;
+    }
+    if (c->buf_len == 0 && len > s.rate) {
+        uint8_t *o = out ? out + s.written : NULL;
+        size_t n = c->variant == NURI_SCHWAEMM256_128 ? bulk(&nuri_schwaemm_table[1], c, o, in, len, mode)
+                                                      : bulk(params(c->variant), c, o, in, len, mode);
+        in += n, len -= n;
+        if (mode != NURI_DUPLEX_VERIFY) s.written += n;
+    }
     nuri_sparkle_hold_last(c->buf, &c->buf_len, s.rate, in, len, full_msg_block, &s);
     return s.written;
 }
