@@ -11,6 +11,9 @@ use std::hint::black_box;
 #[path = "../../baton.rs"]
 mod baton;
 
+/// median, min, max, p10, p90 of the runs
+type Stats = (f64, f64, f64, f64, f64);
+
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
     unsafe { core::arch::x86_64::_rdtsc() }
@@ -22,13 +25,17 @@ fn ticks() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos() as u64
 }
 
-/// Median/min/max cycles per call over `runs` runs of `iters` calls each; the runs alternate with
-/// nuri's measurement of the same `tag` when the benchmark driver runs both (baton.rs).
-fn measure<F: FnMut()>(mut f: F, iters: usize, runs: usize, tag: &str) -> (f64, f64, f64) {
+/// Median/min/max cycles per call over `runs` runs, as nuri's harness measures (bench/bench.c,
+/// nuri_bench_measure_auto): warm-up, then enough calls per run for `min_ticks` (a run as long as
+/// nuri's: a fixed 2000 calls made a run of tens of ms, preempted on a busy machine). The runs
+/// alternate with nuri's measurement of the same `tag` when the benchmark driver runs both (baton.rs).
+fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize, tag: &str) -> Stats {
     baton::take("");
-    for _ in 0..iters {
-        f(); // warm-up
-    }
+    f(); // warm-up
+    let t = ticks();
+    f();
+    let one = (ticks() - t) as f64;
+    let iters = if one >= min_ticks { 1 } else { (min_ticks / one.max(1.0)) as usize + 1 };
     baton::give();
     let mut v: Vec<f64> = (0..runs)
         .map(|_| {
@@ -43,21 +50,22 @@ fn measure<F: FnMut()>(mut f: F, iters: usize, runs: usize, tag: &str) -> (f64, 
         })
         .collect();
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[runs / 2], v[0], v[runs - 1])
+    let q = (runs - 1) / 10; // p10 and p90, as the harness reports them
+    (v[runs / 2], v[0], v[runs - 1], v[q], v[runs - 1 - q])
 }
 
-fn record(op: &str, imp: &str, param: &str, size: usize, s: (f64, f64, f64), runs: usize) {
+fn record(op: &str, imp: &str, param: &str, size: usize, s: Stats, runs: usize) {
     let n = size as f64;
     println!(
-        "{{\"family\": \"sparkle\", \"impl\": \"{}\", \"op\": \"{}\", \"param\": \"{}\", \"size\": {}, \"platform\": \"{}\", \"metric\": \"cpb\", \"median\": {:.6}, \"min\": {:.6}, \"max\": {:.6}, \"runs\": {}}}",
-        imp, op, param, size, std::env::consts::ARCH, s.0 / n, s.1 / n, s.2 / n, runs
+        "{{\"family\": \"sparkle\", \"impl\": \"{}\", \"op\": \"{}\", \"param\": \"{}\", \"size\": {}, \"platform\": \"{}\", \"metric\": \"cpb\", \"median\": {:.6}, \"min\": {:.6}, \"max\": {:.6}, \"runs\": {}, \"p10\": {:.6}, \"p90\": {:.6}}}",
+        imp, op, param, size, std::env::consts::ARCH, s.0 / n, s.1 / n, s.2 / n, runs, s.3 / n, s.4 / n
     );
 }
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let runs = if quick { 5 } else { 11 };
-    let iters = if quick { 200 } else { 2000 };
+    let iters = if quick { 2e5 } else { 2e6 }; // minimum ticks per run, as nuri's harness
     let size = 4096;
     let msg: Vec<u8> = (0..size).map(|i| (i * 7 + 1) as u8).collect();
 

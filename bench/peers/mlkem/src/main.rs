@@ -13,6 +13,9 @@ use std::hint::black_box;
 #[path = "../../baton.rs"]
 mod baton;
 
+/// median, min, max, p10, p90 of the runs
+type Stats = (f64, f64, f64, f64, f64);
+
 #[cfg(target_arch = "x86_64")]
 fn ticks() -> u64 {
     unsafe { core::arch::x86_64::_rdtsc() }
@@ -28,7 +31,7 @@ fn ticks() -> u64 {
 /// nuri_bench_measure_auto): one warm-up call, then enough calls per run for `min_ticks`.
 /// The runs alternate with nuri's measurement of the same `tag` when the benchmark driver runs
 /// both (baton.rs; "" = compared with nothing).
-fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize, tag: &str) -> (f64, f64, f64) {
+fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize, tag: &str) -> Stats {
     baton::take("");
     f(); // warm-up
     let t = ticks();
@@ -50,13 +53,14 @@ fn measure<F: FnMut()>(mut f: F, min_ticks: f64, runs: usize, tag: &str) -> (f64
         })
         .collect();
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[runs / 2], v[0], v[runs - 1])
+    let q = (runs - 1) / 10; // p10 and p90, as the harness reports them
+    (v[runs / 2], v[0], v[runs - 1], v[q], v[runs - 1 - q])
 }
 
-fn record(imp: &str, op: &str, param: &str, s: (f64, f64, f64), runs: usize) {
+fn record(imp: &str, op: &str, param: &str, s: Stats, runs: usize) {
     println!(
-        "{{\"family\": \"mlkem\", \"impl\": \"{}\", \"op\": \"{}\", \"param\": \"{}\", \"size\": 1, \"platform\": \"{}\", \"metric\": \"cycles\", \"median\": {:.1}, \"min\": {:.1}, \"max\": {:.1}, \"runs\": {}}}",
-        imp, op, param, std::env::consts::ARCH, s.0, s.1, s.2, runs
+        "{{\"family\": \"mlkem\", \"impl\": \"{}\", \"op\": \"{}\", \"param\": \"{}\", \"size\": 1, \"platform\": \"{}\", \"metric\": \"cycles\", \"median\": {:.1}, \"min\": {:.1}, \"max\": {:.1}, \"runs\": {}, \"p10\": {:.1}, \"p90\": {:.1}}}",
+        imp, op, param, std::env::consts::ARCH, s.0, s.1, s.2, runs, s.3, s.4
     );
 }
 
