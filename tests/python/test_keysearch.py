@@ -287,8 +287,44 @@ def test_two_worker_local_cluster_finds_a_planted_key():
     assert 1 <= len({w for s in status for w in s["keys_per_s"]}) <= 2, status
 
 
+def test_two_worker_local_ray_cluster_finds_a_planted_key():
+    pytest.importorskip("ray", reason="the ray extra is installed by scripts/deps/keysearch.pip in make check")
+    template, mask, pairs, key, idx = plant(nibbles=(0, 4, 9, 13, 18, 22, 27), npairs=2)  # 28 bits
+    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", "ray:local:2", "--status-json",
+                       "--skip", str(max(0, idx - (1 << 24))), "--limit", str(1 << 25)),
+             env={"NURI_KEYSEARCH_SLICE_S": "0.3"}, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [key]
+    status = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")]
+    last = status[-1]
+    assert last["status"] == "finished" and last["progress"][0] == last["progress"][1] == 1 << 25
+    workers = {w.split("@")[-1] for s in status for w in s["keys_per_s"]}
+    assert workers and workers <= {"ray-0", "ray-1"}, status
+
+
+@pytest.mark.parametrize("spec,extra", [("local:2", "distributed"), ("ray:local:2", "ray")])
+def test_slice_of_a_crashed_worker_is_searched_again(tmp_path, spec, extra):
+    """The first slice's worker process dies (fault injection): the slice is searched again (Ray: by
+    the other worker; Dask: rescheduled by its scheduler) and the key in it is still found. The
+    slices are the default size (120 s of a worker's speed), so each takes longer than the
+    coordinator's 0.5 s wait."""
+    pytest.importorskip(extra, reason="the cluster extras are installed by scripts/deps/keysearch.pip in make check")
+    template, mask, pairs, key, idx = plant(nibbles=(1, 5, 10, 14, 19, 23), npairs=2)  # 24 bits
+    crash = tmp_path / "crashed"
+    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", spec, "--status-json",
+                       "--skip", str(idx), "--limit", str(1 << 22)),  # the key is the first slice's first candidate
+             env={"NURI_KEYSEARCH_TEST_CRASH_ONCE": str(crash)}, timeout=300)
+    assert crash.exists()  # a worker did die
+    assert r.returncode == 0 and r.stdout.split() == [key], (r.stdout, r.stderr)
+    status = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")]
+    total = min(1 << 22, (1 << 24) - idx)  # the slice ends at the keyspace's end if that comes first
+    assert status[-1]["status"] == "finished" and status[-1]["progress"] == [total, total]
+    if extra == "ray":  # the dead actor is not replaced: only the surviving worker reported
+        assert len({w for s in status for w in s["keys_per_s"]}) == 1
+
+
 def test_cluster_spec_errors():
-    for spec in ("local:0", "ray://x:1", "mpi"):
+    for spec in ("local:0", "ray:local:0", "ray://nohostport", "mpi"):
         r = nuri(*args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], None, "--cluster", spec))
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
 

@@ -38,7 +38,8 @@ def register(sub):
     p.add_argument("--session", metavar="NAME", help="write NAME.restore (cwd or $NURI_SESSION_DIR) every few seconds")
     p.add_argument("--restore", metavar="NAME", help="continue the search saved in NAME.restore")
     p.add_argument("--status-json", action="store_true", help="status as one JSON object per line on stderr")
-    p.add_argument("--cluster", metavar="SPEC", help="local:N (a local Dask cluster) or tcp://HOST:PORT (a Dask scheduler)")
+    p.add_argument("--cluster", metavar="SPEC", help="local:N (a local Dask cluster), tcp://HOST:PORT (a Dask scheduler), "
+                   "ray:local:N (a local Ray instance) or ray://HOST:PORT (a Ray cluster)")
     p.add_argument("--keyspace", action="store_true", help="print the number of candidates 2^k and exit")
     p.add_argument("--benchmark", action="store_true", help="measure every engine usable here (keys/s, all threads)")
     p.add_argument("--json", action="store_true", help="with --benchmark: JSON records")

@@ -1,16 +1,21 @@
-"""--cluster: slices of the keyspace on a Dask cluster (optional extra: pip install .[cluster]).
+"""--cluster: slices of the keyspace on a Dask or a Ray cluster (optional extras: pip install
+.[cluster] for Dask, .[ray] for Ray).
 
-`local:N` starts a LocalCluster of N worker processes on this machine; `tcp://HOST:PORT` joins a
+Dask: `local:N` starts a LocalCluster of N worker processes on this machine; `tcp://HOST:PORT` joins a
 running Dask scheduler (`dask scheduler` + `dask worker tcp://HOST:PORT` on each machine, nuri
-installed everywhere). Each worker first runs the engine's self-test and a short benchmark; its
+installed everywhere). Ray: `ray:local:N` starts a local Ray instance with N CPUs, `ray://HOST:PORT`
+joins a running cluster through the Ray client (`ray start --head` ...); one Ray actor (a worker
+process holding one CPU) per CPU of the cluster plays the part of a Dask worker. Each worker first runs the engine's self-test and a short benchmark; its
 slices are then sized to NURI_KEYSEARCH_SLICE_S seconds of its own speed (default 120 s, as
 Hashtopolis sizes chunks from agent benchmarks). Every worker keeps one slice in flight; a slice
 whose worker stops reporting (no result after 3x its expected time + 30 s, or the worker left)
 is handed to another worker. Hits come back as candidate indices and are re-checked on all pairs
 here, and progress/ETA are aggregated per worker in the usual status line.
 
-Without Dask, plain --skip/--limit slices work with any batch scheduler (docs/keysearch.md)."""
+The coordinator below is written once over a small backend interface (DaskBackend, RayBackend).
+Without either, plain --skip/--limit slices work with any batch scheduler (docs/keysearch.md)."""
 import os
+import sys
 import threading
 import time
 
@@ -27,9 +32,28 @@ class SelfTestFailed(RuntimeError):
 
 
 _selftested = set()
+# Fault injection for the tests: the first worker_search that manages to create this file ends its
+# worker process (as a crashed or killed machine would), so that reassignment is exercised.
+CRASH_ONCE_ENV = "NURI_KEYSEARCH_TEST_CRASH_ONCE"
+
+
+def _maybe_crash():
+    path = os.environ.get(CRASH_ONCE_ENV)
+    if path:
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+        os._exit(70)
 
 
 def worker_search(desc, engine, start, count, threads):
+    """A slice handed out by the coordinator (see _search_slice)."""
+    _maybe_crash()
+    return _search_slice(desc, engine, start, count, threads)
+
+
+def _search_slice(desc, engine, start, count, threads):
     """Runs on a worker: [start, start + count) with `threads` threads. Returns (pair-1 hit indices,
     seconds, worker engine)."""
     from . import Problem, default_engine, selftest
@@ -74,7 +98,7 @@ def worker_benchmark(desc, engine, threads):
         count = min(n, prob.keyspace - start)
         if count <= 0:
             start, count = 0, min(n, prob.keyspace)
-        worker_search(desc, engine, start, count, threads)
+        _search_slice(desc, engine, start, count, threads)
         start += count
         total += count
         n *= 2
@@ -83,56 +107,175 @@ def worker_benchmark(desc, engine, threads):
 
 def check_spec(spec):
     """Raises ClusterError for a malformed SPEC (before anything starts)."""
-    if spec.startswith("local:"):
-        n = spec[6:]
-        if not n.isdigit() or int(n) < 1:
-            raise ClusterError(f"--cluster local:N needs N >= 1, got {spec!r}")
-    elif not (spec.startswith("tcp://") and ":" in spec[6:]):
-        raise ClusterError(f"--cluster must be local:N or tcp://HOST:PORT, got {spec!r}")
+    for prefix in ("local:", "ray:local:"):
+        if spec.startswith(prefix):
+            n = spec[len(prefix):]
+            if not n.isdigit() or int(n) < 1:
+                raise ClusterError(f"--cluster {prefix}N needs N >= 1, got {spec!r}")
+            return
+    for prefix in ("tcp://", "ray://"):
+        if spec.startswith(prefix) and ":" in spec[len(prefix):]:
+            return
+    raise ClusterError(f"--cluster must be local:N or tcp://HOST:PORT (Dask), ray:local:N or ray://HOST:PORT (Ray), "
+                       f"got {spec!r}")
+
+
+class WorkerLost(RuntimeError):
+    """The worker running a slice died (the slice goes to another worker)."""
+
+
+class DaskBackend:
+    """Workers are the Dask workers; a slice is a task pinned to its worker (others may take it)."""
+
+    def __init__(self, spec):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise ClusterError("--cluster needs Dask: pip install 'nuri[cluster]' (dask, distributed)") from None
+        self.cluster, self.threads_per_worker = None, None
+        if spec.startswith("local:"):
+            self.cluster = LocalCluster(n_workers=int(spec[6:]), threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client, self.threads_per_worker = Client(self.cluster), 1
+        else:
+            try:
+                self.client = Client(spec, timeout=30)
+            except OSError as e:
+                raise ClusterError(f"cannot reach the Dask scheduler {spec}: {e}") from None
+
+    def workers(self):
+        return sorted(self.client.scheduler_info()["workers"])
+
+    def threads(self, w):
+        info = self.client.scheduler_info()["workers"].get(w, {})
+        return self.threads_per_worker or info.get("nthreads", 1)
+
+    def submit(self, w, fn, *args):
+        return self.client.submit(fn, *args, workers=[w], allow_other_workers=True, pure=False)
+
+    def wait(self, handles, timeout):
+        from dask.distributed import wait
+
+        try:
+            wait(list(handles), timeout=timeout, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # distributed.wait raises when nothing finished within the timeout
+            pass
+
+    def done(self, h):
+        return h.status in ("finished", "error")
+
+    def result(self, h):
+        return h.result()
+
+    def cancel(self, h):
+        h.cancel()
+
+    def label(self, w):
+        return w.split("//")[-1]
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+class RayBackend:
+    """Workers are Ray actors, one per CPU of the cluster (each a process holding one CPU)."""
+
+    def __init__(self, spec):
+        try:
+            import ray
+        except ImportError:
+            raise ClusterError("--cluster ray:... needs Ray: pip install 'nuri[ray]'") from None
+        self.ray = ray
+        opts = dict(include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        # Ray prints the cluster's error messages (e.g. "(raylet) A worker died ...") to sys.stdout,
+        # which carries only keys (pinned): send them to stderr from here to the end of the process
+        # (they arrive asynchronously, even during shutdown). The key printer (driver.Hits) holds the
+        # real stdout, taken before this.
+        self.stdout, sys.stdout = sys.stdout, sys.stderr
+        try:
+            if spec.startswith("ray:local:"):
+                ray.init(num_cpus=int(spec[len("ray:local:"):]), **opts)
+            else:
+                ray.init(address=spec, logging_level="ERROR", log_to_driver=False)
+        except Exception as e:  # ConnectionError and Ray's own errors
+            sys.stdout = self.stdout
+            raise ClusterError(f"cannot start or reach Ray ({spec}): {str(e).splitlines()[0] if str(e) else e}") from None
+        n = int(ray.cluster_resources().get("CPU", 0))
+        if n < 1:
+            self.close()
+            raise ClusterError(f"the Ray cluster {spec} has no CPU")
+        actor = ray.remote(num_cpus=1, max_restarts=0)(_RayWorker)
+        self.actors = {f"ray-{i}": actor.remote() for i in range(n)}
+        self.dead = set()
+
+    def workers(self):
+        return sorted(w for w in self.actors if w not in self.dead)
+
+    def threads(self, w):
+        return 1
+
+    def submit(self, w, fn, *args):
+        return (w, self.actors[w].call.remote(fn.__name__, *args))
+
+    def wait(self, handles, timeout):
+        self.ray.wait([h[1] for h in handles], num_returns=1, timeout=timeout)
+
+    def done(self, h):
+        return bool(self.ray.wait([h[1]], num_returns=1, timeout=0)[0])
+
+    def result(self, h):
+        try:
+            return self.ray.get(h[1])
+        except self.ray.exceptions.RayActorError:
+            self.dead.add(h[0])
+            raise WorkerLost(f"Ray worker {h[0]} died") from None
+        except self.ray.exceptions.RayTaskError as e:
+            raise e.as_instanceof_cause() from None
+
+    def cancel(self, h):
+        try:
+            self.ray.cancel(h[1])
+        except Exception:  # an actor task that already finished, or a Ray without actor-task cancel
+            pass
+
+    def label(self, w):
+        return w
+
+    def close(self):
+        self.ray.shutdown()  # sys.stdout stays on stderr (see __init__)
+
+
+class _RayWorker:
+    """The actor: runs worker_search / worker_benchmark of this module in its own process."""
+
+    def call(self, fn, *args):
+        from nuri.keysearch import cluster
+
+        return getattr(cluster, fn)(*args)
 
 
 def connect(spec):
     check_spec(spec)
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ClusterError("--cluster needs Dask: pip install 'nuri[cluster]' (dask, distributed)") from None
-    if spec.startswith("local:"):
-        try:
-            n = int(spec[6:])
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise ClusterError(f"--cluster local:N needs N >= 1, got {spec!r}")
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        return Client(cluster), cluster, 1
-    if spec.startswith("tcp://"):
-        try:
-            return Client(spec, timeout=30), None, None
-        except OSError as e:
-            raise ClusterError(f"cannot reach the Dask scheduler {spec}: {e}") from None
-    raise ClusterError(f"--cluster must be local:N or tcp://HOST:PORT, got {spec!r}")
+    return RayBackend(spec) if spec.startswith("ray") else DaskBackend(spec)
 
 
 def runner(spec, prob, engine, err):
     """A runner for driver.Search.run: one coordinator thread driving the cluster."""
-    client, cluster, threads_per_worker = connect(spec)
+    backend = connect(spec)
     desc = prob.describe()
 
     def run(ranges, hits, progress, stop, errors):
         def coordinate():
-            from dask.distributed import wait
-
             try:
-                workers = sorted(client.scheduler_info()["workers"])
+                workers = backend.workers()
                 if not workers:
-                    raise ClusterError("the Dask cluster has no workers")
-                threads = {w: threads_per_worker or client.scheduler_info()["workers"][w].get("nthreads", 1)
-                           for w in workers}
-                speed = dict(zip(workers, client.gather(
-                    [client.submit(worker_benchmark, desc, engine, threads[w], workers=[w], pure=False)
-                     for w in workers])))
-                pending = {}  # future -> (worker, start, count, submitted, expected seconds)
+                    raise ClusterError("the cluster has no workers")
+                threads = {w: backend.threads(w) for w in workers}
+                bench = {w: backend.submit(w, worker_benchmark, desc, engine, threads[w]) for w in workers}
+                speed = {w: backend.result(h) for w, h in bench.items()}
+                pending = {}  # handle -> (worker, start, count, submitted, expected seconds)
                 requeue = []
 
                 def submit(w):
@@ -143,54 +286,59 @@ def runner(spec, prob, engine, err):
                         if chunk is None:
                             return
                         s, c = chunk
-                    f = client.submit(worker_search, desc, engine, s, c, threads[w], workers=[w],
-                                      allow_other_workers=True, pure=False)
-                    pending[f] = (w, s, c, time.monotonic(), c / max(speed[w], 1.0))
+                    pending[backend.submit(w, worker_search, desc, engine, s, c, threads[w])] = (
+                        w, s, c, time.monotonic(), c / max(speed[w], 1.0))
+
+                def reassign(h):
+                    w, s, c, _, _ = pending.pop(h)
+                    backend.cancel(h)
+                    requeue.append((s, c))
+                    busy = {p[0] for p in pending.values()}
+                    others = [x for x in alive if x not in busy] or list(alive)
+                    for x in others:
+                        speed.setdefault(x, min(speed.values()))
+                        threads.setdefault(x, 1)
+                    if others:
+                        submit(others[0])
 
                 for w in workers:
                     submit(w)
                 while pending and not stop.is_set():
-                    wait(list(pending), timeout=0.5, return_when="FIRST_COMPLETED")
+                    backend.wait(pending, 0.5)
                     now = time.monotonic()
-                    alive = set(client.scheduler_info()["workers"])
-                    for f in list(pending):
-                        w, s, c, t0, expect = pending[f]
-                        if f.status == "finished":
-                            idx, secs, name = f.result()
-                            del pending[f]
+                    alive = set(backend.workers())
+                    for h in list(pending):
+                        w, s, c, t0, expect = pending[h]
+                        if backend.done(h):
+                            try:
+                                idx, secs, name = backend.result(h)  # raises the worker's exception
+                            except WorkerLost:
+                                alive.discard(w)
+                                reassign(h)
+                                continue
+                            del pending[h]
                             for i in idx:
                                 hits.add_index(i)
                             ranges.finish(s)
-                            progress.add(f"{name}@{w.split('//')[-1]}", c, secs)
+                            progress.add(f"{name}@{backend.label(w)}", c, secs)
                             speed[w] = c / max(secs, 1e-6)
                             if w in alive:
                                 submit(w)
-                        elif f.status == "error":
-                            f.result()  # raises the worker's exception
                         elif w not in alive or now - t0 > 3 * expect + 30:
-                            # the worker stopped reporting: hand the slice to another worker
-                            del pending[f]
-                            f.cancel()
-                            requeue.append((s, c))
-                            others = [x for x in alive if x not in {p[0] for p in pending.values()}] or list(alive)
-                            for x in others:
-                                speed.setdefault(x, min(speed.values()))
-                                threads.setdefault(x, 1)
-                            if others:
-                                submit(others[0])
+                            reassign(h)  # the worker stopped reporting: hand the slice to another worker
                     for w in alive:  # workers that joined meanwhile
                         if w not in speed:
-                            speed[w], threads[w] = min(speed.values()), threads_per_worker or 1
+                            speed[w], threads[w] = min(speed.values()), backend.threads(w)
                             submit(w)
-                for f in pending:
-                    f.cancel()
+                if not pending and not stop.is_set() and (requeue or ranges.next < ranges.end):
+                    raise ClusterError("no cluster worker is left to search the rest of the range")
+                for h in pending:
+                    backend.cancel(h)
             except Exception as e:
                 errors.append(e)
                 stop.set()
             finally:
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+                backend.close()
 
         t = threading.Thread(target=coordinate, daemon=True)
         t.start()
