@@ -5,9 +5,11 @@ Dask: `local:N` starts a LocalCluster of N worker processes on this machine; `tc
 running Dask scheduler (`dask scheduler` + `dask worker tcp://HOST:PORT` on each machine, nuri
 installed everywhere). Ray: `ray:local:N` starts a local Ray instance with N CPUs, `ray://HOST:PORT`
 joins a running cluster through the Ray client (`ray start --head` ...); one Ray actor (a worker
-process holding one CPU) per CPU of the cluster plays the part of a Dask worker. Each worker first runs the engine's self-test and a short benchmark; its
-slices are then sized to NURI_KEYSEARCH_SLICE_S seconds of its own speed (default 120 s, as
-Hashtopolis sizes chunks from agent benchmarks). Every worker keeps one slice in flight; a slice
+process holding one CPU) per CPU of the cluster plays the part of a Dask worker.
+
+Each worker first runs the engine's self-test and a short benchmark; its slices are then sized to
+NURI_KEYSEARCH_SLICE_S seconds of its own speed (default 120 s, as Hashtopolis sizes chunks from
+agent benchmarks). Every worker keeps one slice in flight; a slice
 whose worker stops reporting (no result after 3x its expected time + 30 s, or the worker left)
 is handed to another worker. Hits come back as candidate indices and are re-checked on all pairs
 here, and progress/ETA are aggregated per worker in the usual status line.
