@@ -1,8 +1,6 @@
 // Keccak-f[1600], one round per clock (24 cycles per permutation).
 // Lane (x, y) is state[64*(x+5*y) +: 64]; bytes are little-endian within a lane, so the
 // 200-byte FIPS 202 state maps byte i to state[8*i +: 8].
-// Written as one procedural round (not per-lane generate assigns): the netlist is the same and
-// Icarus simulates it about 4x faster (../shared/spec/fpga.md, pitfall 9).
 // A sponge drives it through the lane port (XOR one 64-bit lane while idle, clear the state)
 // and `go`; `start` with `state_in` loads a whole state (unit tests; tied off in the core, where
 // synthesis removes the load path).
@@ -43,47 +41,47 @@ module keccak_f1600 (
         endcase
     endfunction
 
-    // rho offsets, indexed by x + 5*y
-    function [5:0] rho;
-        input [4:0] i;
-        case (i)
-            5'd0: rho = 0;  5'd1: rho = 1;  5'd2: rho = 62; 5'd3: rho = 28; 5'd4: rho = 27;
-            5'd5: rho = 36; 5'd6: rho = 44; 5'd7: rho = 6;  5'd8: rho = 55; 5'd9: rho = 20;
-            5'd10: rho = 3; 5'd11: rho = 10; 5'd12: rho = 43; 5'd13: rho = 25; 5'd14: rho = 39;
-            5'd15: rho = 41; 5'd16: rho = 45; 5'd17: rho = 15; 5'd18: rho = 21; 5'd19: rho = 8;
-            5'd20: rho = 18; 5'd21: rho = 2;  5'd22: rho = 61; 5'd23: rho = 56; 5'd24: rho = 14;
-            default: rho = 0;
-        endcase
-    endfunction
+    // rho offsets, lane x + 5*y at RHO[6*(x + 5*y) +: 6]
+    localparam [149:0] RHO = {6'd14, 6'd56, 6'd61, 6'd2,  6'd18,    // y = 4
+                              6'd8,  6'd21, 6'd15, 6'd45, 6'd41,    // y = 3
+                              6'd39, 6'd25, 6'd43, 6'd10, 6'd3,     // y = 2
+                              6'd20, 6'd55, 6'd6,  6'd44, 6'd36,    // y = 1
+                              6'd27, 6'd28, 6'd62, 6'd1,  6'd0};    // y = 0
 
-    function [63:0] rotl;
-        input [63:0] v;
-        input [5:0]  n;
-        rotl = (n == 0) ? v : ((v << n) | (v >> (7'd64 - n)));
-    endfunction
+    // The round is written with constant part-selects only (every rotation a fixed wiring), so
+    // synthesis sees theta as two XOR levels and chi + iota as one 6-input function per bit.
+    // An earlier form, rotl(v, rho(i)) through functions, left Yosys 0.23 with variable shifters
+    // (thousands of MUXF7/8 cells, 14k LUT in xcup).
+    wire [319:0]  c;          // column parities
+    wire [319:0]  d;          // theta: D[x] = C[x-1] ^ rot(C[x+1], 1)
+    wire [1599:0] b;          // after theta, rho and pi
+    wire [1599:0] next;
+    genvar gx, gi;
+    generate
+        for (gx = 0; gx < 5; gx = gx + 1) begin : theta
+            assign c[64*gx +: 64] = state[64*gx +: 64] ^ state[64*(gx+5) +: 64] ^
+                state[64*(gx+10) +: 64] ^ state[64*(gx+15) +: 64] ^ state[64*(gx+20) +: 64];
+            wire [63:0] cr = c[64*((gx+1)%5) +: 64];
+            assign d[64*gx +: 64] = c[64*((gx+4)%5) +: 64] ^ {cr[62:0], cr[63]};
+        end
+        for (gi = 0; gi < 25; gi = gi + 1) begin : lanes
+            // B[y, 2x + 3y] = rot(A[x, y] ^ D[x], rho[x, y])
+            localparam integer X = gi % 5;
+            localparam integer Y = gi / 5;
+            localparam [5:0] R = RHO[6*gi +: 6];
+            wire [63:0]  t  = state[64*gi +: 64] ^ d[64*X +: 64];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [127:0] tt = {t, t};     // rot(t, R) = tt[127-R -: 64]
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign b[64*(Y + 5*((2*X + 3*Y) % 5)) +: 64] = tt[127-R -: 64];
+            // chi on row Y (iota on lane 0 below)
+            assign next[64*gi +: 64] = b[64*gi +: 64] ^
+                (~b[64*((X+1)%5 + 5*Y) +: 64] & b[64*((X+2)%5 + 5*Y) +: 64]) ^
+                (gi == 0 ? rc(round) : 64'd0);
+        end
+    endgenerate
 
-    reg [63:0] a [0:24];
-    reg [63:0] b [0:24];
-    reg [63:0] c [0:4];
-    reg [63:0] d [0:4];
-    reg [1599:0] next;
-    integer x, y;
-
-    always @* begin
-        for (x = 0; x < 25; x = x + 1) a[x] = state[64*x +: 64];
-        for (x = 0; x < 5; x = x + 1) c[x] = a[x] ^ a[x+5] ^ a[x+10] ^ a[x+15] ^ a[x+20];
-        for (x = 0; x < 5; x = x + 1) d[x] = c[(x+4)%5] ^ rotl(c[(x+1)%5], 6'd1);
-        // theta, rho and pi: B[y, 2x+3y] = rot(A[x, y] ^ D[x], rho[x, y])
-        for (y = 0; y < 5; y = y + 1)
-            for (x = 0; x < 5; x = x + 1)
-                b[y + 5*((2*x + 3*y) % 5)] = rotl(a[x + 5*y] ^ d[x], rho(x + 5*y));
-        // chi, then iota on lane (0, 0)
-        for (y = 0; y < 5; y = y + 1)
-            for (x = 0; x < 5; x = x + 1)
-                next[64*(x+5*y) +: 64] = b[x + 5*y] ^ (~b[(x+1)%5 + 5*y] & b[(x+2)%5 + 5*y]);
-        next[63:0] = next[63:0] ^ rc(round);
-    end
-
+    integer l;
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
@@ -99,7 +97,9 @@ module keccak_f1600 (
             round   <= 5'd0;
             running <= 1'b1;
         end else if (!running) begin
-            if (xor_we) state[64*xor_lane +: 64] <= state[64*xor_lane +: 64] ^ xor_data;
+            // per-lane decode: no 25:1 read mux and no variable-index write
+            for (l = 0; l < 25; l = l + 1)
+                if (xor_we && xor_lane == l[4:0]) state[64*l +: 64] <= state[64*l +: 64] ^ xor_data;
             if (go) begin
                 round   <= 5'd0;
                 running <= 1'b1;

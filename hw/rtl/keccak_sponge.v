@@ -43,7 +43,7 @@ module keccak_sponge (
 
     assign in_ready    = (st == S_ABSORB) && !busy && !init;
     assign out_valid   = (st == S_SQUEEZE) && !busy;
-    assign out_data    = state[64*lane +: 64];
+    assign out_data    = out_lane;
     assign block_ready = out_valid && lane == 5'd0;
 
     // padding for a message ending with `nb` bytes into lane `ln`: dsep at that byte, 0x80 at
@@ -60,6 +60,17 @@ module keccak_sponge (
             pad_lane = v;
         end
     endfunction
+
+    // The output lane as a case over the lanes a block can have (at most 21): written as
+    // state[64*lane +: 64], Yosys 0.23 builds a 1600-bit shifter of 11 stages ($shiftx with the
+    // 64*lane shift), some 5k LUT and 5k MUXF in xcup.
+    reg [63:0] out_lane;
+    integer i;
+    always @* begin
+        out_lane = 64'd0;
+        for (i = 0; i < 21; i = i + 1)
+            if (lane == i[4:0]) out_lane = state[64*i +: 64];
+    end
 
     wire last_partial = in_last && in_bytes != 4'd8;
     wire at_end       = lane == rate - 5'd1;
