@@ -104,7 +104,6 @@ int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, 
 {
     nuri_prov_ctx *ctx = OPENSSL_zalloc(sizeof *ctx);
     if (!ctx) return 0;
-    ctx->handle = handle;
     /* A library context bound to the core: BIO_new_from_core_bio needs it (encoders/decoders). */
     ctx->libctx = OSSL_LIB_CTX_new_from_dispatch(handle, in);
     if (!ctx->libctx) {

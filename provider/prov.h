@@ -9,9 +9,8 @@
 #include <openssl/err.h>
 #include <openssl/proverr.h>
 
-/* Provider context: the core handle and a child library context (for BIOs over core BIOs). */
+/* Provider context: a child library context bound to the core (for BIOs over core BIOs). */
 typedef struct nuri_prov_ctx {
-    const OSSL_CORE_HANDLE *handle;
     OSSL_LIB_CTX *libctx;
 } nuri_prov_ctx;
 

@@ -78,7 +78,7 @@ static int buf_dup(sch_buf *d, const sch_buf *s)
 
 typedef struct {
     int variant;
-    size_t key_bytes, nonce_bytes, tag_bytes, rate;
+    size_t key_bytes, nonce_bytes, tag_bytes;
     uint8_t key[NURI_SCHWAEMM_MAX_KEY_BYTES], nonce[NURI_SCHWAEMM_MAX_NONCE_BYTES];
     uint8_t tag[NURI_SCHWAEMM_MAX_TAG_BYTES];
     int have_key, have_nonce, encrypt, started, in_msg, tag_ready, failed;
@@ -94,7 +94,6 @@ static void *sch_newctx(int variant)
     c->key_bytes = nuri_schwaemm_key_bytes(variant);
     c->nonce_bytes = nuri_schwaemm_nonce_bytes(variant);
     c->tag_bytes = nuri_schwaemm_tag_bytes(variant);
-    c->rate = nuri_schwaemm_rate_bytes(variant);
     return c;
 }
 

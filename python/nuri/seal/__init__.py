@@ -47,12 +47,12 @@ V2_SEGMENT_INFO = b"nuri-seal/v2 segment"
 def _v1_ikm(header, key, passphrase, argon2_limit):
     if header.kdf == KDF_KEY:
         if key is None:
-            raise TypeError("this file was sealed with a key file: a key is needed, not a passphrase")
+            raise ValueError("this file was sealed with a key file: a key is needed, not a passphrase")
         if len(key) not in (16, 24, 32):
             raise ValueError(f"key must be 16, 24 or 32 bytes long, got {len(key)}")
         return bytes(key)
     if passphrase is None:
-        raise TypeError("this file was sealed with a passphrase: a passphrase is needed, not a key")
+        raise ValueError("this file was sealed with a passphrase: a passphrase is needed, not a key")
     return argon2id(passphrase, header.salt, header.argon2, argon2_limit)
 
 
@@ -118,7 +118,8 @@ def seal_stream(fin, write, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_
                 progress=None, recipients=None, workers=None):
     """Reads plaintext from ``fin`` (a binary reader) and calls ``write`` with the header and each sealed
     chunk: v2 when ``recipients`` are given, else v1 with ``key`` or ``passphrase``. Memory: a few
-    groups of chunks. Returns the number of plaintext bytes."""
+    groups of chunks. ``write`` may be handed a view of a buffer that is reused afterwards: it must
+    consume or copy it before returning (as ``file.write`` does). Returns the number of plaintext bytes."""
     if recipients is not None:
         if key is not None or passphrase is not None:
             raise ValueError("give recipients, a key or a passphrase, not several")
@@ -139,14 +140,15 @@ def open_stream(fin, write, key=None, passphrase=None, header=None, progress=Non
     ``identity`` is not a recipient. The caller must discard what it was given if anything is raised
     (the CLI writes to a temporary file). ``header`` skips reading it when the caller has already done
     so; ``file_key`` (v2) skips unwrapping it when the caller has already done so with v2_file_key.
-    Returns the number of plaintext bytes."""
+    ``write`` is handed a view of a buffer that is reused and wiped afterwards: it must consume or copy
+    it before returning (as ``file.write`` does). Returns the number of plaintext bytes."""
     h = header if header is not None else read_header(fin)
     if h.version == 2:
         if h.kind != KIND_FILE:
             raise SealFormatError("this header belongs to a sealed video stream (use nuri video open)")
         if file_key is None:
             if identity is None:
-                raise TypeError("this file was sealed to public-key recipients: an identity (secret key) is needed")
+                raise ValueError("this file was sealed to public-key recipients: an identity (secret key) is needed")
             file_key = v2_file_key(h, identity)
         payload = v2_payload(file_key, h, workers)
     else:
