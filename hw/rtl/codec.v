@@ -113,6 +113,7 @@ module poly_deserializer #(
         word_valid <= 1'b0;
         if (rst || start) begin
             dd <= d; acc <= 128'd0; nacc <= 8'd0; next_index <= 8'd0; bad <= 1'b0;
+            word <= {24*NBU{1'b0}};      // no decoded data left behind (the core's wipe)
         end else begin
             if (emit) begin
                 word_valid <= 1'b1; word_index <= next_index; word <= unenc;

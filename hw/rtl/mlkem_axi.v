@@ -5,7 +5,9 @@
 // string in little-endian 64-bit beats on s_axis (keygen d || z: 8 beats; encaps ek || m;
 // decaps dk || c), run the core, and send the output on m_axis with TLAST on the last beat
 // (keygen ek || dk; encaps K || c; decaps K). A rejected input (ek modulus check, dk hash check)
-// sends the same number of beats, all zero, and sets its STATUS bit.
+// sends the same number of beats, all zero, and sets its STATUS bit. Output lanes are zeroed in
+// the core's RAM as they leave, so no secret stays in the core after a command (mlkem_core wipes
+// the rest).
 // Registers (32-bit): 0x00 CMD (W), 0x04 STATUS (R: 0 busy, 1 done, 2 ek_bad, 3 dk_bad,
 // 4 prog_err, 5 cmd_err), 0x08 CYCLES (core cycles of the last command, start to done),
 // 0x0C IO_CYCLES (cycles of its input and output phases), 0x10 INFO (K | NBU << 8 | 1 << 16).
@@ -105,10 +107,15 @@ module mlkem_axi #(
     assign m_axis_tdata  = reject ? 64'd0 : core_rdata;
     assign m_axis_tlast  = st == W_OUT && out_last;
 
+    // each output lane is zeroed in the core's RAM as it leaves (the core wipes the other
+    // secrets itself), except keygen's ek, which dk (the second region) contains and reads again
+    wire        out_wipe = out_give && (op != 2'd0 || seg);
     mlkem_core #(.K(K), .NBU(NBU)) core (.clk(clk), .rst(rst), .start(st == W_START), .op(op),
         .busy(core_busy), .done(core_done), .ek_bad(core_ek_bad), .dk_bad(core_dk_bad),
-        .prog_err(core_prog_err), .host_we(in_take), .host_addr(st == W_IN ? in_base + idx : rd_addr),
-        .host_wdata(s_axis_tdata), .host_rdata(core_rdata));
+        .prog_err(core_prog_err), .host_we(in_take || out_wipe),
+        .host_waddr(st == W_IN ? in_base + idx : out_base + idx),
+        .host_addr(st == W_IN ? in_base + idx : rd_addr),
+        .host_wdata(st == W_IN ? s_axis_tdata : 64'd0), .host_rdata(core_rdata));
 
     // ---------------- AXI4-Lite ----------------
     assign s_axil_awready = !s_axil_bvalid && s_axil_awvalid && s_axil_wvalid;

@@ -12,6 +12,8 @@
 //   DEC     lanes at abase -> ByteDecode_d(Decompress_d) -> slot sa (chk: 7.2 modulus check)
 //   LOAD4   4 lanes at abase -> tmp;  CMP4: tmp != lanes at abase -> dk_bad (7.3 hash check)
 //   SEL4    lanes at abase = fail ? tmp : lanes (implicit rejection, by mask, always written)
+//   WIPE    lanes [abase, +alen) := 0 (the secrets that are not the output, at the end, beside
+//           the engine's ZERO command that clears every slot)
 // Every byte string lives in one lane RAM (1024 x 64 bits), see gen_prog.py for the layout; the
 // host reads and writes it through the lane port while the core is idle. The programs are
 // unrolled, so the instruction sequence is the same for every input; only SampleNTT (public rho)
@@ -30,13 +32,14 @@ module mlkem_core #(
     output reg         dk_bad,        // decaps: H(ek) in dk does not match
     output reg         prog_err,      // the engine refused a command (a program bug)
     input  wire        host_we,
-    input  wire [9:0]  host_addr,
+    input  wire [9:0]  host_waddr,    // written while idle (the AXI wrapper zeroes output lanes
+    input  wire [9:0]  host_addr,     // as they leave, reading one lane ahead)
     input  wire [63:0] host_wdata,
     output wire [63:0] host_rdata     // mem[host_addr] of the previous cycle
 );
     localparam W = 2 * NBU, WORDS = 256 / W;
     localparam I_END = 0, I_HASH = 1, I_SAMPLE = 2, I_ENG = 3, I_ENC = 4, I_ENCCMP = 5, I_DEC = 6,
-               I_LOAD4 = 7, I_CMP4 = 8, I_SEL4 = 9;
+               I_LOAD4 = 7, I_CMP4 = 8, I_SEL4 = 9, I_WIPE = 10;
 `include "mlkem_prog.vh"
 
     // ---------------- sequencer ----------------
@@ -103,30 +106,33 @@ module mlkem_core #(
     wire        is_sample = f_op == I_SAMPLE;
     wire        sm_lane_ready;
     wire        sp_out_ready = (st == S_SQ) && (is_sample ? sm_lane_ready : 1'b1);
-    wire        hinit = st == S_HINIT;
+    // WIPE also restarts the sponge (its state cleared), the sampler and the codec buffers
+    wire        wipe0 = st == S_LINI && f_op == I_WIPE;
+    wire        hinit = st == S_HINIT || wipe0;
     keccak_sponge sp (.clk(clk), .rst(rst), .init(hinit), .mode(f_mode), .in_valid(sp_in_valid),
                       .in_ready(sp_in_ready), .in_data(sp_in_data), .in_bytes(sp_in_bytes),
                       .in_last(sp_in_last), .out_valid(sp_out_valid), .out_ready(sp_out_ready),
                       .out_data(sp_out), .block_ready(sp_block), .state(sp_state));
-    // the sampler makes up to 2 NBU coefficients a cycle: one engine word, what the port takes
+    // the sampler keeps up with the engine word a cycle that the ports take (see sampler.v)
+    localparam STEPS = (NBU == 2) ? 3 : NBU;
     wire [3:0]  sm_n;
-    wire [24*NBU-1:0] sm_c;
-    wire        sm_fin;
-    sampler #(.STEPS(NBU)) sm (.clk(clk), .rst(rst), .start(hinit), .mode(f_smode), .scale(f_scale),
+    wire [24*STEPS-1:0] sm_c;
+    wire        sm_fin, pk_full;
+    sampler #(.STEPS(STEPS)) sm (.clk(clk), .rst(rst), .start(hinit), .mode(f_smode), .scale(f_scale), .hold(pk_full),
                 .lane_valid(sp_out_valid && st == S_SQ && is_sample), .lane_ready(sm_lane_ready),
                 .lane(sp_out), .n_out(sm_n), .c(sm_c), .finished(sm_fin));
     wire        pk_valid;
     wire [7:0]  pk_index;
     wire [24*NBU-1:0] pk_word;
-    poly_packer #(.NBU(NBU), .STEPS(NBU)) pk (.clk(clk), .rst(rst), .start(hinit), .n_in(sm_n),
+    poly_packer #(.NBU(NBU), .STEPS(STEPS)) pk (.clk(clk), .rst(rst), .start(hinit), .n_in(sm_n),
                                  .c(sm_c), .word_valid(pk_valid), .word_index(pk_index),
-                                 .word(pk_word));
+                                 .word(pk_word), .full(pk_full));
 
     // ---------------- codec ----------------
     wire        ser_word_ready, ser_word_ready_next, ser_lane_valid;
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
-    poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(st == S_ENCI), .d(f_d),
+    poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(st == S_ENCI || wipe0), .d(f_d),
         .word_valid(pend), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
         .word(pe_rdata),
         .lane_valid(ser_lane_valid), .lane_ready(st == S_ENC), .lane(ser_lane));
@@ -135,7 +141,7 @@ module mlkem_core #(
     wire [24*NBU-1:0] des_word;
     wire [9:0]  nlanes = {4'd0, f_d, 2'd0};          // 4d lanes per polynomial
     wire        des_lane_valid = st == S_DEC && n != nlanes;
-    poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(st == S_DECI), .d(f_d),
+    poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(st == S_DECI || wipe0), .d(f_d),
         .lane_valid(des_lane_valid), .lane_ready(des_lane_ready), .lane(rdata),
         .word_valid(des_valid), .word_index(des_index), .word(des_word), .bad(des_bad));
 
@@ -201,7 +207,7 @@ module mlkem_core #(
             S_ENC, S_DEC, S_LRUN: raddr = f_abase + n_next;
             default: ;
         endcase
-        we = 1'b0; waddr = host_addr; wdata = host_wdata;
+        we = 1'b0; waddr = host_waddr; wdata = host_wdata;
         case (st)
             S_IDLE: we = host_we;
             S_SQ: if (!is_sample) begin
@@ -213,6 +219,8 @@ module mlkem_core #(
             S_LRUN: if (f_op == I_SEL4) begin
                 we = 1'b1; waddr = f_abase + n;
                 wdata = ({64{fail}} & tmp[n[1:0]]) | (~{64{fail}} & rdata);
+            end else if (f_op == I_WIPE) begin
+                we = 1'b1; waddr = f_abase + n; wdata = 64'd0;
             end
             default: ;
         endcase
@@ -241,7 +249,7 @@ module mlkem_core #(
                         I_ENG:            st <= S_ENG;
                         I_ENC, I_ENCCMP:  st <= S_ENCI;
                         I_DEC:            st <= S_DECI;
-                        I_LOAD4, I_CMP4, I_SEL4: st <= S_LINI;
+                        I_LOAD4, I_CMP4, I_SEL4, I_WIPE: st <= S_LINI;
                         default: begin st <= S_IDLE; done <= 1'b1; end
                     endcase
                 end
@@ -279,7 +287,8 @@ module mlkem_core #(
                 S_LRUN: begin
                     if (f_op == I_LOAD4) tmp[n[1:0]] <= rdata;
                     if (f_op == I_CMP4) dk_bad <= dk_bad | (tmp[n[1:0]] != rdata);
-                    if (n == 10'd3) begin st <= S_DISP; iw <= rom; end
+                    if (f_op == I_WIPE) begin tmp[n[1:0]] <= 64'd0; fail <= 1'b0; end
+                    if (n == ((f_op == I_WIPE) ? f_alen - 10'd1 : 10'd3)) begin st <= S_DISP; iw <= rom; end
                 end
                 default: st <= S_IDLE;
             endcase

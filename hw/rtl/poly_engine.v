@@ -15,6 +15,9 @@
 //   MAC   c + a o b -> c  (same bank rule as MUL, same cycles): the product accumulated into c,
 //         read on the write bank's second port, so a sum of products needs no ADD passes
 //   ADD   a + b -> c, SUB a - b -> c (same bank rule as MUL)
+//   ZERO  (op 0) slots 0 .. 2a-1 (a slot rows of both banks; a = 0: all 16), both staging
+//         buffers and the datapath registers := 0 (the wipe after an operation; four ports at a
+//         time: max(a, 1) * 128/W + 4 + L cycles)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
 //   NTT and INTT128 7 * (128/W + L), INTT 7 * (128/W + L) + 256/W + L, MUL/MAC 512/W + L + 2,
@@ -60,7 +63,9 @@ module poly_engine #(
 
     localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5,
                OP_MAC = 3'd6, OP_INTT128 = 3'd7;
-    localparam K_CT = 3'd0, K_GS = 3'd1, K_SCALE = 3'd2, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5;
+    localparam K_CT = 3'd0, K_GS = 3'd1, K_SCALE = 3'd2, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5,
+               K_ZERO = 3'd6;
+    localparam OP_ZERO = 3'd0;
 
 `include "modq.vh"
 `include "mlkem_rom.vh"
@@ -69,9 +74,10 @@ module poly_engine #(
     reg        busy;
     reg [2:0]  op;
     reg [3:0]  sa, sb, sc;
+    wire [3:0] zrows = (sa == 4'd0 || sa > 4'd8) ? 4'd8 : sa;   // ZERO: slot rows 0 .. sa-1
     reg        stg, sbuf;
     reg [3:0]  pass;          // layer / pass number within the command
-    reg [8:0]  cnt;           // issue counter within the pass
+    reg [9:0]  cnt;           // issue counter within the pass (ZERO at NBU = 1: up to 515)
     reg        draining;
     reg [3:0]  drain_cnt;
     assign idle = !busy;
@@ -80,7 +86,7 @@ module poly_engine #(
     reg  [2:0] kind;
     reg  [2:0] lenlog;        // log2(len) for butterfly layers
     reg  [3:0] rslot0, rslot1, wslot;
-    reg  [8:0] nissue;
+    reg  [9:0] nissue;        // ZERO at NBU = 1: 512
     reg        last_pass;
     always @* begin
         kind = K_ADD; lenlog = 3'd1; rslot0 = sa; rslot1 = sb; wslot = sc;
@@ -103,6 +109,7 @@ module poly_engine #(
             end
             OP_MUL, OP_MAC: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
             OP_SUB: kind = K_SUB;
+            OP_ZERO: begin kind = K_ZERO; nissue = zrows * (WORDS / 2) + 4; end
             default: kind = K_ADD;
         endcase
         // a from a staging buffer: MUL/MAC/ADD/SUB read b's bank (both ports; port 0's word is
@@ -114,7 +121,8 @@ module poly_engine #(
     wire bad_cmd = (cmd_op == OP_NTT) ? (cmd_a[0] == cmd_b[0]) :
                    (cmd_op == OP_INTT || cmd_op == OP_INTT128) ? (cmd_stage || cmd_a[0] == cmd_b[0]) :
                    (cmd_op == OP_MUL || cmd_op == OP_MAC || cmd_op == OP_ADD || cmd_op == OP_SUB) ?
-                       (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) : 1'b1;
+                       (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) :
+                   (cmd_op == OP_ZERO) ? cmd_stage : 1'b0;
 
     always @(posedge clk) begin
         done <= 1'b0;
@@ -126,18 +134,18 @@ module poly_engine #(
                 if (!bad_cmd) begin
                     busy <= 1'b1; op <= cmd_op; sa <= cmd_a; sb <= cmd_b; sc <= cmd_c;
                     stg <= cmd_stage; sbuf <= cmd_sbuf;
-                    pass <= 4'd0; cnt <= 9'd0; draining <= 1'b0;
+                    pass <= 4'd0; cnt <= 10'd0; draining <= 1'b0;
                 end
             end
         end else if (!draining) begin
-            if (cnt == nissue - 9'd1) begin
+            if (cnt == nissue - 10'd1) begin
                 draining <= 1'b1; drain_cnt <= 4'd0;
             end
-            cnt <= cnt + 9'd1;
+            cnt <= cnt + 10'd1;
         end else begin
             drain_cnt <= drain_cnt + 4'd1;
             if (drain_cnt == DRAIN - 1) begin
-                draining <= 1'b0; cnt <= 9'd0;
+                draining <= 1'b0; cnt <= 10'd0;
                 if (last_pass) begin busy <= 1'b0; done <= 1'b1; end
                 else pass <= pass + 4'd1;
             end
@@ -146,6 +154,9 @@ module poly_engine #(
 
     // ---------------- address generation (issue stage) ----------------
     wire issuing = busy && !draining;
+    // ZERO writes for 4 WORDS cycles, then reads zeros for 4 more so the pipeline registers
+    // hold no data of the operation either (the MUL holding registers are cleared directly)
+    wire zeroing = issuing && kind == K_ZERO && cnt < zrows * (WORDS / 2);
     reg  [WA-1:0] wa, wb;                 // word indices read on ports 0 and 1 (and written back)
     reg  [6:0]    zidx [0:W-1];           // twiddle index per butterfly lane
     reg           ph_b;                   // MUL: second issue cycle of a word
@@ -196,6 +207,7 @@ module poly_engine #(
                 wr0 = ph_b && (cnt[8:1] != 0) && (cnt[8:1] <= WORDS);
                 for (i = 0; i < NBU; i = i + 1) zidx[i] = (mul_word << (LW - 1)) | i;   // gamma index
             end
+            K_ZERO: wr0 = 1'b0;                   // written by the port drivers below
             default: begin wa = cnt[WA-1:0]; wb = cnt[WA-1:0]; end
         endcase
     end
@@ -206,14 +218,13 @@ module poly_engine #(
     reg  [DW-1:0] wd0 [0:1], wd1 [0:1];
     wire [DW-1:0] rd0 [0:1], rd1 [0:1];
 
-    genvar g;
-    generate
-        for (g = 0; g < 2; g = g + 1) begin : bank
-            poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) ram (
-                .clk(clk), .we0(we0[g]), .addr0(a0[g]), .wdata0(wd0[g]), .rdata0(rd0[g]),
-                .we1(we1[g]), .addr1(a1[g]), .wdata1(wd1[g]), .rdata1(rd1[g]));
-        end
-    endgenerate
+    // (instances named without a generate loop: the tests read them through the hierarchy)
+    poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) bank0 (
+        .clk(clk), .we0(we0[0]), .addr0(a0[0]), .wdata0(wd0[0]), .rdata0(rd0[0]),
+        .we1(we1[0]), .addr1(a1[0]), .wdata1(wd1[0]), .rdata1(rd1[0]));
+    poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) bank1 (
+        .clk(clk), .we0(we0[1]), .addr0(a0[1]), .wdata0(wd0[1]), .rdata0(rd0[1]),
+        .we1(we1[1]), .addr1(a1[1]), .wdata1(wd1[1]), .rdata1(rd1[1]));
 
     // pipeline metadata: issue -> S0 (RAM data) -> S1 (product) -> S2 (reduced) -> S3 (write)
     reg          v_s0, v_s1, v_s2, v_s3;
@@ -241,15 +252,18 @@ module poly_engine #(
     // operand a. Each is a true dual-port RAM: port 0 writes, or reads for the engine while a
     // command reads that buffer; port 1 reads (NTT's first layer reads two words a cycle).
     wire [DW-1:0] srd0 [0:1], srd1 [0:1];
-    generate
-        for (g = 0; g < 2; g = g + 1) begin : stage
-            wire rd_here = busy && stg && sbuf == g;
-            poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) ram (
-                .clk(clk), .we0(stage_we && stage_buf == g && !rd_here),
-                .addr0(rd_here ? wa : stage_word[WA-1:0]), .wdata0(stage_wdata), .rdata0(srd0[g]),
-                .we1(1'b0), .addr1(wb), .wdata1({DW{1'b0}}), .rdata1(srd1[g]));
-        end
-    endgenerate
+    wire          s_clr = zeroing && cnt < WORDS / 2;      // both ports, half a buffer each
+    wire          s_rd0 = busy && stg && !sbuf, s_rd1 = busy && stg && sbuf;
+    poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage0 (
+        .clk(clk), .we0((stage_we && !stage_buf && !s_rd0) || s_clr),
+        .addr0(s_rd0 ? wa : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[0]),
+        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : wb), .wdata1({DW{1'b0}}), .rdata1(srd1[0]));
+    poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage1 (
+        .clk(clk), .we0((stage_we && stage_buf && !s_rd1) || s_clr),
+        .addr0(s_rd1 ? wa : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[1]),
+        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : wb), .wdata1({DW{1'b0}}), .rdata1(srd1[1]));
 
     // ---------------- datapath ----------------
     reg  [DW-1:0] X, Y;                       // S0: the two words read
@@ -393,6 +407,11 @@ module poly_engine #(
         w0_s3 <= w0_s2; w1_s3 <= w1_s2; wa_s3 <= wa_s2; wb_s3 <= wb_s2; bank_s3 <= bank_s2;
         OX_s3 <= OX; OY_s3 <= OY;
         hr_s0 <= host_re; host_bank_q <= host_slot[0];
+        if (zeroing)
+            for (j = 0; j < NBU; j = j + 1) begin
+                msa[j] <= 12'd0; msb[j] <= 12'd0; hold_a0b0[j] <= 12'd0; hold_a1b1[j] <= 12'd0;
+                ph0[j] <= 12'd0; ph1[j] <= 12'd0; gam[j] <= 12'd0;
+            end
     end
 
     // RAM port drivers: host access when idle; otherwise reads from the pass's read bank and
@@ -405,6 +424,13 @@ module poly_engine #(
             a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
             we0[host_slot[0]] = host_we;
             wd0[host_slot[0]] = host_wdata;
+        end else if (zeroing) begin
+            // ZERO: every word of both banks, four ports at a time
+            for (i = 0; i < 2; i = i + 1) begin
+                // slot row cnt / (WORDS/2): its first half on port 0, its second on port 1
+                a0[i] = {cnt[AW-2:WA-1], 1'b0, cnt[WA-2:0]}; a1[i] = {cnt[AW-2:WA-1], 1'b1, cnt[WA-2:0]};
+                we0[i] = 1'b1; we1[i] = 1'b1; wd0[i] = {DW{1'b0}}; wd1[i] = {DW{1'b0}};
+            end
         end else begin
             a0[rbank] = raddr0;
             a1[rbank] = raddr1;

@@ -1,6 +1,7 @@
 // ML-KEM samplers on the sponge's 64-bit output lanes (FIPS 203 Algorithms 7 and 8), producing
-// up to 2 STEPS coefficients a cycle for poly_packer (STEPS = 1, 2 or 4: the core matches it to
-// the engine's word of 2 NBU coefficients, so the host port takes a word every cycle).
+// up to 2 STEPS coefficients a cycle for poly_packer (the core sets STEPS = 1, 3, 4 for NBU = 1,
+// 2, 4: the engine takes a word of 2 NBU coefficients a cycle, and SampleNTT needs 3 steps, 72
+// bits, to keep up with a 64-bit lane a cycle; the packer holds the sampler when it falls behind).
 //   mode 0, SampleNTT: 3 bytes -> candidates d1 = b0 + 256 (b1 mod 16), d2 = b1/16 + 16 b2, each
 //           kept when below q (XOF = SHAKE128(rho || j || i)). Rejection depends only on public rho.
 //   mode 1, SamplePolyCBD eta = 2: 4 bits -> (x0 + x1) - (x2 + x3) mod q  (PRF = SHAKE256(sigma||N))
@@ -18,6 +19,7 @@ module sampler #(
     input  wire        start,
     input  wire [1:0]  mode,
     input  wire        scale,
+    input  wire        hold,         // no step this cycle (the packer has a word waiting)
     input  wire        lane_valid,
     output wire        lane_ready,
     input  wire [63:0] lane,
@@ -61,7 +63,7 @@ module sampler #(
     always @* begin
         nsteps = 3'd0;
         for (s = 1; s <= STEPS; s = s + 1)
-            if (!finished && {1'b0, nbits} >= s * take) nsteps = s;
+            if (!finished && !hold && {1'b0, nbits} >= s * take) nsteps = s;
         used = nsteps * take;
         for (s = 0; s < STEPS; s = s + 1) begin
             // step s: candidates 2s, 2s+1
@@ -125,10 +127,13 @@ module poly_packer #(
     input  wire [24*STEPS-1:0] c,
     output reg                word_valid,
     output reg  [7:0]         word_index,
-    output reg  [24*NBU-1:0]  word
+    output reg  [24*NBU-1:0]  word,
+    output wire               full           // a whole word waits: hold the sampler a cycle
 );
     localparam W = 2 * NBU;
-    localparam AC = W + 2 * STEPS;           // fewer than W wait, plus one cycle's input
+    // the sampler steps only while fewer than W wait, so at most W - 1 + 2 STEPS are ever held
+    localparam AC = W + 2 * STEPS;
+    assign full = n >= W;
     reg [12*AC-1:0] acc;
     reg [4:0]       n;
     reg [7:0]       next_index;
@@ -146,7 +151,7 @@ module poly_packer #(
     always @(posedge clk) begin
         word_valid <= 1'b0;
         if (rst || start) begin
-            n <= 5'd0; next_index <= 8'd0; acc <= 0;
+            n <= 5'd0; next_index <= 8'd0; acc <= 0; word <= 0;   // nothing left (the core's wipe)
         end else if (total >= W) begin
             word_valid <= 1'b1; word_index <= next_index; word <= merged[24*NBU-1:0];
             next_index <= next_index + 8'd1;
@@ -162,7 +167,7 @@ endmodule
 // Test top: sponge -> sampler -> packer, as the core wires them.
 module sampler_top #(
     parameter NBU   = 2,
-    parameter STEPS = NBU
+    parameter STEPS = (NBU == 2) ? 3 : NBU
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -190,8 +195,11 @@ module sampler_top #(
     keccak_sponge sp (.clk(clk), .rst(rst), .init(init), .mode(hash_mode), .in_valid(in_valid),
                       .in_ready(in_ready), .in_data(in_data), .in_bytes(in_bytes), .in_last(in_last),
                       .out_valid(ov), .out_ready(ordy), .out_data(od), .block_ready(blk), .state(st));
+    wire full;
     sampler #(.STEPS(STEPS)) sm (.clk(clk), .rst(rst), .start(init), .mode(sample_mode), .scale(scale),
-                .lane_valid(ov), .lane_ready(ordy), .lane(od), .n_out(n), .c(cs), .finished(finished));
+                .hold(full), .lane_valid(ov), .lane_ready(ordy), .lane(od), .n_out(n), .c(cs),
+                .finished(finished));
     poly_packer #(.NBU(NBU), .STEPS(STEPS)) pk (.clk(clk), .rst(rst), .start(init), .n_in(n), .c(cs),
-                                 .word_valid(word_valid), .word_index(word_index), .word(word));
+                                 .word_valid(word_valid), .word_index(word_index), .word(word),
+                                 .full(full));
 endmodule

@@ -32,12 +32,12 @@ OPS = ("keygen", "encaps", "decaps")
 PARAMS = {2: (3, 2, 10, 4), 3: (2, 2, 10, 4), 4: (2, 2, 11, 5)}   # eta1, eta2, du, dv
 
 # instruction opcodes
-I_END, I_HASH, I_SAMPLE, I_ENG, I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4 = range(10)
+I_END, I_HASH, I_SAMPLE, I_ENG, I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4, I_WIPE = range(11)
 # hash modes (keccak_sponge) and sampler modes
 SHA3_256, SHA3_512, SHAKE128, SHAKE256 = range(4)
 S_NTT, S_CBD2, S_CBD3 = range(3)
 INV128 = 3303                                     # 128^-1 mod q
-ENG = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
+ENG = {"zero": 0, "ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
 # instruction fields: name -> (lsb, width); mirrored by the localparams in mlkem_core.v
 FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
           "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
@@ -56,6 +56,18 @@ def layout(k):
     lay["KB"] = lay["M"] + 20
     lay["END"] = lay["M"] + 24
     return lay
+
+
+def secret_lanes(k, op):
+    """Lane regions (base, count) holding secrets other than the output at the end of op: encaps
+    m (and the public H(ek) beside it) and r; decaps dk_pke, z, m', H(ek), r', the recomputed
+    H(ek) and K-bar."""
+    L = layout(k)
+    if op == "encaps":
+        return [(L["M"], 8), (L["KR"] + 4, 4)]
+    if op == "decaps":
+        return [(L["DKP"], 48 * k), (L["Z"], 4), (L["M"], 8), (L["KR"] + 4, 12)]
+    return []
 
 
 def io_regions(k, op):
@@ -86,9 +98,14 @@ class Slots:
         self.prog = prog
         self.next_buf = 0
         self.reading = None       # the staging buffer read by the most recent ENG command
+        self.used = set()
 
     def alloc(self, bank):
-        return self.free[bank].pop(0)
+        """The lowest free slot, so the wipe (ZERO of the slot rows used) stays short."""
+        s = min(self.free[bank])
+        self.free[bank].remove(s)
+        self.used.add(s)
+        return s
 
     def release(self, *slots):
         for s in slots:
@@ -272,14 +289,16 @@ def program(k, op):
             u = sl.stage()
             dec(prog, L["C"] + 4 * du * i, du, u)
             uh = sl.ntt(u, bank=1)                           # bank 1, beside s; w in bank 0
+            s = sl.stage()
+            dec(prog, L["DKP"] + 48 * i, 12, s)
             if i == 0:                                       # FIPS 203 7.3, beside the NTT
                 hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
                 prog.append({"op": I_LOAD4, "abase": L["HC"]})
                 prog.append({"op": I_CMP4, "abase": L["H"]})
-            s = sl.stage()
-            dec(prog, L["DKP"] + 48 * i, 12, s)
             w = sl.mac(s, uh, w)
             sl.release(uh)
+        # dk_pke is no longer needed: wiped beside the last MAC
+        prog.append({"op": I_WIPE, "abase": L["DKP"], "alen": 48 * k})
         w = sl.intt(w)
         v = sl.stage()
         dec(prog, L["C"] + 4 * du * k, dv, v)
@@ -292,6 +311,12 @@ def program(k, op):
         encrypt(prog, sl, k, L["KR"] + 4, compare=True)
         prog.append({"op": I_LOAD4, "abase": L["KB"]})
         prog.append({"op": I_SEL4, "abase": L["KR"]})
+    # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
+    # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output)
+    sl.eng("zero", max(sl.used) // 2 + 1, 0)              # slot rows 0 .. a-1
+    for base, n in secret_lanes(k, op):
+        if not (op == "decaps" and base == L["DKP"]):     # decaps wiped dk_pke already
+            prog.append({"op": I_WIPE, "abase": base, "alen": n})
     prog.append({"op": I_END})
     assert all(len(v) == 8 for v in sl.free.values()), f"slot leak in {op} k={k}"
     return prog
@@ -355,7 +380,11 @@ def run(k, op, inp):
         elif o == I_ENG:
             a, b, c = slots[tgt], slots[g("sb")], slots[g("sc")]
             e = g("eop")
-            if e == ENG["ntt"]:
+            if e == ENG["zero"]:
+                rows = g("sa") or 8
+                assert all(x == [0] * 256 for x in slots[2 * rows:STAGE]), "ZERO misses a slot"
+                slots = [[0] * 256 for _ in range(STAGE + 2)]
+            elif e == ENG["ntt"]:
                 slots[g("sb")] = models.ntt(a)
                 slots[g("sa")] = poison
             elif e == ENG["intt"]:
@@ -395,6 +424,8 @@ def run(k, op, inp):
         elif o == I_SEL4:
             if flags["fail"]:
                 mem[g("abase"):g("abase") + 4] = tmp
+        elif o == I_WIPE:
+            mem[g("abase"):g("abase") + g("alen")] = [0] * g("alen")
         elif o == I_END:
             break
     out = b"".join(_lanes_bytes(mem, b, n) for b, n in outs_r)

@@ -1,14 +1,20 @@
 """The AXI wrapper (mlkem_axi): AXI4-Lite command/status and 64-bit AXI4-Stream byte strings,
 a keygen/encaps/decaps triple against nuri.mlkem with random stalls on both streams, a rejected
-ek (zero output, STATUS bit), a refused command (wrong level), and the cycle registers.
+ek (zero output, STATUS bit), a refused command (wrong level), and the cycle registers; after
+every command the core's lane RAM holds no secret (read through the hierarchy).
 """
 import random
+import sys
+from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-import nuri.mlkem as ref
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import gen_prog  # noqa: E402
+
+import nuri.mlkem as ref  # noqa: E402
 
 LEVEL = {2: 512, 3: 768, 4: 1024}
 REG_CMD, REG_STATUS, REG_CYCLES, REG_IO, REG_INFO = 0x00, 0x04, 0x08, 0x0C, 0x10
@@ -105,6 +111,18 @@ async def command(dut, op, data, rng):
     out = await receive(dut, rng)
     await sender
     status = await lite_read(dut, REG_STATUS)
+    # no secret left in the core's lane RAM: the output lanes were zeroed as they left, the core
+    # wiped the rest (keygen leaves only its public ek; encaps the public c and ek)
+    lanes = gen_prog.layout(k)
+    mem = dut.core.mem
+    if op == "keygen":
+        secret = range(0, lanes["EK"])
+    elif op == "encaps":
+        secret = range(lanes["M"], lanes["KR"] + 8)         # m, H(ek), K, r
+    else:
+        secret = list(range(0, lanes["EK"])) + list(range(lanes["Z"], lanes["Z"] + 4)) \
+            + list(range(lanes["M"], lanes["END"]))
+    assert all(int(mem[a].value) == 0 for a in secret), f"{op}: secret lanes left in the core"
     return out, status
 
 

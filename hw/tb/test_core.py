@@ -5,7 +5,9 @@ and dk, so a clone without ../shared runs it too) and of random seeds against nu
 encaps against nuri.mlkem.encaps; decaps of valid ciphertexts; implicit rejection (a flipped
 ciphertext bit gives J(z || c), as nuri.mlkem.decaps); the FIPS 203 7.2 modulus check (an ek
 coefficient >= q sets ek_bad) and 7.3 hash check (a dk with a wrong H(ek) sets dk_bad); and the
-ACVP encapDecap vectors of ../shared when present. Core cycles (start to done) per operation go to
+ACVP encapDecap vectors of ../shared when present. After every operation the secrets that are not
+its output are checked to be wiped (lane RAM, engine slots and staging buffers, sponge state).
+Core cycles (start to done) per operation go to
 $NURI_HW_CYCLES. NURI_HW_QUICK=1 runs one random triple instead of three.
 """
 import hashlib
@@ -44,10 +46,11 @@ ACVP_KEYGEN = {
         "26d823885f465ebd28a923e41957e86bdd58b9c06a73ff3fe8d43a80f5813a64"),
 }
 CYCLES = {}
-# NURI_HW_PROFILE=1: the busy cycles of each timed operation by instruction class (the one in iw)
+# NURI_HW_PROFILE=1: the busy cycles of each timed operation by instruction class (the one in iw),
+# and how many of them the engine was idle
 PROFILE_NAMES = {0: "END", 1: "HASH", 2: "SAMPLE", 3: "ENG", 4: "ENC", 5: "ENCCMP", 6: "DEC",
-                 7: "LOAD4", 8: "CMP4", 9: "SEL4"}
-ENG_NAMES = {1: "ntt", 2: "intt", 3: "mul", 4: "add", 5: "sub", 6: "mac", 7: "intt128"}
+                 7: "LOAD4", 8: "CMP4", 9: "SEL4", 10: "WIPE"}
+ENG_NAMES = {0: "zero", 1: "ntt", 2: "intt", 3: "mul", 4: "add", 5: "sub", 6: "mac", 7: "intt128"}
 
 
 def k_of(dut):
@@ -60,6 +63,7 @@ async def reset(dut):
     dut.op.value = 0
     dut.host_we.value = 0
     dut.host_addr.value = 0
+    dut.host_waddr.value = 0
     dut.host_wdata.value = 0
     dut.rst.value = 1
     await RisingEdge(dut.clk)
@@ -77,7 +81,7 @@ async def run(dut, op, data):
     for base, n in ins:
         for i in range(n):
             dut.host_we.value = 1
-            dut.host_addr.value = base + i
+            dut.host_waddr.value = base + i
             dut.host_wdata.value = int.from_bytes(data[pos:pos + 8], "little")
             pos += 8
             await RisingEdge(dut.clk)
@@ -103,7 +107,31 @@ async def run(dut, op, data):
             out += int(dut.host_rdata.value).to_bytes(8, "little")
             await RisingEdge(dut.clk)
     assert flags["prog_err"] == 0, "the engine refused a command of the program"
+    await check_wiped(dut, op)
     return bytes(out), flags
+
+
+async def read_lane(dut, addr):
+    dut.host_addr.value = addr
+    await RisingEdge(dut.clk)
+    await RisingEdge(dut.clk)
+    await ReadOnly()
+    v = int(dut.host_rdata.value)
+    await RisingEdge(dut.clk)
+    return v
+
+
+async def check_wiped(dut, op):
+    """After an operation the lanes with secrets that are not the output are zero, and so is
+    every word of the engine's slots and staging buffers (read through the hierarchy)."""
+    for base, n in gen_prog.secret_lanes(k_of(dut), op):
+        for i in range(n):
+            assert await read_lane(dut, base + i) == 0, f"{op}: lane {base + i} not wiped"
+    words = 256 // (2 * int(dut.NBU.value))
+    for ram, n in ((dut.pe.bank0, 8 * words), (dut.pe.bank1, 8 * words), (dut.pe.stage0, words),
+                   (dut.pe.stage1, words)):
+        assert all(int(ram.mem[i].value) == 0 for i in range(n)), f"{op}: engine {ram._name}"
+    assert int(dut.sp.state.value) == 0 or op == "keygen", f"{op}: sponge state"
 
 
 async def timed(dut, op, data):
@@ -126,6 +154,8 @@ async def timed(dut, op, data):
                     elif name == "SAMPLE":
                         name += "/ntt" if (iw >> 72) & 3 == 0 else "/cbd"
                     prof[name] = prof.get(name, 0) + 1
+                    if dut.pe.busy.value == 0:            # the engine idle meanwhile
+                        prof["engine idle"] = prof.get("engine idle", 0) + 1
 
     task = cocotb.start_soon(count())
     out, flags = await run(dut, op, data)

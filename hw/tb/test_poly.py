@@ -15,7 +15,7 @@ from cocotb.triggers import RisingEdge, ReadOnly
 import models
 
 Q = models.Q
-OP = {"ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
+OP = {"zero": 0, "ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
 
 
 def nbu(dut):
@@ -190,6 +190,36 @@ async def staging_buffers(dut):
     assert await read(dut, 6) == [(x - y) % Q for x, y in zip(e, acc)], "SUB from a buffer"
     assert await run(dut, "add", 0, 3, 5, stage=1) is None      # b and c in one bank
     assert await run(dut, "intt", 0, 3, stage=1) is None        # INTT takes no buffer
+
+
+@cocotb.test()
+async def zero_wipes_everything(dut):
+    """ZERO (the core's wipe) clears all 16 slots and both staging buffers; the engine then
+    computes as before."""
+    await start(dut)
+    rng = random.Random(5 + nbu(dut))
+    for slot in range(16):
+        await load(dut, slot, rand_poly(rng))
+    f = rand_poly(rng)
+    await load_stage(dut, 0, f)
+    await load_stage(dut, 1, f)
+    await run(dut, "mul", 0, 2, 3, stage=1)            # a MUL leaves products in the datapath
+    assert await run(dut, "zero", 0, 0) is not None
+    for slot in range(16):
+        assert await read(dut, slot) == [0] * 256, f"slot {slot} after ZERO"
+    for buf in (0, 1):                                  # a buffer's content, through ADD with 0
+        await run(dut, "add", 0, 2, 3, stage=buf)
+        assert await read(dut, 3) == [0] * 256, f"staging buffer {buf} after ZERO"
+    assert await run(dut, "zero", 0, 0, stage=0) is None
+    # ZERO a = 2: slot rows 0, 1 (slots 0-3) only
+    for slot in range(6):
+        await load(dut, slot, f)
+    await run(dut, "zero", 2, 0)
+    for slot in range(6):
+        assert await read(dut, slot) == ([0] * 256 if slot < 4 else f), f"slot {slot}, ZERO a = 2"
+    await load(dut, 0, f)
+    await run(dut, "ntt", 0, 1)
+    assert await read(dut, 1) == models.ntt(f)
 
 
 @cocotb.test()
