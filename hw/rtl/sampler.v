@@ -46,25 +46,36 @@ module sampler #(
         begin
             if (eta3) begin a = x[0] + x[1] + x[2]; b = x[3] + x[4] + x[5]; end
             else      begin a = x[0] + x[1];        b = x[2] + x[3]; end
-            // r = a - b; scaled: r * 3303 = -26 r mod q
+            // r = a - b; scaled: r * 3303 = -26 r mod q, a table (no multiplier)
             if (!scaled) cbd = (a >= b) ? a - b : 12'd3329 - (b - a);
-            else         cbd = (a >= b) ? ((a == b) ? 12'd0 : 12'd3329 - 12'd26 * (a - b)) : 12'd26 * (b - a);
+            else case ((a >= b) ? a - b : b - a)
+                3'd1:    cbd = (a >= b) ? 12'd3303 : 12'd26;
+                3'd2:    cbd = (a >= b) ? 12'd3277 : 12'd52;
+                3'd3:    cbd = (a >= b) ? 12'd3251 : 12'd78;
+                default: cbd = 12'd0;
+            endcase
         end
     endfunction
 
-    // steps this cycle, and the bits they use
+    // steps this cycle, and the bits they use (constants per mode: no multipliers)
+    function [7:0] bits_of;
+        input [1:0] m;
+        input integer k;
+        bits_of = (m == 2'd0) ? 24 * k : (m == 2'd1) ? 8 * k : 12 * k;
+    endfunction
     reg  [2:0]  nsteps;
     reg  [7:0]  used;
     reg  [11:0] cand [0:NC-1];
     reg         ok [0:NC-1];
-    reg  [3:0]  nacc;
+    reg  [3:0]  pos [0:NC-1];     // output position of candidate i (accepted ones before it)
     reg  [8:0]  room;
-    integer s, i;
+    integer s, i, j;
     always @* begin
-        nsteps = 3'd0;
+        nsteps = 3'd0; used = 8'd0;
         for (s = 1; s <= STEPS; s = s + 1)
-            if (!finished && !hold && {1'b0, nbits} >= s * take) nsteps = s;
-        used = nsteps * take;
+            if (!finished && !hold && nbits >= bits_of(md, s)) begin
+                nsteps = s; used = bits_of(md, s);
+            end
         for (s = 0; s < STEPS; s = s + 1) begin
             // step s: candidates 2s, 2s+1
             case (md)
@@ -84,15 +95,20 @@ module sampler #(
             ok[2*s]   = s < nsteps && (md != 2'd0 || cand[2*s] < 12'd3329);
             ok[2*s+1] = s < nsteps && (md != 2'd0 || cand[2*s+1] < 12'd3329);
         end
-        // keep the accepted candidates in order, at most 256 - count of them
+        // keep the accepted candidates in order, at most 256 - count of them: candidate i goes
+        // to output pos[i] (an AND-OR selection, no shifter)
         room = 9'd256 - count;
-        n_out = 4'd0; c = 0; nacc = 4'd0;
-        for (i = 0; i < NC; i = i + 1)
-            if (ok[i] && {5'd0, nacc} < room) begin
-                c[12*nacc +: 12] = cand[i];
-                nacc = nacc + 4'd1;
-            end
-        n_out = nacc;
+        pos[0] = 4'd0;
+        if (room == 9'd0) ok[0] = 1'b0;
+        for (i = 1; i < NC; i = i + 1) begin
+            pos[i] = pos[i-1] + {3'd0, ok[i-1]};
+            if ({5'd0, pos[i]} >= room) ok[i] = 1'b0;
+        end
+        n_out = pos[NC-1] + {3'd0, ok[NC-1]};
+        c = 0;
+        for (j = 0; j < NC; j = j + 1)
+            for (i = j; i < NC; i = i + 1)
+                if (ok[i] && pos[i] == j) c[12*j +: 12] = c[12*j +: 12] | cand[i];
     end
     wire [7:0] left = nbits - used;
     assign lane_ready = !finished && left <= 32 * STEPS;
