@@ -150,17 +150,19 @@ module poly_packer #(
     // the sampler steps only while fewer than W wait, so at most W - 1 + 2 STEPS are ever held
     localparam AC = W + 2 * STEPS;
     assign full = n >= W;
-    reg [12*AC-1:0] acc;
+    reg [12*AC-1:0] acc;        // n coefficients, zeros above them
     reg [4:0]       n;
     reg [7:0]       next_index;
     reg [12*AC-1:0] merged;
     reg [4:0]       total;
-    integer i;
+    integer k;
 
+    // the new coefficients (zeros above n_in, as the sampler gives them) placed above the n
+    // waiting: a select among constant shifts (no multiplier for 12 n)
     always @* begin
         merged = acc;
-        for (i = 0; i < 2 * STEPS; i = i + 1)
-            if (i < n_in) merged[12*(n+i) +: 12] = c[12*i +: 12];
+        for (k = 0; k < AC; k = k + 1)
+            if (n == k) merged = acc | ({{(12*AC){1'b0}}, c} << (12 * k));
         total = n + {1'b0, n_in};
     end
 
