@@ -177,7 +177,7 @@ def test_bench_records_follow_the_schema(tmp_path):
     assert {(x["impl"], x["op"], x["metric"]) for x in recs} == {
         ("python-api", "seal", "seconds"), ("python-api", "open", "seconds"), ("python-api", "seal+open", "seconds"),
         ("python-api", "seal+open", "cpu-seconds"), ("python-api-discard", "seal+open", "seconds"),
-        ("python-api-discard", "seal+open", "cpu-seconds")}
+        ("python-api-discard", "seal+open", "cpu-seconds"), ("copy", "copy+copy", "seconds")}
     for x in recs:
         assert {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs",
                 "p10", "p90", "load", "busy"} <= set(x), x
