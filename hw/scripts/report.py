@@ -41,7 +41,7 @@ LEVELS = {2: 512, 3: 768, 4: 1024}
 # The Yosys flow of every estimate (documented in hw/README.md): flattened, so constants cross
 # module boundaries as in a vendor tool; no I/O buffers (the core is a block inside a design);
 # -nowidelut: without it ABC treats LUT7/8/9 (2/4/8 LUT6 + MUXF7/8/9) as cheap and maps logic
-# that fits 2 LUT6 into them (the sponge: 10,383 LUT + 5,527 MUXF with, 5,272 LUT + 0 MUXF
+# that fits 2 LUT6 into them (the sponge: 10,445 LUT + 5,527 MUXF with, 5,272 LUT + 0 MUXF
 # without); Vivado uses MUXF for real multiplexers only.
 XILINX_FLOW = "synth_xilinx -family {family} -flatten -noiopad -nowidelut -top {top}"
 ECP5_PART = ("--85k", "--package", "CABGA756")
@@ -72,7 +72,7 @@ def parse_stat(text):
         m = re.match(r"=== (.*) ===$", line.strip())
         if m:
             name = m.group(1)
-            pm = re.match(r"\$paramod\$?\w*\\(\w+)\\", name)
+            pm = re.match(r"\$paramod(?:\$\w+)?\\(\w+)", name)
             cur = pm.group(1) if pm else name
             mods.setdefault(cur, {k: 0 for k in CELLS})
             continue
