@@ -32,8 +32,11 @@ HW = Path(__file__).resolve().parent.parent
 RTL = HW / "rtl"
 BUILD = HW.parent / "build" / "hw"
 CELLS = {"lut": r"LUT\d", "ff": r"FD[A-Z]+", "muxf": r"MUXF\d", "carry": r"CARRY\d",
-         "dsp": r"DSP48E\d", "ramb18": r"RAMB18E\d", "ramb36": r"RAMB36E\d",
-         "lutram": r"RAM\d+[MSX]\d*"}
+         "dsp": r"DSP48E\d", "ramb18": r"RAMB18E\d", "ramb36": r"RAMB36E\d"}
+# LUTs used as memory (distributed RAM, shift registers), counted into `lut` as Vivado's "CLB
+# LUTs" (logic + memory) does; `lutmem` keeps them visible
+LUTMEM = {"RAM32X1S": 1, "RAM64X1S": 1, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1D": 8,
+          "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8, "SRL16E": 1, "SRLC32E": 1}
 CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
         "mlkem_core.v", "mlkem_axi.v"]
 CORE_PARAMS = {"K": 3, "NBU": 2}
@@ -74,10 +77,11 @@ def parse_stat(text):
             name = m.group(1)
             pm = re.match(r"\$paramod(?:\$\w+)?\\(\w+)", name)
             cur = pm.group(1) if pm else name
-            mods.setdefault(cur, {k: 0 for k in CELLS})
+            mods.setdefault(cur, dict({k: 0 for k in CELLS}, lutmem=0))
             continue
         m = re.match(r"\s+(\S+)\s+(\d+)$", line)
         if m and cur:
+            mods[cur]["lutmem"] += LUTMEM.get(m.group(1), 0) * int(m.group(2))
             for k, pat in CELLS.items():
                 if re.fullmatch(pat, m.group(1)):
                     mods[cur][k] += int(m.group(2))
@@ -85,8 +89,8 @@ def parse_stat(text):
 
 
 def summary(c):
-    return {"lut": c["lut"], "ff": c["ff"], "muxf": c["muxf"], "carry": c["carry"], "lutram": c["lutram"],
-            "dsp": c["dsp"], "bram36": c["ramb36"] + c["ramb18"] / 2}
+    return {"lut": c["lut"] + c["lutmem"], "lutmem": c["lutmem"], "ff": c["ff"], "muxf": c["muxf"],
+            "carry": c["carry"], "dsp": c["dsp"], "bram36": c["ramb36"] + c["ramb18"] / 2}
 
 
 def synth(top, sources, family, params=None, flatten=True):
@@ -171,7 +175,7 @@ def synthesis():
 
 
 def breakdown_md(syn):
-    cols = ["lut", "ff", "muxf", "carry", "lutram", "dsp", "bram36"]
+    cols = ["lut", "lutmem", "ff", "muxf", "carry", "dsp", "bram36"]
     lines = ["| module (self, hierarchy kept) | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     blocks = {k: v for k, v in syn["blocks"].items() if k != "design hierarchy"}
     for name, c in sorted(blocks.items(), key=lambda kv: -kv[1]["lut"]):
