@@ -136,3 +136,29 @@ module keccak_sponge (
         endcase
     end
 endmodule
+
+// The sponge without its 1600-bit state port (unused in the core), as a top for place and route
+// of the block alone (make hw-synth: ECP5 Fmax of the largest block beside the whole core's).
+module keccak_sponge_pins (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        init,
+    input  wire [1:0]  mode,
+    input  wire        in_valid,
+    output wire        in_ready,
+    input  wire [63:0] in_data,
+    input  wire [3:0]  in_bytes,
+    input  wire        in_last,
+    output wire        out_valid,
+    input  wire        out_ready,
+    output wire [63:0] out_data,
+    output wire        block_ready
+);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [1599:0] state;
+    /* verilator lint_on UNUSEDSIGNAL */
+    keccak_sponge sp (.clk(clk), .rst(rst), .init(init), .mode(mode), .in_valid(in_valid),
+                      .in_ready(in_ready), .in_data(in_data), .in_bytes(in_bytes), .in_last(in_last),
+                      .out_valid(out_valid), .out_ready(out_ready), .out_data(out_data),
+                      .block_ready(block_ready), .state(state));
+endmodule
