@@ -42,7 +42,8 @@ NURI_API NURI_MUST_CHECK int nuri_keysearch_key(const nuri_keysearch_params *p, 
  * go to hits[], in increasing order; the search stops early when max_hits are found, and *done
  * says how many candidates were searched (count unless it stopped early; then continue from
  * start + *done). NURI_EINVAL if the range leaves [0, 2^k); NURI_ENOTFOUND / NURI_EUNSUPPORTED
- * for an unknown engine or one this CPU cannot run. */
+ * for an unknown engine or one this CPU cannot run. On any error *n_hits = *done = 0 and the max_hits
+ * entries of hits are zeroed. */
 NURI_API NURI_MUST_CHECK int nuri_keysearch_run(const nuri_keysearch_params *p, uint64_t start, uint64_t count,
                                        uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done,
                                        const char *engine);
@@ -63,7 +64,8 @@ NURI_API int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned 
 /* Parameters of the CUDA kernel (gpu/ks_kernel.cu: the __constant__ c_params) for a search: the
  * template, lane patterns and counter planes, the target after the shared last rounds. The kernel
  * is launched by the Python package (nuri.keysearch.gpu); libnuri itself has no CUDA dependency.
- * out_len must be NURI_KEYSEARCH_GPU_PARAMS_BYTES (else NURI_EBUFFER). *all_equivalent = 1 (out
+ * out_len must be NURI_KEYSEARCH_GPU_PARAMS_BYTES (else NURI_EBUFFER); on any error the out_len bytes
+ * of out are zeroed and *all_equivalent = 0. *all_equivalent = 1 (out
  * zeroed) when no round uses an unknown key word: every candidate gives the same ciphertext, search
  * those with nuri_keysearch_run. */
 #define NURI_KEYSEARCH_GPU_PARAMS_BYTES 2824

@@ -83,7 +83,9 @@ NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt(int variant, uint8_t *out, si
  * again and returns NURI_EAUTH if the second pass saw a different ciphertext than the first
  * (the caller must then discard what decrypt_update produced). Any chunking works.
  * The *_update functions that output data write at most in_len + rate bytes; the final ones at
- * most rate bytes. All functions return NURI_ESTATE when called out of sequence. */
+ * most rate bytes. All functions return NURI_ESTATE when called out of sequence. On any error the
+ * output functions set *out_len = 0 and zero the first out_cap bytes of out (encrypt_final also the
+ * tag_len bytes of tag). */
 #define NURI_SCHWAEMM_ENCRYPT 1
 #define NURI_SCHWAEMM_DECRYPT 0
 typedef struct nuri_schwaemm_ctx {

@@ -10,8 +10,8 @@ _Static_assert(sizeof(bp_params) == NURI_KEYSEARCH_GPU_PARAMS_BYTES, "bp_params 
 int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_len, int *all_equivalent)
 {
     *all_equivalent = 0;
+    if (out && out_len) memset(out, 0, out_len); /* outputs zeroed, also for a wrong out_len */
     if (out_len != NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
-    memset(out, 0, out_len);
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm);
     if (rc == NURI_OK && p.no_round_varies) *all_equivalent = 1;

@@ -132,10 +132,10 @@ int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm); /* parameter errors before engine errors */
     nuri_wipe(&p, sizeof p);
-    if (rc != NURI_OK) return rc;
-    int e = pick(engine);
-    if (e < 0) return e;
-    return nuri_ks_run_engine(engines[e], prm, start, count, hits, max_hits, n_hits, done);
+    if (rc == NURI_OK) rc = pick(engine);
+    if (rc >= 0) rc = nuri_ks_run_engine(engines[rc], prm, start, count, hits, max_hits, n_hits, done);
+    if (rc != NURI_OK && hits) memset(hits, 0, max_hits * sizeof *hits); /* outputs zeroed on error */
+    return rc;
 }
 
 /* ---- self-test: the official vectors (spec/pipo.md §3) with unknown bits in each shape the

@@ -129,16 +129,24 @@ static size_t msg_final(nuri_schwaemm_ctx *c, uint8_t *out, uint8_t *tag, int mo
     return mode == NURI_DUPLEX_VERIFY ? 0 : n;
 }
 
+/* Outputs zeroed on error (the C API convention): the first out_cap bytes of out and tag_len of tag. */
+static int stream_fail(uint8_t *out, size_t out_cap, uint8_t *tag, size_t tag_len, int rc)
+{
+    if (out) nuri_wipe(out, out_cap);
+    if (tag) nuri_wipe(tag, tag_len);
+    return rc;
+}
+
 int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len,
                                  const uint8_t *in, size_t in_len)
 {
     *out_len = 0;
-    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return NURI_ESTATE;
+    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
     size_t rate = params(c->variant)->rate;
     /* exact output size: whole blocks that stop being the pending one */
     size_t pending = c->phase == PH_MSG ? c->buf_len : 0, total = pending + in_len;
     size_t emit = total ? ((total - 1) / rate) * rate : 0;
-    if (out_cap < emit) return NURI_EBUFFER;
+    if (out_cap < emit) return stream_fail(out, out_cap, NULL, 0, NURI_EBUFFER);
     finish_ad(c);
     *out_len = msg_update(c, out, in, in_len, NURI_DUPLEX_ENC);
     return NURI_OK;
@@ -148,11 +156,11 @@ int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_c
                                 size_t tag_len)
 {
     *out_len = 0;
-    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return NURI_ESTATE;
+    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return stream_fail(out, out_cap, tag, tag_len, NURI_ESTATE);
     const nuri_schwaemm_params *p = params(c->variant);
     size_t pending = c->phase == PH_MSG ? c->buf_len : 0;
-    if (tag_len != p->cap) return NURI_ELENGTH;
-    if (out_cap < pending) return NURI_EBUFFER;
+    if (tag_len != p->cap) return stream_fail(out, out_cap, tag, tag_len, NURI_ELENGTH);
+    if (out_cap < pending) return stream_fail(out, out_cap, tag, tag_len, NURI_EBUFFER);
     finish_ad(c);
     *out_len = msg_final(c, out, tag, NURI_DUPLEX_ENC);
     nuri_schwaemm_ctx_wipe(c);
@@ -192,10 +200,10 @@ int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_
                                  const uint8_t *ct, size_t ct_len)
 {
     *out_len = 0;
-    if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return NURI_ESTATE;
+    if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
     size_t rate = params(c->variant)->rate, total = c->buf_len + ct_len;
     size_t emit = total ? ((total - 1) / rate) * rate : 0;
-    if (out_cap < emit) return NURI_EBUFFER;
+    if (out_cap < emit) return stream_fail(out, out_cap, NULL, 0, NURI_EBUFFER);
     *out_len = msg_update(c, out, ct, ct_len, NURI_DUPLEX_DEC);
     return NURI_OK;
 }
@@ -204,20 +212,17 @@ int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_c
                                 const uint8_t *tag, size_t tag_len)
 {
     *out_len = 0;
-    if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return NURI_ESTATE;
+    if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
     const nuri_schwaemm_params *p = params(c->variant);
-    if (tag_len != p->cap) return NURI_ELENGTH;
-    if (out_cap < c->buf_len) return NURI_EBUFFER;
+    if (tag_len != p->cap) return stream_fail(out, out_cap, NULL, 0, NURI_ELENGTH);
+    if (out_cap < c->buf_len) return stream_fail(out, out_cap, NULL, 0, NURI_EBUFFER);
     uint8_t t[32];
     size_t n = msg_final(c, out, t, NURI_DUPLEX_DEC);
     int ok = nuri_ct_memcmp(t, tag, tag_len) == 0;
     NURI_CT_PUBLIC(&ok, sizeof ok);
     nuri_wipe(t, sizeof t);
     nuri_schwaemm_ctx_wipe(c);
-    if (!ok) {
-        nuri_wipe(out, n);
-        return NURI_EAUTH;
-    }
+    if (!ok) return stream_fail(out, out_cap, NULL, 0, NURI_EAUTH);
     *out_len = n;
     return NURI_OK;
 }

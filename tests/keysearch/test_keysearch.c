@@ -227,6 +227,80 @@ static void test_errors(void)
     CHECK(nuri_keysearch_verify(key, 20, 0, p.pt, p.ct, 1) == NURI_ELENGTH, "verify key length");
 }
 
+/* Outputs zeroed on error (the C API convention): every output filled with a pattern first. */
+static int zero_u64(const uint64_t *h, size_t n)
+{
+    int z = 1;
+    for (size_t i = 0; i < n; i++) z &= h[i] == 0;
+    return z;
+}
+
+static int zero_bytes(const uint8_t *b, size_t n)
+{
+    int z = 1;
+    for (size_t i = 0; i < n; i++) z &= b[i] == 0;
+    return z;
+}
+
+static void test_errors_zero_outputs(void)
+{
+    nuri_keysearch_params p;
+    uint64_t hits[4];
+    size_t n;
+    uint64_t done;
+    unsigned bits;
+    uint8_t key[32], ct[8];
+    static uint8_t gp[NURI_KEYSEARCH_GPU_PARAMS_BYTES + 8];
+    int eq;
+    random_template(&p, 16, 20, 3, 0);
+    struct { uint64_t start, count; const char *engine; int want; const char *what; } runs[] = {
+        {0, 1u << 20, "nosuch", NURI_ENOTFOUND, "unknown engine"},
+        {1u << 20, 1, NULL, NURI_EINVAL, "start past the keyspace"},
+        {5, 1u << 20, NULL, NURI_EINVAL, "range past the keyspace"},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        memset(hits, 0xA5, sizeof hits);
+        n = 9, done = 9;
+        CHECK(nuri_keysearch_run(&p, runs[r].start, runs[r].count, hits, 4, &n, &done, runs[r].engine) ==
+                      runs[r].want &&
+                  n == 0 && done == 0 && zero_u64(hits, 4),
+              "run error zeroes hits, n_hits, done: %s", runs[r].what);
+    }
+    memset(hits, 0xA5, sizeof hits);
+    n = 9, done = 9;
+    CHECK(nuri_keysearch_run(&p, 0, 1, hits, 0, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0 &&
+              hits[0] == 0xA5A5A5A5A5A5A5A5ull,
+          "run with max_hits 0: EINVAL, nothing written past the stated capacity");
+    memset(key, 0xA5, sizeof key);
+    CHECK(nuri_keysearch_key(&p, 1u << 20, key) == NURI_EINVAL && zero_bytes(key, 16) && key[16] == 0xA5,
+          "key: index past the keyspace zeroes key_len bytes");
+    p.rounds = 14;
+    memset(hits, 0xA5, sizeof hits);
+    memset(key, 0xA5, sizeof key);
+    memset(gp, 0xA5, sizeof gp);
+    bits = 9, n = 9, done = 9, eq = 9;
+    CHECK(nuri_keysearch_bits(&p, &bits) == NURI_EINVAL && bits == 0, "bits: bad rounds zeroes bits");
+    CHECK(nuri_keysearch_run(&p, 0, 1, hits, 4, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0 &&
+              zero_u64(hits, 4),
+          "run: bad rounds zeroes hits");
+    CHECK(nuri_keysearch_key(&p, 0, key) == NURI_EINVAL && zero_bytes(key, 16), "key: bad rounds zeroes the key");
+    CHECK(nuri_keysearch_gpu_params(&p, gp, NURI_KEYSEARCH_GPU_PARAMS_BYTES, &eq) == NURI_EINVAL && eq == 0 &&
+              zero_bytes(gp, NURI_KEYSEARCH_GPU_PARAMS_BYTES) && gp[NURI_KEYSEARCH_GPU_PARAMS_BYTES] == 0xA5,
+          "gpu_params: bad rounds zeroes out");
+    p.rounds = 0;
+    memset(gp, 0xA5, sizeof gp);
+    eq = 9;
+    CHECK(nuri_keysearch_gpu_params(&p, gp, 100, &eq) == NURI_EBUFFER && eq == 0 && zero_bytes(gp, 100) &&
+              gp[100] == 0xA5,
+          "gpu_params: wrong out_len zeroes the out_len bytes given");
+    memset(ct, 0xA5, sizeof ct);
+    CHECK(nuri_keysearch_encrypt(key, 24, 0, p.pt, ct) == NURI_ELENGTH && zero_bytes(ct, 8),
+          "encrypt: bad key length zeroes ct");
+    memset(ct, 0xA5, sizeof ct);
+    CHECK(nuri_keysearch_encrypt(key, 16, 14, p.pt, ct) == NURI_EINVAL && zero_bytes(ct, 8),
+          "encrypt: bad rounds zeroes ct");
+}
+
 /* official vector through the public verify */
 static void test_verify(void)
 {
@@ -252,5 +326,6 @@ int main(void)
     test_top_of_keyspace();
     test_max_hits();
     test_errors();
+    test_errors_zero_outputs();
     return tu_finish("test_keysearch");
 }

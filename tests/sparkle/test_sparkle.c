@@ -783,6 +783,105 @@ static void test_errors(void)
     CHECK(nuri_esch_many(40, md, mp, ml, 1, NULL) == NURI_ELENGTH, "esch_many digest size");
 }
 
+/* Streaming outputs zeroed on error: out (out_cap bytes) and tag filled with a pattern first, and
+ * *out_len = 0, for every error of the four output functions; bytes past out_cap untouched. */
+static int zeroed(const uint8_t *b, size_t n)
+{
+    int z = 1;
+    for (size_t i = 0; i < n; i++) z &= b[i] == 0;
+    return z;
+}
+
+#define FILL() (memset(buf, 0xA5, sizeof buf), memset(tag, 0xA5, sizeof tag), ol = 77)
+static void test_stream_errors_zero(void)
+{
+    uint8_t key[32] = {1}, nonce[32] = {2}, msg[64] = {3}, buf[128], tag[32], ct[64 + 16];
+    size_t ol;
+    nuri_schwaemm_ctx c;
+    /* encryption: small buffer, wrong tag length, small final buffer, out of sequence */
+    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_ENCRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, 10, &ol, msg, 40) == NURI_EBUFFER && ol == 0 && zeroed(buf, 10) &&
+              buf[10] == 0xA5,
+          "encrypt_update EBUFFER zeroes out");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, msg, 40) == 0 && ol == 32, "encrypt_update");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, 20, &ol, tag, 15) == NURI_ELENGTH && ol == 0 && zeroed(buf, 20) &&
+              buf[20] == 0xA5 && zeroed(tag, 15) && tag[15] == 0xA5,
+          "encrypt_final ELENGTH zeroes out and tag");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, 4, &ol, tag, 16) == NURI_EBUFFER && ol == 0 && zeroed(buf, 4) &&
+              buf[4] == 0xA5 && zeroed(tag, 16),
+          "encrypt_final EBUFFER zeroes out and tag");
+    CHECK(nuri_schwaemm_encrypt_final(&c, ct + 32, 32, &ol, ct + 64, 16) == 0 && ol == 8, "encrypt_final");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, 30, &ol, tag, 16) == NURI_ESTATE && ol == 0 && zeroed(buf, 30) &&
+              zeroed(tag, 16),
+          "encrypt_final ESTATE zeroes out and tag");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, 30, &ol, msg, 3) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
+          "encrypt_update ESTATE zeroes out");
+    /* the 40-byte ciphertext of msg[0..40) and its tag */
+    CHECK(nuri_schwaemm_encrypt(0, ct, sizeof ct, &ol, key, 16, nonce, 16, NULL, 0, msg, 40, NULL) == 0 && ol == 56,
+          "one-shot encrypt");
+    /* decryption */
+    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_DECRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_update(&c, buf, 30, &ol, ct, 40) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
+          "decrypt_update before verify zeroes out");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_final(&c, buf, 30, &ol, ct + 40, 16) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
+          "decrypt_final before verify zeroes out");
+    FILL();
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, 30, &ol, msg, 3) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
+          "encrypt_update on a decryption context zeroes out");
+    CHECK(nuri_schwaemm_verify_update(&c, ct, 40) == 0 && nuri_schwaemm_verify_final(&c, ct + 40, 16) == 0,
+          "verify");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_update(&c, buf, 10, &ol, ct, 40) == NURI_EBUFFER && ol == 0 && zeroed(buf, 10) &&
+              buf[10] == 0xA5,
+          "decrypt_update EBUFFER zeroes out");
+    CHECK(nuri_schwaemm_decrypt_update(&c, buf, sizeof buf, &ol, ct, 40) == 0 && ol == 32, "decrypt_update");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_final(&c, buf, 20, &ol, ct + 40, 15) == NURI_ELENGTH && ol == 0 && zeroed(buf, 20) &&
+              buf[20] == 0xA5,
+          "decrypt_final ELENGTH zeroes out");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_final(&c, buf, 4, &ol, ct + 40, 16) == NURI_EBUFFER && ol == 0 && zeroed(buf, 4) &&
+              buf[4] == 0xA5,
+          "decrypt_final EBUFFER zeroes out");
+    uint8_t bad[16];
+    memcpy(bad, ct + 40, 16);
+    bad[0] ^= 1;
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_final(&c, buf, 30, &ol, bad, 16) == NURI_EAUTH && ol == 0 && zeroed(buf, 30) &&
+              buf[30] == 0xA5,
+          "decrypt_final EAUTH zeroes out_cap bytes");
+    FILL();
+    CHECK(nuri_schwaemm_decrypt_final(&c, buf, 30, &ol, ct + 40, 16) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
+          "decrypt_final after final zeroes out");
+    nuri_schwaemm_ctx_wipe(&c);
+    /* Esch */
+    nuri_esch_ctx h;
+    FILL();
+    CHECK(nuri_esch_init(&h, 32, NULL) == 0 && nuri_esch_final(&h, buf, 48) == NURI_ELENGTH && zeroed(buf, 48) &&
+              buf[48] == 0xA5,
+          "esch_final ELENGTH zeroes out");
+    CHECK(nuri_esch_final(&h, buf, 32) == 0, "esch_final");
+    FILL();
+    CHECK(nuri_esch_final(&h, buf, 32) == NURI_ESTATE && zeroed(buf, 32), "esch_final after final zeroes out");
+    FILL();
+    CHECK(nuri_esch(32, buf, msg, 3, "nope") == NURI_ENOTFOUND && zeroed(buf, 32) && buf[32] == 0xA5,
+          "esch unknown impl zeroes out");
+    const uint8_t *mp[2] = {msg, msg};
+    size_t ml[2] = {1, 2};
+    FILL();
+    CHECK(nuri_esch_many(48, buf, mp, ml, 2, "nope") == NURI_ENOTFOUND && zeroed(buf, 96) && buf[96] == 0xA5,
+          "esch_many unknown impl zeroes out");
+}
+#undef FILL
+
 int main(int argc, char **argv)
 {
     if (argc > 1) shared_dir = argv[1];
@@ -797,5 +896,6 @@ int main(int argc, char **argv)
     test_batch_decrypt();
     test_batch_uniform();
     test_errors();
+    test_stream_errors_zero();
     return tu_finish("test_sparkle");
 }
