@@ -176,11 +176,15 @@ def test_two_devices_share_the_range(fake):
 
 
 def test_interrupt_and_restore_on_the_gpu(fake, tmp_path):
-    template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (2, 6, 10, 15, 19, 24, 28)), seed=7)  # 28
+    # 32 unknown bits; the key sits 2^28 candidates into the window. The fake driver runs the host twin at
+    # some 1e7-1e8 keys/s and the first status line can come 2e7 keys in, so a 2^24 lead let an idle
+    # machine pass the key before the SIGINT landed: 2^28 gives seconds of margin.
+    template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (2, 6, 10, 15, 19, 24, 28, 31)), seed=7)
+    assert idx >= 1 << 28  # seed 7: 1,094,532,478
     env = dict(os.environ, NURI_CUDA_DRIVER=fake, NURI_SESSION_DIR=str(tmp_path))
     env.pop("NURI_IMPL", None)
     a = args("pipo-64/128", template, pairs, "--engine", "cuda", "--session", "g", "--status-json",
-             "--skip", str(max(0, idx - (1 << 24))), "--limit", str(1 << 25))
+             "--skip", str(idx - (1 << 28)), "--limit", str((1 << 28) + (1 << 20)))
     p = subprocess.Popen([sys.executable, "-m", "nuri", "keysearch", *a], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env)
     for line in p.stderr:  # the first status line: the search is running
