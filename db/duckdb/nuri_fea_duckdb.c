@@ -20,8 +20,11 @@
  * Speed: DuckDB hands each thread vectors of up to 2048 rows; every vector is split by nuri's one
  * pattern code (src/fea/pattern.c), grouped by symbol count, and each group goes to nuri's batch
  * API in one call. Values that are plain digit strings under the digits pattern (the common card
- * number column) skip the split and go to nuri_fea_fmt_encrypt_digits directly, which gives the
- * same result. Expanded keys live in per-thread state and are wiped when the query ends. */
+ * number column) skip the split, which gives the same result: up to 19 digits they are parsed
+ * from DuckDB's string straight into 64-bit words (nuri_fea_digits_to_u64: constant time, it
+ * validates as it parses), encrypted in one nuri_fea_fmt_encrypt_u64 call per length and written
+ * back as digits into the output vector; 20..38 digits go through nuri_fea_fmt_encrypt_digits.
+ * Expanded keys live in per-thread state and are wiped when the query ends. */
 #define _POSIX_C_SOURCE 200809L
 #define DUCKDB_EXTENSION_NAME nuri_fea
 #include "duckdb_extension.h"
@@ -45,6 +48,8 @@ DUCKDB_EXTENSION_EXTERN
 #define MAX_SYMS NURI_FEA_PATTERN_MAX_SYMBOLS
 
 enum { K_DIGITS, K_TEMPLATE, K_INT };
+enum { SPLIT, PLAIN_WIDE, PLAIN_U64 }; /* how a row of fea_text is taken */
+#define U64_DIGITS 19                  /* the most digits below 2^64 */
 
 /* What one SQL function is (the extra info of its registration). */
 typedef struct fn_kind {
@@ -79,15 +84,17 @@ typedef struct local {
     unsigned next_fmt;
     size_t cap;             /* rows the buffers hold */
     uint16_t *syms;         /* cap * MAX_SYMS: the symbols of each row (split rows) */
-    char *digits;           /* cap * NURI_FEA_MAX_DIGITS: plain digit rows */
+    char *digits;           /* cap * NURI_FEA_MAX_DIGITS: plain digit rows of 20..38 digits */
+    uint64_t *u;            /* cap: plain digit rows of up to 19 digits, as integers */
+    uint64_t *g;            /* cap: one group of them, packed */
     uint16_t *gsyms;        /* cap * MAX_SYMS: one group, packed */
     char *gdigits;          /* cap * NURI_FEA_MAX_DIGITS */
     nuri_fea_u128 *tweaks;  /* cap: one group's tweaks */
     nuri_fea_u128 *rowtw;   /* cap: each row's tweak */
-    nuri_fea_u128 *ints;    /* cap */
+    uint64_t *ints;         /* cap */
     uint32_t *idx;          /* cap: rows of one group */
     uint8_t *nsyms;         /* cap: symbols per row; 0 = no work (NULL, or a problem kept) */
-    uint8_t *plain;         /* cap: 1 = plain digits row */
+    uint8_t *plain;         /* cap: PLAIN_WIDE / PLAIN_U64 = a plain digits row */
     char *out;              /* one joined value */
     size_t out_cap;
 } local;
@@ -287,6 +294,8 @@ static void local_free(void *data)
     if (l->gsyms) nuri_wipe(l->gsyms, l->cap * MAX_SYMS * sizeof *l->gsyms);
     if (l->gdigits) nuri_wipe(l->gdigits, l->cap * NURI_FEA_MAX_DIGITS);
     if (l->ints) nuri_wipe(l->ints, l->cap * sizeof *l->ints);
+    if (l->u) nuri_wipe(l->u, l->cap * sizeof *l->u);
+    if (l->g) nuri_wipe(l->g, l->cap * sizeof *l->g);
     if (l->out) nuri_wipe(l->out, l->out_cap);
     free(l->syms);
     free(l->digits);
@@ -295,6 +304,8 @@ static void local_free(void *data)
     free(l->tweaks);
     free(l->rowtw);
     free(l->ints);
+    free(l->u);
+    free(l->g);
     free(l->idx);
     free(l->nsyms);
     free(l->plain);
@@ -333,10 +344,12 @@ static int reserve(local *l, size_t rows)
     l->tweaks = malloc(rows * sizeof *l->tweaks);
     l->rowtw = malloc(rows * sizeof *l->rowtw);
     l->ints = malloc(rows * sizeof *l->ints);
+    l->u = malloc(rows * sizeof *l->u);
+    l->g = malloc(rows * sizeof *l->g);
     l->idx = malloc(rows * sizeof *l->idx);
     l->nsyms = malloc(rows);
     l->plain = malloc(rows);
-    if (!l->syms || !l->gsyms || !l->digits || !l->gdigits || !l->tweaks || !l->rowtw || !l->ints || !l->idx ||
+    if (!l->syms || !l->gsyms || !l->digits || !l->gdigits || !l->tweaks || !l->rowtw || !l->ints || !l->u || !l->g || !l->idx ||
         !l->nsyms || !l->plain)
         return -1;
     l->cap = rows;
@@ -434,9 +447,10 @@ static void set_null(duckdb_vector out, idx_t row)
     duckdb_validity_set_row_invalid(duckdb_vector_get_validity(out), row);
 }
 
-/* Runs one group (rows idx[0..m) of nsyms symbols each) through the batch API. */
+/* Runs one group (rows idx[0..m) of nsyms symbols each) through the batch API; PLAIN_U64 rows
+ * are written to the output here, the others by the join of fea_text. */
 static int run_group(duckdb_function_info info, local *l, const bound *b, const nuri_fea_fmt *f, size_t m, int plain,
-                     int has_tweak, int uniform)
+                     int has_tweak, int uniform, duckdb_vector out)
 {
     const nuri_fea_u128 *tw = NULL;
     size_t ntw = 0;
@@ -447,7 +461,18 @@ static int run_group(duckdb_function_info info, local *l, const bound *b, const 
     }
     unsigned len = f->len;
     int rc;
-    if (plain) {
+    if (plain == PLAIN_U64) {
+        for (size_t k = 0; k < m; k++) l->g[k] = l->u[l->idx[k]];
+        rc = b->fk->dec ? nuri_fea_fmt_decrypt_u64(f, l->g, l->g, m, tw, ntw)
+                        : nuri_fea_fmt_encrypt_u64(f, l->g, l->g, m, tw, ntw);
+        char d[U64_DIGITS];
+        for (size_t k = 0; k < m && rc == 0; k++) {
+            rc = nuri_fea_u64_to_digits(l->g[k], d, len); /* len <= 19: cannot fail */
+            if (rc == 0) duckdb_unsafe_vector_assign_string_element_len(out, l->idx[k], d, len);
+        }
+        nuri_wipe(d, sizeof d);
+        nuri_wipe(l->g, m * sizeof *l->g);
+    } else if (plain) {
         for (size_t k = 0; k < m; k++) memcpy(l->gdigits + k * len, l->digits + (size_t)l->idx[k] * NURI_FEA_MAX_DIGITS, len);
         rc = b->fk->dec ? nuri_fea_fmt_decrypt_digits(f, l->gdigits, l->gdigits, m, tw, ntw)
                         : nuri_fea_fmt_encrypt_digits(f, l->gdigits, l->gdigits, m, tw, ntw);
@@ -517,8 +542,8 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
     char msg[MSG];
     const int digits = b->p.kind == NURI_FEA_PATTERN_DIGITS;
     /* 1. split: plain digit strings are taken as they are, anything else by the pattern code */
-    uint64_t lens_seen[2][3] = {{0}}; /* bit L of (plain, split) = some row has L symbols */
-    int any_split = 0;
+    uint64_t lens_seen[3][3] = {{0}}; /* bit L of [SPLIT, PLAIN_WIDE, PLAIN_U64] = some row has L symbols */
+    int any_split = 0, any_wide = 0, any_u64 = 0;
     for (idx_t r = 0; r < n; r++) {
         l->nsyms[r] = 0;
         if (!row_valid(vin, r) || !row_valid(vtw, r)) {
@@ -528,17 +553,25 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
         uint32_t len;
         const char *v = str_data(&in[r], &len);
         size_t ns = 0;
-        int plain = 0;
-        if (digits && len >= 6 && len <= NURI_FEA_MAX_DIGITS) { /* >= 6: 10^6, the smallest safe domain */
+        int plain = SPLIT;
+        /* >= 6: 10^6, the smallest safe domain; whether a value is all digits is its format (public) */
+        if (digits && len >= 6 && len <= U64_DIGITS) {
+            if (nuri_fea_digits_to_u64(v, len, &l->u[r]) == 0) {
+                ns = len;
+                plain = PLAIN_U64;
+            }
+        } else if (digits && len > U64_DIGITS && len <= NURI_FEA_MAX_DIGITS) {
             unsigned bad = 0;
             for (uint32_t i = 0; i < len; i++) bad |= (unsigned)((uint8_t)(v[i] - '0') > 9);
             if (!bad) {
                 memcpy(l->digits + (size_t)r * NURI_FEA_MAX_DIGITS, v, len);
                 ns = len;
-                plain = 1;
+                plain = PLAIN_WIDE;
             }
         }
-        any_split |= !plain;
+        any_split |= plain == SPLIT;
+        any_wide |= plain == PLAIN_WIDE;
+        any_u64 |= plain == PLAIN_U64;
         if (!plain && nuri_fea_pattern_split(&b->p, v, len, l->syms + (size_t)r * MAX_SYMS, &ns, b->flags, msg,
                                              sizeof msg) != 0) {
             if (problem(info, b, v, len, msg) != 0) return;
@@ -549,7 +582,7 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
         lens_seen[plain][ns / 64] |= (uint64_t)1 << (ns % 64);
     }
     /* 2. one batch call per (plain or split, symbol count) */
-    for (int plain = 0; plain < 2; plain++)
+    for (int plain = SPLIT; plain <= PLAIN_U64; plain++)
         for (unsigned ns = 1; ns <= MAX_SYMS; ns++) {
             if (!((lens_seen[plain][ns / 64] >> (ns % 64)) & 1)) continue;
             const nuri_fea_fmt *f = get_fmt(l, b, plain ? 10 : b->p.radix, ns);
@@ -571,7 +604,7 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
                 }
                 l->idx[m++] = (uint32_t)r;
             }
-            if (m && run_group(info, l, b, f, m, plain, any_tw, uniform) != 0) return;
+            if (m && run_group(info, l, b, f, m, plain, any_tw, uniform, out) != 0) return;
         }
     /* 3. join */
     for (idx_t r = 0; r < n; r++) {
@@ -582,7 +615,8 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
             duckdb_unsafe_vector_assign_string_element_len(out, r, v, len);
             continue;
         }
-        if (l->plain[r]) {
+        if (l->plain[r] == PLAIN_U64) continue; /* written by run_group */
+        if (l->plain[r] == PLAIN_WIDE) {
             duckdb_unsafe_vector_assign_string_element_len(out, r, l->digits + (size_t)r * NURI_FEA_MAX_DIGITS, len);
             continue;
         }
@@ -606,7 +640,8 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
         duckdb_unsafe_vector_assign_string_element_len(out, r, l->out, olen);
     }
     if (any_split) nuri_wipe(l->syms, n * MAX_SYMS * sizeof *l->syms);
-    nuri_wipe(l->digits, n * NURI_FEA_MAX_DIGITS);
+    if (any_wide) nuri_wipe(l->digits, n * NURI_FEA_MAX_DIGITS);
+    if (any_u64) nuri_wipe(l->u, n * sizeof *l->u);
 }
 
 /* Integers keep their type: 0 <= x < 10^W as W decimal digits (W = 18 for BIGINT, 9 for INTEGER). */
@@ -653,8 +688,7 @@ static void fea_int(duckdb_function_info info, duckdb_data_chunk input, duckdb_v
             if (problem(info, b, vbuf, (size_t)vl, why) != 0) return;
             continue;
         }
-        l->ints[m].hi = 0;
-        l->ints[m].lo = (uint64_t)x;
+        l->ints[m] = (uint64_t)x;
         l->idx[m++] = (uint32_t)r;
     }
     if (!m) return;
@@ -665,16 +699,16 @@ static void fea_int(duckdb_function_info info, duckdb_data_chunk input, duckdb_v
         tw = l->tweaks;
         ntw = uniform ? 1 : m;
     }
-    int rc = b->fk->dec ? nuri_fea_fmt_decrypt_u128(f, l->ints, l->ints, m, tw, ntw)
-                        : nuri_fea_fmt_encrypt_u128(f, l->ints, l->ints, m, tw, ntw);
+    int rc = b->fk->dec ? nuri_fea_fmt_decrypt_u64(f, l->ints, l->ints, m, tw, ntw)
+                        : nuri_fea_fmt_encrypt_u64(f, l->ints, l->ints, m, tw, ntw);
     if (rc != 0) {
         snprintf(msg, sizeof msg, "%s: FEA failed (%s)", b->fk->name, nuri_strerror(rc));
         duckdb_scalar_function_set_error(info, msg);
         return;
     }
     for (size_t k = 0; k < m; k++) {
-        if (wide) o64[l->idx[k]] = (int64_t)l->ints[k].lo;
-        else o32[l->idx[k]] = (int32_t)l->ints[k].lo;
+        if (wide) o64[l->idx[k]] = (int64_t)l->ints[k];
+        else o32[l->idx[k]] = (int32_t)l->ints[k];
     }
     nuri_wipe(l->ints, m * sizeof *l->ints);
 }

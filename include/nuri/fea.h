@@ -112,6 +112,20 @@ NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nu
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
                                               size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 
+/* The same on 64-bit words, for formats with radix^len < 2^64 (n <= 64; NURI_EINVAL otherwise):
+ * every decimal format up to 19 digits. */
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in,
+                                             size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in,
+                                             size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+/* The decimal parser and formatter under the _digits functions, for values that are not packed
+ * (one string per database row): constant time, no branch or table index on a digit.
+ * nuri_fea_digits_to_u64: len (1..19) ASCII digits at s (exactly s[0..len) is read) -> *x;
+ * NURI_EDOMAIN (*x = 0) if a character is not a digit, NURI_EINVAL if len is out of range.
+ * nuri_fea_u64_to_digits: x mod 10^len as len ASCII digits at s (leading zeros kept). */
+NURI_API NURI_MUST_CHECK int nuri_fea_digits_to_u64(const char *s, size_t len, uint64_t *x);
+NURI_API NURI_MUST_CHECK int nuri_fea_u64_to_digits(uint64_t x, char *s, size_t len);
+
 /* ---- Patterns: one syntax for which characters of a value are encrypted (CLI, Python,
  * PostgreSQL, DuckDB, Spark all use these functions; docs/fea.md#patterns) ----
  *   digits             every ASCII digit 0-9 of the value is encrypted, as one decimal number;

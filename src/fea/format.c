@@ -170,22 +170,29 @@ static int check_common(const nuri_fea_fmt *f, size_t count, const nuri_fea_u128
     return nuri_fea_check_tweaks(&f->key, count, tweaks, ntweaks);
 }
 
-static int fmt_crypt_u128(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
-                          const nuri_fea_u128 *tweaks, size_t ntweaks)
+/* The integer forms: values 0 <= x < r^L as 128-bit (wide) or 64-bit words (n <= 64 only). */
+static int fmt_crypt_int(const nuri_fea_fmt *f, int dec, void *out, const void *in, size_t count,
+                         const nuri_fea_u128 *tweaks, size_t ntweaks, int wide)
 {
+    const size_t size = wide ? sizeof(nuri_fea_u128) : sizeof(uint64_t);
     int rc = check_common(f, count, tweaks, ntweaks);
+    if (rc == NURI_OK && !wide && f->key.n > 64) rc = NURI_EINVAL;
     if (rc == NURI_OK)
         for (size_t i = 0; i < count; i++)
-            if (ge(in[i], f->domain)) rc = NURI_EDOMAIN;
+            if (ge(nuri_fea_get_value(in, i, wide), f->domain)) rc = NURI_EDOMAIN;
     if (rc != NURI_OK) {
-        if (count) memset(out, 0, count * sizeof *out);
+        if (count) memset(out, 0, count * size);
         return rc;
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
-    if (out != in && count) memmove(out, in, count * sizeof *out);
+    if (out != in && count) memmove(out, in, count * size);
     for (size_t off = 0; off < count; off += BLK) {
         size_t m = count - off < BLK ? count - off : BLK;
-        walk_block(f, dec, out + off, m, per_value ? tweaks + off : tweaks, ntweaks, per_value, 1);
+        const nuri_fea_u128 *tw = per_value ? tweaks + off : tweaks;
+        if (wide)
+            walk_block(f, dec, (nuri_fea_u128 *)out + off, m, tw, ntweaks, per_value, 1);
+        else
+            walk_block(f, dec, (uint64_t *)out + off, m, tw, ntweaks, per_value, 0);
     }
     return NURI_OK;
 }
@@ -193,27 +200,50 @@ static int fmt_crypt_u128(const nuri_fea_fmt *f, int dec, nuri_fea_u128 *out, co
 int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
                               const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return fmt_crypt_u128(f, 0, out, in, count, tweaks, ntweaks);
+    return fmt_crypt_int(f, 0, out, in, count, tweaks, ntweaks, 1);
 }
 
 int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in, size_t count,
                               const nuri_fea_u128 *tweaks, size_t ntweaks)
 {
-    return fmt_crypt_u128(f, 1, out, in, count, tweaks, ntweaks);
+    return fmt_crypt_int(f, 1, out, in, count, tweaks, ntweaks, 1);
 }
 
-/* Decimal fast path (L <= 19: one 64-bit word), SWAR on little-endian hosts: 8 digits per
- * step with multiplications and masks only (constant time, no digit tables). */
+int nuri_fea_fmt_encrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in, size_t count,
+                             const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_int(f, 0, out, in, count, tweaks, ntweaks, 0);
+}
+
+int nuri_fea_fmt_decrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in, size_t count,
+                             const nuri_fea_u128 *tweaks, size_t ntweaks)
+{
+    return fmt_crypt_int(f, 1, out, in, count, tweaks, ntweaks, 0);
+}
+
+/* Decimal <-> 64-bit words (L <= 19 digits), SWAR on little-endian hosts: 8 digits per step with
+ * multiplications, shifts and masks only (constant time: no branch or table index on a digit). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FEA_SWAR 1
-static uint64_t parse8(const char *s) /* 8 ASCII digits, s[0] most significant */
+#define ASCII0 0x3030303030303030ULL
+/* 8 digit bytes x[k] = s[k] ^ '0' (s[0] most significant) -> their value; any x[k] > 9 makes
+ * (x | x + 6) carry into a high nibble (a byte > 0xF9 has one already, so no carry leaks out of
+ * a byte that was not flagged): *bad accumulates, nothing branches. */
+static inline uint64_t not_digits8(uint64_t x)
+{
+    return (x | (x + 0x0606060606060606ULL)) & 0xF0F0F0F0F0F0F0F0ULL;
+}
+static inline uint64_t digits8(uint64_t x, uint64_t *bad)
+{
+    *bad |= not_digits8(x);
+    x = x * 10 + (x >> 8); /* byte 2k: 10 d[2k] + d[2k+1] */
+    return ((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+            ((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+}
+static inline uint64_t load8(const char *s)
 {
     uint64_t v;
     memcpy(&v, s, 8);
-    v -= 0x3030303030303030ULL;
-    v = v * 10 + (v >> 8); /* byte 2k: 10 d[2k] + d[2k+1] */
-    v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
-         ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
     return v;
 }
 static void fmt8(char *s, uint64_t v) /* v < 10^8 as 8 ASCII digits */
@@ -222,25 +252,38 @@ static void fmt8(char *s, uint64_t v) /* v < 10^8 as 8 ASCII digits */
     uint64_t q = ((a * 10486) >> 20) & 0x0000007F0000007FULL;      /* lane / 100 */
     uint64_t b = q | ((a - q * 100) << 16);                       /* four 2-digit lanes */
     uint64_t t = ((b * 103) >> 10) & 0x000F000F000F000FULL;        /* lane / 10 */
-    uint64_t c = (t | ((b - t * 10) << 8)) | 0x3030303030303030ULL;
+    uint64_t c = (t | ((b - t * 10) << 8)) | ASCII0;
     memcpy(s, &c, 8);
 }
 #endif
 
-static uint64_t parse_dec(const char *s, size_t L)
+/* L <= 19 ASCII digits at s (reads s[0..L) only) -> the integer; *bad != 0 if one is not a digit. */
+static inline uint64_t parse_dec(const char *s, size_t L, uint64_t *bad)
 {
     uint64_t w = 0;
-    size_t i = 0;
 #ifdef FEA_SWAR
-    for (; i < L % 8; i++) w = w * 10 + (uint64_t)(s[i] - '0');
-    for (; i < L; i += 8) w = w * 100000000u + parse8(s + i);
+    size_t r = L % 8, i = r;
+    if (r && L >= 8) {
+        /* the first r digits, read with the next ones and shifted out; '0's in front */
+        w = digits8(((load8(s) << (64 - 8 * r)) | (ASCII0 >> (8 * r))) ^ ASCII0, bad);
+    } else if (r) {
+        uint64_t v = ASCII0;
+        memcpy((char *)&v + 8 - r, s, r);
+        w = digits8(v ^ ASCII0, bad);
+    }
+    for (; i < L; i += 8) w = w * 100000000u + digits8(load8(s + i) ^ ASCII0, bad);
 #else
-    for (; i < L; i++) w = w * 10 + (uint64_t)(s[i] - '0');
+    for (size_t i = 0; i < L; i++) {
+        uint64_t d = (uint64_t)(unsigned char)s[i] - '0';
+        *bad |= (d + 6) >> 4 | (d >> 4); /* d > 9 (d wraps to a huge value below '0') */
+        w = w * 10 + d;
+    }
 #endif
     return w;
 }
 
-static void fmt_dec(char *s, uint64_t w, size_t L)
+/* w mod 10^L as L ASCII digits (L <= 19), leading zeros included. */
+static inline void fmt_dec(char *s, uint64_t w, size_t L)
 {
     size_t i = L;
 #ifdef FEA_SWAR
@@ -248,11 +291,40 @@ static void fmt_dec(char *s, uint64_t w, size_t L)
         fmt8(s + i - 8, w % 100000000u);
         w /= 100000000u;
     }
-#endif
+    if (i) { /* the first i < 8 digits: the low i of an 8-digit group */
+        char t[8];
+        fmt8(t, w % 100000000u);
+        memcpy(s, t + 8 - i, i);
+        nuri_wipe(t, sizeof t);
+    }
+#else
     while (i-- > 0) {
         s[i] = (char)('0' + w % 10);
         w /= 10;
     }
+#endif
+}
+
+int nuri_fea_digits_to_u64(const char *s, size_t len, uint64_t *x)
+{
+    *x = 0;
+    if (len < 1 || len > 19) return NURI_EINVAL;
+    uint64_t bad = 0, v = parse_dec(s, len, &bad);
+    unsigned ok = bad == 0;
+    NURI_CT_PUBLIC(&ok, sizeof ok); /* whether a value is a digit string is its format: public */
+    if (!ok) {
+        nuri_wipe(&v, sizeof v);
+        return NURI_EDOMAIN;
+    }
+    *x = v;
+    return NURI_OK;
+}
+
+int nuri_fea_u64_to_digits(uint64_t x, char *s, size_t len)
+{
+    if (len < 1 || len > 19) return NURI_EINVAL;
+    fmt_dec(s, x, len);
+    return NURI_OK;
 }
 
 /* Record i of the input as an integer: L symbols of radix r, or L ASCII digits. */
@@ -263,7 +335,8 @@ static inline nuri_fea_u128 parse_record(const nuri_fea_fmt *f, const void *inp,
     if (ascii) {
         const char *s = (const char *)inp + i * L;
         if (!wide) {
-            x.lo = parse_dec(s, L);
+            uint64_t bad = 0; /* validated before (fmt_crypt_sym) */
+            x.lo = parse_dec(s, L, &bad);
             return x;
         }
         for (size_t d = 0; d < L; d++) (void)muladd(&x, 10, (uint64_t)(s[d] - '0'));
@@ -312,8 +385,13 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
     if (rc == NURI_OK) { /* validate every symbol before writing anything */
         unsigned bad = 0;
         if (ascii) {
-            const unsigned char *s = inp;
-            for (size_t i = 0; i < count * L; i++) bad |= (unsigned)(s[i] - '0') > 9u;
+            uint64_t b = 0;
+            size_t i = 0;
+#ifdef FEA_SWAR
+            for (; i + 8 <= count * L; i += 8) b |= not_digits8(load8((const char *)inp + i) ^ ASCII0);
+#endif
+            for (; i < count * L; i++) b |= (unsigned)(((const unsigned char *)inp)[i] - '0') > 9u;
+            bad = b != 0;
         } else {
             const uint16_t *s = inp;
             for (size_t i = 0; i < count * L; i++) bad |= s[i] >= f->radix;

@@ -10,6 +10,8 @@
  * (src/fea/gfni/fea_gfni.c); the second is the aesni body on ymm (src/fea/fea_aes_body.h).
  * Patterns (src/fea/pattern.c): split, encrypt, join and back with the whole value secret, for
  * digits, an ASCII template with literals and kept symbols, and a Hangul alphabet (3-byte UTF-8);
+ * the one-string decimal parser/formatter (nuri_fea_digits_to_u64, nuri_fea_u64_to_digits: 6, 13,
+ * 16 and 19 digits) and the u64 integer form with cycle-walking;
  * only the format (where digits/literals are, the characters' byte lengths, validity) is
  * declassified inside pattern.c. */
 #include <stdio.h>
@@ -84,6 +86,30 @@ int main(void)
                 NURI_CT_PUBLIC(dout, sizeof dout);
                 if (nuri_fea_fmt_decrypt_digits(&f, dout, dout, 20, tw, 20) != 0) return 10;
                 NURI_CT_PUBLIC(dout, sizeof dout);
+                /* one string at a time (the DuckDB path): parse, the u64 form, format, and back */
+                NURI_CT_SECRET(digits, sizeof digits);
+                for (size_t i = 0; i < 20; i++)
+                    if (nuri_fea_digits_to_u64(digits + i * 16, 16, &v[i]) != 0) return 11;
+                if (nuri_fea_fmt_encrypt_u64(&f, o, v, 20, tw, 20) != 0) return 12;
+                NURI_CT_PUBLIC(o, 20 * sizeof o[0]);
+                NURI_CT_SECRET(o, 20 * sizeof o[0]);
+                if (nuri_fea_fmt_decrypt_u64(&f, o, o, 20, tw, 20) != 0) return 13;
+                for (size_t i = 0; i < 20; i++)
+                    if (nuri_fea_u64_to_digits(o[i], dout + i * 16, 16) != 0) return 14;
+                NURI_CT_PUBLIC(dout, sizeof dout);
+                NURI_CT_PUBLIC(digits, sizeof digits); /* the test's own comparison */
+                if (memcmp(dout, digits, sizeof dout) != 0) return 15;
+                /* odd lengths: the first L % 8 digits take the shifted load (L >= 8) or the copy */
+                for (size_t L = 6; L <= 19; L += 13 - 6) {
+                    uint64_t x;
+                    char back[19];
+                    NURI_CT_SECRET(digits, L);
+                    if (nuri_fea_digits_to_u64(digits, L, &x) != 0) return 16;
+                    if (nuri_fea_u64_to_digits(x, back, L) != 0) return 17;
+                    NURI_CT_PUBLIC(back, L);
+                    NURI_CT_PUBLIC(digits, L);
+                    if (memcmp(back, digits, L) != 0) return 18;
+                }
                 nuri_fea_fmt_wipe(&f);
                 checked++;
             }

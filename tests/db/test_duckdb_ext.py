@@ -200,3 +200,64 @@ def test_fea2_and_small_domains(key_dir, ext):
     assert col(small, "SELECT fea_encrypt_digits('12345', 'cards')") == \
         ColumnCipher(KEY, "digits", allow_small_domain=True).encrypt(["12345"])
     small.close()
+
+
+def _messy_values(rng, n):
+    """Digit strings of every length 1..40 (leading zeros, all zeros/nines), the bytes next to
+    '0'..'9' ('/', ':'), letters, separators, spaces, non-ASCII digits, empty strings and NULLs."""
+    odd = "/:aZ -.\t\u0663\uff11\u00e9"  # '/' and ':' border the digits; Arabic-Indic 3, fullwidth 1
+    vals = []
+    for k in range(n):
+        L = rng.choice((1, 3, 5, 6, 7, 8, 9, 12, 13, 15, 16, 16, 16, 17, 19, 19, 20, 24, 38, 39, 40))
+        d = "".join(rng.choice("0123456789") for _ in range(L))
+        kind = k % 11
+        if kind == 0:
+            d = "0" * rng.randint(1, L) + d[:max(0, L - 1)]
+        elif kind == 1:
+            d = rng.choice("09") * L
+        elif kind in (2, 3):  # one odd character somewhere
+            i = rng.randrange(L + 1)
+            d = d[:i] + rng.choice(odd) + d[i + 1:]
+        elif kind == 4:
+            d = None if k % 2 else ""
+        vals.append(d)
+    return vals
+
+
+def test_plain_digits_path_equals_the_general_path(key_dir, ext, capfd):
+    """The plain-digits path (parsed straight from DuckDB's strings to 64-bit words, one
+    nuri_fea_fmt_encrypt_u64 call per length, formatted back into the output) against
+    ColumnCipher (which takes every value through the pattern split): random and malformed
+    values, with and without per-row tweaks, keep mode (every bad value left as it is), FEA-1
+    and FEA-2, decrypted back."""
+    pa = pytest.importorskip("pyarrow")
+    rng = random.Random(17)
+    vals = _messy_values(rng, 12000)
+    rows = [(k, v, bytes([k % 4, k % 9]) if k % 5 else None) for k, v in enumerate(vals)]
+    for variant in (1, 2):
+        keep = connect(key_dir, ext, on_error="keep", variant=variant)
+        keep.register("m_rows", pa.table({"id": pa.array([r[0] for r in rows], pa.int32()),
+                                          "c": pa.array([r[1] for r in rows], pa.string()),
+                                          "t": pa.array([r[2] for r in rows], pa.binary())}))
+        keep.execute("CREATE TABLE m AS SELECT * FROM m_rows")
+        want = ColumnCipher(KEY, "digits", variant=variant, on_error="keep").encrypt(vals)
+        got = col(keep, "SELECT fea_encrypt_digits(c, 'cards') FROM m ORDER BY id")
+        assert got == want
+        assert sum(1 for v, g in zip(vals, got) if v is not None and v != g) > 6000  # most were encrypted
+        assert col(keep, "SELECT fea_decrypt_digits(fea_encrypt_digits(c, 'cards'), 'cards') FROM m ORDER BY id") == vals
+        got_tw = col(keep, "SELECT fea_encrypt_digits(c, 'cards', t) FROM m ORDER BY id")
+        assert [g for (_, _, t), g in zip(rows, got_tw) if t is None] == [None] * sum(1 for r in rows if r[2] is None)
+        for tw in {t for _, _, t in rows if t is not None}:  # ColumnCipher takes one tweak per column
+            ids = [k for k, _, t in rows if t == tw]
+            cc = ColumnCipher(KEY, "digits", tweak=int.from_bytes(tw, "big"), variant=variant, on_error="keep")
+            assert [got_tw[k] for k in ids] == cc.encrypt([vals[k] for k in ids]), tw
+        assert col(keep, "SELECT fea_decrypt_digits(fea_encrypt_digits(c, 'cards', t), 'cards', t) FROM m "
+                         "ORDER BY id") == [v if t is not None else None for _, v, t in rows]
+        keep.close()
+    capfd.readouterr()
+    # stop mode: the first value that does not fit fails the statement (here a 5-digit one)
+    stop = connect(key_dir, ext)
+    values_table(stop, "s", ["0000000000000001", "12345678901234567", "01234"])
+    with pytest.raises(duckdb.Error, match="value '01234'"):
+        col(stop, "SELECT fea_encrypt_digits(c, 'cards') FROM s")
+    stop.close()

@@ -55,6 +55,38 @@ static void key_for(nuri_fea_key *k, const uint8_t *key, size_t kl, unsigned var
 
 #define BATCH 70
 
+static int decimal_kats; /* vectors that are also known answers of the decimal path */
+
+/* A vector with n = bitlen(10^L) (L <= 19) whose PT and CT are both < 10^L is a known answer of
+ * the decimal format of L digits: the first encryption lands in the domain, so no cycle-walk. It
+ * checks nuri_fea_fmt_encrypt_u64 and the digit parser/formatter against the reference's numbers. */
+static void check_decimal_vector(const char *impl, unsigned variant, unsigned n, const uint8_t *key, size_t kl,
+                                 nuri_fea_u128 tw, nuri_fea_u128 pt, nuri_fea_u128 ct)
+{
+    uint64_t dom = 1;
+    unsigned L = 0;
+    while (L < 19 && nuri_fea_fmt_nbits(10, L) < n) {
+        L++;
+        dom *= 10;
+    }
+    if (n > 64 || L < 3 || nuri_fea_fmt_nbits(10, L) != n || pt.hi || ct.hi || pt.lo >= dom || ct.lo >= dom) return;
+    nuri_fea_fmt f;
+    if (nuri_fea_fmt_init(&f, key, kl, variant, 10, L, NURI_FEA_ALLOW_SMALL_DOMAIN, impl) != 0) {
+        CHECK(0, "%s decimal L=%u init", impl, L);
+        return;
+    }
+    uint64_t o = 1, back = 1;
+    char s[20], c[20];
+    int ok = nuri_fea_fmt_encrypt_u64(&f, &o, &pt.lo, 1, &tw, 1) == 0 && o == ct.lo;
+    ok &= nuri_fea_fmt_decrypt_u64(&f, &back, &ct.lo, 1, &tw, 1) == 0 && back == pt.lo;
+    ok &= nuri_fea_u64_to_digits(pt.lo, s, L) == 0;
+    ok &= nuri_fea_fmt_encrypt_digits(&f, c, s, 1, &tw, 1) == 0;
+    ok &= nuri_fea_digits_to_u64(c, L, &o) == 0 && o == ct.lo;
+    CHECK(ok, "%s FEA-%u n=%u: decimal known answer (L = %u)", impl, variant, n, L);
+    decimal_kats++;
+    nuri_fea_fmt_wipe(&f);
+}
+
 static void check_vector(const char *impl, unsigned variant, unsigned n, const char *khex, const char *thex,
                          const char *phex, const char *chex)
 {
@@ -85,6 +117,7 @@ static void check_vector(const char *impl, unsigned variant, unsigned n, const c
         CHECK(ok, "%s FEA-%u n=%u key %s u64 batched", impl, variant, n, khex);
     }
     nuri_fea_key_wipe(&k);
+    check_decimal_vector(impl, variant, n, key, (size_t)kl, tw, pt, ct);
 }
 
 static void test_embedded_vectors(void)
@@ -322,6 +355,104 @@ static void test_digits(void)
     printf("digits: L = 3..38 x %zu implementations (%d runs)\n", n_impls, runs);
 }
 
+/* nuri_fea_digits_to_u64 / nuri_fea_u64_to_digits against digits_value, on exact-size heap
+ * buffers (ASan builds catch a read past the value), every non-digit byte at every position. */
+static void test_digit_words(void)
+{
+    int bad = 0;
+    for (unsigned L = 1; L <= 19; L++) {
+        char *s = malloc(L), t[19];
+        if (!s) exit(2);
+        for (int run = 0; run < 600; run++) {
+            for (unsigned i = 0; i < L; i++) s[i] = (char)('0' + tu_rand64() % 10);
+            if (run == 0) memset(s, '0', L);
+            if (run == 1) memset(s, '9', L);
+            if (run == 2) s[0] = '0'; /* leading zero */
+            uint64_t x = 7;
+            bad += nuri_fea_digits_to_u64(s, L, &x) != 0;
+            nuri_fea_u128 ref = digits_value(s, L);
+            bad += ref.hi != 0 || x != ref.lo;
+            bad += nuri_fea_u64_to_digits(x, t, L) != 0 || memcmp(t, s, L) != 0;
+        }
+        for (unsigned pos = 0; pos < L; pos++)
+            for (int c = 0; c < 256; c++) {
+                if (c >= '0' && c <= '9') continue;
+                for (unsigned i = 0; i < L; i++) s[i] = (char)('0' + tu_rand64() % 10);
+                s[pos] = (char)c;
+                uint64_t x = 7;
+                bad += nuri_fea_digits_to_u64(s, L, &x) != NURI_EDOMAIN || x != 0;
+            }
+        free(s);
+    }
+    uint64_t x = 7;
+    char t[20];
+    bad += nuri_fea_digits_to_u64("123", 0, &x) != NURI_EINVAL || x != 0;
+    bad += nuri_fea_digits_to_u64("12345678901234567890", 20, &x) != NURI_EINVAL || x != 0;
+    bad += nuri_fea_u64_to_digits(1, t, 0) != NURI_EINVAL || nuri_fea_u64_to_digits(1, t, 20) != NURI_EINVAL;
+    bad += nuri_fea_u64_to_digits(UINT64_MAX, t, 19) != 0 || memcmp(t, "8446744073709551615", 19) != 0; /* mod 10^19 */
+    bad += nuri_fea_u64_to_digits(1234567, t, 3) != 0 || memcmp(t, "567", 3) != 0;
+    CHECK(bad == 0, "digit words: %d failures", bad);
+    printf("digit words: L = 1..19, every non-digit byte at every position\n");
+}
+
+/* The u64 integer form against the u128 one and the digits form: L = 3..19, values from 0 to
+ * 10^L - 1, no / one / per-value tweaks, in place and not, batches across blocks, every
+ * implementation; domain and width errors. */
+static void test_fmt_u64(void)
+{
+    enum { CNT = 300 };
+    static uint64_t in[CNT], o64[CNT], back[CNT];
+    static nuri_fea_u128 w[CNT], o128[CNT], tws[CNT];
+    static char din[CNT * 19], dout[CNT * 19];
+    int bad = 0, runs = 0;
+    for (size_t ii = 0; ii < n_impls; ii++)
+        for (unsigned L = 3; L <= 19; L++) {
+            uint8_t key[32];
+            tu_randbytes(key, sizeof key);
+            unsigned variant = 1 + (L & 1);
+            size_t kl = 16 + 8 * (L % 3), cnt = ii == 0 ? CNT : 37;
+            nuri_fea_fmt f;
+            if (nuri_fea_fmt_init(&f, key, kl, variant, 10, L, NURI_FEA_ALLOW_SMALL_DOMAIN, impl_names[ii]) != 0) {
+                bad++;
+                continue;
+            }
+            uint64_t dom = f.domain.lo;
+            for (size_t i = 0; i < cnt; i++) {
+                in[i] = i == 0 ? 0 : i == 1 ? dom - 1 : tu_rand64() % dom;
+                w[i] = (nuri_fea_u128){0, in[i]};
+                tws[i] = rand_bits(nuri_fea_tweak_bits(&f.key));
+                bad += nuri_fea_u64_to_digits(in[i], din + i * L, L) != 0;
+            }
+            for (int mode = 0; mode < 3; mode++) { /* no tweak, one, one per value */
+                const nuri_fea_u128 *tw = mode ? tws : NULL;
+                size_t ntw = mode == 0 ? 0 : mode == 1 ? 1 : cnt;
+                bad += nuri_fea_fmt_encrypt_u64(&f, o64, in, cnt, tw, ntw) != 0;
+                bad += nuri_fea_fmt_encrypt_u128(&f, o128, w, cnt, tw, ntw) != 0;
+                bad += nuri_fea_fmt_encrypt_digits(&f, dout, din, cnt, tw, ntw) != 0;
+                for (size_t i = 0; i < cnt; i++) {
+                    uint64_t d = 0;
+                    bad += o128[i].hi != 0 || o64[i] != o128[i].lo || o64[i] >= dom;
+                    bad += nuri_fea_digits_to_u64(dout + i * L, L, &d) != 0 || d != o64[i];
+                }
+                memcpy(back, o64, cnt * sizeof back[0]); /* in place */
+                bad += nuri_fea_fmt_decrypt_u64(&f, back, back, cnt, tw, ntw) != 0;
+                bad += memcmp(back, in, cnt * sizeof in[0]) != 0;
+            }
+            uint64_t big = dom, z = 5;
+            bad += nuri_fea_fmt_encrypt_u64(&f, &z, &big, 1, NULL, 0) != NURI_EDOMAIN || z != 0;
+            nuri_fea_fmt_wipe(&f);
+            runs++;
+        }
+    uint8_t key[16] = {1};
+    nuri_fea_fmt f;
+    uint64_t v = 1, o = 5;
+    CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 10, 20, 0, NULL) == 0 && f.key.n == 67, "20 digits: n = 67");
+    bad += nuri_fea_fmt_encrypt_u64(&f, &o, &v, 1, NULL, 0) != NURI_EINVAL || o != 0; /* n > 64 */
+    nuri_fea_fmt_wipe(&f);
+    CHECK(bad == 0, "fmt u64: %d failures", bad);
+    printf("fmt u64: L = 3..19 x %zu implementations (%d runs) equal to the u128 and digits forms\n", n_impls, runs);
+}
+
 static void test_radix(void)
 {
     static const struct { unsigned radix, len; } cases[] = {
@@ -412,6 +543,10 @@ int main(int argc, char **argv)
     test_differential();
     test_errors();
     test_digits();
+    test_digit_words();
+    test_fmt_u64();
+    printf("decimal known answers from the vectors: %d\n", decimal_kats);
+    CHECK(decimal_kats > 0, "some vectors are decimal known answers");
     test_radix();
     test_format_errors();
     return tu_finish("test_fea");
