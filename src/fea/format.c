@@ -108,11 +108,19 @@ static unsigned ge(nuri_fea_u128 a, nuri_fea_u128 b)
     return r;
 }
 
-/* A block of values of either width (wide: nuri_fea_u128, else uint64_t when n <= 64). */
+/* A block of values of either width (wide: nuri_fea_u128, else uint64_t when n <= 64): one pass
+ * of the walk (BLK), and the records parsed at a time by the symbol and digit forms (SBLK: the
+ * walk carries values that are still outside the domain across its passes, so the more records
+ * it walks together, the fewer of its passes are short). */
+#define SBLK (4 * BLK)
 typedef union {
     nuri_fea_u128 w[BLK];
     uint64_t n[BLK];
 } value_block;
+typedef union {
+    nuri_fea_u128 w[SBLK];
+    uint64_t n[SBLK];
+} super_block;
 
 /* One FEA pass over m <= BLK values (already validated by the caller: the status is always OK). */
 static void pass(const nuri_fea_key *k, int dec, void *v, size_t m, const nuri_fea_u128 *tw, size_t ntw, int wide)
@@ -133,35 +141,36 @@ static inline unsigned outside(const nuri_fea_fmt *f, const void *v, size_t j, i
     return r;
 }
 
-/* Cycle-walks m <= BLK values in place; tweaks already offset to this block. After the first
- * pass only the values still outside the domain are gathered, re-encrypted and scattered. */
-static inline void walk_block(const nuri_fea_fmt *f, int dec, void *v, size_t m, const nuri_fea_u128 *tw,
-                              size_t ntw, int per_value, int wide)
+/* Cycle-walks count values of v in place (tweaks: NULL, one, or one per value of v). Each pass
+ * encrypts up to BLK values: first those still outside the domain from the previous pass, then
+ * fresh ones, so every pass but the last few is full, however the ciphertexts fall (walking each
+ * block of BLK to its end instead costs about seven ever smaller passes per block, each paying the
+ * rounds' fixed costs). Gathered into tmp and scattered back by index. */
+static inline void walk(const nuri_fea_fmt *f, int dec, void *v, size_t count, const nuri_fea_u128 *tw, size_t ntw,
+                        int per_value, int wide)
 {
     value_block tmp;
     nuri_fea_u128 ttmp[BLK];
-    uint16_t idx[BLK];
-    size_t np = 0;
-    pass(&f->key, dec, v, m, tw, per_value ? m : ntw, wide);
-    for (size_t j = 0; j < m; j++) {
-        idx[np] = (uint16_t)j;
-        np += outside(f, v, j, wide);
-    }
-    while (np) {
-        for (size_t j = 0; j < np; j++) {
+    size_t idx[BLK];
+    size_t np = 0, next = 0, used = 0;
+    while (np || next < count) {
+        size_t m = np;
+        while (m < BLK && next < count) idx[m++] = next++;
+        for (size_t j = 0; j < m; j++) {
             nuri_fea_put_value(&tmp, j, nuri_fea_get_value(v, idx[j], wide), wide);
             if (per_value) ttmp[j] = tw[idx[j]];
         }
-        pass(&f->key, dec, &tmp, np, per_value ? ttmp : tw, per_value ? np : ntw, wide);
+        pass(&f->key, dec, &tmp, m, per_value ? ttmp : tw, per_value ? m : ntw, wide);
         size_t keep = 0;
-        for (size_t j = 0; j < np; j++) {
+        for (size_t j = 0; j < m; j++) {
             nuri_fea_put_value(v, idx[j], nuri_fea_get_value(&tmp, j, wide), wide);
             idx[keep] = idx[j];
             keep += outside(f, &tmp, j, wide);
         }
         np = keep;
+        used = m > used ? m : used;
     }
-    nuri_wipe(&tmp, m * (wide ? sizeof tmp.w[0] : sizeof tmp.n[0]));
+    nuri_wipe(&tmp, used * (wide ? sizeof tmp.w[0] : sizeof tmp.n[0]));
 }
 
 static int check_common(const nuri_fea_fmt *f, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks)
@@ -186,14 +195,10 @@ static int fmt_crypt_int(const nuri_fea_fmt *f, int dec, void *out, const void *
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
     if (out != in && count) memmove(out, in, count * size);
-    for (size_t off = 0; off < count; off += BLK) {
-        size_t m = count - off < BLK ? count - off : BLK;
-        const nuri_fea_u128 *tw = per_value ? tweaks + off : tweaks;
-        if (wide)
-            walk_block(f, dec, (nuri_fea_u128 *)out + off, m, tw, ntweaks, per_value, 1);
-        else
-            walk_block(f, dec, (uint64_t *)out + off, m, tw, ntweaks, per_value, 0);
-    }
+    if (wide)
+        walk(f, dec, out, count, tweaks, ntweaks, per_value, 1);
+    else
+        walk(f, dec, out, count, tweaks, ntweaks, per_value, 0);
     return NURI_OK;
 }
 
@@ -365,13 +370,13 @@ static inline void format_record(const nuri_fea_fmt *f, void *outp, size_t i, nu
     }
 }
 
-/* Records off..off+m-1: parse into integers, walk, format back. */
+/* Records off..off+m-1 (m <= SBLK): parse into integers, walk, format back. */
 static inline void crypt_block(const nuri_fea_fmt *f, int dec, void *outp, const void *inp, size_t off, size_t m,
-                               const nuri_fea_u128 *tw, size_t ntw, int per_value, int ascii, value_block *v, int wide)
+                               const nuri_fea_u128 *tw, size_t ntw, int per_value, int ascii, super_block *v, int wide)
 {
     const uint64_t recip = (UINT64_C(1) << 32) / f->radix;
     for (size_t j = 0; j < m; j++) nuri_fea_put_value(v, j, parse_record(f, inp, off + j, ascii, wide), wide);
-    walk_block(f, dec, v, m, tw, ntw, per_value, wide);
+    walk(f, dec, v, m, tw, ntw, per_value, wide);
     for (size_t j = 0; j < m; j++) format_record(f, outp, off + j, nuri_fea_get_value(v, j, wide), ascii, wide, recip);
 }
 
@@ -405,16 +410,16 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
     const int wide = f->key.n > 64; /* n <= 64 (every decimal string up to 19 digits): 64-bit words */
-    value_block v;
-    for (size_t off = 0; off < count; off += BLK) {
-        size_t m = count - off < BLK ? count - off : BLK;
+    super_block v;
+    for (size_t off = 0; off < count; off += SBLK) {
+        size_t m = count - off < SBLK ? count - off : SBLK;
         const nuri_fea_u128 *tw = per_value ? tweaks + off : tweaks;
         if (wide)
             crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 1);
         else
             crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 0);
     }
-    nuri_wipe(&v, (count < BLK ? count : BLK) * (wide ? sizeof v.w[0] : sizeof v.n[0])); /* only what was used */
+    nuri_wipe(&v, (count < SBLK ? count : SBLK) * (wide ? sizeof v.w[0] : sizeof v.n[0])); /* only what was used */
     return NURI_OK;
 }
 
