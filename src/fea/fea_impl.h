@@ -14,11 +14,16 @@
 
 typedef void (*nuri_fea_f_fn)(const uint64_t rk[2], uint64_t *x, size_t count);
 typedef uint64_t (*nuri_fea_sd_fn)(uint64_t x);
+/* Optional: one whole Feistel round on a batch, dst[j] ^= F((src[j] << sin) ^ tw[j * tw_stride]) >> sout,
+ * with the values kept in registers (feistel.c composes it from f, through a buffer, when NULL). */
+typedef void (*nuri_fea_round_fn)(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw,
+                                  size_t tw_stride, unsigned sin, unsigned sout, size_t count);
 
 typedef struct nuri_fea_impl {
     nuri_impl_info info;
     nuri_fea_f_fn f;
     nuri_fea_sd_fn sd;
+    nuri_fea_round_fn round; /* NULL: composed from f */
 } nuri_fea_impl;
 
 /* Values per Feistel pass (the kernel's f is called on at most this many words). The batch layer
@@ -44,6 +49,10 @@ uint64_t nuri_fea_gfni_sd(uint64_t x);
 void nuri_fea_aesni_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_aesni_sd(uint64_t x);
 void nuri_fea_vaes_f(const uint64_t rk[2], uint64_t *x, size_t count);
+void nuri_fea_aesni_round(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw,
+                          size_t tw_stride, unsigned sin, unsigned sout, size_t count);
+void nuri_fea_vaes_round(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw,
+                         size_t tw_stride, unsigned sin, unsigned sout, size_t count);
 uint64_t nuri_fea_vaes_sd(uint64_t x);
 void nuri_fea_neon_aes_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_neon_aes_sd(uint64_t x);

@@ -17,7 +17,10 @@ typedef __m128i V;
 #define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), (v))
 #define V_LOADN(p, m) _mm_loadl_epi64((const __m128i *)(p)) /* m = 1 */
 #define V_STOREN(p, v, m) _mm_storel_epi64((__m128i *)(p), (v))
+#define V_SLL64 _mm_sll_epi64 /* by the count in the low 64 bits of an xmm */
+#define V_SRL64 _mm_srl_epi64
 #define FN_F nuri_fea_aesni_f
+#define FN_ROUND nuri_fea_aesni_round
 #define FN_SD nuri_fea_aesni_sd
 
 #include "../fea_aes_body.h"
@@ -27,4 +30,5 @@ const nuri_fea_impl nuri_fea_backend_aesni = {
              "AES-NI + SSSE3: the avx2-vaes kernel on xmm, 2 values per register (x86-64 without AVX2/VAES)"},
     .f = nuri_fea_aesni_f,
     .sd = nuri_fea_aesni_sd,
+    .round = nuri_fea_aesni_round,
 };

@@ -35,7 +35,10 @@ static inline void storen(uint64_t *p, __m256i v, size_t m)
 }
 #define V_LOADN loadn
 #define V_STOREN storen
+#define V_SLL64 _mm256_sll_epi64 /* by the count in the low 64 bits of an xmm */
+#define V_SRL64 _mm256_srl_epi64
 #define FN_F nuri_fea_vaes_f
+#define FN_ROUND nuri_fea_vaes_round
 #define FN_SD nuri_fea_vaes_sd
 
 #include "../fea_aes_body.h"
@@ -46,4 +49,5 @@ const nuri_fea_impl nuri_fea_backend_vaes = {
              "maps (pshufb nibble tables), M as pshufb constant multiplies and byte shuffles"},
     .f = nuri_fea_vaes_f,
     .sd = nuri_fea_vaes_sd,
+    .round = nuri_fea_vaes_round,
 };
