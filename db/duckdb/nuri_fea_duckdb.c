@@ -543,7 +543,7 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
     const int digits = b->p.kind == NURI_FEA_PATTERN_DIGITS;
     /* 1. split: plain digit strings are taken as they are, anything else by the pattern code */
     uint64_t lens_seen[3][3] = {{0}}; /* bit L of [SPLIT, PLAIN_WIDE, PLAIN_U64] = some row has L symbols */
-    int any_split = 0, any_wide = 0, any_u64 = 0;
+    int any_split = 0, any_wide = 0, any_u64 = 0, any_kept = 0;
     for (idx_t r = 0; r < n; r++) {
         l->nsyms[r] = 0;
         if (!row_valid(vin, r) || !row_valid(vtw, r)) {
@@ -575,6 +575,7 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
         if (!plain && nuri_fea_pattern_split(&b->p, v, len, l->syms + (size_t)r * MAX_SYMS, &ns, b->flags, msg,
                                              sizeof msg) != 0) {
             if (problem(info, b, v, len, msg) != 0) return;
+            any_kept = 1;
             continue; /* kept: the output is set below */
         }
         l->nsyms[r] = (uint8_t)ns;
@@ -600,14 +601,15 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
                              b->variant, f->key.n, nuri_fea_tweak_bits(&f->key));
                     if (problem(info, b, v, len, msg) != 0) return;
                     l->nsyms[r] = 0;
+                    any_kept = 1;
                     continue;
                 }
                 l->idx[m++] = (uint32_t)r;
             }
             if (m && run_group(info, l, b, f, m, plain, any_tw, uniform, out) != 0) return;
         }
-    /* 3. join */
-    for (idx_t r = 0; r < n; r++) {
+    /* 3. join (a vector of plain digit strings of up to 19 digits is written already) */
+    for (idx_t r = 0; r < n && (any_split || any_wide || any_kept); r++) {
         if (!row_valid(vin, r) || !row_valid(vtw, r)) continue;
         uint32_t len;
         const char *v = str_data(&in[r], &len);
