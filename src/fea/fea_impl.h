@@ -23,7 +23,9 @@ typedef struct nuri_fea_impl {
     nuri_impl_info info;
     nuri_fea_f_fn f;
     nuri_fea_sd_fn sd;
+#if !defined(__AVR__) /* const data sits in the ATmega328P's 2 KiB of RAM: no unused field there */
     nuri_fea_round_fn round; /* NULL: composed from f */
+#endif
 } nuri_fea_impl;
 
 /* Values per Feistel pass (the kernel's f is called on at most this many words). The batch layer

@@ -44,11 +44,13 @@ void nuri_fea_feistel(const nuri_fea_key *k, int decrypt, uint64_t *a, uint64_t 
         /* tweak word: FEA-1 T_L on even rounds, T_R on odd; FEA-2 none / T_L / T_R by r mod 3 */
         unsigned which = k->variant == 1 ? 1 + (r & 1) : r % 3;
         const uint64_t *tw = which == 1 ? tl : tr;
+#if !defined(__AVR__)
         if (k->impl->round) { /* the kernel does the whole round in registers */
             static const uint64_t zero = 0;
             k->impl->round(k->rk[r], src, dst, which == 0 ? &zero : tw, which == 0 ? 0 : tw_stride, sin, sout, m);
             continue;
         }
+#endif
         if (which == 0) {
             for (size_t j = 0; j < m; j++) x[j] = src[j] << sin;
         } else if (tw_stride) {
