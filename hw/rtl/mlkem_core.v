@@ -7,7 +7,9 @@
 //   SAMPLE  the same absorb, squeezed through the sampler (SampleNTT / CBD) into slot sa
 //           (scale: CBD times 128^-1, see sampler.v)
 //   ENG     a poly_engine command (NTT, INTT, INTT128, MUL, MAC, ADD, SUB on slots sa, sb, sc)
-//   ENC     slot sa -> ByteEncode_d(Compress_d) -> lanes at abase
+//   ENC     slot sa -> ByteEncode_d(Compress_d) -> lanes at abase (addm: each coefficient plus
+//           Decompress_1 of its bit of the 256 bits in tmp, LOAD4 of m: encryption's v + mu
+//           without an engine pass)
 //   ENCCMP  the same, compared with the lanes at abase instead of written (FO re-encryption)
 //   DEC     lanes at abase -> ByteDecode_d(Decompress_d) -> slot sa (chk: 7.2 modulus check)
 //   LOAD4   4 lanes at abase -> tmp;  CMP4: tmp != lanes at abase -> dk_bad (7.3 hash check)
@@ -41,6 +43,7 @@ module mlkem_core #(
     localparam I_END = 0, I_HASH = 1, I_SAMPLE = 2, I_ENG = 3, I_ENC = 4, I_ENCCMP = 5, I_DEC = 6,
                I_LOAD4 = 7, I_CMP4 = 8, I_SEL4 = 9, I_WIPE = 10;
 `include "mlkem_prog.vh"
+`include "modq.vh"
 
     // ---------------- sequencer ----------------
     localparam S_IDLE = 4'd0, S_FETCH = 4'd1, S_DISP = 4'd2, S_HINIT = 4'd3, S_ABS = 4'd4,
@@ -70,6 +73,7 @@ module mlkem_core #(
     wire [3:0]  f_d     = iw[92:89];
     wire        f_chk   = iw[93];
     wire        f_scale = iw[94];
+    wire        f_addm  = iw[94];       // ENC/ENCCMP (SAMPLE uses the bit as scale)
     wire        f_stage = iw[95];       // SAMPLE/DEC: into staging buffer sbuf; ENG: a from it
     wire        f_sbuf  = iw[96];
     wire [96:0] rom     = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
@@ -132,9 +136,21 @@ module mlkem_core #(
     wire        ser_word_ready, ser_word_ready_next, ser_lane_valid;
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
+    // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
+    reg  [7:0]  mword;        // index of the engine word on its way
+    wire [255:0] mbits = {tmp[3], tmp[2], tmp[1], tmp[0]};
+    wire [W-1:0] mb = mbits[W * mword +: W];
+    reg  [24*NBU-1:0] ser_word;
+    integer mi;
+    always @* begin
+        ser_word = pe_rdata;
+        if (f_addm)
+            for (mi = 0; mi < W; mi = mi + 1)
+                ser_word[12*mi +: 12] = modq_add(pe_rdata[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
+    end
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(st == S_ENCI || wipe0), .d(f_d),
         .word_valid(pend), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
-        .word(pe_rdata),
+        .word(ser_word),
         .lane_valid(ser_lane_valid), .lane_ready(st == S_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;
@@ -269,7 +285,7 @@ module mlkem_core #(
                 end
                 S_ENCI: st <= S_ENC;
                 S_ENC: begin
-                    if (pe_host_re) wcnt <= wcnt + 9'd1;
+                    if (pe_host_re) begin wcnt <= wcnt + 9'd1; mword <= wcnt[7:0]; end
                     pend <= pe_host_re;
                     if (ser_give && f_op == I_ENCCMP) fail <= fail | (ser_lane != rdata);
                     if (ser_give && n == nlanes - 10'd1) begin st <= S_DISP; iw <= rom; end

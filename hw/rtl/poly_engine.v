@@ -8,9 +8,14 @@
 // writes two words a cycle to the other bank, so every pass runs at full rate without
 // read/write conflicts (ping-pong), and the command's slot choice must respect that:
 //   NTT   a -> b      (a, b in different banks; a is used as scratch)
-//   INTT  a -> a      (b is scratch in the other bank; 7 layers, then the 1/128 scaling pass)
-//   INTT128 a -> b    (a is scratch): 128 INTT(a), the 7 layers without the scaling pass, for
-//         products whose factor already carries 1/128 (encryption samples y scaled, sampler.v)
+//   INTT  a -> b      (a is scratch): the 7 layers, the last one scaled by 1/128 (its sum
+//         output by a shift-add x 2^-7 mod q, its difference through zeta(1) / 128), so there
+//         is no scaling pass
+//   INTT128 a -> b    (a is scratch): 128 INTT(a), the 7 layers unscaled, for products whose
+//         factor already carries 1/128 (encryption samples y scaled, sampler.v)
+//   with a staging buffer (cmd_stage) the last layer folds it into its result as it is
+//   written (no ADD/SUB pass): INTT gives s - INTT(a) (decryption's v - s^T u), INTT128 gives
+//   128 INTT(a) + s (encryption's u + e1, v + e2); s is read two words a cycle at the write
 //   MUL   a o b -> c  (a, b in one bank, c in the other): NTT-domain base multiplication
 //   MAC   c + a o b -> c  (same bank rule as MUL, same cycles): the product accumulated into c,
 //         read on the write bank's second port, so a sum of products needs no ADD passes
@@ -20,8 +25,7 @@
 //         time: max(a, 1) * 128/W + 4 + L cycles)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
-//   NTT and INTT128 7 * (128/W + L), INTT 7 * (128/W + L) + 256/W + L, MUL/MAC 512/W + L + 2,
-//   ADD/SUB 256/W + L.
+//   NTT, INTT and INTT128 7 * (128/W + L), MUL/MAC 512/W + L + 2, ADD/SUB 256/W + L.
 module poly_engine #(
     parameter NBU = 2
 ) (
@@ -63,12 +67,25 @@ module poly_engine #(
 
     localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5,
                OP_MAC = 3'd6, OP_INTT128 = 3'd7;
-    localparam K_CT = 3'd0, K_GS = 3'd1, K_SCALE = 3'd2, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5,
-               K_ZERO = 3'd6;
+    localparam K_CT = 3'd0, K_GS = 3'd1, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5, K_ZERO = 3'd6;
+    localparam [11:0] ZETA1_128 = 12'd1652;               // zeta(1) * 128^-1 mod q (1729 / 128)
     localparam OP_ZERO = 3'd0;
 
 `include "modq.vh"
 `include "mlkem_rom.vh"
+
+    // x * 2^-7 mod q for x < q, shift-add (Montgomery with R = 2^7; q = 1 mod 128, so
+    // m = -x mod 128 makes x + q m divisible by 128, and (x + q m) / 128 < q needs no correction):
+    // (x >> 7) + [x mod 128 != 0] + 26 m, 26 = (q - 1) / 128
+    function [11:0] modq_div128;
+        input [11:0] x;
+        reg [6:0] m;
+        begin
+            m = 7'd0 - x[6:0];
+            modq_div128 = {7'd0, x[11:7]} + {11'd0, x[6:0] != 7'd0} + ({5'd0, m} << 4) + ({5'd0, m} << 3)
+                          + ({5'd0, m} << 1);
+        end
+    endfunction
 
     // ---------------- command state ----------------
     reg        busy;
@@ -81,6 +98,7 @@ module poly_engine #(
     reg        draining;
     reg [3:0]  drain_cnt;
     assign idle = !busy;
+    wire       intt_op = op == OP_INTT || op == OP_INTT128;
 
     // the current pass, derived from (op, pass)
     reg  [2:0] kind;
@@ -98,14 +116,9 @@ module poly_engine #(
                 nissue = 128 / W; last_pass = (pass == 4'd6);
             end
             OP_INTT, OP_INTT128: begin
-                if (pass < 4'd7) begin
-                    kind = K_GS; lenlog = pass[2:0] + 3'd1;
-                    rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
-                    nissue = 128 / W; last_pass = op == OP_INTT128 && pass == 4'd6;
-                end else begin
-                    kind = K_SCALE; rslot0 = sb; rslot1 = sb; wslot = sa;
-                    nissue = WORDS; last_pass = 1'b1;
-                end
+                kind = K_GS; lenlog = pass[2:0] + 3'd1;
+                rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
+                nissue = 128 / W; last_pass = (pass == 4'd6);
             end
             OP_MUL, OP_MAC: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
             OP_SUB: kind = K_SUB;
@@ -114,12 +127,13 @@ module poly_engine #(
         endcase
         // a from a staging buffer: MUL/MAC/ADD/SUB read b's bank (both ports; port 0's word is
         // replaced by the staging word); NTT's first layer reads both words from the buffer
-        if (stg && op != OP_NTT) rslot0 = sb;
+        if (stg && op != OP_NTT && !intt_op) rslot0 = sb;
     end
-    wire from_stage = stg && (op != OP_NTT || pass == 4'd0);
+    wire from_stage = stg && !intt_op && (op != OP_NTT || pass == 4'd0);
+    wire last_layer = intt_op && pass == 4'd6;             // scaled (INTT) and / or folded (stg)
 
     wire bad_cmd = (cmd_op == OP_NTT) ? (cmd_a[0] == cmd_b[0]) :
-                   (cmd_op == OP_INTT || cmd_op == OP_INTT128) ? (cmd_stage || cmd_a[0] == cmd_b[0]) :
+                   (cmd_op == OP_INTT || cmd_op == OP_INTT128) ? (cmd_a[0] == cmd_b[0]) :
                    (cmd_op == OP_MUL || cmd_op == OP_MAC || cmd_op == OP_ADD || cmd_op == OP_SUB) ?
                        (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) :
                    (cmd_op == OP_ZERO) ? cmd_stage : 1'b0;
@@ -233,6 +247,8 @@ module poly_engine #(
     reg          b_s0, b_s1, b_s2;          // MUL phase B
     reg          mac_s0, mac_s1, mac_s2;    // MAC: add the word read from c (acc_s2)
     reg  [DW-1:0] acc_s1, acc_s2;
+    reg          sc_s0, sc_s1;              // INTT's last layer: sums scaled by 2^-7
+    reg          fd_s0, fd_s1, fd_s2, fd_s3;  // last layer of a folding INTT / INTT128
     reg          w0_s0, w0_s1, w0_s2, w0_s3, w1_s0, w1_s1, w1_s2, w1_s3;
     reg  [AW-1:0] wa_s0, wa_s1, wa_s2, wa_s3, wb_s0, wb_s1, wb_s2, wb_s3;
     reg          bank_s0, bank_s1, bank_s2, bank_s3;
@@ -254,16 +270,20 @@ module poly_engine #(
     wire [DW-1:0] srd0 [0:1], srd1 [0:1];
     wire          s_clr = zeroing && cnt < WORDS / 2;      // both ports, half a buffer each
     wire          s_rd0 = busy && stg && !sbuf, s_rd1 = busy && stg && sbuf;
+    // operand a: the words issued now; a folding INTT: the words its S2 stage holds, so the
+    // buffer's words arrive with them at S3
+    wire [WA-1:0] s_ra0 = intt_op ? wa_s2[WA-1:0] : wa;
+    wire [WA-1:0] s_ra1 = intt_op ? wb_s2[WA-1:0] : wb;
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage0 (
         .clk(clk), .we0((stage_we && !stage_buf && !s_rd0) || s_clr),
-        .addr0(s_rd0 ? wa : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .addr0(s_rd0 ? s_ra0 : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
         .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[0]),
-        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : wb), .wdata1({DW{1'b0}}), .rdata1(srd1[0]));
+        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[0]));
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage1 (
         .clk(clk), .we0((stage_we && stage_buf && !s_rd1) || s_clr),
-        .addr0(s_rd1 ? wa : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .addr0(s_rd1 ? s_ra0 : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
         .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[1]),
-        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : wb), .wdata1({DW{1'b0}}), .rdata1(srd1[1]));
+        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[1]));
 
     // ---------------- datapath ----------------
     reg  [DW-1:0] X, Y;                       // S0: the two words read
@@ -307,7 +327,6 @@ module poly_engine #(
             case (k_s0)
                 K_CT:    begin my[i] = inb[i]; side[i] = ina[i]; end
                 K_GS:    begin my[i] = modq_sub(inb[i], ina[i]); side[i] = modq_add(ina[i], inb[i]); end
-                K_SCALE: begin mx[i] = 12'd3303; my[i] = ina[i]; end          // 128^-1 mod q
                 K_ADD:   begin mx[i] = 12'd0; side[i] = modq_add(ina[i], inb[i]); end
                 K_SUB:   begin mx[i] = 12'd0; side[i] = modq_sub(ina[i], inb[i]); end
                 default: ;
@@ -330,7 +349,6 @@ module poly_engine #(
             case (k_s2)
                 K_CT:    begin oa[i] = modq_add(side2[i], R[i]); ob[i] = modq_sub(side2[i], R[i]); end
                 K_GS:    begin oa[i] = side2[i]; ob[i] = R[i]; end
-                K_SCALE: begin oa[i] = R[i]; end
                 default: ;
             endcase
         end
@@ -362,16 +380,17 @@ module poly_engine #(
     always @(posedge clk) begin
         // issue -> S0
         v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b; stage_s0 <= from_stage;
+        sc_s0 <= issuing && last_layer && op == OP_INTT; fd_s0 <= issuing && last_layer && stg;
         mac_s0 <= issuing && op == OP_MAC && acc_re;
         w0_s0 <= issuing && wr0; w1_s0 <= issuing && wr1;
         wa_s0 <= waddr0; wb_s0 <= waddr1; bank_s0 <= rbank;
         for (i = 0; i < W; i = i + 1)
-            z_s0[i] <= (kind == K_MUL) ? 12'd0 : rom_zeta(zidx[i]);
+            z_s0[i] <= (kind == K_MUL) ? 12'd0 : (last_layer && op == OP_INTT) ? ZETA1_128 : rom_zeta(zidx[i]);
         if (kind == K_MUL && ph_b)
             for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(zidx[j]);
         // S0 -> S1
         v_s1 <= v_s0; k_s1 <= k_s0; l_s1 <= l_s0; b_s1 <= b_s0;
-        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0];
+        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0]; sc_s1 <= sc_s0; fd_s1 <= fd_s0;
         w0_s1 <= w0_s0; w1_s1 <= w1_s0; wa_s1 <= wa_s0; wb_s1 <= wb_s0; bank_s1 <= !bank_s0;
         for (i = 0; i < W; i = i + 1) begin
             P[i] <= mx[i] * my[i];
@@ -384,11 +403,11 @@ module poly_engine #(
             end
         // S1 -> S2
         v_s2 <= v_s1; k_s2 <= k_s1; l_s2 <= l_s1; b_s2 <= b_s1;
-        mac_s2 <= mac_s1; acc_s2 <= acc_s1;
+        mac_s2 <= mac_s1; acc_s2 <= acc_s1; fd_s2 <= fd_s1; fd_s3 <= fd_s2;
         w0_s2 <= w0_s1; w1_s2 <= w1_s1; wa_s2 <= wa_s1; wb_s2 <= wb_s1; bank_s2 <= bank_s1;
         for (i = 0; i < W; i = i + 1) begin
             R[i] <= modq_red24(P[i]);
-            side2[i] <= side1[i];
+            side2[i] <= sc_s1 ? modq_div128(side1[i]) : side1[i];
         end
         // MUL bookkeeping on the reduced products (S2): phase A results wait for phase B's
         if (k_s2 == K_MUL && !b_s2)
@@ -414,11 +433,25 @@ module poly_engine #(
             end
     end
 
+    // S3 write words: a folding INTT adds its staging buffer (INTT128: x + s) or subtracts from
+    // it (INTT: s - x)
+    reg  [DW-1:0] WX, WY;
+    always @* begin
+        WX = OX_s3; WY = OY_s3;
+        if (fd_s3)
+            for (i = 0; i < W; i = i + 1) begin
+                WX[12*i +: 12] = (op == OP_INTT) ? modq_sub(srd0[sbuf][12*i +: 12], OX_s3[12*i +: 12])
+                                                 : modq_add(OX_s3[12*i +: 12], srd0[sbuf][12*i +: 12]);
+                WY[12*i +: 12] = (op == OP_INTT) ? modq_sub(srd1[sbuf][12*i +: 12], OY_s3[12*i +: 12])
+                                                 : modq_add(OY_s3[12*i +: 12], srd1[sbuf][12*i +: 12]);
+            end
+    end
+
     // RAM port drivers: host access when idle; otherwise reads from the pass's read bank and
     // writes from S3 into the other bank
     always @* begin
         for (i = 0; i < 2; i = i + 1) begin
-            a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = OX_s3; wd1[i] = OY_s3;
+            a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = WX; wd1[i] = WY;
         end
         if (!busy && !w0_s3 && !w1_s3) begin
             a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
@@ -440,4 +473,22 @@ module poly_engine #(
         end
     end
     assign host_rdata = rd0[host_bank_q];
+
+`ifndef SYNTHESIS
+    // poly_ram's no_rw_check: no read whose data is used may hit the word the other port of
+    // its bank writes in the same cycle (used reads: the pass's read bank, MAC's accumulator on
+    // the write bank's port 1, host reads)
+    reg ru0 [0:1], ru1 [0:1];
+    always @* begin
+        for (i = 0; i < 2; i = i + 1) begin
+            ru0[i] = (issuing && !zeroing && rbank == i) || (!busy && host_re && host_slot[0] == i);
+            ru1[i] = (issuing && !zeroing && rbank == i) ||
+                     (issuing && op == OP_MAC && acc_re && wslot[0] == i);
+        end
+    end
+    always @(posedge clk)
+        for (i = 0; i < 2; i = i + 1)
+            if (a0[i] == a1[i] && ((we0[i] && !we1[i] && ru1[i]) || (we1[i] && !we0[i] && ru0[i])))
+                $fatal(1, "poly_engine: bank %0d word %0d read on one port while written on the other", i, a0[i]);
+`endif
 endmodule

@@ -15,7 +15,11 @@ module poly_ram #(
     input  wire [WIDTH-1:0] wdata1,
     output reg  [WIDTH-1:0] rdata1
 );
-    reg [WIDTH-1:0] mem [0:DEPTH-1];
+    // no_rw_check: the engine never uses a read of a word the other port writes in the same
+    // cycle (checked in simulation by poly_engine), so Yosys need not build the collision
+    // behaviour; without it synth_ecp5 finds no DP16KD for the two-port form and builds the
+    // banks from flip-flops
+    (* no_rw_check *) reg [WIDTH-1:0] mem [0:DEPTH-1];
 
     always @(posedge clk) begin
         if (we0) mem[addr0] <= wdata0;

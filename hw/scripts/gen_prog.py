@@ -42,7 +42,7 @@ ENG = {"zero": 0, "ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "
 FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
           "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
           "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
-          "d": (89, 4), "chk": (93, 1), "scale": (94, 1), "stage": (95, 1), "sbuf": (96, 1)}
+          "d": (89, 4), "chk": (93, 1), "scale": (94, 1), "addm": (94, 1), "stage": (95, 1), "sbuf": (96, 1)}
 IW = 97                                           # instruction width
 
 
@@ -118,12 +118,18 @@ class Slots:
         self.next_buf ^= 1
         return buf
 
-    def eng(self, op, a, b, c=0, scratch=0):
+    def eng(self, op, a, b, c=0, scratch=0, fold=None):
+        """An engine command; a staging buffer as operand a, or (INTT, INTT128) as `fold`, the
+        buffer the last layer adds to (INTT128) or subtracts from (INTT) its result."""
         ins = {"op": I_ENG, "eop": ENG[op], "sa": a, "sb": b, "sc": c}
         self.reading = None
         if a >= STAGE:
             ins.update(stage=1, sbuf=a - STAGE, sa=scratch)
             self.reading = a
+        if fold is not None:
+            assert op in ("intt", "intt128") and fold >= STAGE
+            ins.update(stage=1, sbuf=fold - STAGE)
+            self.reading = fold
         self.prog.append(ins)
 
     def ntt(self, a, bank=None):
@@ -139,26 +145,20 @@ class Slots:
         self.release(a)
         return b
 
-    def intt(self, a):
-        t = self.alloc(1 - (a & 1))
-        self.eng("intt", a, t)
-        self.release(t)
-        return a
-
-    def intt128(self, a):
-        """128 INTT(a) (no scaling pass) into a new slot of the other bank; frees a."""
+    def intt(self, a, sub_from=None):
+        """INTT(a), or staging buffer sub_from minus it, into a new slot of the other bank; frees a."""
         b = self.alloc(1 - (a & 1))
-        self.eng("intt128", a, b)
+        self.eng("intt", a, b, fold=sub_from)
         self.release(a)
         return b
 
-    def binop(self, op, a, b):
-        """a op b into the other bank than b's; a in b's bank or a staging buffer; frees both."""
-        assert a >= STAGE or a & 1 == b & 1
-        c = self.alloc(1 - (b & 1))
-        self.eng(op, a, b, c)
-        self.release(a, b)
-        return c
+    def intt128(self, a, add=None):
+        """128 INTT(a) (unscaled), plus staging buffer `add`, into a new slot of the other bank;
+        frees a."""
+        b = self.alloc(1 - (a & 1))
+        self.eng("intt128", a, b, fold=add)
+        self.release(a)
+        return b
 
     def mac(self, a, b, acc=None):
         """acc + a o b (a in b's bank or a staging buffer, freed; b kept) by a MAC pass into acc (a
@@ -194,8 +194,14 @@ def sample(prog, mode, smode, seed, tail, slot, scale=False):
                          "smode": smode, "scale": int(scale)}, slot))
 
 
-def enc(prog, slot, d, base, compare=False):
-    prog.append({"op": I_ENCCMP if compare else I_ENC, "sa": slot, "d": d, "abase": base})
+def enc(prog, slot, d, base, compare=False, addm=False):
+    """ENC / ENCCMP of a slot; addm: plus Decompress_1 of the 256 bits LOAD4 left in tmp."""
+    prog.append({"op": I_ENCCMP if compare else I_ENC, "sa": slot, "d": d, "abase": base,
+                 "addm": int(addm)})
+
+
+def wipe(prog, base, n):
+    prog.append({"op": I_WIPE, "abase": base, "alen": n})
 
 
 def dec(prog, base, d, slot, chk=False):
@@ -213,8 +219,9 @@ def encrypt(prog, sl, k, seed_r, compare):
     """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C.
 
     Scheduled so the sequencer fills a staging buffer while the engine works: each CBD beside the
-    NTT before it, each A^ sample beside the MAC before it, and the first operand of the next
-    row (A^ or t^) beside the row's inverse NTT."""
+    NTT before it, each A^ sample beside the MAC before it, e1 / e2 beside the row's last MAC
+    (the inverse NTT adds it in its last layer), and the first operand of the next row (A^ or
+    t^) beside the row's inverse NTT."""
     L = layout(k)
     eta1, eta2, du, dv = PARAMS[k]
     # y^ in bank 0 with t^; the sums accumulate in bank 1. y is sampled times 128^-1, so the
@@ -236,22 +243,20 @@ def encrypt(prog, sl, k, seed_r, compare):
         u = None
         for j in range(k):
             u = sl.mac(first if j == 0 else a_hat(i, j), yh[j], u)
-        u = sl.intt128(u)
         e1 = cbd(prog, sl, eta2, seed_r, k + i)
+        u = sl.intt128(u, add=e1)
         first = a_hat(i + 1, 0) if i + 1 < k else t_hat(0)
-        u = sl.binop("add", e1, u)
         enc(prog, u, du, L["C"] + 4 * du * i, compare)
         sl.release(u)
     v = None
     for j in range(k):
         v = sl.mac(first if j == 0 else t_hat(j), yh[j], v)
     sl.release(*yh)
-    v = sl.intt128(v)
     e2 = cbd(prog, sl, eta2, seed_r, 2 * k)
-    mu = sl.stage()
-    dec(prog, L["M"], 1, mu)
-    v = sl.binop("add", mu, sl.binop("add", e2, v))
-    enc(prog, v, dv, L["C"] + 4 * du * k, compare)
+    v = sl.intt128(v, add=e2)
+    # + mu = Decompress_1(m): m's 4 lanes in tmp, added as v is encoded (no ADD pass)
+    prog.append({"op": I_LOAD4, "abase": L["M"]})
+    enc(prog, v, dv, L["C"] + 4 * du * k, compare, addm=True)
     sl.release(v)
 
 
@@ -291,32 +296,35 @@ def program(k, op):
             uh = sl.ntt(u, bank=1)                           # bank 1, beside s; w in bank 0
             s = sl.stage()
             dec(prog, L["DKP"] + 48 * i, 12, s)
+            if i > 0:                                        # dk_pke's s_(i-1), no longer needed,
+                wipe(prog, L["DKP"] + 48 * (i - 1), 48)     # wiped beside the NTT
             if i == 0:                                       # FIPS 203 7.3, beside the NTT
                 hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
                 prog.append({"op": I_LOAD4, "abase": L["HC"]})
                 prog.append({"op": I_CMP4, "abase": L["H"]})
             w = sl.mac(s, uh, w)
             sl.release(uh)
-        # dk_pke is no longer needed: wiped beside the last MAC
-        prog.append({"op": I_WIPE, "abase": L["DKP"], "alen": 48 * k})
-        w = sl.intt(w)
+        # v beside the last MAC, and the last part of dk_pke wiped beside it too
         v = sl.stage()
         dec(prog, L["C"] + 4 * du * k, dv, v)
+        wipe(prog, L["DKP"] + 48 * (k - 1), 48)
+        m = sl.intt(w, sub_from=v)                           # v - INTT(s^T u)
         # K-bar = J(z || c), hashed beside the inverse NTT
         hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
-        m = sl.binop("sub", v, w)
         enc(prog, m, 1, L["M"])
         sl.release(m)
         hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
         encrypt(prog, sl, k, L["KR"] + 4, compare=True)
+    # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
+    # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output);
+    # decaps selects K or K-bar beside it too
+    sl.eng("zero", max(sl.used) // 2 + 1, 0)              # slot rows 0 .. a-1
+    if op == "decaps":
         prog.append({"op": I_LOAD4, "abase": L["KB"]})
         prog.append({"op": I_SEL4, "abase": L["KR"]})
-    # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
-    # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output)
-    sl.eng("zero", max(sl.used) // 2 + 1, 0)              # slot rows 0 .. a-1
     for base, n in secret_lanes(k, op):
         if not (op == "decaps" and base == L["DKP"]):     # decaps wiped dk_pke already
-            prog.append({"op": I_WIPE, "abase": base, "alen": n})
+            wipe(prog, base, n)
     prog.append({"op": I_END})
     assert all(len(v) == 8 for v in sl.free.values()), f"slot leak in {op} k={k}"
     return prog
@@ -380,6 +388,8 @@ def run(k, op, inp):
         elif o == I_ENG:
             a, b, c = slots[tgt], slots[g("sb")], slots[g("sc")]
             e = g("eop")
+            if e in (ENG["intt"], ENG["intt128"]):            # a buffer here is the fold operand
+                a, fold = slots[g("sa")], (slots[tgt] if g("stage") else [0] * 256)
             if e == ENG["zero"]:
                 rows = g("sa") or 8
                 assert all(x == [0] * 256 for x in slots[2 * rows:STAGE]), "ZERO misses a slot"
@@ -388,10 +398,11 @@ def run(k, op, inp):
                 slots[g("sb")] = models.ntt(a)
                 slots[g("sa")] = poison
             elif e == ENG["intt"]:
-                slots[g("sa")] = models.intt(a)
-                slots[g("sb")] = poison
+                r = models.intt(a)
+                slots[g("sb")] = [(y - x) % models.Q for x, y in zip(r, fold)] if g("stage") else r
+                slots[g("sa")] = poison
             elif e == ENG["intt128"]:
-                slots[g("sb")] = [x * 128 % models.Q for x in models.intt(a)]
+                slots[g("sb")] = [(x * 128 + y) % models.Q for x, y in zip(models.intt(a), fold)]
                 slots[g("sa")] = poison
             elif e == ENG["mul"]:
                 slots[g("sc")] = models.basemul(a, b)
@@ -403,7 +414,11 @@ def run(k, op, inp):
                 slots[g("sc")] = [(x - y) % models.Q for x, y in zip(a, b)]
         elif o in (I_ENC, I_ENCCMP):
             d = g("d")
-            f = slots[g("sa")] if d == 12 else [models.compress(x, d) for x in slots[g("sa")]]
+            f = slots[g("sa")]
+            if g("addm"):
+                f = [(x + models.decompress((tmp[c // 64] >> (c % 64)) & 1, 1)) % models.Q
+                     for c, x in enumerate(f)]
+            f = f if d == 12 else [models.compress(x, d) for x in f]
             data = models.byte_encode(f, d)
             if o == I_ENC:
                 _put(mem, g("abase"), data)

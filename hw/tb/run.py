@@ -2,7 +2,8 @@
 """Builds each hardware unit with Verilator and runs its cocotb tests (cocotb 1.9.2).
 
 Usage: run.py [--quick | UNIT ...]   (default: every unit; --quick: the make check set).
-NURI_HW_TESTCASE=name runs one cocotb test; NURI_HW_PROFILE=1 logs the core cycles per instruction class.
+NURI_HW_TESTCASE=name runs one cocotb test; NURI_HW_PROFILE=1 logs the core cycles per instruction class
+(NURI_HW_PROFILE=trace also the cycle at which each instruction started and whether the engine was busy).
 Prints 'N passed, N failed' and exits 1 on any
 failure; cocotb's own runner does not fail the process when a test fails, so results.xml is read.
 """

@@ -139,6 +139,7 @@ async def timed(dut, op, data):
     counter = {"n": 0}
 
     prof = {} if os.environ.get("NURI_HW_PROFILE") else None
+    trace = [] if os.environ.get("NURI_HW_PROFILE") == "trace" else None   # (cycle, pc, name, engine busy)
 
     async def count():
         while True:
@@ -154,6 +155,8 @@ async def timed(dut, op, data):
                     elif name == "SAMPLE":
                         name += "/ntt" if (iw >> 72) & 3 == 0 else "/cbd"
                     prof[name] = prof.get(name, 0) + 1
+                    if trace is not None and (not trace or trace[-1][1] != int(dut.pc.value)):
+                        trace.append((counter["n"], int(dut.pc.value), name, int(dut.pe.busy.value)))
                     if dut.pe.busy.value == 0:            # the engine idle meanwhile
                         prof["engine idle"] = prof.get("engine idle", 0) + 1
 
@@ -164,6 +167,9 @@ async def timed(dut, op, data):
     if prof is not None:
         dut._log.info("profile %s: %d cycles: %s", op, counter["n"],
                       ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])))
+    if trace is not None:
+        dut._log.info("trace %s (cycle, pc, instruction in iw, engine busy): %s", op,
+                      " ".join(f"{c}:{pc}:{n}:{b}" for c, pc, n, b in trace))
     return out, flags
 
 

@@ -113,11 +113,13 @@ async def ntt_intt(dut):
         assert await run(dut, "ntt", 0, 1) is not None
         got = await read(dut, 1)
         assert got == models.ntt(f), "NTT"
+        # INTT: a -> b, the last layer scaled by 1/128
         await run(dut, "intt", 1, 2)
-        got = await read(dut, 1)
+        got = await read(dut, 2)
         assert got == models.intt(models.ntt(f)), "INTT"
         assert got == f
-        # INTT128: the 7 layers without the 1/128 pass, a -> b
+        # INTT128: the 7 layers unscaled, a -> b
+        await load(dut, 1, f)
         await run(dut, "intt128", 1, 4)
         assert await read(dut, 4) == [x * 128 % Q for x in models.intt(f)], "INTT128"
 
@@ -189,7 +191,14 @@ async def staging_buffers(dut):
     await run(dut, "sub", 0, 3, 6, stage=1)
     assert await read(dut, 6) == [(x - y) % Q for x, y in zip(e, acc)], "SUB from a buffer"
     assert await run(dut, "add", 0, 3, 5, stage=1) is None      # b and c in one bank
-    assert await run(dut, "intt", 0, 3, stage=1) is None        # INTT takes no buffer
+    # INTT128 folding buffer 1 into its last layer (128 INTT(a) + s), buffer 0 filled meanwhile
+    await run(dut, "intt128", 3, 4, stage=1, while_running=load_stage(dut, 0, h))
+    got = await read(dut, 4)
+    assert got == [(128 * x + y) % Q for x, y in zip(models.intt(acc), e)], "INTT128 + buffer"
+    # INTT (scaled) subtracted from buffer 0 (s - INTT(a)), buffer 1 filled meanwhile
+    await run(dut, "intt", 4, 5, stage=0, while_running=load_stage(dut, 1, f))
+    assert await read(dut, 5) == [(y - x) % Q for x, y in zip(models.intt(got), h)], "buffer - INTT"
+    assert await run(dut, "intt", 0, 2, stage=1) is None        # a and b in one bank
 
 
 @cocotb.test()
@@ -244,7 +253,7 @@ async def polynomial_product(dut):
     await run(dut, "ntt", 2, 3)
     await run(dut, "mul", 1, 3, 4)
     await run(dut, "intt", 4, 5)
-    assert await read(dut, 4) == want
+    assert await read(dut, 5) == want
 
 
 @cocotb.test()
