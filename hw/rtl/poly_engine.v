@@ -14,8 +14,9 @@
 //   INTT128 a -> b    (a is scratch): 128 INTT(a), the 7 layers unscaled, for products whose
 //         factor already carries 1/128 (encryption samples y scaled, sampler.v)
 //   with a staging buffer (cmd_stage) the last layer folds it into its result as it is
-//   written (no ADD/SUB pass): INTT gives s - INTT(a) (decryption's v - s^T u), INTT128 gives
-//   128 INTT(a) + s (encryption's u + e1, v + e2); s is read two words a cycle at the write
+//   written (no ADD/SUB pass): INTT gives s - INTT(a) (decryption's v - s^T u; its last layer
+//   computes -INTT(a): the negated scaling and zeta), INTT128 gives 128 INTT(a) + s
+//   (encryption's u + e1, v + e2); s is read two words a cycle at the write
 //   MUL   a o b -> c  (a, b in one bank, c in the other): NTT-domain base multiplication
 //   MAC   c + a o b -> c  (same bank rule as MUL, same cycles): the product accumulated into c,
 //         read on the write bank's second port, so a sum of products needs no ADD passes
@@ -69,6 +70,7 @@ module poly_engine #(
                OP_MAC = 3'd6, OP_INTT128 = 3'd7;
     localparam K_CT = 3'd0, K_GS = 3'd1, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5, K_ZERO = 3'd6;
     localparam [11:0] ZETA1_128 = 12'd1652;               // zeta(1) * 128^-1 mod q (1729 / 128)
+    localparam [11:0] NZETA1_128 = 12'd1677;              // its negative (INTT subtracted from s)
     localparam OP_ZERO = 3'd0;
 
 `include "modq.vh"
@@ -84,6 +86,16 @@ module poly_engine #(
             m = 7'd0 - x[6:0];
             modq_div128 = {7'd0, x[11:7]} + {11'd0, x[6:0] != 7'd0} + ({5'd0, m} << 4) + ({5'd0, m} << 3)
                           + ({5'd0, m} << 1);
+        end
+    endfunction
+    // -x * 2^-7 mod q: m = x mod 128 makes q m - x divisible by 128; (q m - x) / 128 =
+    // 26 m - (x >> 7), negative only when m = 0 (then + q)
+    function [11:0] modq_ndiv128;
+        input [11:0] x;
+        reg [12:0] t;
+        begin
+            t = ({6'd0, x[6:0]} << 4) + ({6'd0, x[6:0]} << 3) + ({6'd0, x[6:0]} << 1) - {8'd0, x[11:7]};
+            modq_ndiv128 = t[12] ? t + 13'd3329 : t[11:0];
         end
     endfunction
 
@@ -248,6 +260,7 @@ module poly_engine #(
     reg          mac_s0, mac_s1, mac_s2;    // MAC: add the word read from c (acc_s2)
     reg  [DW-1:0] acc_s1, acc_s2;
     reg          sc_s0, sc_s1;              // INTT's last layer: sums scaled by 2^-7
+    reg          ng_s0, ng_s1;              // ... and negated (INTT subtracted from a buffer)
     reg          fd_s0, fd_s1, fd_s2, fd_s3;  // last layer of a folding INTT / INTT128
     reg          w0_s0, w0_s1, w0_s2, w0_s3, w1_s0, w1_s1, w1_s2, w1_s3;
     reg  [AW-1:0] wa_s0, wa_s1, wa_s2, wa_s3, wb_s0, wb_s1, wb_s2, wb_s3;
@@ -381,16 +394,18 @@ module poly_engine #(
         // issue -> S0
         v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b; stage_s0 <= from_stage;
         sc_s0 <= issuing && last_layer && op == OP_INTT; fd_s0 <= issuing && last_layer && stg;
+        ng_s0 <= issuing && last_layer && op == OP_INTT && stg;
         mac_s0 <= issuing && op == OP_MAC && acc_re;
         w0_s0 <= issuing && wr0; w1_s0 <= issuing && wr1;
         wa_s0 <= waddr0; wb_s0 <= waddr1; bank_s0 <= rbank;
         for (i = 0; i < W; i = i + 1)
-            z_s0[i] <= (kind == K_MUL) ? 12'd0 : (last_layer && op == OP_INTT) ? ZETA1_128 : rom_zeta(zidx[i]);
+            z_s0[i] <= (kind == K_MUL) ? 12'd0 : !(last_layer && op == OP_INTT) ? rom_zeta(zidx[i]) :
+                       stg ? NZETA1_128 : ZETA1_128;
         if (kind == K_MUL && ph_b)
             for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(zidx[j]);
         // S0 -> S1
         v_s1 <= v_s0; k_s1 <= k_s0; l_s1 <= l_s0; b_s1 <= b_s0;
-        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0]; sc_s1 <= sc_s0; fd_s1 <= fd_s0;
+        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0]; sc_s1 <= sc_s0; ng_s1 <= ng_s0; fd_s1 <= fd_s0;
         w0_s1 <= w0_s0; w1_s1 <= w1_s0; wa_s1 <= wa_s0; wb_s1 <= wb_s0; bank_s1 <= !bank_s0;
         for (i = 0; i < W; i = i + 1) begin
             P[i] <= mx[i] * my[i];
@@ -407,7 +422,7 @@ module poly_engine #(
         w0_s2 <= w0_s1; w1_s2 <= w1_s1; wa_s2 <= wa_s1; wb_s2 <= wb_s1; bank_s2 <= bank_s1;
         for (i = 0; i < W; i = i + 1) begin
             R[i] <= modq_red24(P[i]);
-            side2[i] <= sc_s1 ? modq_div128(side1[i]) : side1[i];
+            side2[i] <= !sc_s1 ? side1[i] : ng_s1 ? modq_ndiv128(side1[i]) : modq_div128(side1[i]);
         end
         // MUL bookkeeping on the reduced products (S2): phase A results wait for phase B's
         if (k_s2 == K_MUL && !b_s2)
@@ -433,17 +448,15 @@ module poly_engine #(
             end
     end
 
-    // S3 write words: a folding INTT adds its staging buffer (INTT128: x + s) or subtracts from
-    // it (INTT: s - x)
+    // S3 write words: a folding INTT adds its staging buffer (INTT128: 128 INTT(a) + s; INTT:
+    // -INTT(a) + s)
     reg  [DW-1:0] WX, WY;
     always @* begin
         WX = OX_s3; WY = OY_s3;
         if (fd_s3)
             for (i = 0; i < W; i = i + 1) begin
-                WX[12*i +: 12] = (op == OP_INTT) ? modq_sub(srd0[sbuf][12*i +: 12], OX_s3[12*i +: 12])
-                                                 : modq_add(OX_s3[12*i +: 12], srd0[sbuf][12*i +: 12]);
-                WY[12*i +: 12] = (op == OP_INTT) ? modq_sub(srd1[sbuf][12*i +: 12], OY_s3[12*i +: 12])
-                                                 : modq_add(OY_s3[12*i +: 12], srd1[sbuf][12*i +: 12]);
+                WX[12*i +: 12] = modq_add(OX_s3[12*i +: 12], srd0[sbuf][12*i +: 12]);
+                WY[12*i +: 12] = modq_add(OY_s3[12*i +: 12], srd1[sbuf][12*i +: 12]);
             end
     end
 
