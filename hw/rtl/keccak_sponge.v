@@ -4,9 +4,11 @@
 // init with mode (0 SHA3-256, 1 SHA3-512, 2 SHAKE128, 3 SHAKE256) clears the state. Input words
 // are little-endian byte strings: in_bytes (0..8) valid bytes on the last word (in_last), 8 on the
 // others, unused bytes zero. After the last word the sponge pads, permutes and offers the output
-// one lane at a time (out_valid/out_ready), permuting again after each rate block for as long as
-// lanes are taken; `block_ready` marks the first lane of each block, so a sampler can also read the
-// whole block from `state` directly.
+// one lane at a time (out_valid/out_ready). Each output block is copied into a buffer as its
+// permutation ends, and the next permutation starts at once, so the next block is computed while
+// this one is read (a long SHAKE output takes a block every 26 cycles instead of 21 + 25).
+// `block_ready` marks the first lane of each block; `state` is the Keccak state (already permuting
+// ahead during the squeeze), init clears it and the buffer.
 module keccak_sponge (
     input  wire          clk,
     input  wire          rst,
@@ -23,7 +25,8 @@ module keccak_sponge (
     output wire          block_ready,
     output wire [1599:0] state
 );
-    localparam S_ABSORB = 3'd0, S_PERM_IN = 3'd1, S_PAD = 3'd2, S_PERM_OUT = 3'd3, S_SQUEEZE = 3'd4;
+    localparam S_ABSORB = 3'd0, S_PERM_IN = 3'd1, S_PAD = 3'd2, S_PERM_OUT = 3'd3, S_SQUEEZE = 3'd4,
+               S_LOAD = 3'd5;
     reg  [2:0] st;
     reg  [4:0] lane;
     reg  [4:0] rate;          // lanes per block
@@ -31,13 +34,21 @@ module keccak_sponge (
     reg        pad_pending;   // the last word filled a block: pad at the start of the next one
     reg  [3:0] pad_bytes;     // bytes of the lane where the padding starts
 
-    // The permutation runs only in S_PERM_IN / S_PERM_OUT, which end on its `done`, so the other
-    // states need not look at the Keccak's `busy` (its 1600-bit state register's select, the
-    // longest net of the block on ECP5: 7 ns of routing). One exception: an init in those states
-    // abandons a running permutation; the registered clear stops it one cycle later, and `hold`
-    // covers that cycle.
+    // The absorb states never run beside a permutation (S_PERM_IN and S_PERM_OUT end on its
+    // `done`), and the squeeze reads the buffer, so no state needs the Keccak's `busy` (its
+    // 1600-bit state register's select, the longest net of the block on ECP5: 7 ns of routing).
+    // One exception: an init may abandon a running permutation; the registered clear stops it
+    // one cycle later, and `hold` covers that cycle.
     reg  hold;
     wire done;
+    // squeeze: the block being read (the rate lanes of the state when its permutation ended) and
+    // whether the permutation started for the next block has ended (its state is ready to copy)
+    reg  [1343:0] obuf;
+    reg           nxt;
+    // copy the state into obuf and start the next permutation: when the first output block is
+    // ready, or in S_LOAD (the last lane of a block was taken and the next one is ready); both
+    // conditions come from registers (the copy's enable reaches 1,344 flip-flops)
+    wire          load = (st == S_PERM_OUT && done) || st == S_LOAD;
     reg  kgo, kclear, kxor;
     reg  [4:0]  kl;
     reg  [63:0] kd;
@@ -60,13 +71,15 @@ module keccak_sponge (
             r_xor <= kxor; r_go <= kgo && kxor;
         end
         r_clear <= !rst && kclear;
-        hold    <= !rst && init && (st == S_PERM_IN || st == S_PERM_OUT);
+        hold    <= !rst && init && st != S_ABSORB;
         r_lane <= kl; r_data <= kd;
     end
 
+    /* verilator lint_off PINCONNECTEMPTY */
     keccak_f1600 core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0),
                        .go(r_go || (kgo && !kxor)), .clear(r_clear), .xor_we(r_xor),
                        .xor_lane(r_lane), .xor_data(r_data), .state(state), .busy(), .done(done));
+    /* verilator lint_on PINCONNECTEMPTY */
 
     assign in_ready    = (st == S_ABSORB) && !hold && !init;
     assign out_valid   = (st == S_SQUEEZE) && !hold;
@@ -89,14 +102,18 @@ module keccak_sponge (
     endfunction
 
     // The output lane as a case over the lanes a block can have (at most 21): written as
-    // state[64*lane +: 64], Yosys 0.23 builds a 1600-bit shifter of 11 stages ($shiftx with the
-    // 64*lane shift), some 5k LUT and 5k MUXF in xcup.
+    // obuf[64*lane +: 64], Yosys 0.23 builds a shifter of 11 stages ($shiftx with the 64*lane
+    // shift), some 5k LUT and 5k MUXF in xcup.
     reg [63:0] out_lane;
     integer i;
     always @* begin
         out_lane = 64'd0;
         for (i = 0; i < 21; i = i + 1)
-            if (lane == i[4:0]) out_lane = state[64*i +: 64];
+            if (lane == i[4:0]) out_lane = obuf[64*i +: 64];
+    end
+    always @(posedge clk) begin
+        if (r_clear) obuf <= 1344'd0;
+        else if (load) obuf <= state[1343:0];
     end
 
     wire last_partial = in_last && in_bytes != 4'd8;
@@ -116,8 +133,7 @@ module keccak_sponge (
                 kd   = pad_lane(lane, pad_bytes, rate, dsep);
                 kgo  = at_end;
             end
-            S_SQUEEZE: if (out_ready && !hold && at_end) kgo = 1'b1;
-            default: ;
+            default: kgo = load;           // S_PERM_OUT / S_LOAD: the next block's permutation
         endcase
     end
 
@@ -154,11 +170,16 @@ module keccak_sponge (
                 if (at_end) begin st <= S_PERM_OUT; lane <= 5'd0; end
                 else begin lane <= rate - 5'd1; pad_bytes <= 4'd8; end
             end
-            S_PERM_OUT: if (done) st <= S_SQUEEZE;
-            S_SQUEEZE: if (out_ready && !hold) begin
-                if (at_end) begin lane <= 5'd0; st <= S_PERM_OUT; end
-                else lane <= lane + 5'd1;
+            S_PERM_OUT: if (done) begin st <= S_SQUEEZE; lane <= 5'd0; nxt <= 1'b0; end
+            S_SQUEEZE: begin
+                if (done) nxt <= 1'b1;
+                if (out_ready && !hold) begin
+                    lane <= at_end ? 5'd0 : lane + 5'd1;
+                    // the block is read: copy the next one (S_LOAD) or wait for its permutation
+                    if (at_end) st <= (nxt || done) ? S_LOAD : S_PERM_OUT;
+                end
             end
+            S_LOAD: begin st <= S_SQUEEZE; nxt <= 1'b0; end
             default: st <= S_ABSORB;
         endcase
     end
