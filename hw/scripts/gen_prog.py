@@ -215,8 +215,10 @@ def cbd(prog, sl, eta, seed, nonce, scale=False):
     return s
 
 
-def encrypt(prog, sl, k, seed_r, compare):
+def encrypt(prog, sl, k, seed_r, compare, beside_last=None):
     """K-PKE.Encrypt(ek at EK, m at M, r at seed_r): c at C, or compared with C.
+    beside_last(): appends instructions to run beside the last inverse NTT (the sequencer has
+    the most room there: nothing else is left to sample or decode).
 
     Scheduled so the sequencer fills a staging buffer while the engine works: each CBD beside the
     NTT before it, each A^ sample beside the MAC before it, e1 / e2 beside the row's last MAC
@@ -254,6 +256,8 @@ def encrypt(prog, sl, k, seed_r, compare):
     sl.release(*yh)
     e2 = cbd(prog, sl, eta2, seed_r, 2 * k)
     v = sl.intt128(v, add=e2)
+    if beside_last:
+        beside_last()
     # + mu = Decompress_1(m): m's 4 lanes in tmp, added as v is encoded (no ADD pass)
     prog.append({"op": I_LOAD4, "abase": L["M"]})
     enc(prog, v, dv, L["C"] + 4 * du * k, compare, addm=True)
@@ -298,10 +302,6 @@ def program(k, op):
             dec(prog, L["DKP"] + 48 * i, 12, s)
             if i > 0:                                        # dk_pke's s_(i-1), no longer needed,
                 wipe(prog, L["DKP"] + 48 * (i - 1), 48)     # wiped beside the NTT
-            if i == 0:                                       # FIPS 203 7.3, beside the NTT
-                hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
-                prog.append({"op": I_LOAD4, "abase": L["HC"]})
-                prog.append({"op": I_CMP4, "abase": L["H"]})
             w = sl.mac(s, uh, w)
             sl.release(uh)
         # v beside the last MAC, and the last part of dk_pke wiped beside it too
@@ -314,7 +314,14 @@ def program(k, op):
         enc(prog, m, 1, L["M"])
         sl.release(m)
         hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
-        encrypt(prog, sl, k, L["KR"] + 4, compare=True)
+
+        def hash_check():
+            """FIPS 203 7.3: H(ek) == the H in dk (only a flag, reported at the end), beside the
+            re-encryption's last inverse NTT: at the start it held the first MUL back ~225 cycles."""
+            hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
+            prog.append({"op": I_LOAD4, "abase": L["HC"]})
+            prog.append({"op": I_CMP4, "abase": L["H"]})
+        encrypt(prog, sl, k, L["KR"] + 4, compare=True, beside_last=hash_check)
     # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
     # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output);
     # decaps selects K or K-bar beside it too
