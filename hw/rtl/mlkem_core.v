@@ -137,9 +137,12 @@ module mlkem_core #(
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
     // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
+    // (tmp read as a lane, then the word's W bits in it: tmp stays a LUT RAM with a second read
+    // port; reading all 256 bits at once made it 256 FF and a 64:1 select per bit)
     reg  [7:0]  mword;        // index of the engine word on its way
-    wire [255:0] mbits = {tmp[3], tmp[2], tmp[1], tmp[0]};
-    wire [W-1:0] mb = mbits[W * mword +: W];
+    wire [9:0]  mbit0 = W * mword;                   // its first coefficient
+    wire [63:0] mlane = tmp[mbit0[7:6]];
+    wire [W-1:0] mb = mlane[mbit0[5:0] +: W];
     reg  [24*NBU-1:0] ser_word;
     integer mi;
     always @* begin
