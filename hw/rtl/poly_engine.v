@@ -283,10 +283,12 @@ module poly_engine #(
     wire [DW-1:0] srd0 [0:1], srd1 [0:1];
     wire          s_clr = zeroing && cnt < WORDS / 2;      // both ports, half a buffer each
     wire          s_rd0 = busy && stg && !sbuf, s_rd1 = busy && stg && sbuf;
-    // operand a: the words issued now; a folding INTT: the words its S2 stage holds, so the
-    // buffer's words arrive with them at S3
-    wire [WA-1:0] s_ra0 = intt_op ? wa_s2[WA-1:0] : wa;
-    wire [WA-1:0] s_ra1 = intt_op ? wb_s2[WA-1:0] : wb;
+    // operand a: the words issued now; a folding INTT: the words its S1 stage holds, so the
+    // buffer's words arrive at S2 and are registered beside them into S3 (FS0/FS1: no RAM
+    // clock-to-out in front of the fold's adder)
+    wire [WA-1:0] s_ra0 = intt_op ? wa_s1[WA-1:0] : wa;
+    wire [WA-1:0] s_ra1 = intt_op ? wb_s1[WA-1:0] : wb;
+    reg  [DW-1:0] FS0, FS1;
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage0 (
         .clk(clk), .we0((stage_we && !stage_buf && !s_rd0) || s_clr),
         .addr0(s_rd0 ? s_ra0 : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
@@ -440,6 +442,7 @@ module poly_engine #(
         v_s3 <= v_s2; k_s3 <= k_s2; l_s3 <= l_s2;
         w0_s3 <= w0_s2; w1_s3 <= w1_s2; wa_s3 <= wa_s2; wb_s3 <= wb_s2; bank_s3 <= bank_s2;
         OX_s3 <= OX; OY_s3 <= OY;
+        FS0 <= fd_s2 ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_s2 ? srd1[sbuf] : {DW{1'b0}};
         hr_s0 <= host_re; host_bank_q <= host_slot[0];
         if (zeroing)
             for (j = 0; j < NBU; j = j + 1) begin
@@ -455,8 +458,8 @@ module poly_engine #(
         WX = OX_s3; WY = OY_s3;
         if (fd_s3)
             for (i = 0; i < W; i = i + 1) begin
-                WX[12*i +: 12] = modq_add(OX_s3[12*i +: 12], srd0[sbuf][12*i +: 12]);
-                WY[12*i +: 12] = modq_add(OY_s3[12*i +: 12], srd1[sbuf][12*i +: 12]);
+                WX[12*i +: 12] = modq_add(OX_s3[12*i +: 12], FS0[12*i +: 12]);
+                WY[12*i +: 12] = modq_add(OY_s3[12*i +: 12], FS1[12*i +: 12]);
             end
     end
 
