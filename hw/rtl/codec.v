@@ -3,6 +3,11 @@
 // 256 coefficients of d bits are exactly 4d lanes, so a polynomial never shares a lane.
 // The constant multiplications are shift-adds (no DSPs).
 
+// The data width per d is fixed, so d is held one-hot (dsel, bit k for d = DVAL(k)) and every
+// d-dependent layout is an AND-OR of 6 constant ones (no run-time barrel shifter on d). Both bit
+// buffers move in steps of W bits (every count, d W, is a multiple of W; W is a power of 2), so
+// their one variable shifter has 64 / W or 128 / W positions.
+
 // Engine words in (read from the host port, one per cycle when `word_ready`), lanes out.
 // d = 12 encodes without compression (ek, dk); other d compress first.
 module poly_serializer #(
@@ -21,22 +26,41 @@ module poly_serializer #(
     output wire [63:0]       lane
 );
     localparam W = 2 * NBU;
+    localparam LG = (W == 2) ? 1 : (W == 4) ? 2 : 3;   // log2 W
     // a lane leaves whenever 64 bits wait; a word is taken while it fits (NBU = 4: 64 + 96 bits)
     localparam AW = (64 + 12 * W > 128) ? 64 + 12 * W : 128;
 `include "codec.vh"
-    reg  [3:0]   dd;
+    reg  [5:0]    dsel;
     reg  [AW-1:0] acc;
-    reg  [7:0]   nacc;
-    reg  [12*W-1:0] enc;
-    reg  [7:0]   nbits;
-    integer i;
+    reg  [7:0]    nacc;
+    wire [7:0]    nbits = d_bits(dsel, W);
 
+    // Compress_d of each coefficient: one d-independent product, then per d a constant slice
+    // (the rounding constant of each d is one bit: the one-hot select itself, placed)
+    wire [72*W-1:0] enc_d;     // the word's encoding for each d, at 12 W gd
+    genvar gi, gd;
+    generate
+        for (gi = 0; gi < W; gi = gi + 1) begin : coef
+            wire [11:0] x = word[12*gi +: 12];
+            wire [21:0] p = compress_product(x) + {2'd0, dsel[0], 2'd0, dsel[1], dsel[2], 4'd0,
+                                                   dsel[3], dsel[4], 9'd0};
+            for (gd = 0; gd < 6; gd = gd + 1) begin : per_d
+                localparam integer D = DVAL[4*gd +: 4];
+                if (D == 12) assign enc_d[12*W*gd + 12*gi +: 12] = x;
+                else assign enc_d[12*W*gd + D*gi +: D] = p[21-D +: D];
+            end
+        end
+        for (gd = 0; gd < 6; gd = gd + 1) begin : pad
+            localparam integer D = DVAL[4*gd +: 4];
+            if (D < 12) assign enc_d[12*W*gd + D*W +: 12*W-D*W] = {(12*W-D*W){1'b0}};
+        end
+    endgenerate
+    reg [12*W-1:0] enc;
+    integer k;
     always @* begin
-        enc = 0;
-        for (i = 0; i < W; i = i + 1)
-            enc = enc | ({{(12*W-12){1'b0}}, (dd == 4'd12) ? word[12*i +: 12]
-                                                                 : compress_d(word[12*i +: 12], dd)} << (dd * i));
-        nbits = dd * W;
+        enc = {12*W{1'b0}};
+        for (k = 0; k < 6; k = k + 1)
+            enc = enc | (enc_d[12*W*k +: 12*W] & {12*W{dsel[k]}});
     end
 
     assign lane_valid = nacc >= 8'd64;
@@ -49,23 +73,24 @@ module poly_serializer #(
     // when the count after this cycle leaves room, so a word can arrive every cycle
     wire [7:0] nacc_next = nacc + (take ? nbits : 8'd0) - (give ? 8'd64 : 8'd0);
     assign word_ready_next = {1'b0, nacc_next} + 12 * W <= AW;
+    // one write shifter: the word goes above what stays after the lane leaves (a multiple of W)
+    wire [7:0]    keep = give ? nacc - 8'd64 : nacc;
+    wire [AW-1:0] rest = give ? acc >> 64 : acc;
+    wire [AW-1:0] put  = {{(AW-12*W){1'b0}}, enc} << {keep[6:LG], {LG{1'b0}}};
     always @(posedge clk) begin
         if (rst || start) begin
-            dd <= d; acc <= {AW{1'b0}}; nacc <= 8'd0;
-        end else case ({take, give})
-            2'b10: begin acc <= acc | ({{(AW-12*W){1'b0}}, enc} << nacc); nacc <= nacc + nbits; end
-            2'b01: begin acc <= acc >> 64; nacc <= nacc - 8'd64; end
-            2'b11: begin
-                acc <= (acc >> 64) | ({{(AW-12*W){1'b0}}, enc} << (nacc - 8'd64));
-                nacc <= nacc - 8'd64 + nbits;
-            end
-            default: ;
-        endcase
+            dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0;
+        end else if (take || give) begin
+            acc  <= take ? rest | put : rest;
+            nacc <= nacc_next;
+        end
     end
 endmodule
 
 // Lanes in, engine words out (to the host write port), decompressing for d < 12. For d = 12 it
 // flags any field >= q (FIPS 203 7.2 modulus check on ek) in `bad`, which stays set until start.
+// The unread bits start at bit `off` of the lane pair {l1, l0} (l0 the older lane): nacc <= 64
+// when a lane comes, so at most two lanes are ever held and a read never passes the pair's end.
 module poly_deserializer #(
     parameter NBU = 2
 ) (
@@ -82,53 +107,73 @@ module poly_deserializer #(
     output reg               bad
 );
     localparam W = 2 * NBU;
+    localparam LG = (W == 2) ? 1 : (W == 4) ? 2 : 3;   // log2 W
 `include "codec.vh"
-    reg  [3:0]   dd;
-    reg  [127:0] acc;
-    reg  [7:0]   nacc;
+    reg  [5:0]   dsel;
+    reg  [63:0]  l0, l1;
+    reg  [5:0]   off;        // read position in l0 (a multiple of W)
+    reg  [7:0]   nacc;       // unread bits
     reg  [7:0]   next_index;
-    reg  [24*NBU-1:0] unenc;
-    reg          over;
-    reg  [11:0]  field;
-    integer i;
 
-    wire [7:0] nbits = dd * W;
+    wire [7:0] nbits = d_bits(dsel, W);
     localparam [8:0] WORDS = 256 / W;
     wire       emit  = nacc >= nbits && {1'b0, next_index} != WORDS;
     assign lane_ready = nacc <= 8'd64;
 
-    always @* begin
-        unenc = 0; over = 1'b0;
-        for (i = 0; i < W; i = i + 1) begin
-            field = (acc >> (dd * i)) & ((128'd1 << dd) - 128'd1);
-            if (dd == 4'd12) begin
-                unenc[12*i +: 12] = field;
-                if (field >= 12'd3329) over = 1'b1;
-            end else unenc[12*i +: 12] = decompress_d(field, dd);
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [127:0] win = {l1, l0} >> {off[5:LG], {LG{1'b0}}};
+    /* verilator lint_on UNUSEDSIGNAL */
+    // the fields, each d's layout a constant one; d < 12 left-aligned to 12 bits, for which
+    // Decompress_d(y) = (q (y << (12 - d)) + 2^11) >> 12 (the same quotient): one product for all d
+    wire [12*W-1:0] unenc;
+    wire [60*W-1:0] yal_d;     // for d < 12, the fields left-aligned, at 12 W gd
+    reg  [12*W-1:0] yal;
+    reg             over;
+    integer k, i;
+    genvar gi, gd;
+    generate
+        for (gd = 0; gd < 5; gd = gd + 1) begin : per_d
+            localparam integer D = DVAL[4*gd +: 4];
+            for (gi = 0; gi < W; gi = gi + 1) begin : coef
+                assign yal_d[12*W*gd + 12*gi +: 12] = {win[D*gi +: D], {(12-D){1'b0}}};
+            end
         end
+        for (gi = 0; gi < W; gi = gi + 1) begin : coef
+            assign unenc[12*gi +: 12] = dsel[5] ? win[12*gi +: 12] : decompress12(yal[12*gi +: 12]);
+        end
+    endgenerate
+    always @* begin
+        yal = {12*W{1'b0}};
+        for (k = 0; k < 5; k = k + 1)
+            yal = yal | (yal_d[12*W*k +: 12*W] & {12*W{dsel[k]}});
+        over = 1'b0;
+        for (i = 0; i < W; i = i + 1)
+            if (win[12*i +: 12] >= 12'd3329) over = 1'b1;
     end
 
     wire put = lane_valid && lane_ready;
+    // after a read: lanes passed (0..2), the new position; a lane comes into the first free slot
+    wire [7:0] end_pos = {2'd0, off} + (emit ? nbits : 8'd0);
+    wire [1:0] held    = ({2'd0, off} + nacc) >> 6;      // lanes held before this cycle
+    wire [1:0] passed  = end_pos[7:6];
+    wire       slot0   = put && held == passed;           // the lane lands in l0 (else l1)
     always @(posedge clk) begin
         word_valid <= 1'b0;
         if (rst || start) begin
-            dd <= d; acc <= 128'd0; nacc <= 8'd0; next_index <= 8'd0; bad <= 1'b0;
+            dsel <= d_onehot(d); l0 <= 64'd0; l1 <= 64'd0; off <= 6'd0; nacc <= 8'd0;
+            next_index <= 8'd0; bad <= 1'b0;
             word <= {24*NBU{1'b0}};      // no decoded data left behind (the core's wipe)
         end else begin
             if (emit) begin
                 word_valid <= 1'b1; word_index <= next_index; word <= unenc;
                 next_index <= next_index + 8'd1;
-                if (over) bad <= 1'b1;
+                if (over && dsel[5]) bad <= 1'b1;
             end
-            case ({emit, put})
-                2'b10: begin acc <= acc >> nbits; nacc <= nacc - nbits; end
-                2'b01: begin acc <= acc | ({64'd0, lane} << nacc); nacc <= nacc + 8'd64; end
-                2'b11: begin
-                    acc <= (acc >> nbits) | ({64'd0, lane} << (nacc - nbits));
-                    nacc <= nacc - nbits + 8'd64;
-                end
-                default: ;
-            endcase
+            if (slot0) l0 <= lane;
+            else if (passed != 2'd0) l0 <= l1;
+            if (put && !slot0) l1 <= lane;
+            off  <= end_pos[5:0];
+            nacc <= nacc - (emit ? nbits : 8'd0) + (put ? 8'd64 : 8'd0);
         end
     end
 endmodule

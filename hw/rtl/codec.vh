@@ -1,32 +1,56 @@
-// Compress_d / Decompress_d for ML-KEM, included inside the codec modules (no SV packages in Yosys 0.23).
-// Compress_d(x) = round(2^d x / q) mod 2^d = floor((2^(d+1) x + q) / 2q) mod 2^d, for x < q.
-// The division is a multiply by m = ceil(2^34 / 2q) = 2580335 and a shift, exact for every
-// numerator that occurs (checked exhaustively in hw/tb/test_codec.py).
-function [11:0] compress_d;
-    input [11:0] x;
-    input [3:0]  d;
-    reg   [24:0] t;
-    reg   [47:0] p;
-    reg   [13:0] quo;
+// Compress_d / Decompress_d and the one-hot d of the codec modules (no SV packages in Yosys 0.23).
+
+// the d values, one-hot bit k of a select standing for DVAL[4k +: 4]
+localparam [23:0] DVAL = {4'd12, 4'd11, 4'd10, 4'd5, 4'd4, 4'd1};
+
+function [5:0] d_onehot;
+    input [3:0] d;
+    integer j;
     begin
-        t   = ({13'd0, x} << (d + 1)) + 25'd3329;
-        // 2580335 = 2^21 + 2^19 - 2^15 - 2^13 - 2^7 - 2^4 - 1
-        p   = ({23'd0, t} << 21) + ({23'd0, t} << 19) - ({23'd0, t} << 15) - ({23'd0, t} << 13)
-            - ({23'd0, t} << 7) - ({23'd0, t} << 4) - {23'd0, t};
-        quo = p[47:34];
-        compress_d = quo[11:0] & ((12'd1 << d) - 12'd1);
+        d_onehot = 6'd0;
+        for (j = 0; j < 6; j = j + 1)
+            if (d == DVAL[4*j +: 4]) d_onehot[j] = 1'b1;
     end
 endfunction
 
-// Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d; q = 2^11 + 2^10 + 2^8 + 1.
-function [11:0] decompress_d;
+// d W: the bits of a word of W coefficients (an AND-OR of constants)
+function [7:0] d_bits;
+    input [5:0] dsel;
+    input integer w;
+    integer j;
+    begin
+        d_bits = 8'd0;
+        for (j = 0; j < 6; j = j + 1)
+            if (dsel[j]) d_bits = d_bits | DVAL[4*j +: 4] * w;
+    end
+endfunction
+
+// Compress_d(x) = round(2^d x / q) mod 2^d for x < q, every d at once from one product:
+// x 2580335 / 2^33 ~ x / q (2580335 = 2^21 + 2^19 - 2^15 - 2^13 - 2^7 - 2^4 - 1), each term
+// truncated by 2^12, minus 2: p = 630 x - (x >> 5) - (x >> 8) - 2 (mod 2^22), and
+// Compress_d(x) = ((p + 2^(20-d)) >> (21 - d)) mod 2^d (exact for every x < q and d < 12: checked
+// exhaustively in hw/tb/test_codec.py, in Python and through the RTL).
+// (630 x as 126 (5 x), narrow adders first: Yosys keeps every adder at its full width)
+function [21:0] compress_product;
+    input [11:0] x;
+    reg   [14:0] x5;
+    reg   [20:0] x315;
+    reg   [7:0]  lo;
+    begin
+        x5   = {x, 2'd0} + {3'd0, x};
+        x315 = {x5, 6'd0} - {6'd0, x5};
+        lo   = {4'd0, x[11:8]} + {1'b0, x[11:5]} + 8'd2;          // (x >> 8) + (x >> 5) + 2
+        compress_product = {x315, 1'b0} - {14'd0, lo};
+    end
+endfunction
+
+// Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d = (q Y + 2^11) >> 12 with Y = y << (12 - d)
+// (the same rational number): one d-independent product; q = 2^11 + 2^10 + 2^8 + 1.
+function [11:0] decompress12;
     input [11:0] y;
-    input [3:0]  d;
     reg   [23:0] p;
     begin
-        p = ({12'd0, y} << 11) + ({12'd0, y} << 10) + ({12'd0, y} << 8) + {12'd0, y};
-        p = (p + (24'd1 << (d - 1))) >> d;
-        decompress_d = p[11:0];
+        p = ({12'd0, y} << 11) + ({12'd0, y} << 10) + ({12'd0, y} << 8) + {12'd0, y} + 24'd2048;
+        decompress12 = p[23:12];
     end
 endfunction
-

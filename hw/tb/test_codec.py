@@ -14,11 +14,19 @@ DS = (1, 4, 5, 10, 11, 12)
 
 
 def test_constants_exhaustively():
-    # the RTL divides by 2q with m = 2580335, k = 34 (rtl/codec.v); FIPS 203 rounds exactly
+    # the RTL's arithmetic (rtl/codec.vh): one truncated product p ~ 2^21 x / q for every d,
+    # rounded at bit 20 - d; Decompress_d through the 12-bit left-aligned field. FIPS 203 rounds exactly.
     for d in DS[:-1]:
         for x in range(Q):
-            t = (x << (d + 1)) + Q
-            assert ((t * 2580335) >> 34) % (1 << d) == models.compress(x, d)
+            p = (x << 9) + (x << 7) - (x << 3) - (x << 1) - (x >> 5) - (x >> 8) - 2 + (1 << (20 - d))
+            assert 0 <= p < 1 << 22 and (p >> (21 - d)) % (1 << d) == models.compress(x, d)
+        for y in range(1 << d):
+            assert (Q * (y << (12 - d)) + 2048) >> 12 == models.decompress(y, d)
+
+
+@cocotb.test()
+async def constants(dut):
+    test_constants_exhaustively()
 
 
 async def reset(dut, d):
@@ -91,6 +99,18 @@ async def encode(dut):
 
 
 @cocotb.test()
+async def encode_every_value(dut):
+    # Compress_d of every x < q through the RTL (13 polynomials per d)
+    xs = list(range(Q))
+    xs += xs[:(-len(xs)) % 256]
+    for d in DS[:-1]:
+        for k in range(0, len(xs), 256):
+            f = xs[k:k + 256]
+            want = models.byte_encode([models.compress(x, d) for x in f], d)
+            assert await serialize(dut, d, f) == want, (d, k)
+
+
+@cocotb.test()
 async def decode(dut):
     rng = random.Random(11)
     for d in DS:
@@ -109,3 +129,14 @@ async def decode(dut):
             want = [models.decompress(y, d) for y in models.byte_decode(data, d)]
             got, bad = await deserialize(dut, d, data)
             assert got == want and not bad, d
+
+
+@cocotb.test()
+async def decode_every_value(dut):
+    # Decompress_d of every d-bit value through the RTL
+    for d in DS[:-1]:
+        ys = [y % (1 << d) for y in range(max(256, 1 << d))]
+        for k in range(0, len(ys), 256):
+            data = models.byte_encode(ys[k:k + 256], d)
+            got, bad = await deserialize(dut, d, data)
+            assert got == [models.decompress(y, d) for y in ys[k:k + 256]] and not bad, (d, k)
