@@ -28,11 +28,18 @@ module sampler #(
     output wire        finished
 );
     localparam NC = 2 * STEPS;               // candidates per cycle at most
-    localparam BW = 64 + 32 * STEPS;         // bit buffer: a lane fits when <= 32 STEPS bits stay
+    // The unread bits (a lane comes when <= 32 STEPS of them stay) start at bit `off` of the
+    // lanes held, oldest lane lowest. Every take (8, 12, 24 bits a step) is a multiple of 4, so
+    // the read window is one shifter of 16 positions and a lane is a copy into a whole slot.
+    localparam NL = (124 + 32 * STEPS) / 64; // lanes held at most: off <= 60, nbits <= 64 + 32 STEPS
     reg  [1:0]    md;
     reg           sc;
-    reg  [BW-1:0] bits;      // unread input bits, oldest in the low end
-    reg  [7:0]    nbits;
+    reg  [64*NL-1:0] lanes;
+    reg  [5:0]    off;
+    reg  [7:0]    nbits;     // unread bits
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [64*NL-1:0] bits = lanes >> {off[5:2], 2'b00};
+    /* verilator lint_on UNUSEDSIGNAL */
     reg  [8:0]    count;     // coefficients produced
     assign finished = count[8];
 
@@ -113,19 +120,29 @@ module sampler #(
     wire [7:0] left = nbits - used;
     assign lane_ready = !finished && left <= 32 * STEPS;
 
+    // consume the steps (whole lanes read drop out), then the lane goes into the first free slot
+    wire [7:0] end_pos = {2'd0, off} + used;
+    wire [7:0] held8   = {2'd0, off} + nbits;             // a multiple of 64
+    wire [1:0] passed  = end_pos[7:6];
+    wire [1:0] slot    = held8[7:6] - passed;
+    wire       push    = lane_valid && lane_ready;
+    reg  [64*NL-1:0] lanes_next;
+    integer l;
+    always @* begin
+        lanes_next = lanes >> {passed, 6'd0};
+        for (l = 0; l < NL; l = l + 1)
+            if (push && slot == l) lanes_next[64*l +: 64] = lane;
+    end
+
     always @(posedge clk) begin
         if (rst || start) begin
-            md <= mode; sc <= scale; bits <= {BW{1'b0}}; nbits <= 8'd0; count <= 9'd0;
+            md <= mode; sc <= scale; lanes <= {64*NL{1'b0}}; off <= 6'd0; nbits <= 8'd0;
+            count <= 9'd0;
         end else begin
             count <= count + {5'd0, n_out};
-            // consume the steps, then append the lane above what is left
-            if (lane_valid && lane_ready) begin
-                bits  <= (bits >> used) | ({{(BW-64){1'b0}}, lane} << left);
-                nbits <= left + 8'd64;
-            end else begin
-                bits  <= bits >> used;
-                nbits <= left;
-            end
+            lanes <= lanes_next;
+            off   <= end_pos[5:0];
+            nbits <= push ? left + 8'd64 : left;
         end
     end
 endmodule
@@ -158,10 +175,11 @@ module poly_packer #(
     integer k;
 
     // the new coefficients (zeros above n_in, as the sampler gives them) placed above the n
-    // waiting: a select among constant shifts (no multiplier for 12 n)
+    // waiting: a select among constant shifts (no multiplier for 12 n). New ones come only while
+    // fewer than W wait (the sampler is held while `full`, and then gives n_in = 0, c = 0).
     always @* begin
         merged = acc;
-        for (k = 0; k < AC; k = k + 1)
+        for (k = 0; k < W; k = k + 1)
             if (n == k) merged = acc | ({{(12*AC){1'b0}}, c} << (12 * k));
         total = n + {1'b0, n_in};
     end
