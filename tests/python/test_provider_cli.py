@@ -61,8 +61,13 @@ def test_enc_round_trip_matches_library(tmp_path, mode, bits):
     assert (tmp_path / "p").read_bytes() == msg
 
 
-def test_enc_wrong_padding_fails(tmp_path):
-    (tmp_path / "c").write_bytes(os.urandom(64))  # random bytes: the last block's padding is invalid
+@pytest.mark.parametrize("last", [0x00, 0x09, 0xFF])
+def test_enc_wrong_padding_fails(tmp_path, last):
+    # A ciphertext whose last plaintext block ends in a byte no PKCS#7 padding can end in (0, or more
+    # than the 8-byte block). Random bytes would carry valid padding about once in 256 runs.
+    plain = os.urandom(63) + bytes([last])
+    ct = pipo.encrypt(bytes.fromhex(KEY), plain, "cbc", iv=bytes.fromhex(IV), padding="none")
+    (tmp_path / "c").write_bytes(ct)
     r = openssl("enc", "-d", "-pipo-128-cbc", "-K", KEY, "-iv", IV, "-provider", "nuri", "-provider", "default",
                 "-in", tmp_path / "c", "-out", tmp_path / "p", check=False)
     assert r.returncode != 0 and b"bad decrypt" in r.stderr
