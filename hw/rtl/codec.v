@@ -89,8 +89,12 @@ endmodule
 
 // Lanes in, engine words out (to the host write port), decompressing for d < 12. For d = 12 it
 // flags any field >= q (FIPS 203 7.2 modulus check on ek) in `bad`, which stays set until start.
-// The unread bits start at bit `off` of the lane pair {l1, l0} (l0 the older lane): nacc <= 64
-// when a lane comes, so at most two lanes are ever held and a read never passes the pair's end.
+// The unread bits start at bit `off` of the lanes {.., l1, l0} (l0 the oldest). A lane is taken
+// while nacc <= 64, so with words of d W <= 64 bits (NBU <= 2) at most two lanes are ever held and
+// a read never passes the pair's end. At W = 8 a word can need more than 64 bits (d = 10, 11, 12:
+// 80, 88, 96), and at d = 11 nacc reaches 72 or 80: with the rule alone it would neither read nor
+// take a lane. So at NBU 4 a lane is also taken while nacc < d W, into a third slot l2 (NL = 3):
+// off + nacc is a whole number of lanes <= 63 + 95 before the lane, so at most three are held.
 module poly_deserializer #(
     parameter NBU = 2
 ) (
@@ -109,8 +113,9 @@ module poly_deserializer #(
     localparam W = 2 * NBU;
     localparam LG = (W == 2) ? 1 : (W == 4) ? 2 : 3;   // log2 W
 `include "codec.vh"
+    localparam NL = (12 * W > 64) ? 3 : 2;   // lane slots (see above)
     reg  [5:0]   dsel;
-    reg  [63:0]  l0, l1;
+    reg  [63:0]  l0, l1, l2;
     reg  [5:0]   off;        // read position in l0 (a multiple of W)
     reg  [7:0]   nacc;       // unread bits
     reg  [7:0]   next_index;
@@ -118,10 +123,18 @@ module poly_deserializer #(
     wire [7:0] nbits = d_bits(dsel, W);
     localparam [8:0] WORDS = 256 / W;
     wire       emit  = nacc >= nbits && {1'b0, next_index} != WORDS;
-    assign lane_ready = nacc <= 8'd64;
+    assign lane_ready = nacc <= 8'd64 || (NL == 3 && nacc < nbits);
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [127:0] win = {l1, l0} >> {off[5:LG], {LG{1'b0}}};
+    wire [64*NL-1:0] held_lanes;
+    generate
+        if (NL == 3) begin : three
+            assign held_lanes = {l2, l1, l0};
+        end else begin : two
+            assign held_lanes = {l1, l0};
+        end
+    endgenerate
+    wire [64*NL-1:0] win = held_lanes >> {off[5:LG], {LG{1'b0}}};
     /* verilator lint_on UNUSEDSIGNAL */
     // the fields, each d's layout a constant one; d < 12 left-aligned to 12 bits, for which
     // Decompress_d(y) = (q (y << (12 - d)) + 2^11) >> 12 (the same quotient): one product for all d
@@ -156,11 +169,13 @@ module poly_deserializer #(
     wire [7:0] end_pos = {2'd0, off} + (emit ? nbits : 8'd0);
     wire [1:0] held    = ({2'd0, off} + nacc) >> 6;      // lanes held before this cycle
     wire [1:0] passed  = end_pos[7:6];
-    wire       slot0   = put && held == passed;           // the lane lands in l0 (else l1)
+    wire       slot0   = put && held == passed;           // the lane lands in l0 (else l1, l2)
+    wire       slot1   = NL == 3 ? put && held == passed + 2'd1 : put && !slot0;
+    wire       slot2   = NL == 3 && put && held == 2'd2 && passed == 2'd0;
     always @(posedge clk) begin
         word_valid <= 1'b0;
         if (rst || start) begin
-            dsel <= d_onehot(d); l0 <= 64'd0; l1 <= 64'd0; off <= 6'd0; nacc <= 8'd0;
+            dsel <= d_onehot(d); l0 <= 64'd0; l1 <= 64'd0; l2 <= 64'd0; off <= 6'd0; nacc <= 8'd0;
             next_index <= 8'd0; bad <= 1'b0;
             word <= {24*NBU{1'b0}};      // no decoded data left behind (the core's wipe)
         end else begin
@@ -169,9 +184,12 @@ module poly_deserializer #(
                 next_index <= next_index + 8'd1;
                 if (over && dsel[5]) bad <= 1'b1;
             end
+            // the lanes a read passes drop out (the slots above the held ones are dead)
             if (slot0) l0 <= lane;
-            else if (passed != 2'd0) l0 <= l1;
-            if (put && !slot0) l1 <= lane;
+            else if (passed != 2'd0) l0 <= (NL == 3 && passed[1]) ? l2 : l1;
+            if (slot1) l1 <= lane;
+            else if (NL == 3 && passed != 2'd0) l1 <= l2;
+            if (slot2) l2 <= lane;
             off  <= end_pos[5:0];
             nacc <= nacc - (emit ? nbits : 8'd0) + (put ? 8'd64 : 8'd0);
         end

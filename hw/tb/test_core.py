@@ -19,7 +19,7 @@ from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge, with_timeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import gen_prog  # noqa: E402
@@ -46,6 +46,7 @@ ACVP_KEYGEN = {
         "26d823885f465ebd28a923e41957e86bdd58b9c06a73ff3fe8d43a80f5813a64"),
 }
 CYCLES = {}
+HANG_CYCLES = 200_000      # the test clock is 10 ns
 # NURI_HW_PROFILE=1: the busy cycles of each timed operation by instruction class (the one in iw),
 # and how many of them the engine was idle
 PROFILE_NAMES = {0: "END", 1: "HASH", 2: "SAMPLE", 3: "ENG", 4: "ENC", 5: "ENCCMP", 6: "DEC",
@@ -90,11 +91,16 @@ async def run(dut, op, data):
     dut.start.value = 1
     await RisingEdge(dut.clk)
     dut.start.value = 0
-    while True:
-        await RisingEdge(dut.done)
-        await ReadOnly()
-        if dut.done.value == 1:
-            break
+
+    async def wait_done():
+        while True:
+            await RisingEdge(dut.done)
+            await ReadOnly()
+            if dut.done.value == 1:
+                return
+    # a hang (e.g. a codec that stops taking lanes) fails the test instead of running forever:
+    # the slowest operation (ML-KEM-1024 decaps at NBU 1) takes ~16k cycles
+    await with_timeout(wait_done(), 10 * HANG_CYCLES, "ns")
     flags = {f: int(getattr(dut, f).value) for f in ("ek_bad", "dk_bad", "prog_err")}
     await RisingEdge(dut.clk)
     out = bytearray()
