@@ -45,61 +45,102 @@ module mlkem_core #(
 `include "mlkem_prog.vh"
 `include "modq.vh"
 
-    // ---------------- sequencer ----------------
-    localparam S_IDLE = 4'd0, S_FETCH = 4'd1, S_DISP = 4'd2, S_HINIT = 4'd3, S_ABS = 4'd4,
-               S_SQ = 4'd5, S_ENG = 4'd7, S_ENCI = 4'd8, S_ENC = 4'd9,
-               S_DECI = 4'd10, S_DEC = 4'd11, S_LINI = 4'd12, S_LRUN = 4'd13;
-    reg  [3:0]  st;
+    localparam IW = 99;
+
+    // ---------------- dispatcher ----------------
+    // Instructions are dispatched in program order to three units that run at once: the sponge
+    // unit (HASH, SAMPLE), the codec unit (ENC, ENCCMP, DEC and the lane instructions LOAD4, CMP4,
+    // SEL4, WIPE) and the engine (ENG). An instruction waits until its own unit is free, until the
+    // engine is idle if it uses the engine (ENG, ENC/ENCCMP, END, a DEC/SAMPLE into a slot), and
+    // until the other unit is idle if its wait bit says so: gen_prog.py sets wsp / wcd where the
+    // instruction depends on, or shares a port with, what that unit may still be running (lanes,
+    // the staging buffers' write port, the engine's host port), so the units never race.
+    localparam D_IDLE = 2'd0, D_FETCH = 2'd1, D_DISP = 2'd2;
+    reg  [1:0]  st;
     reg  [1:0]  opr;
-    reg  [9:0]  pc;
-    reg  [96:0] iw;
-    assign busy = st != S_IDLE;
+    reg  [9:0]  pc;           // the instruction after the one in iw
+    reg  [IW-1:0] iw;
+    assign busy = st != D_IDLE;
 
     wire [3:0]  f_op    = iw[3:0];
-    wire [1:0]  f_mode  = iw[5:4];
-    wire [9:0]  f_abase = iw[15:6];
-    wire [9:0]  f_alen  = iw[25:16];
-    wire [9:0]  f_bbase = iw[35:26];
-    wire [3:0]  f_blen  = iw[39:36];
-    wire [1:0]  f_tailn = iw[41:40];
-    wire [15:0] f_tail  = iw[57:42];
-    wire [9:0]  f_dst   = iw[67:58];
-    wire [3:0]  f_nout  = iw[71:68];
-    wire [1:0]  f_smode = iw[73:72];
     wire [3:0]  f_sa    = iw[77:74];
     wire [3:0]  f_sb    = iw[81:78];
     wire [3:0]  f_sc    = iw[85:82];
     wire [2:0]  f_eop   = iw[88:86];
-    wire [3:0]  f_d     = iw[92:89];
-    wire        f_chk   = iw[93];
-    wire        f_scale = iw[94];
-    wire        f_addm  = iw[94];       // ENC/ENCCMP (SAMPLE uses the bit as scale)
     wire        f_stage = iw[95];       // SAMPLE/DEC: into staging buffer sbuf; ENG: a from it
     wire        f_sbuf  = iw[96];
-    wire [96:0] rom     = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
+    wire        f_wsp   = iw[97];       // wait until the sponge unit is idle
+    wire        f_wcd   = iw[98];       // wait until the codec unit is idle
+    wire        f_beside = iw[93];      // ENC/ENCCMP: runs beside the engine's command (which
+                                        // leaves the host port free, see poly_engine host_rd_ok)
+    wire [IW-1:0] rom   = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
 
-    // ---------------- lane RAM: one write port, one registered read port ----------------
-    reg  [63:0] mem [0:1023];
-    reg         we;
-    reg  [9:0]  waddr, raddr;
-    reg  [63:0] wdata;
-    reg  [63:0] rdata;
+    // ---------------- the units' instructions ----------------
+    localparam P_IDLE = 2'd0, P_HINIT = 2'd1, P_ABS = 2'd2, P_SQ = 2'd3;
+    localparam C_IDLE = 3'd0, C_ENCI = 3'd1, C_ENC = 3'd2, C_DECI = 3'd3, C_DEC = 3'd4,
+               C_LINI = 3'd5, C_LRUN = 3'd6;
+    reg  [1:0]  pst;          // sponge unit
+    reg  [2:0]  cst;          // codec unit
+    reg  [IW-1:0] piw, ciw;
+    wire        p_idle = pst == P_IDLE, c_idle = cst == C_IDLE;
+    // sponge unit fields
+    wire [3:0]  p_op    = piw[3:0];
+    wire [1:0]  p_mode  = piw[5:4];
+    wire [9:0]  p_abase = piw[15:6];
+    wire [9:0]  p_alen  = piw[25:16];
+    wire [9:0]  p_bbase = piw[35:26];
+    wire [3:0]  p_blen  = piw[39:36];
+    wire [1:0]  p_tailn = piw[41:40];
+    wire [15:0] p_tail  = piw[57:42];
+    wire [9:0]  p_dst   = piw[67:58];
+    wire [3:0]  p_nout  = piw[71:68];
+    wire [1:0]  p_smode = piw[73:72];
+    wire [3:0]  p_sa    = piw[77:74];
+    wire        p_scale = piw[94];
+    wire        p_stage = piw[95];
+    wire        p_sbuf  = piw[96];
+    // codec unit fields
+    wire [3:0]  c_op    = ciw[3:0];
+    wire [9:0]  c_abase = ciw[15:6];
+    wire [9:0]  c_alen  = ciw[25:16];
+    wire [3:0]  c_sa    = ciw[77:74];
+    wire [3:0]  c_d     = ciw[92:89];
+    wire        c_chk   = ciw[93];      // DEC: 7.2 modulus check; WIPE: also restart the sponge
+    wire        c_addm  = ciw[94];      // ENC/ENCCMP (SAMPLE uses the bit as scale)
+    wire        c_stage = ciw[95];
+    wire        c_sbuf  = ciw[96];
+
+    // ---------------- lane RAM: two ports (sponge unit; codec unit and host) ----------------
+    // Port A: the sponge unit's absorb reads and squeeze writes, and the host's reads while idle.
+    // Port B: the codec unit's reads and writes, and the host's writes while idle. The programs
+    // never let one port write a lane the other uses at the same time (gen_prog.py's wait bits).
+    (* no_rw_check *) reg [63:0] mem [0:1023];
+    reg         wea, web;
+    reg  [9:0]  addra, addrb;
+    reg  [63:0] wdataa, wdatab;
+    reg  [63:0] rdata, rdatb;
     always @(posedge clk) begin
-        if (we) mem[waddr] <= wdata;
-        rdata <= mem[raddr];
+        if (wea) mem[addra] <= wdataa;
+        rdata <= mem[addra];
+    end
+    always @(posedge clk) begin
+        if (web) mem[addrb] <= wdatab;
+        rdatb <= mem[addrb];
     end
     assign host_rdata = rdata;
 
-    // counters of the running instruction
-    reg  [9:0]  n;            // lanes taken from the RAM / given to it
-    reg  [8:0]  wcnt;         // engine words written / requested
+    // counters of the running instructions
+    reg  [9:0]  pn;           // sponge unit: lanes absorbed / squeezed
+    reg  [8:0]  pwcnt;        // sponge unit: sampled words
+    reg  [9:0]  n;            // codec unit: lanes taken from the RAM / given to it
+    reg  [8:0]  wcnt;         // codec unit: engine words written / requested
     reg         pend;         // an engine word read is on its way
     reg  [63:0] tmp [0:3];
     reg         fail;         // re-encryption differs (secret: only used as a mask)
 
     // ---------------- sponge + sampler + packer ----------------
-    wire [9:0]  nt   = f_alen + {6'd0, f_blen};
-    wire [9:0]  lastn = (f_tailn != 2'd0) ? nt : nt - 10'd1;
+    wire [9:0]  nt   = p_alen + {6'd0, p_blen};
+    wire [9:0]  lastn = (p_tailn != 2'd0) ? nt : nt - 10'd1;
     reg         sp_in_valid;
     reg  [63:0] sp_in_data;
     reg  [3:0]  sp_in_bytes;
@@ -107,13 +148,14 @@ module mlkem_core #(
     wire        sp_in_ready, sp_out_valid, sp_block;
     wire [63:0] sp_out;
     wire [1599:0] sp_state;
-    wire        is_sample = f_op == I_SAMPLE;
+    wire        is_sample = p_op == I_SAMPLE;
     wire        sm_lane_ready;
-    wire        sp_out_ready = (st == S_SQ) && (is_sample ? sm_lane_ready : 1'b1);
-    // WIPE also restarts the sponge (its state cleared), the sampler and the codec buffers
-    wire        wipe0 = st == S_LINI && f_op == I_WIPE;
-    wire        hinit = st == S_HINIT || wipe0;
-    keccak_sponge sp (.clk(clk), .rst(rst), .init(hinit), .mode(f_mode), .in_valid(sp_in_valid),
+    wire        sp_out_ready = (pst == P_SQ) && (is_sample ? sm_lane_ready : 1'b1);
+    // the final WIPE (chk) also restarts the sponge (its state cleared), the sampler and the codec
+    // buffers
+    wire        wipe0 = cst == C_LINI && c_op == I_WIPE && c_chk;
+    wire        hinit = pst == P_HINIT || wipe0;
+    keccak_sponge sp (.clk(clk), .rst(rst), .init(hinit), .mode(wipe0 ? 2'd0 : p_mode), .in_valid(sp_in_valid),
                       .in_ready(sp_in_ready), .in_data(sp_in_data), .in_bytes(sp_in_bytes),
                       .in_last(sp_in_last), .out_valid(sp_out_valid), .out_ready(sp_out_ready),
                       .out_data(sp_out), .block_ready(sp_block), .state(sp_state));
@@ -122,8 +164,8 @@ module mlkem_core #(
     wire [3:0]  sm_n;
     wire [24*STEPS-1:0] sm_c;
     wire        sm_fin, pk_full;
-    sampler #(.STEPS(STEPS)) sm (.clk(clk), .rst(rst), .start(hinit), .mode(f_smode), .scale(f_scale), .hold(pk_full),
-                .lane_valid(sp_out_valid && st == S_SQ && is_sample), .lane_ready(sm_lane_ready),
+    sampler #(.STEPS(STEPS)) sm (.clk(clk), .rst(rst), .start(hinit), .mode(p_smode), .scale(p_scale), .hold(pk_full),
+                .lane_valid(sp_out_valid && pst == P_SQ && is_sample), .lane_ready(sm_lane_ready),
                 .lane(sp_out), .n_out(sm_n), .c(sm_c), .finished(sm_fin));
     wire        pk_valid;
     wire [7:0]  pk_index;
@@ -147,170 +189,205 @@ module mlkem_core #(
     integer mi;
     always @* begin
         ser_word = pe_rdata;
-        if (f_addm)
+        if (c_addm)
             for (mi = 0; mi < W; mi = mi + 1)
                 ser_word[12*mi +: 12] = modq_add(pe_rdata[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
     end
-    poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(st == S_ENCI || wipe0), .d(f_d),
+    poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
         .word_valid(pend), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
         .word(ser_word),
-        .lane_valid(ser_lane_valid), .lane_ready(st == S_ENC), .lane(ser_lane));
+        .lane_valid(ser_lane_valid), .lane_ready(cst == C_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;
     wire [24*NBU-1:0] des_word;
-    wire [9:0]  nlanes = {4'd0, f_d, 2'd0};          // 4d lanes per polynomial
-    wire        des_lane_valid = st == S_DEC && n != nlanes;
-    poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(st == S_DECI || wipe0), .d(f_d),
-        .lane_valid(des_lane_valid), .lane_ready(des_lane_ready), .lane(rdata),
+    wire [9:0]  nlanes = {4'd0, c_d, 2'd0};          // 4d lanes per polynomial
+    wire        des_lane_valid = cst == C_DEC && n != nlanes;
+    poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(cst == C_DECI || wipe0), .d(c_d),
+        .lane_valid(des_lane_valid), .lane_ready(des_lane_ready), .lane(rdatb),
         .word_valid(des_valid), .word_index(des_index), .word(des_word), .bad(des_bad));
 
     // ---------------- polynomial engine ----------------
-    wire        pe_idle, pe_done, pe_err;
-    // a word read a cycle (the serializer says whether the word read now fits when it arrives)
-    wire        pe_host_re = st == S_ENC && ser_word_ready_next && wcnt != WORDS;
-    wire        word_we = (st == S_SQ && is_sample && pk_valid) || (st == S_DEC && des_valid);
-    wire        pe_host_we = word_we && !f_stage;
-    wire        pe_stage_we = word_we && f_stage;
-    wire [7:0]  word_index = is_sample ? pk_index : des_index;
-    wire [24*NBU-1:0] word_data = is_sample ? pk_word : des_word;
+    wire        pe_idle, pe_done, pe_err, pe_host_rd_ok;
+    // a word read a cycle (the serializer says whether the word read now fits when it arrives);
+    // also while the engine runs a command that leaves port 0 of the slot's bank free
+    wire        pe_host_re = cst == C_ENC && ser_word_ready_next && wcnt != WORDS && pe_host_rd_ok;
+    wire        p_word = pst == P_SQ && is_sample && pk_valid;
+    wire        c_word = cst == C_DEC && des_valid;
+    wire        p_host = p_word && !p_stage, c_host = c_word && !c_stage;
+    wire        pe_host_we = p_host || c_host;
+    wire        pe_stage_we = (p_word && p_stage) || (c_word && c_stage);
+    wire [7:0]  word_index = p_word ? pk_index : des_index;
+    wire [24*NBU-1:0] word_data = p_word ? pk_word : des_word;
+    wire        stage_buf = p_word ? p_sbuf : c_sbuf;
+    wire [3:0]  host_slot = (pst == P_SQ && is_sample && !p_stage) ? p_sa : c_sa;
     // an ENG command is handed over as it is dispatched (the engine is idle then)
-    wire        eng_issue = st == S_DISP && f_op == I_ENG && pe_idle;
+    wire        uses_engine = f_op == I_ENG || ((f_op == I_ENC || f_op == I_ENCCMP) && !f_beside) || f_op == I_END ||
+                              ((f_op == I_SAMPLE || f_op == I_DEC) && !f_stage);
+    wire        is_p = f_op == I_HASH || f_op == I_SAMPLE;
+    wire        is_c = f_op == I_ENC || f_op == I_ENCCMP || f_op == I_DEC || f_op == I_LOAD4 ||
+                       f_op == I_CMP4 || f_op == I_SEL4 || f_op == I_WIPE;
+    wire        can_go = (!uses_engine || pe_idle) && (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
+                         (!(is_c || f_wcd || f_op == I_END) || c_idle);
+    reg         eng_q;        // an ENG command was handed over last cycle (cmd_err answers it now)
+    wire        abort = eng_q && pe_err;
+    wire        eng_issue = st == D_DISP && can_go && !abort && f_op == I_ENG;
     poly_engine #(.NBU(NBU)) pe (.clk(clk), .rst(rst), .cmd_valid(eng_issue), .cmd_op(f_eop),
         .cmd_a(f_sa), .cmd_b(f_sb), .cmd_c(f_sc), .cmd_stage(f_stage), .cmd_sbuf(f_sbuf),
         .idle(pe_idle), .done(pe_done), .cmd_err(pe_err),
-        .host_we(pe_host_we), .host_re(pe_host_re), .host_slot(f_sa),
-        .host_word(st == S_ENC ? wcnt[7:0] : word_index), .host_wdata(word_data),
-        .host_rdata(pe_rdata), .stage_we(pe_stage_we), .stage_buf(f_sbuf),
+        .host_we(pe_host_we), .host_re(pe_host_re), .host_rd_ok(pe_host_rd_ok), .host_slot(host_slot),
+        .host_word(cst == C_ENC ? wcnt[7:0] : word_index), .host_wdata(word_data),
+        .host_rdata(pe_rdata), .stage_we(pe_stage_we), .stage_buf(stage_buf),
         .stage_word(word_index), .stage_wdata(word_data));
-    // instructions that use the engine (its command port, or its slots through the host port)
-    // wait until the running command has finished (ENG does not wait for its own); others (HASH,
-    // SAMPLE/DEC into a staging buffer, LOAD4/CMP4/SEL4) run beside it
-    wire        uses_engine = f_op == I_ENG || f_op == I_ENC || f_op == I_ENCCMP || f_op == I_END ||
-                              ((f_op == I_SAMPLE || f_op == I_DEC) && !f_stage);
 
     // ---------------- datapath control (combinational) ----------------
     wire        sp_take = sp_in_valid && sp_in_ready;
-    wire [9:0]  n_abs   = n + {9'd0, sp_take};
+    wire [9:0]  n_abs   = pn + {9'd0, sp_take};
     wire        des_take = des_lane_valid && des_lane_ready;
-    wire        ser_give = ser_lane_valid && st == S_ENC;
-    reg  [9:0]  n_next;
+    wire        ser_give = ser_lane_valid && cst == C_ENC;
+    reg  [9:0]  pn_next, n_next;
     function [9:0] abs_addr;
         input [9:0] i;
-        abs_addr = (i < f_alen) ? f_abase + i : f_bbase + (i - f_alen);
+        abs_addr = (i < p_alen) ? p_abase + i : p_bbase + (i - p_alen);
     endfunction
 
     always @* begin
         sp_in_valid = 1'b0; sp_in_data = rdata; sp_in_bytes = 4'd8; sp_in_last = 1'b0;
-        if (st == S_ABS) begin
-            if (n < nt) begin
-                sp_in_valid = 1'b1; sp_in_last = (n == nt - 10'd1) && f_tailn == 2'd0;
-            end else if (n == nt && f_tailn != 2'd0) begin
-                sp_in_valid = 1'b1; sp_in_data = {48'd0, f_tail}; sp_in_bytes = {2'd0, f_tailn};
+        if (pst == P_ABS) begin
+            if (pn < nt) begin
+                sp_in_valid = 1'b1; sp_in_last = (pn == nt - 10'd1) && p_tailn == 2'd0;
+            end else if (pn == nt && p_tailn != 2'd0) begin
+                sp_in_valid = 1'b1; sp_in_data = {48'd0, p_tail}; sp_in_bytes = {2'd0, p_tailn};
                 sp_in_last = 1'b1;
             end
         end
-        n_next = n;
-        case (st)
-            S_ABS:  n_next = n_abs;
-            S_DEC:  n_next = n + {9'd0, des_take};
-            S_ENC:  n_next = n + {9'd0, ser_give};
-            S_LRUN: n_next = n + 10'd1;
-            S_SQ:   n_next = n + {9'd0, sp_out_valid && !is_sample};
+        case (pst)
+            P_ABS:  pn_next = n_abs;
+            P_SQ:   pn_next = pn + {9'd0, sp_out_valid && !is_sample};
+            default: pn_next = 10'd0;
+        endcase
+        case (cst)
+            C_DEC:  n_next = n + {9'd0, des_take};
+            C_ENC:  n_next = n + {9'd0, ser_give};
+            C_LRUN: n_next = n + 10'd1;
             default: n_next = 10'd0;
         endcase
-        raddr = host_addr;
-        case (st)
-            S_HINIT: raddr = f_abase;
-            S_ABS:   raddr = abs_addr(n_abs);
-            S_ENCI, S_DECI, S_LINI: raddr = f_abase;
-            S_ENC, S_DEC, S_LRUN: raddr = f_abase + n_next;
+        // port A: the sponge unit, else the host's reads
+        addra = host_addr; wea = 1'b0; wdataa = sp_out;
+        case (pst)
+            P_HINIT: addra = p_abase;
+            P_ABS:   addra = abs_addr(n_abs);
+            P_SQ: if (!is_sample) begin
+                wea = sp_out_valid; addra = p_dst + pn;
+            end
             default: ;
         endcase
-        we = 1'b0; waddr = host_waddr; wdata = host_wdata;
-        case (st)
-            S_IDLE: we = host_we;
-            S_SQ: if (!is_sample) begin
-                we = sp_out_valid; waddr = f_dst + n; wdata = sp_out;
-            end
-            S_ENC: if (f_op == I_ENC) begin
-                we = ser_give; waddr = f_abase + n; wdata = ser_lane;
-            end
-            S_LRUN: if (f_op == I_SEL4) begin
-                we = 1'b1; waddr = f_abase + n;
-                wdata = ({64{fail}} & tmp[n[1:0]]) | (~{64{fail}} & rdata);
-            end else if (f_op == I_WIPE) begin
-                we = 1'b1; waddr = f_abase + n; wdata = 64'd0;
-            end
+        // port B: the codec unit, else the host's writes
+        addrb = host_waddr; web = 1'b0; wdatab = host_wdata;
+        case (cst)
+            C_IDLE: web = host_we && st == D_IDLE;
+            C_ENCI, C_DECI, C_LINI: addrb = c_abase;
+            C_ENC: if (c_op == I_ENC && ser_give) begin
+                web = 1'b1; addrb = c_abase + n; wdatab = ser_lane;
+            end else addrb = c_abase + n_next;
+            C_DEC: addrb = c_abase + n_next;
+            C_LRUN: if (c_op == I_SEL4 && n[2]) begin
+                // SEL4 reads its 4 lanes into tmp (n = 0..3), then writes tmp back (n = 4..7)
+                web = 1'b1; addrb = c_abase + {8'd0, n[1:0]}; wdatab = tmp[n[1:0]];
+            end else if (c_op == I_WIPE) begin
+                web = 1'b1; addrb = c_abase + n; wdatab = 64'd0;
+            end else addrb = c_abase + n_next;
             default: ;
         endcase
     end
 
-    // ---------------- sequencer state ----------------
+    // ---------------- dispatcher and units ----------------
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
-            st <= S_IDLE; ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0;
-            pend <= 1'b0;
+            st <= D_IDLE; pst <= P_IDLE; cst <= C_IDLE;
+            ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0; pend <= 1'b0; eng_q <= 1'b0;
         end else begin
+            pn <= pn_next;
             n <= n_next;
+            eng_q <= eng_issue;
+            // dispatcher: one instruction a cycle at most; pc already points at the next one,
+            // which the ROM shows, so iw is reloaded as an instruction leaves
             case (st)
-                S_IDLE: if (start) begin
-                    opr <= op; pc <= 10'd0; st <= S_FETCH;
+                D_IDLE: if (start) begin
+                    opr <= op; pc <= 10'd0; st <= D_FETCH;
                     ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0;
                 end
-                S_FETCH: begin iw <= rom; st <= S_DISP; end
-                S_DISP: if (!uses_engine || pe_idle) begin
-                    // pc moves on now: the ROM shows the next instruction, which is loaded into
-                    // iw when this one ends (no fetch cycle between instructions)
-                    wcnt <= 9'd0; pend <= 1'b0; pc <= pc + 10'd1;
-                    case (f_op)
-                        I_HASH, I_SAMPLE: st <= S_HINIT;
-                        I_ENG:            st <= S_ENG;
-                        I_ENC, I_ENCCMP:  st <= S_ENCI;
-                        I_DEC:            st <= S_DECI;
-                        I_LOAD4, I_CMP4, I_SEL4, I_WIPE: st <= S_LINI;
-                        default: begin st <= S_IDLE; done <= 1'b1; end
-                    endcase
+                D_FETCH: begin iw <= rom; pc <= pc + 10'd1; st <= D_DISP; end
+                D_DISP: if (abort) begin
+                    // the engine refused a command (a program bug): stop everything
+                    prog_err <= 1'b1; st <= D_IDLE; done <= 1'b1; pst <= P_IDLE; cst <= C_IDLE;
+                end else if (can_go) begin
+                    iw <= rom; pc <= pc + 10'd1;
+                    if (f_op == I_END) begin st <= D_IDLE; done <= 1'b1; end
+                    if (is_p) begin piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; end
+                    if (is_c) begin
+                        ciw <= iw; wcnt <= 9'd0; pend <= 1'b0;
+                        cst <= (f_op == I_ENC || f_op == I_ENCCMP) ? C_ENCI : (f_op == I_DEC) ? C_DECI : C_LINI;
+                    end
                 end
-                S_HINIT: st <= S_ABS;
-                S_ABS: if (sp_take && n == lastn) begin st <= S_SQ; n <= 10'd0; end
-                S_SQ: if (is_sample) begin
+                default: st <= D_IDLE;
+            endcase
+            // sponge unit
+            case (pst)
+                P_HINIT: pst <= P_ABS;
+                P_ABS: if (sp_take && pn == lastn) begin pst <= P_SQ; pn <= 10'd0; end
+                P_SQ: if (is_sample) begin
                     if (pk_valid) begin
-                        wcnt <= wcnt + 9'd1;
-                        if (wcnt == WORDS - 1) begin st <= S_DISP; iw <= rom; end
+                        pwcnt <= pwcnt + 9'd1;
+                        if (pwcnt == WORDS - 1) pst <= P_IDLE;
                     end
                 end else if (sp_out_valid) begin
-                    if (n == {6'd0, f_nout} - 10'd1) begin st <= S_DISP; iw <= rom; end
+                    if (pn == {6'd0, p_nout} - 10'd1) pst <= P_IDLE;
                 end
-                S_ENG: begin
-                    if (pe_err) begin prog_err <= 1'b1; st <= S_IDLE; done <= 1'b1; end
-                    else begin st <= S_DISP; iw <= rom; end   // runs on (see uses_engine)
-                end
-                S_ENCI: st <= S_ENC;
-                S_ENC: begin
+                default: ;
+            endcase
+            // codec unit
+            case (cst)
+                C_ENCI: cst <= C_ENC;
+                C_ENC: begin
                     if (pe_host_re) begin wcnt <= wcnt + 9'd1; mword <= wcnt[7:0]; end
                     pend <= pe_host_re;
-                    if (ser_give && f_op == I_ENCCMP) fail <= fail | (ser_lane != rdata);
-                    if (ser_give && n == nlanes - 10'd1) begin st <= S_DISP; iw <= rom; end
+                    if (ser_give && c_op == I_ENCCMP) fail <= fail | (ser_lane != rdatb);
+                    if (ser_give && n == nlanes - 10'd1) cst <= C_IDLE;
                 end
-                S_DECI: st <= S_DEC;
-                S_DEC: if (des_valid) begin
+                C_DECI: cst <= C_DEC;
+                C_DEC: if (des_valid) begin
                     wcnt <= wcnt + 9'd1;
                     if (wcnt == WORDS - 1) begin
                         // des_bad already covers the last word (set when it was emitted)
-                        if (f_chk) ek_bad <= ek_bad | des_bad;
-                        st <= S_DISP; iw <= rom;
+                        if (c_chk) ek_bad <= ek_bad | des_bad;
+                        cst <= C_IDLE;
                     end
                 end
-                S_LINI: st <= S_LRUN;
-                S_LRUN: begin
-                    if (f_op == I_LOAD4) tmp[n[1:0]] <= rdata;
-                    if (f_op == I_CMP4) dk_bad <= dk_bad | (tmp[n[1:0]] != rdata);
-                    if (f_op == I_WIPE) begin tmp[n[1:0]] <= 64'd0; fail <= 1'b0; end
-                    if (n == ((f_op == I_WIPE) ? f_alen - 10'd1 : 10'd3)) begin st <= S_DISP; iw <= rom; end
+                C_LINI: cst <= C_LRUN;
+                C_LRUN: begin
+                    if (c_op == I_LOAD4) tmp[n[1:0]] <= rdatb;
+                    if (c_op == I_CMP4) dk_bad <= dk_bad | (tmp[n[1:0]] != rdatb);
+                    if (c_op == I_SEL4 && !n[2])
+                        tmp[n[1:0]] <= ({64{fail}} & tmp[n[1:0]]) | (~{64{fail}} & rdatb);
+                    if (c_op == I_WIPE && c_chk) begin tmp[n[1:0]] <= 64'd0; fail <= 1'b0; end
+                    if (n == ((c_op == I_WIPE) ? c_alen - 10'd1 : (c_op == I_SEL4) ? 10'd7 : 10'd3)) cst <= C_IDLE;
                 end
-                default: st <= S_IDLE;
+                default: ;
             endcase
         end
     end
+
+`ifndef SYNTHESIS
+    // what gen_prog.py's wait bits guarantee: the units never write the staging buffers (one write
+    // port) at once, and no lane is written on one port while the other port uses it
+    wire p_rd = pst == P_ABS, c_rd = cst == C_DEC || cst == C_LRUN || (cst == C_ENC && c_op == I_ENCCMP);
+    always @(posedge clk)
+        if (!rst && st != D_IDLE) begin
+            if (p_word && c_word)
+                $fatal(1, "mlkem_core: both units write engine words in one cycle");
+            if (addra == addrb && ((wea && (web || c_rd)) || (web && p_rd)))
+                $fatal(1, "mlkem_core: lane %0d written on one port while the other uses it", addra);
+        end
+`endif
 endmodule

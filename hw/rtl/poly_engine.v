@@ -43,9 +43,11 @@ module poly_engine #(
     output wire             idle,
     output reg              done,
     output reg              cmd_err,
-    // host word access while idle: write, or read with data on host_rdata the next cycle
+    // host word access while idle: write, or read with data on host_rdata the next cycle; a
+    // read also while a command leaves port 0 of the slot's bank free (host_rd_ok, see below)
     input  wire             host_we,
     input  wire             host_re,
+    output wire             host_rd_ok,
     input  wire [3:0]       host_slot,
     input  wire [7:0]       host_word,
     input  wire [24*NBU-1:0] host_wdata,
@@ -463,6 +465,14 @@ module poly_engine #(
             end
     end
 
+    // A MUL/MAC/ADD/SUB with operand a from a staging buffer reads b's bank on port 1 only (port
+    // 0's word is replaced by the staging word) and writes the other bank: port 0 of b's bank is
+    // free for a host read meanwhile (the core encodes a finished polynomial beside the command)
+    wire host_idle = !busy && !w0_s3 && !w1_s3;
+    wire host_beside = busy && stg && (kind == K_MUL || kind == K_ADD || kind == K_SUB) &&
+                       host_slot[0] == rbank;
+    assign host_rd_ok = host_idle || host_beside;
+
     // RAM port drivers: host access when idle; otherwise reads from the pass's read bank and
     // writes from S3 into the other bank
     always @* begin
@@ -486,6 +496,7 @@ module poly_engine #(
             if (issuing && op == OP_MAC && acc_re) a1[wslot[0]] = waddr0;   // c's word, written 4 cycles later
             if (w0_s3) begin a0[bank_s3] = wa_s3; we0[bank_s3] = 1'b1; end
             if (w1_s3) begin a1[bank_s3] = wb_s3; we1[bank_s3] = 1'b1; end
+            if (host_re && host_beside) a0[rbank] = {host_slot[3:1], host_word[WA-1:0]};
         end
     end
     assign host_rdata = rd0[host_bank_q];
@@ -497,7 +508,7 @@ module poly_engine #(
     reg ru0 [0:1], ru1 [0:1];
     always @* begin
         for (i = 0; i < 2; i = i + 1) begin
-            ru0[i] = (issuing && !zeroing && rbank == i) || (!busy && host_re && host_slot[0] == i);
+            ru0[i] = (issuing && !zeroing && rbank == i) || (host_re && host_rd_ok && host_slot[0] == i);
             ru1[i] = (issuing && !zeroing && rbank == i) ||
                      (issuing && op == OP_MAC && acc_re && wslot[0] == i);
         end

@@ -42,8 +42,9 @@ ENG = {"zero": 0, "ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "
 FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
           "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
           "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
-          "d": (89, 4), "chk": (93, 1), "scale": (94, 1), "addm": (94, 1), "stage": (95, 1), "sbuf": (96, 1)}
-IW = 97                                           # instruction width
+          "d": (89, 4), "chk": (93, 1), "restart": (93, 1), "scale": (94, 1), "addm": (94, 1),
+          "beside": (93, 1), "stage": (95, 1), "sbuf": (96, 1), "wsp": (97, 1), "wcd": (98, 1)}
+IW = 99                                           # instruction width
 
 
 def layout(k):
@@ -248,11 +249,21 @@ def encrypt(prog, sl, k, seed_r, compare, beside_last=None):
         e1 = cbd(prog, sl, eta2, seed_r, k + i)
         u = sl.intt128(u, add=e1)
         first = a_hat(i + 1, 0) if i + 1 < k else t_hat(0)
-        enc(prog, u, du, L["C"] + 4 * du * i, compare)
-        sl.release(u)
+        if i + 1 < k:
+            # beside the next row's MUL (the codec unit; the sponge unit samples meanwhile)
+            enc(prog, u, du, L["C"] + 4 * du * i, compare)
+            sl.release(u)
+    # the last u is encoded beside v's first MAC, after t^_1 is decoded: the codec unit decodes
+    # every t^_j, and t^_1 cannot be decoded earlier (its buffer is the last fold's operand)
     v = None
     for j in range(k):
-        v = sl.mac(first if j == 0 else t_hat(j), yh[j], v)
+        v = sl.mac(first, yh[j], v)
+        if j == 0:
+            first = t_hat(1)
+            enc(prog, u, du, L["C"] + 4 * du * (k - 1), compare)
+            sl.release(u)
+        elif j + 1 < k:
+            first = t_hat(j + 1)
     sl.release(*yh)
     e2 = cbd(prog, sl, eta2, seed_r, 2 * k)
     v = sl.intt128(v, add=e2)
@@ -274,14 +285,14 @@ def program(k, op):
         sigma = L["H"]
         sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j), bank=0) for j in range(k)]      # s^ in bank 0
         e = cbd(prog, sl, eta1, sigma, k)                    # beside the last NTT
-        for j in range(k):
-            enc(prog, sh[j], 12, L["DKP"] + 48 * j)
         for i in range(k):
             t = sl.ntt(e, bank=1)                                                 # e^ ...
             for j in range(k):
                 a = sl.stage()
                 sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([j, i]), a)
                 t = sl.mac(a, sh[j], t)                                           # ... + A^ o s^
+                if i == 0:                                   # dk_pke's s^_j beside its first MAC
+                    enc(prog, sh[j], 12, L["DKP"] + 48 * j)
             if i + 1 < k:
                 e = cbd(prog, sl, eta1, sigma, k + i + 1)    # beside the last MAC
             enc(prog, t, 12, L["EK"] + 48 * i)
@@ -293,11 +304,22 @@ def program(k, op):
         hash_(prog, SHA3_512, L["M"], 8, dst=L["KR"], nout=8)
         encrypt(prog, sl, k, L["KR"] + 4, compare=False)
     else:
+        # decryption; the sponge hashes H(ek) (the FIPS 203 7.3 check) and K-bar = J(z || c)
+        # beside it, as both depend on the input only
+        def hash_ek():
+            hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
+
+        def hash_j():
+            hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
         w = None
         for i in range(k):
             u = sl.stage()
             dec(prog, L["C"] + 4 * du * i, du, u)
+            if i == 0:
+                hash_ek()
             uh = sl.ntt(u, bank=1)                           # bank 1, beside s; w in bank 0
+            if i == 1:
+                hash_j()                                     # once H(ek) is done
             s = sl.stage()
             dec(prog, L["DKP"] + 48 * i, 12, s)
             if i > 0:                                        # dk_pke's s_(i-1), no longer needed,
@@ -308,20 +330,13 @@ def program(k, op):
         v = sl.stage()
         dec(prog, L["C"] + 4 * du * k, dv, v)
         wipe(prog, L["DKP"] + 48 * (k - 1), 48)
+        prog.append({"op": I_LOAD4, "abase": L["HC"]})       # 7.3: only a flag, reported at the end
+        prog.append({"op": I_CMP4, "abase": L["H"]})
         m = sl.intt(w, sub_from=v)                           # v - INTT(s^T u)
-        # K-bar = J(z || c), hashed beside the inverse NTT
-        hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
         enc(prog, m, 1, L["M"])
         sl.release(m)
         hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
-
-        def hash_check():
-            """FIPS 203 7.3: H(ek) == the H in dk (only a flag, reported at the end), beside the
-            re-encryption's last inverse NTT: at the start it held the first MUL back ~225 cycles."""
-            hash_(prog, SHA3_256, L["EK"], 48 * k + 4, dst=L["HC"], nout=4)
-            prog.append({"op": I_LOAD4, "abase": L["HC"]})
-            prog.append({"op": I_CMP4, "abase": L["H"]})
-        encrypt(prog, sl, k, L["KR"] + 4, compare=True, beside_last=hash_check)
+        encrypt(prog, sl, k, L["KR"] + 4, compare=True)
     # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
     # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output);
     # decaps selects K or K-bar beside it too
@@ -332,8 +347,101 @@ def program(k, op):
     for base, n in secret_lanes(k, op):
         if not (op == "decaps" and base == L["DKP"]):     # decaps wiped dk_pke already
             wipe(prog, base, n)
+            prog[-1]["restart"] = 1                        # and the sponge, sampler and codec
     prog.append({"op": I_END})
+    schedule(prog)
     assert all(len(v) == 8 for v in sl.free.values()), f"slot leak in {op} k={k}"
+    return prog
+
+
+# ---- the wait bits: which unit an instruction waits for ---------------------------------------
+P_OPS = (I_HASH, I_SAMPLE)                                  # the sponge unit
+C_OPS = (I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4, I_WIPE)   # the codec unit
+
+
+def _uses(ins):
+    """What an instruction touches: (lanes read, lanes written, staging buffers written, host port
+    use ('r' slot / 'w' slot / None), restarts the sponge)."""
+    g = lambda f: ins.get(f, 0)  # noqa: E731
+    o = ins["op"]
+    rd, wr, sw, host = set(), set(), set(), None
+    span = lambda b, n: set(range(b, b + n))  # noqa: E731
+    if o in (I_HASH, I_SAMPLE):
+        rd = span(g("abase"), g("alen")) | span(g("bbase"), g("blen"))
+        if o == I_HASH:
+            wr = span(g("dst"), g("nout"))
+    elif o in (I_ENC, I_ENCCMP):
+        (wr if o == I_ENC else rd).update(span(g("abase"), 4 * g("d")))
+        host = ("r", g("sa"))
+    elif o == I_DEC:
+        rd = span(g("abase"), 4 * g("d"))
+    elif o in (I_LOAD4, I_CMP4):
+        rd = span(g("abase"), 4)
+    elif o == I_SEL4:
+        rd = wr = span(g("abase"), 4)
+    elif o == I_WIPE:
+        wr = span(g("abase"), g("alen"))
+    if o in (I_SAMPLE, I_DEC):
+        if g("stage"):
+            sw = {g("sbuf")}
+        else:
+            host = ("w", g("sa"))
+    return rd, wr, sw, host, o == I_WIPE and g("restart")
+
+
+def _beside(eng, enc):
+    """An ENG command that leaves the engine's host port free for ENC/ENCCMP of slot enc: a MUL,
+    MAC, ADD or SUB with operand a from a staging buffer reads b's bank on port 1 only
+    (poly_engine host_rd_ok) and writes the other bank."""
+    return (eng["eop"] in (ENG["mul"], ENG["mac"], ENG["add"], ENG["sub"]) and eng.get("stage", 0)
+            and eng["sb"] & 1 == enc & 1 and eng["sc"] != enc)
+
+
+def _conflict(x, y):
+    """Must instruction x wait for y (the last one given to another unit, maybe still running)?"""
+    if x["op"] == I_END:
+        return True
+    xr, xw, xs, xh, xrst = _uses(x)
+    yr, yw, ys, yh, yrst = _uses(y)
+    if x["op"] == I_ENG:
+        if yh is not None and not (yh[0] == "r" and _beside(x, yh[1])):
+            return True                        # the host port, or a slot the command uses
+        return bool(x.get("stage", 0)) and x.get("sbuf", 0) in ys     # the buffer it reads
+    if (xr & yw) or (xw & yr) or (xw & yw):
+        return True                            # lanes
+    if xs and ys:
+        return True                            # one write port into the staging buffers
+    if xh is not None and yh is not None:
+        return True                            # one host port
+    if (xrst and y["op"] in P_OPS) or (yrst and x["op"] in P_OPS):
+        return True                            # the final WIPE restarts the sponge
+    return False
+
+
+def schedule(prog):
+    """Sets each instruction's wait bits (wsp: the sponge unit idle, wcd: the codec unit idle). The
+    core dispatches in program order, an instruction waits for its own unit, and the last
+    instruction given to each unit is the only one that can still run; x waits for that unit if
+    it conflicts with that instruction (lanes, the staging buffers' write port, the engine's host
+    port, the sponge restart). `run` below executes the program in order, so wait bits that miss a
+    dependency show up as a mismatch in the RTL, and mlkem_core checks the ports in simulation."""
+    last = {"P": None, "C": None}
+    eng = None
+    for ins in prog:
+        if ins["op"] == I_ENG:
+            eng = ins
+        elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _beside(eng, ins["sa"]):
+            ins["beside"] = 1                  # runs beside the command (else waits for the engine)
+        own = "P" if ins["op"] in P_OPS else "C" if ins["op"] in C_OPS else None
+        for unit, bit in (("P", "wsp"), ("C", "wcd")):
+            y = last[unit]
+            if unit != own and y is not None and _conflict(ins, y):
+                ins[bit] = 1
+                last[unit] = None
+        if ins["op"] in P_OPS:
+            last["P"] = ins
+        elif ins["op"] in C_OPS:
+            last["C"] = ins
     return prog
 
 

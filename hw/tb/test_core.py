@@ -284,3 +284,4 @@ async def acvp_encap_decap(dut):
                 assert flags["dk_bad"] == (0 if t["testPassed"] else 1), f"dk check tc {t['tcId']}"
             n += 1
     assert n >= 4
+
