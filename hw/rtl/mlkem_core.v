@@ -1,8 +1,10 @@
 // ML-KEM core (FIPS 203 ML-KEM.KeyGen_internal, Encaps_internal, Decaps_internal) for one
 // parameter set K = 2, 3, 4 (ML-KEM-512/768/1024), with NBU dual-butterfly units.
 //
-// A sequencer steps through a micro-program (mlkem_prog.vh, generated and checked against nuri's
-// C library by hw/scripts/gen_prog.py) of instructions, one at a time:
+// A dispatcher steps through a micro-program (mlkem_prog.vh, generated and checked against nuri's
+// C library by hw/scripts/gen_prog.py) and hands each instruction to one of three units that run
+// at once (see "dispatcher" below): the sponge unit (HASH, SAMPLE), the codec unit (the others)
+// and the polynomial engine (ENG):
 //   HASH    sponge over lanes [abase, +alen) ++ [bbase, +blen) ++ tail bytes, nout lanes -> dst
 //   SAMPLE  the same absorb, squeezed through the sampler (SampleNTT / CBD) into slot sa
 //           (scale: CBD times 128^-1, see sampler.v)
@@ -15,9 +17,10 @@
 //   LOAD4   4 lanes at abase -> tmp;  CMP4: tmp != lanes at abase -> dk_bad (7.3 hash check)
 //   SEL4    lanes at abase = fail ? tmp : lanes (implicit rejection, by mask, always written)
 //   WIPE    lanes [abase, +alen) := 0 (the secrets that are not the output, at the end, beside
-//           the engine's ZERO command that clears every slot)
-// Every byte string lives in one lane RAM (1024 x 64 bits), see gen_prog.py for the layout; the
-// host reads and writes it through the lane port while the core is idle. The programs are
+//           the engine's ZERO command that clears every slot; with chk also the sponge state,
+//           the sampler, the codec buffers, tmp and the compare flag)
+// Every byte string lives in one lane RAM (1024 x 64 bits, a port per unit), see gen_prog.py for
+// the layout; the host reads and writes it while the core is idle. The programs are
 // unrolled, so the instruction sequence is the same for every input; only SampleNTT (public rho)
 // takes a variable number of cycles.
 module mlkem_core #(

@@ -47,8 +47,9 @@ ACVP_KEYGEN = {
 }
 CYCLES = {}
 HANG_CYCLES = 200_000      # the test clock is 10 ns
-# NURI_HW_PROFILE=1: the busy cycles of each timed operation by instruction class (the one in iw),
-# and how many of them the engine was idle
+# NURI_HW_PROFILE=1: the busy cycles of each timed operation by the instruction waiting in the
+# dispatcher (iw), by what the engine, the sponge unit and the codec unit are running, and how many
+# of them the engine was idle
 PROFILE_NAMES = {0: "END", 1: "HASH", 2: "SAMPLE", 3: "ENG", 4: "ENC", 5: "ENCCMP", 6: "DEC",
                  7: "LOAD4", 8: "CMP4", 9: "SEL4", 10: "WIPE"}
 ENG_NAMES = {0: "zero", 1: "ntt", 2: "intt", 3: "mul", 4: "add", 5: "sub", 6: "mac", 7: "intt128"}
@@ -147,6 +148,9 @@ async def timed(dut, op, data):
     prof = {} if os.environ.get("NURI_HW_PROFILE") else None
     trace = [] if os.environ.get("NURI_HW_PROFILE") == "trace" else None   # (cycle, pc, name, engine busy)
 
+    def add(key):
+        prof[key] = prof.get(key, 0) + 1
+
     async def count():
         while True:
             await RisingEdge(dut.clk)
@@ -154,17 +158,24 @@ async def timed(dut, op, data):
             if dut.busy.value == 1:
                 counter["n"] += 1
                 if prof is not None:
+                    # the instruction waiting in the dispatcher (iw), and what each unit is doing
                     iw = int(dut.iw.value)
                     name = PROFILE_NAMES.get(iw & 15, "?")
                     if name == "ENG":
                         name += "/" + ENG_NAMES.get((iw >> 86) & 7, "?")
                     elif name == "SAMPLE":
                         name += "/ntt" if (iw >> 72) & 3 == 0 else "/cbd"
-                    prof[name] = prof.get(name, 0) + 1
+                    add("waiting " + name)
+                    eng, sp, cd = int(dut.pe.busy.value), int(dut.pst.value) != 0, int(dut.cst.value) != 0
+                    add("engine busy" if eng else "engine idle")
+                    if sp:
+                        add("sponge unit " + PROFILE_NAMES.get(int(dut.piw.value) & 15, "?"))
+                    if cd:
+                        add("codec unit " + PROFILE_NAMES.get(int(dut.ciw.value) & 15, "?"))
+                    if not (eng or sp or cd):
+                        add("all units idle")
                     if trace is not None and (not trace or trace[-1][1] != int(dut.pc.value)):
-                        trace.append((counter["n"], int(dut.pc.value), name, int(dut.pe.busy.value)))
-                    if dut.pe.busy.value == 0:            # the engine idle meanwhile
-                        prof["engine idle"] = prof.get("engine idle", 0) + 1
+                        trace.append((counter["n"], int(dut.pc.value), name, eng))
 
     task = cocotb.start_soon(count())
     out, flags = await run(dut, op, data)
@@ -174,7 +185,7 @@ async def timed(dut, op, data):
         dut._log.info("profile %s: %d cycles: %s", op, counter["n"],
                       ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])))
     if trace is not None:
-        dut._log.info("trace %s (cycle, pc, instruction in iw, engine busy): %s", op,
+        dut._log.info("trace %s (cycle, pc, the instruction now waiting in iw: the one before it was dispatched then, engine busy): %s", op,
                       " ".join(f"{c}:{pc}:{n}:{b}" for c, pc, n, b in trace))
     return out, flags
 
