@@ -81,7 +81,22 @@ module keccak_f1600 (
         end
     endgenerate
 
+    // The state has its own always block, with the clear first and no reset: the clear is then the
+    // flip-flops' synchronous reset as it is (one net), and the lane XOR a per-lane clock enable.
+    // Under `rst` (which the state used to hold for) Yosys made the reset (clear && !rst) &&
+    // enable, and with the sponge alone as the top an AND gate per state bit (1,600 LUT2 in
+    // xcup). The state needs no reset: a sponge clears it before use (its init), and `rst` stops
+    // a permutation through `running`.
     integer l;
+    always @(posedge clk) begin
+        if (clear) state <= 1600'd0;
+        else if (start && !running) state <= state_in;
+        else if (running) state <= next;
+        else
+            // per-lane decode: no 25:1 read mux and no variable-index write
+            for (l = 0; l < 25; l = l + 1)
+                if (xor_we && xor_lane == l[4:0]) state[64*l +: 64] <= state[64*l +: 64] ^ xor_data;
+    end
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
@@ -90,22 +105,16 @@ module keccak_f1600 (
         end else if (clear) begin
             // also abandons a permutation under way (a new hash starts while the last one's
             // output is no longer needed)
-            state   <= 1600'd0;
             running <= 1'b0;
         end else if (start && !running) begin
-            state   <= state_in;
             round   <= 5'd0;
             running <= 1'b1;
         end else if (!running) begin
-            // per-lane decode: no 25:1 read mux and no variable-index write
-            for (l = 0; l < 25; l = l + 1)
-                if (xor_we && xor_lane == l[4:0]) state[64*l +: 64] <= state[64*l +: 64] ^ xor_data;
             if (go) begin
                 round   <= 5'd0;
                 running <= 1'b1;
             end
         end else begin
-            state <= next;
             round <= round + 5'd1;
             if (round == 5'd23) begin
                 running <= 1'b0;

@@ -83,7 +83,6 @@ module keccak_sponge (
 
     assign in_ready    = (st == S_ABSORB) && !hold && !init;
     assign out_valid   = (st == S_SQUEEZE) && !hold;
-    assign out_data    = out_lane;
     assign block_ready = out_valid && lane == 5'd0;
 
     // padding for a message ending with `nb` bytes into lane `ln`: dsep at that byte, 0x80 at
@@ -101,16 +100,23 @@ module keccak_sponge (
         end
     endfunction
 
-    // The output lane as a case over the lanes a block can have (at most 21): written as
-    // obuf[64*lane +: 64], Yosys 0.23 builds a shifter of 11 stages ($shiftx with the 64*lane
-    // shift), some 5k LUT and 5k MUXF in xcup.
-    reg [63:0] out_lane;
-    integer i;
-    always @* begin
-        out_lane = 64'd0;
-        for (i = 0; i < 21; i = i + 1)
-            if (lane == i[4:0]) out_lane = obuf[64*i +: 64];
-    end
+    // The output lane: a mux tree on the lane number's bits (4:1 muxes on lane[1:0], one LUT6 a
+    // bit each, then lane[4:2] over the 5 groups and lane 20): about 7 LUT6 a bit in xcup. Written
+    // as obuf[64*lane +: 64], Yosys 0.23 builds a shifter of 11 stages (some 5k LUT and 5k MUXF);
+    // as a chain of `if (lane == i)` (a priority select), ABC needed ~14 LUT a bit.
+    function [63:0] mux4;
+        input [255:0] v;
+        input [1:0]   s;
+        mux4 = s[1] ? (s[0] ? v[255:192] : v[191:128]) : (s[0] ? v[127:64] : v[63:0]);
+    endfunction
+    (* keep *) wire [63:0] g0 = mux4(obuf[0 +: 256], lane[1:0]);      // lanes 0-3
+    (* keep *) wire [63:0] g1 = mux4(obuf[256 +: 256], lane[1:0]);    // lanes 4-7
+    (* keep *) wire [63:0] g2 = mux4(obuf[512 +: 256], lane[1:0]);    // 8-11
+    (* keep *) wire [63:0] g3 = mux4(obuf[768 +: 256], lane[1:0]);    // 12-15
+    (* keep *) wire [63:0] g4 = mux4(obuf[1024 +: 256], lane[1:0]);   // 16-19
+    (* keep *) wire [63:0] g03 = mux4({g3, g2, g1, g0}, lane[3:2]);
+    wire [63:0] out_lane = lane[4] ? (lane[2] ? obuf[1280 +: 64] : g4) : g03;
+    assign out_data = out_lane;
     always @(posedge clk) begin
         if (r_clear) obuf <= 1344'd0;
         else if (load) obuf <= state[1343:0];
