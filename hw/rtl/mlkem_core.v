@@ -76,7 +76,6 @@ module mlkem_core #(
     wire        f_wcd   = iw[98];       // wait until the codec unit is idle
     wire        f_beside = iw[93];      // ENC/ENCCMP: runs beside the engine's command (which
                                         // leaves the host port free, see poly_engine host_rd_ok)
-    wire [IW-1:0] rom   = (K == 2) ? prog_k2(opr, pc) : (K == 3) ? prog_k3(opr, pc) : prog_k4(opr, pc);
 
     // ---------------- the units' instructions ----------------
     localparam P_IDLE = 2'd0, P_HINIT = 2'd1, P_ABS = 2'd2, P_SQ = 2'd3;
@@ -304,6 +303,12 @@ module mlkem_core #(
     end
 
     // ---------------- dispatcher and units ----------------
+    // the program memory (mlkem_prog.vh) is read into iw when an instruction leaves the dispatcher
+    // (and at the first fetch): a registered read, so it is block RAM, not logic
+    wire        rom_en = st == D_FETCH || (st == D_DISP && !abort && can_go);
+    always @(posedge clk)
+        if (rom_en) iw <= prog[{opr, pc[6:0]}];
+
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
@@ -320,12 +325,12 @@ module mlkem_core #(
                     opr <= op; pc <= 10'd0; st <= D_FETCH;
                     ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0;
                 end
-                D_FETCH: begin iw <= rom; pc <= pc + 10'd1; st <= D_DISP; end
+                D_FETCH: begin pc <= pc + 10'd1; st <= D_DISP; end
                 D_DISP: if (abort) begin
                     // the engine refused a command (a program bug): stop everything
                     prog_err <= 1'b1; st <= D_IDLE; done <= 1'b1; pst <= P_IDLE; cst <= C_IDLE;
                 end else if (can_go) begin
-                    iw <= rom; pc <= pc + 10'd1;
+                    pc <= pc + 10'd1;
                     if (f_op == I_END) begin st <= D_IDLE; done <= 1'b1; end
                     if (is_p) begin piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; end
                     if (is_c) begin
