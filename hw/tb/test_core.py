@@ -148,6 +148,8 @@ async def timed(dut, op, data):
     prof = {} if os.environ.get("NURI_HW_PROFILE") else None
     trace = [] if os.environ.get("NURI_HW_PROFILE") == "trace" else None   # (cycle, pc, name, engine busy)
 
+    idle = []
+
     def add(key):
         prof[key] = prof.get(key, 0) + 1
 
@@ -176,6 +178,11 @@ async def timed(dut, op, data):
                         add("all units idle")
                     if trace is not None and (not trace or trace[-1][1] != int(dut.pc.value)):
                         trace.append((counter["n"], int(dut.pc.value), name, eng))
+                    if trace is not None and not eng:          # engine idle runs: (first cycle, length, pc)
+                        if idle and idle[-1][0] + idle[-1][1] == counter["n"]:
+                            idle[-1][1] += 1
+                        else:
+                            idle.append([counter["n"], 1, int(dut.pc.value) - 1])
 
     task = cocotb.start_soon(count())
     out, flags = await run(dut, op, data)
@@ -185,6 +192,8 @@ async def timed(dut, op, data):
         dut._log.info("profile %s: %d cycles: %s", op, counter["n"],
                       ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])))
     if trace is not None:
+        dut._log.info("engine idle %s (first cycle, length, pc in iw): %s", op,
+                      " ".join(f"{c}+{n}@{pc}" for c, n, pc in idle))
         dut._log.info("trace %s (cycle, pc, the instruction now waiting in iw: the one before it was dispatched then, engine busy): %s", op,
                       " ".join(f"{c}:{pc}:{n}:{b}" for c, pc, n, b in trace))
     return out, flags
