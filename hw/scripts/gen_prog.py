@@ -406,6 +406,8 @@ def _conflict(x, y):
     if x["op"] == I_ENG:
         if yh is not None and not (yh[0] == "r" and _beside(x, yh[1])):
             return True                        # the host port, or a slot the command uses
+        if x["eop"] == ENG["zero"]:
+            return bool(ys)                    # ZERO clears both staging buffers
         return bool(x.get("stage", 0)) and x.get("sbuf", 0) in ys     # the buffer it reads
     if (xr & yw) or (xw & yr) or (xw & yw):
         return True                            # lanes
