@@ -9,8 +9,9 @@
 //   scale (CBD): the coefficient times 128^-1 mod q (-26 r for r in -3..3, a 7-entry table), so
 //           the inverse NTT of a product with the NTT of this polynomial needs no scaling pass
 // A step takes 24 / 8 / 12 bits (two candidates or coefficients); a cycle does as many steps, up
-// to STEPS, as the buffered bits allow. Stops after 256 coefficients (later candidates of the
-// last cycle are dropped). The CBD path has no data-dependent control flow.
+// to STEPS, as the buffered bits allow. Stops after 256 coefficients (the accepted candidates
+// of the last step past the 256th go out too; the 64 words read hold exactly the first 256). The
+// CBD path has no data-dependent control flow.
 module sampler #(
     parameter STEPS = 1
 ) (
@@ -19,7 +20,7 @@ module sampler #(
     input  wire        start,
     input  wire [1:0]  mode,
     input  wire        scale,
-    input  wire        hold,         // no step this cycle (the packer has a word waiting)
+    input  wire        hold,         // no step this cycle (the packer will have a word waiting)
     input  wire        lane_valid,
     output wire        lane_ready,
     input  wire [63:0] lane,
@@ -28,6 +29,15 @@ module sampler #(
     output wire        finished
 );
     localparam NC = 2 * STEPS;               // candidates per cycle at most
+    // Two stages, so no clock cycle holds the whole chain (window -> candidate -> `< q` -> prefix
+    // positions -> compaction -> packer; 48 ns on ECP5):
+    //   A: the bit window, the steps, the candidates and their `< q` flags (registered: cr, okr);
+    //   B: the accepted ones compacted in order to n_out / c.
+    // The stream out is the one-stage sampler's, one cycle later: the packer's `hold` says
+    // whether a whole word will still wait after this cycle's B output (poly_packer's `full`),
+    // which is what the one-stage sampler saw a cycle later. A's stop uses B's count, so A may
+    // step once more after the 256th coefficient: what it gives, and the lanes it takes, come
+    // after the 64 words that are read (every SAMPLE restarts the sponge and the sampler).
     // The unread bits (a lane comes when <= 32 STEPS of them stay) start at bit `off` of the
     // lanes held, oldest lane lowest. Every take (8, 12, 24 bits a step) is a multiple of 4, so
     // the read window is one shifter of 16 positions and a lane is a copy into a whole slot.
@@ -40,10 +50,6 @@ module sampler #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire [64*NL-1:0] bits = lanes >> {off[5:2], 2'b00};
     /* verilator lint_on UNUSEDSIGNAL */
-    reg  [8:0]    count;     // coefficients produced
-    assign finished = count[8];
-
-    wire [4:0] take = (md == 2'd0) ? 5'd24 : (md == 2'd1) ? 5'd8 : 5'd12;   // bits per step
 
     function [11:0] cbd;
         input [5:0] x;
@@ -64,25 +70,56 @@ module sampler #(
         end
     endfunction
 
-    // steps this cycle, and the bits they use (constants per mode: no multipliers)
+    // steps this cycle, and the bits they use (constants per mode: no multipliers); `hold`
+    // only gates them at the end (it comes from the packer, late in the cycle)
     function [7:0] bits_of;
         input [1:0] m;
         input integer k;
         bits_of = (m == 2'd0) ? 24 * k : (m == 2'd1) ? 8 * k : 12 * k;
     endfunction
-    reg  [2:0]  nsteps;
-    reg  [7:0]  used;
+    // x >= y as logic: the small compares as carry chains, then a select, then an adder, were
+    // stage A's slow path
+    function ge8;
+        input [7:0] x, y;
+        integer t;
+        reg g, e;
+        begin
+            g = 1'b0; e = 1'b1;                   // from the top bit: greater, equal so far
+            for (t = 7; t >= 0; t = t - 1) begin
+                g = g | (e & x[t] & ~y[t]);
+                e = e & ~(x[t] ^ y[t]);
+            end
+            ge8 = g | e;
+        end
+    endfunction
+    // x >= q = 3329 = 0xD01, as logic
+    function ge_q;
+        input [11:0] x;
+        ge_q = x[11] & x[10] & (x[9] | (x[8] & (|x[7:0])));
+    endfunction
+    // for every number of steps s (0..STEPS) at once: does it fit, the bits left, where the read
+    // ends, may a lane come then; `sel` (one-hot) picks the most that fit, `hold` then picks
+    // between that and no step
+    reg  [STEPS+1:0] fits;     // fits[s]: s steps fit (fits[STEPS+1] = 0)
+    reg  [STEPS:0]   sel;
+    reg  [7:0]  left_f, end_f;
+    reg         ready_f;
     reg  [11:0] cand [0:NC-1];
     reg         ok [0:NC-1];
-    reg  [3:0]  pos [0:NC-1];     // output position of candidate i (accepted ones before it)
-    reg  [8:0]  room;
-    integer s, i, j;
+    integer s;
     always @* begin
-        nsteps = 3'd0; used = 8'd0;
-        for (s = 1; s <= STEPS; s = s + 1)
-            if (!finished && !hold && nbits >= bits_of(md, s)) begin
-                nsteps = s; used = bits_of(md, s);
-            end
+        fits = {(STEPS+2){1'b0}};
+        fits[0] = 1'b1;
+        for (s = 1; s <= STEPS; s = s + 1) fits[s] = !finished && ge8(nbits, bits_of(md, s));
+        left_f = 8'd0; end_f = 8'd0; ready_f = 1'b0;
+        for (s = 0; s <= STEPS; s = s + 1) begin
+            sel[s] = fits[s] && !fits[s+1];
+            left_f  = left_f | ({8{sel[s]}} & (nbits - bits_of(md, s)));
+            end_f   = end_f | ({8{sel[s]}} & ({2'd0, off} + bits_of(md, s)));
+            // nbits - used <= 32 STEPS
+            ready_f = ready_f | (sel[s] && ge8(32 * STEPS + bits_of(md, s), nbits));
+        end
+        ready_f = ready_f && !finished;
         for (s = 0; s < STEPS; s = s + 1) begin
             // step s: candidates 2s, 2s+1
             case (md)
@@ -99,50 +136,83 @@ module sampler #(
                     cand[2*s+1] = cbd(bits[12*s + 6 +: 6], 1'b1, sc);
                 end
             endcase
-            ok[2*s]   = s < nsteps && (md != 2'd0 || cand[2*s] < 12'd3329);
-            ok[2*s+1] = s < nsteps && (md != 2'd0 || cand[2*s+1] < 12'd3329);
+            // the `< q` test on the window bits themselves (not after the mode select)
+            ok[2*s]   = !hold && fits[s+1] &&
+                        (md != 2'd0 || !ge_q({bits[24*s + 8 +: 4], bits[24*s +: 8]}));
+            ok[2*s+1] = !hold && fits[s+1] &&
+                        (md != 2'd0 || !ge_q({bits[24*s + 16 +: 8], bits[24*s + 12 +: 4]}));
         end
-        // keep the accepted candidates in order, at most 256 - count of them: candidate i goes
-        // to output pos[i] (an AND-OR selection, no shifter)
-        room = 9'd256 - count;
-        pos[0] = 4'd0;
-        if (room == 9'd0) ok[0] = 1'b0;
-        for (i = 1; i < NC; i = i + 1) begin
-            pos[i] = pos[i-1] + {3'd0, ok[i-1]};
-            if ({5'd0, pos[i]} >= room) ok[i] = 1'b0;
+    end
+
+    // consume the steps (whole lanes read drop out), then the lane goes into the first free slot;
+    // both cases (held or not) are formed from registers, `hold` picks one
+    wire [7:0] held8   = {2'd0, off} + nbits;             // a multiple of 64
+    wire [1:0] passed_f = end_f[7:6];
+    wire       ready_h = !finished && nbits <= 32 * STEPS;
+    assign lane_ready  = hold ? ready_h : ready_f;
+    // the next state, held or not, each from registers and the lane; `hold` is the last select
+    wire [64*NL-1:0] lanes_hn = (lane_valid && ready_h) ? lanes_h : lanes;
+    wire [64*NL-1:0] lanes_fn = (lane_valid && ready_f) ? lanes_f : lanes >> {passed_f, 6'd0};
+    wire [7:0] nbits_hn = (lane_valid && ready_h) ? nbits + 8'd64 : nbits;
+    wire [7:0] nbits_fn = (lane_valid && ready_f) ? left_f + 8'd64 : left_f;
+    reg  [64*NL-1:0] lanes_f, lanes_h;
+    integer l;
+    always @* begin
+        lanes_f = lanes >> {passed_f, 6'd0};
+        lanes_h = lanes;
+        for (l = 0; l < NL; l = l + 1) begin
+            if (held8[7:6] - passed_f == l) lanes_f[64*l +: 64] = lane;
+            if (held8[7:6] == l) lanes_h[64*l +: 64] = lane;
         end
-        n_out = pos[NC-1] + {3'd0, ok[NC-1]};
+    end
+
+    // stage B: accepted candidate i goes to output pos[i] (the accepted ones before it): an
+    // AND-OR selection, no shifter. The counts are written as logic (half adders), so they map
+    // to LUTs: Yosys made an adder chain per candidate, the slow part of the one-stage sampler.
+    // Accepted candidates past the 256th (of the last step) go out too: the packer puts them in
+    // a 65th word, which no one reads (the core's SAMPLE ends with the 64th).
+    reg  [11:0] cr [0:NC-1];
+    reg  [NC-1:0] okr;
+    reg  [8:0]  count;         // coefficients given out
+    assign finished = count[8];
+    function [3:0] ones;       // accepted among the first m of x
+        input [NC-1:0] x;
+        input integer m;
+        integer b, t;
+        reg cy, nx;
+        begin
+            ones = 4'd0;
+            for (b = 0; b < m; b = b + 1) begin
+                cy = x[b];
+                for (t = 0; t < 4; t = t + 1) begin
+                    nx = ones[t] ^ cy; cy = ones[t] & cy; ones[t] = nx;
+                end
+            end
+        end
+    endfunction
+    reg  [3:0]  pos [0:NC];
+    integer i, j;
+    always @* begin
+        for (i = 0; i <= NC; i = i + 1) pos[i] = ones(okr, i);
+        n_out = pos[NC];
         c = 0;
         for (j = 0; j < NC; j = j + 1)
             for (i = j; i < NC; i = i + 1)
-                if (ok[i] && pos[i] == j) c[12*j +: 12] = c[12*j +: 12] | cand[i];
-    end
-    wire [7:0] left = nbits - used;
-    assign lane_ready = !finished && left <= 32 * STEPS;
-
-    // consume the steps (whole lanes read drop out), then the lane goes into the first free slot
-    wire [7:0] end_pos = {2'd0, off} + used;
-    wire [7:0] held8   = {2'd0, off} + nbits;             // a multiple of 64
-    wire [1:0] passed  = end_pos[7:6];
-    wire [1:0] slot    = held8[7:6] - passed;
-    wire       push    = lane_valid && lane_ready;
-    reg  [64*NL-1:0] lanes_next;
-    integer l;
-    always @* begin
-        lanes_next = lanes >> {passed, 6'd0};
-        for (l = 0; l < NL; l = l + 1)
-            if (push && slot == l) lanes_next[64*l +: 64] = lane;
+                if (okr[i] && pos[i] == j) c[12*j +: 12] = c[12*j +: 12] | cr[i];
     end
 
+    integer k;
     always @(posedge clk) begin
         if (rst || start) begin
             md <= mode; sc <= scale; lanes <= {64*NL{1'b0}}; off <= 6'd0; nbits <= 8'd0;
-            count <= 9'd0;
+            count <= 9'd0; okr <= {NC{1'b0}};
+            for (k = 0; k < NC; k = k + 1) cr[k] <= 12'd0;
         end else begin
             count <= count + {5'd0, n_out};
-            lanes <= lanes_next;
-            off   <= end_pos[5:0];
-            nbits <= push ? left + 8'd64 : left;
+            for (k = 0; k < NC; k = k + 1) begin okr[k] <= ok[k]; cr[k] <= cand[k]; end
+            lanes <= hold ? lanes_hn : lanes_fn;
+            off   <= hold ? off : end_f[5:0];
+            nbits <= hold ? nbits_hn : nbits_fn;
         end
     end
 endmodule
@@ -161,18 +231,35 @@ module poly_packer #(
     output reg                word_valid,
     output reg  [7:0]         word_index,
     output reg  [24*NBU-1:0]  word,
-    output wire               full           // a whole word waits: hold the sampler a cycle
+    output wire               full           // a whole word will still wait next cycle: hold the sampler
 );
     localparam W = 2 * NBU;
-    // the sampler steps only while fewer than W wait, so at most W - 1 + 2 STEPS are ever held
+    // the sampler steps only while fewer than W will wait when its coefficients arrive (a cycle
+    // later: its stage B), so at most W - 1 + 2 STEPS are ever held
     localparam AC = W + 2 * STEPS;
-    assign full = n >= W;
     reg [12*AC-1:0] acc;        // n coefficients, zeros above them
     reg [4:0]       n;
     reg [7:0]       next_index;
     reg [12*AC-1:0] merged;
     reg [4:0]       total;
     integer k;
+    localparam LG = (W == 2) ? 1 : (W == 4) ? 2 : 3;   // log2 W
+    // the sum as logic, and its compares with W and 2W as bit tests: carry chains here were on
+    // the sampler's hold loop (n, n_in -> full -> the sampler's next state)
+    function [4:0] add5;
+        input [4:0] a, b;
+        integer t;
+        reg cy;
+        begin
+            cy = 1'b0;
+            for (t = 0; t < 5; t = t + 1) begin
+                add5[t] = a[t] ^ b[t] ^ cy;
+                cy = (a[t] & b[t]) | (cy & (a[t] ^ b[t]));
+            end
+        end
+    endfunction
+    wire emit = total[4:LG] != 0;                   // total >= W
+    assign full = total[4:LG+1] != 0;               // total >= 2 W: n after this cycle >= W
 
     // the new coefficients (zeros above n_in, as the sampler gives them) placed above the n
     // waiting: a select among constant shifts (no multiplier for 12 n). New ones come only while
@@ -181,14 +268,14 @@ module poly_packer #(
         merged = acc;
         for (k = 0; k < W; k = k + 1)
             if (n == k) merged = acc | ({{(12*AC){1'b0}}, c} << (12 * k));
-        total = n + {1'b0, n_in};
+        total = add5(n, {1'b0, n_in});
     end
 
     always @(posedge clk) begin
         word_valid <= 1'b0;
         if (rst || start) begin
             n <= 5'd0; next_index <= 8'd0; acc <= 0; word <= 0;   // nothing left (the core's wipe)
-        end else if (total >= W) begin
+        end else if (emit) begin
             word_valid <= 1'b1; word_index <= next_index; word <= merged[24*NBU-1:0];
             next_index <= next_index + 8'd1;
             acc <= merged >> (12 * W);
