@@ -64,9 +64,10 @@ module poly_engine #(
     localparam WORDS = 256 / W;
     localparam WA    = 8 - LW;                            // log2(WORDS)
     localparam AW    = WA + 3;                            // 8 slots per bank
-    // between passes: the last word issued is written 4 cycles later (S0..S3), and a read issued
-    // the cycle after that write sees it, so the next pass may issue after 4 drain cycles
-    localparam DRAIN = 4;
+    // between passes: the last word issued is written 8 cycles later (I, R, S0a, S0b, S1, S1b,
+    // S2, S3; see the datapath), and a read issued the cycle after that write sees it; reads are
+    // issued from the registered issue stage I too, so the next pass may issue after 7 drain cycles
+    localparam DRAIN = 7;
 
     localparam OP_NTT = 3'd1, OP_INTT = 3'd2, OP_MUL = 3'd3, OP_ADD = 3'd4, OP_SUB = 3'd5,
                OP_MAC = 3'd6, OP_INTT128 = 3'd7;
@@ -101,6 +102,29 @@ module poly_engine #(
         end
     endfunction
 
+    // modq_red24 in two pipeline steps (the same arithmetic): the Barrett estimate
+    // qe = floor(5039 x / 2^24), then x - 3329 qe (below 2q, so 14 bits of it) and one
+    // conditional subtraction
+    function [12:0] modq_red24_q;
+        input [23:0] x;
+        reg [37:0] t;
+        begin
+            t = (({14'd0, x} << 12) + ({14'd0, x} << 10)) - (({14'd0, x} << 6) + ({14'd0, x} << 4) + {14'd0, x});
+            modq_red24_q = t[36:24];
+        end
+    endfunction
+    function [11:0] modq_red24_r;
+        input [13:0] xlo;                 // x mod 2^14
+        input [12:0] qe;
+        reg [13:0] p, r, r1;
+        begin
+            p  = (({1'b0, qe} << 11) + ({1'b0, qe} << 10)) + (({1'b0, qe} << 8) + {1'b0, qe});
+            r  = xlo - p;
+            r1 = r - 14'd3329;
+            modq_red24_r = r1[13] ? r[11:0] : r1[11:0];
+        end
+    endfunction
+
     // ---------------- command state ----------------
     reg        busy;
     reg [2:0]  op;
@@ -114,37 +138,38 @@ module poly_engine #(
     assign idle = !busy;
     wire       intt_op = op == OP_INTT || op == OP_INTT128;
 
-    // the current pass, derived from (op, pass)
-    reg  [2:0] kind;
-    reg  [2:0] lenlog;        // log2(len) for butterfly layers
-    reg  [3:0] rslot0, rslot1, wslot;
+    // the current pass, derived from (op, pass) (d_: decoded at the counter, registered into
+    // the P stage below before the addresses are generated)
+    reg  [2:0] d_kind;
+    reg  [2:0] d_lenlog;        // log2(len) for butterfly layers
+    reg  [3:0] d_rslot0, d_rslot1, d_wslot;
     reg  [9:0] nissue;        // ZERO at NBU = 1: 512
     reg        last_pass;
     always @* begin
-        kind = K_ADD; lenlog = 3'd1; rslot0 = sa; rslot1 = sb; wslot = sc;
+        d_kind = K_ADD; d_lenlog = 3'd1; d_rslot0 = sa; d_rslot1 = sb; d_wslot = sc;
         nissue = WORDS; last_pass = 1'b1;
         case (op)
             OP_NTT: begin
-                kind = K_CT; lenlog = 3'd7 - pass[2:0];
-                rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
+                d_kind = K_CT; d_lenlog = 3'd7 - pass[2:0];
+                d_rslot0 = pass[0] ? sb : sa; d_rslot1 = d_rslot0; d_wslot = pass[0] ? sa : sb;
                 nissue = 128 / W; last_pass = (pass == 4'd6);
             end
             OP_INTT, OP_INTT128: begin
-                kind = K_GS; lenlog = pass[2:0] + 3'd1;
-                rslot0 = pass[0] ? sb : sa; rslot1 = rslot0; wslot = pass[0] ? sa : sb;
+                d_kind = K_GS; d_lenlog = pass[2:0] + 3'd1;
+                d_rslot0 = pass[0] ? sb : sa; d_rslot1 = d_rslot0; d_wslot = pass[0] ? sa : sb;
                 nissue = 128 / W; last_pass = (pass == 4'd6);
             end
-            OP_MUL, OP_MAC: begin kind = K_MUL; nissue = 2 * WORDS + 2; end
-            OP_SUB: kind = K_SUB;
-            OP_ZERO: begin kind = K_ZERO; nissue = zrows * (WORDS / 2) + 4; end
-            default: kind = K_ADD;
+            OP_MUL, OP_MAC: begin d_kind = K_MUL; nissue = 2 * WORDS + 2; end
+            OP_SUB: d_kind = K_SUB;
+            OP_ZERO: begin d_kind = K_ZERO; nissue = zrows * (WORDS / 2) + DRAIN; end
+            default: d_kind = K_ADD;
         endcase
         // a from a staging buffer: MUL/MAC/ADD/SUB read b's bank (both ports; port 0's word is
         // replaced by the staging word); NTT's first layer reads both words from the buffer
-        if (stg && op != OP_NTT && !intt_op) rslot0 = sb;
+        if (stg && op != OP_NTT && !intt_op) d_rslot0 = sb;
     end
-    wire from_stage = stg && !intt_op && (op != OP_NTT || pass == 4'd0);
-    wire last_layer = intt_op && pass == 4'd6;             // scaled (INTT) and / or folded (stg)
+    wire d_from_stage = stg && !intt_op && (op != OP_NTT || pass == 4'd0);
+    wire d_last_layer = intt_op && pass == 4'd6;           // scaled (INTT) and / or folded (stg)
 
     wire bad_cmd = (cmd_op == OP_NTT) ? (cmd_a[0] == cmd_b[0]) :
                    (cmd_op == OP_INTT || cmd_op == OP_INTT128) ? (cmd_a[0] == cmd_b[0]) :
@@ -172,7 +197,9 @@ module poly_engine #(
             cnt <= cnt + 10'd1;
         end else begin
             drain_cnt <= drain_cnt + 4'd1;
-            if (drain_cnt == DRAIN - 1) begin
+            // the last pass drains two cycles more: its last write lands 2 + DRAIN cycles after
+            // its last count (the registered stages P and I), and the host port waits for it
+            if (drain_cnt == (last_pass ? DRAIN + 1 : DRAIN - 1)) begin
                 draining <= 1'b0; cnt <= 10'd0;
                 if (last_pass) begin busy <= 1'b0; done <= 1'b1; end
                 else pass <= pass + 4'd1;
@@ -181,10 +208,34 @@ module poly_engine #(
     end
 
     // ---------------- address generation (issue stage) ----------------
-    wire issuing = busy && !draining;
-    // ZERO writes for 4 WORDS cycles, then reads zeros for 4 more so the pipeline registers
-    // hold no data of the operation either (the MUL holding registers are cleared directly)
-    wire zeroing = issuing && kind == K_ZERO && cnt < zrows * (WORDS / 2);
+    // P: the counter and the pass's decoded fields registered, so the address generation below
+    // starts from registers (the drain between passes is unchanged: every read and write moves
+    // one cycle later)
+    wire issue_now = busy && !draining;
+    reg           issuing, zeroing, from_stage, last_layer;
+    reg  [2:0]    kind, lenlog;
+    reg  [3:0]    rslot0, rslot1, wslot;
+    reg  [9:0]    pcnt;
+    // butterfly layers with len >= W: the words of a block's first half are the count with a 0
+    // inserted at bit s = log2(len / W) (mask = 2^s - 1), the second half's the same with a 1
+    // there; the twiddle index moves by one per block (CT up, GS down), counted, not shifted
+    reg  [WA-1:0] mask;
+    reg  [6:0]    zcur;
+    wire [WA-1:0] d_mask = (d_lenlog >= LW) ? (({WA{1'b0}} | 1'b1) << (d_lenlog - LW)) - 1'b1 : {WA{1'b0}};
+    wire [6:0]    d_zbase = (d_kind == K_CT) ? (8'd128 >> d_lenlog) : (9'd256 >> d_lenlog) - 1'b1;
+    always @(posedge clk) begin
+        mask <= d_mask;
+        if (cnt == 10'd0) zcur <= d_zbase;
+        else if ((pcnt[WA-1:0] & mask) == mask) zcur <= (kind == K_CT) ? zcur + 7'd1 : zcur - 7'd1;
+        issuing <= issue_now;
+        // ZERO writes for zrows * WORDS/2 cycles, then reads zeros for DRAIN more so the pipeline
+        // registers hold no data of the operation either (the MUL holding registers are cleared
+        // directly)
+        zeroing <= issue_now && d_kind == K_ZERO && cnt < zrows * (WORDS / 2);
+        from_stage <= d_from_stage; last_layer <= d_last_layer;
+        kind <= d_kind; lenlog <= d_lenlog; rslot0 <= d_rslot0; rslot1 <= d_rslot1; wslot <= d_wslot;
+        pcnt <= cnt;
+    end
     reg  [WA-1:0] wa, wb;                 // word indices read on ports 0 and 1 (and written back)
     reg  [6:0]    zidx [0:W-1];           // twiddle index per butterfly lane
     reg           ph_b;                   // MUL: second issue cycle of a word
@@ -208,20 +259,17 @@ module poly_engine #(
                 wr1 = 1'b1;
                 if (lenlog >= LW) begin
                     // len/W words per half block: shifts only (no multipliers for addresses)
-                    blk = cnt >> (lenlog - LW);
-                    off = cnt & ((9'd1 << (lenlog - LW)) - 9'd1);
-                    wa = (blk << (lenlog - LW + 1)) | off;
-                    wb = wa | (9'd1 << (lenlog - LW));
-                    for (i = 0; i < W; i = i + 1)
-                        zidx[i] = (kind == K_CT) ? (9'd128 >> lenlog) + blk : (9'd256 >> lenlog) - 9'd1 - blk;
+                    wa = ((pcnt[WA-1:0] & ~mask) << 1) | (pcnt[WA-1:0] & mask);
+                    wb = wa | (mask + 1'b1);
+                    for (i = 0; i < W; i = i + 1) zidx[i] = zcur;
                 end else begin
-                    wa = {cnt[WA-2:0], 1'b0}; wb = {cnt[WA-2:0], 1'b1};
-                    // len < W: butterfly i of the word pair sits in block (2W cnt + p_i) / 2len;
+                    wa = {pcnt[WA-2:0], 1'b0}; wb = {pcnt[WA-2:0], 1'b1};
+                    // len < W: butterfly i of the word pair sits in block (2W pcnt + p_i) / 2len;
                     // one case per possible len keeps every index a constant
                     for (l = 1; l < LW; l = l + 1)
                         if (lenlog == l)
                             for (i = 0; i < W; i = i + 1) begin
-                                blk = ({cnt, {(LW+1){1'b0}}} + pos(i, l)) >> (l + 1);
+                                blk = ({pcnt, {(LW+1){1'b0}}} + pos(i, l)) >> (l + 1);
                                 zidx[i] = (kind == K_CT) ? (9'd128 >> l) + blk : (9'd256 >> l) - 9'd1 - blk;
                             end
                 end
@@ -229,14 +277,14 @@ module poly_engine #(
             K_MUL: begin
                 // even cycle: read word c/2 (phase A); odd cycle: phase B of that word and the
                 // gamma product (slot C) of the word before, whose result is written back.
-                ph_b = cnt[0];
-                wa = cnt[WA:1]; wb = cnt[WA:1];
-                mul_word = cnt[WA:1] - 1'b1;
-                wr0 = ph_b && (cnt[8:1] != 0) && (cnt[8:1] <= WORDS);
+                ph_b = pcnt[0];
+                wa = pcnt[WA:1]; wb = pcnt[WA:1];
+                mul_word = pcnt[WA:1] - 1'b1;
+                wr0 = ph_b && (pcnt[8:1] != 0) && (pcnt[8:1] <= WORDS);
                 for (i = 0; i < NBU; i = i + 1) zidx[i] = (mul_word << (LW - 1)) | i;   // gamma index
             end
             K_ZERO: wr0 = 1'b0;                   // written by the port drivers below
-            default: begin wa = cnt[WA-1:0]; wb = cnt[WA-1:0]; end
+            default: begin wa = pcnt[WA-1:0]; wb = pcnt[WA-1:0]; end
         endcase
     end
 
@@ -254,78 +302,121 @@ module poly_engine #(
         .clk(clk), .we0(we0[1]), .addr0(a0[1]), .wdata0(wd0[1]), .rdata0(rd0[1]),
         .we1(we1[1]), .addr1(a1[1]), .wdata1(wd1[1]), .rdata1(rd1[1]));
 
-    // pipeline metadata: issue -> S0 (RAM data) -> S1 (product) -> S2 (reduced) -> S3 (write)
-    reg          v_s0, v_s1, v_s2, v_s3;
-    reg  [2:0]   k_s0, k_s1, k_s2, k_s3;
-    reg  [2:0]   l_s0, l_s1, l_s2, l_s3;
-    reg          b_s0, b_s1, b_s2;          // MUL phase B
-    reg          mac_s0, mac_s1, mac_s2;    // MAC: add the word read from c (acc_s2)
-    reg  [DW-1:0] acc_s1, acc_s2;
-    reg          sc_s0, sc_s1;              // INTT's last layer: sums scaled by 2^-7
-    reg          ng_s0, ng_s1;              // ... and negated (INTT subtracted from a buffer)
-    reg          fd_s0, fd_s1, fd_s2, fd_s3;  // last layer of a folding INTT / INTT128
-    reg          w0_s0, w0_s1, w0_s2, w0_s3, w1_s0, w1_s1, w1_s2, w1_s3;
-    reg  [AW-1:0] wa_s0, wa_s1, wa_s2, wa_s3, wb_s0, wb_s1, wb_s2, wb_s3;
-    reg          bank_s0, bank_s1, bank_s2, bank_s3;
-    reg  [11:0]  z_s0 [0:W-1];
-    reg          hr_s0;                     // a host read was issued last cycle
-    reg          host_bank_q;
-
+    // ---------------- pipeline ----------------
+    // I   the issue stage registered: RAM and staging addresses come from registers (no address
+    //     shifts or slot selects in front of the DP16KD address pins)
+    // R   the RAM words arrive (block-RAM clock-to-out), registered before any logic into X, Y
+    // S0a butterfly wiring, GS sum/difference, MUL operand sums; multiplier operands registered
+    // S0b MUL phase B operands selected; the product (one DSP per lane) registered into P
+    // S1  Barrett quotient estimate (shift-add), registered; INTT's last-layer scaling
+    // S1b x - 3329 qe and one conditional subtraction: R; MUL/MAC partial sums
+    // S2  CT sum/difference, MUL combine, output wiring: OX, OY
+    // S3  a folding INTT adds its staging buffer's words (read at S1b, registered at S2); write
+    // Per stage, the command's data for the word travels in one bus (meta):
+    localparam M_WB = 0, M_WA = AW, M_BANK = 2 * AW, M_W1 = 2 * AW + 1, M_W0 = 2 * AW + 2,
+               M_K = 2 * AW + 3, M_L = 2 * AW + 6, M_B = 2 * AW + 9, M_MAC = 2 * AW + 10,
+               M_SC = 2 * AW + 11, M_NG = 2 * AW + 12, M_FD = 2 * AW + 13, M_ST = 2 * AW + 14,
+               MW = 2 * AW + 15;
+    // bank: the pass's read bank (it writes the other); wa/wb: write addresses of ports 0/1;
+    // w0/w1: port 0/1 written; k/l: kind and log2(len); b: MUL phase B; mac: MAC's accumulator
+    // word (the issue cycle whose result is written); sc/ng: INTT's last layer scaled / negated;
+    // fd: a folding last layer; st: operand from a staging buffer
+    reg  [MW-1:0] m_q, m_r, m_s0, m_m, m_s1, m_h, m_s2, m_s3;
     wire rbank = rslot0[0];
     wire acc_re = kind == K_MUL && wr0;       // the issue cycle whose result word is written
     wire [AW-1:0] raddr0 = {rslot0[3:1], wa};
     wire [AW-1:0] raddr1 = {rslot1[3:1], wb};
     wire [AW-1:0] waddr0 = {wslot[3:1], (kind == K_MUL) ? mul_word : wa};
     wire [AW-1:0] waddr1 = {wslot[3:1], wb};
+    wire ll_int = last_layer && op == OP_INTT;            // scaled last layer
+
+    reg           q_issuing, q_zeroing, q_ll_int;
+    reg  [AW-1:0] q_raddr0, q_raddr1;
+    reg  [WA-1:0] q_wa, q_wb;
+    reg  [9:0]    q_cnt;
+    reg  [6:0]    q_zidx [0:W-1];
+    always @(posedge clk) begin
+        q_issuing <= issuing; q_zeroing <= zeroing; q_ll_int <= ll_int;
+        q_raddr0 <= raddr0; q_raddr1 <= raddr1; q_wa <= wa; q_wb <= wb; q_cnt <= pcnt;
+        for (i = 0; i < W; i = i + 1) q_zidx[i] <= zidx[i];
+        m_q <= {from_stage, issuing && last_layer && stg, issuing && ll_int && stg, issuing && ll_int,
+                issuing && op == OP_MAC && acc_re, ph_b, lenlog, kind, issuing && wr0, issuing && wr1,
+                rbank, waddr0, waddr1};
+        m_r <= m_q; m_s0 <= m_r; m_m <= m_s0; m_s1 <= m_m; m_h <= m_s1; m_s2 <= m_h; m_s3 <= m_s2;
+    end
+    wire          q_rbank = m_q[M_BANK], q_mac = m_q[M_MAC];
+    wire [2:0]    q_kind = m_q[M_K +: 3];
+    wire          q_phb = m_q[M_B];
+    wire          bank_r = m_r[M_BANK], st_r = m_r[M_ST];
+    wire [2:0]    k_r = m_r[M_K +: 3];
+    wire [2:0]    k_s0 = m_s0[M_K +: 3], l_s0 = m_s0[M_L +: 3];
+    wire          b_s0 = m_s0[M_B];
+    wire [2:0]    k_m = m_m[M_K +: 3];
+    wire          b_m = m_m[M_B], mac_m = m_m[M_MAC], bank_m = m_m[M_BANK];
+    wire [AW-1:0] wa_m = m_m[M_WA +: AW];
+    wire          sc_s1 = m_s1[M_SC], ng_s1 = m_s1[M_NG];
+    wire          mac_h = m_h[M_MAC];
+    wire [AW-1:0] wa_h = m_h[M_WA +: AW], wb_h = m_h[M_WB +: AW];
+    wire [2:0]    k_s2 = m_s2[M_K +: 3], l_s2 = m_s2[M_L +: 3];
+    wire          b_s2 = m_s2[M_B], fd_s2 = m_s2[M_FD];
+    wire          w0_s3 = m_s3[M_W0], w1_s3 = m_s3[M_W1], bank_s3 = m_s3[M_BANK], fd_s3 = m_s3[M_FD];
+    wire [AW-1:0] wa_s3 = m_s3[M_WA +: AW], wb_s3 = m_s3[M_WB +: AW];
+    reg          host_bank_q;
 
     // ---------------- staging buffers ----------------
     // Two polynomials filled by the core (sampler, decoder) while the engine runs, read as
     // operand a. Each is a true dual-port RAM: port 0 writes, or reads for the engine while a
     // command reads that buffer; port 1 reads (NTT's first layer reads two words a cycle).
     wire [DW-1:0] srd0 [0:1], srd1 [0:1];
-    wire          s_clr = zeroing && cnt < WORDS / 2;      // both ports, half a buffer each
+    wire          s_clr = q_zeroing && q_cnt < WORDS / 2;  // both ports, half a buffer each
     wire          s_rd0 = busy && stg && !sbuf, s_rd1 = busy && stg && sbuf;
-    // operand a: the words issued now; a folding INTT: the words its S1 stage holds, so the
+    // operand a: the words of stage I; a folding INTT: the words its S1b stage holds, so the
     // buffer's words arrive at S2 and are registered beside them into S3 (FS0/FS1: no RAM
     // clock-to-out in front of the fold's adder)
-    wire [WA-1:0] s_ra0 = intt_op ? wa_s1[WA-1:0] : wa;
-    wire [WA-1:0] s_ra1 = intt_op ? wb_s1[WA-1:0] : wb;
+    wire [WA-1:0] s_ra0 = intt_op ? wa_h[WA-1:0] : q_wa;
+    wire [WA-1:0] s_ra1 = intt_op ? wb_h[WA-1:0] : q_wb;
     reg  [DW-1:0] FS0, FS1;
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage0 (
         .clk(clk), .we0((stage_we && !stage_buf && !s_rd0) || s_clr),
-        .addr0(s_rd0 ? s_ra0 : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .addr0(s_rd0 ? s_ra0 : s_clr ? {1'b0, q_cnt[WA-2:0]} : stage_word[WA-1:0]),
         .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[0]),
-        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[0]));
+        .we1(s_clr), .addr1(s_clr ? {1'b1, q_cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[0]));
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage1 (
         .clk(clk), .we0((stage_we && stage_buf && !s_rd1) || s_clr),
-        .addr0(s_rd1 ? s_ra0 : s_clr ? {1'b0, cnt[WA-2:0]} : stage_word[WA-1:0]),
+        .addr0(s_rd1 ? s_ra0 : s_clr ? {1'b0, q_cnt[WA-2:0]} : stage_word[WA-1:0]),
         .wdata0(s_clr ? {DW{1'b0}} : stage_wdata), .rdata0(srd0[1]),
-        .we1(s_clr), .addr1(s_clr ? {1'b1, cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[1]));
+        .we1(s_clr), .addr1(s_clr ? {1'b1, q_cnt[WA-2:0]} : s_ra1), .wdata1({DW{1'b0}}), .rdata1(srd1[1]));
 
     // ---------------- datapath ----------------
-    reg  [DW-1:0] X, Y;                       // S0: the two words read
-    reg           stage_s0;                   // ... from a staging buffer
+    reg  [DW-1:0] X, Y;                       // S0a: the two words read (registered at R)
+    reg  [11:0]   z_r [0:W-1], z_s0 [0:W-1];  // twiddles (R, S0a)
     reg  [11:0]   ina [0:W-1], inb [0:W-1];   // butterfly inputs after the layer's wiring
     reg  [11:0]   mx [0:W-1], my [0:W-1];     // multiplier operands
     reg  [11:0]   side [0:W-1];               // value passed beside the multiplier
+    reg  [11:0]   mx_m [0:W-1], my_m [0:W-1], side_m [0:W-1];   // S0b: registered operands
+    reg  [11:0]   px [0:W-1], py [0:W-1];     // S0b: the multiplier's inputs
     reg  [23:0]   P [0:W-1];                  // S1: products
     reg  [11:0]   side1 [0:W-1];
+    reg  [12:0]   qe_h [0:W-1];               // S1b: Barrett quotient estimates
+    reg  [13:0]   xlo_h [0:W-1];              // ... and the products' low bits
+    reg  [11:0]   side_h [0:W-1];
     reg  [11:0]   R [0:W-1];                  // S2: reduced products
     reg  [11:0]   side2 [0:W-1];
     reg  [11:0]   oa [0:W-1], ob [0:W-1];     // S2 outputs per butterfly
     reg  [DW-1:0] OX, OY;                     // S2 output words
     reg  [DW-1:0] OX_s3, OY_s3;               // S3: registered output words
-    // MUL: per pair j the A products (a0b0, a1b1) wait for the gamma product
+    reg  [DW-1:0] acc_h;                      // MAC: c's word (read at S0b, registered at S1b)
+    // MUL: per pair j, phase A's products (a0b0, a0b0 + a1b1) wait for phase B's
+    // (a0+a1)(b0+b1); ph0 = a0b0, ph1 = (a0+a1)(b0+b1) - a0b0 - a1b1 wait for gamma a1b1, and
+    // pre0/pre1 = ph0/ph1 + c's word (MAC) are added one stage before it arrives
     reg  [11:0]   msa [0:NBU-1], msb [0:NBU-1];
-    reg  [11:0]   hold_a0b0 [0:NBU-1], hold_a1b1 [0:NBU-1];
+    reg  [11:0]   hold_a0b0 [0:NBU-1], hsum [0:NBU-1];
     reg  [11:0]   ph0 [0:NBU-1], ph1 [0:NBU-1];
-    reg  [11:0]   gam [0:NBU-1];
-    reg  [11:0]   acc0 [0:NBU-1], acc1 [0:NBU-1];
+    reg  [11:0]   pre0 [0:NBU-1], pre1 [0:NBU-1];
+    reg  [11:0]   gam [0:NBU-1], gam_d [0:NBU-1];
     integer j;
 
     always @* begin
-        X = stage_s0 ? srd0[sbuf] : rd0[bank_s0];
-        Y = (stage_s0 && k_s0 == K_CT) ? srd1[sbuf] : rd1[bank_s0];
         // butterfly wiring: len >= W pairs lane i of X with lane i of Y; len < W pairs
         // positions p and p + len inside the 2W coefficients {Y, X}
         for (i = 0; i < W; i = i + 1) begin
@@ -349,17 +440,22 @@ module poly_engine #(
                 default: ;
             endcase
         end
-        if (k_s0 == K_MUL) begin
+        if (k_s0 == K_MUL)     // phase A: a0*b0 on lane 2j, a1*b1 on lane 2j+1
             for (j = 0; j < NBU; j = j + 1) begin
-                if (!b_s0) begin   // phase A: a0*b0 on lane 2j, a1*b1 on lane 2j+1
-                    mx[2*j]   = ina[2*j];   my[2*j]   = inb[2*j];
-                    mx[2*j+1] = ina[2*j+1]; my[2*j+1] = inb[2*j+1];
-                end else begin     // phase B: (a0+a1)(b0+b1) on lane 2j; gamma * a1b1 of the word before
-                    mx[2*j]   = msa[j]; my[2*j]   = msb[j];
-                    mx[2*j+1] = hold_a1b1[j]; my[2*j+1] = gam[j];
-                end
+                mx[2*j]   = ina[2*j];   my[2*j]   = inb[2*j];
+                mx[2*j+1] = ina[2*j+1]; my[2*j+1] = inb[2*j+1];
             end
+        // S0b: phase B (selected after the operand register): (a0+a1)(b0+b1) on lane 2j; gamma *
+        // a1b1 of the word before on lane 2j+1, that a1b1 taken from the S2 register R, which
+        // holds the word before's phase A now (3 stages on, 3 issue cycles earlier)
+        for (i = 0; i < W; i = i + 1) begin
+            px[i] = mx_m[i]; py[i] = my_m[i];
         end
+        if (k_m == K_MUL && b_m)
+            for (j = 0; j < NBU; j = j + 1) begin
+                px[2*j]   = msa[j];    py[2*j]   = msb[j];
+                px[2*j+1] = R[2*j+1];  py[2*j+1] = gam_d[j];
+            end
         // S2: combine
         for (i = 0; i < W; i = i + 1) begin
             oa[i] = side2[i]; ob[i] = R[i];
@@ -370,10 +466,6 @@ module poly_engine #(
             endcase
         end
         OX = 0; OY = 0;
-        for (j = 0; j < NBU; j = j + 1) begin
-            acc0[j] = mac_s2 ? acc_s2[24*j +: 12] : 12'd0;
-            acc1[j] = mac_s2 ? acc_s2[24*j + 12 +: 12] : 12'd0;
-        end
         for (i = 0; i < W; i = i + 1) begin
             OX[12*i +: 12] = oa[i];
             OY[12*i +: 12] = ob[i];
@@ -386,70 +478,77 @@ module poly_engine #(
                     if (pos(i, l) + (1 << l) < W) OX[12*(pos(i, l) + (1 << l)) +: 12] = ob[i];
                     else OY[12*(pos(i, l) + (1 << l) - W) +: 12] = ob[i];
                 end
-        if (k_s2 == K_MUL) begin
+        if (k_s2 == K_MUL)
             for (j = 0; j < NBU; j = j + 1) begin
-                OX[24*j +: 12]      = modq_add(modq_add(ph0[j], R[2*j+1]), acc0[j]);   // a0b0 + gamma a1b1
-                OX[24*j + 12 +: 12] = modq_add(ph1[j], acc1[j]);   // (a0+a1)(b0+b1) - a0b0 - a1b1
+                OX[24*j +: 12]      = modq_add(pre0[j], R[2*j+1]);   // a0b0 + gamma a1b1 (+ c)
+                OX[24*j + 12 +: 12] = pre1[j];   // (a0+a1)(b0+b1) - a0b0 - a1b1 (+ c)
             end
-        end
     end
 
     always @(posedge clk) begin
-        // issue -> S0
-        v_s0 <= issuing; k_s0 <= kind; l_s0 <= lenlog; b_s0 <= ph_b; stage_s0 <= from_stage;
-        sc_s0 <= issuing && last_layer && op == OP_INTT; fd_s0 <= issuing && last_layer && stg;
-        ng_s0 <= issuing && last_layer && op == OP_INTT && stg;
-        mac_s0 <= issuing && op == OP_MAC && acc_re;
-        w0_s0 <= issuing && wr0; w1_s0 <= issuing && wr1;
-        wa_s0 <= waddr0; wb_s0 <= waddr1; bank_s0 <= rbank;
+        // I -> R: twiddles and gammas from the ROMs
         for (i = 0; i < W; i = i + 1)
-            z_s0[i] <= (kind == K_MUL) ? 12'd0 : !(last_layer && op == OP_INTT) ? rom_zeta(zidx[i]) :
-                       stg ? NZETA1_128 : ZETA1_128;
-        if (kind == K_MUL && ph_b)
-            for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(zidx[j]);
-        // S0 -> S1
-        v_s1 <= v_s0; k_s1 <= k_s0; l_s1 <= l_s0; b_s1 <= b_s0;
-        mac_s1 <= mac_s0; acc_s1 <= rd1[!bank_s0]; sc_s1 <= sc_s0; ng_s1 <= ng_s0; fd_s1 <= fd_s0;
-        w0_s1 <= w0_s0; w1_s1 <= w1_s0; wa_s1 <= wa_s0; wb_s1 <= wb_s0; bank_s1 <= !bank_s0;
+            z_r[i] <= (q_kind == K_MUL) ? 12'd0 : !q_ll_int ? rom_zeta(q_zidx[i]) :
+                      stg ? NZETA1_128 : ZETA1_128;
+        if (q_kind == K_MUL && q_phb)
+            for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(q_zidx[j]);
+        // gamma is loaded every second cycle and used at S0b, three cycles after R
+        for (j = 0; j < NBU; j = j + 1) gam_d[j] <= gam[j];
+        // R -> S0a: the RAM words, registered before any logic (a DP16KD output takes ~6 ns)
+        X <= st_r ? srd0[sbuf] : rd0[bank_r];
+        Y <= (st_r && k_r == K_CT) ? srd1[sbuf] : rd1[bank_r];
+        for (i = 0; i < W; i = i + 1) z_s0[i] <= z_r[i];
+        // S0a -> S0b: the multiplier operands
         for (i = 0; i < W; i = i + 1) begin
-            P[i] <= mx[i] * my[i];
-            side1[i] <= side[i];
+            mx_m[i] <= mx[i]; my_m[i] <= my[i]; side_m[i] <= side[i];
         end
         if (k_s0 == K_MUL && !b_s0)
             for (j = 0; j < NBU; j = j + 1) begin
                 msa[j] <= modq_add(ina[2*j], ina[2*j+1]);
                 msb[j] <= modq_add(inb[2*j], inb[2*j+1]);
             end
-        // S1 -> S2
-        v_s2 <= v_s1; k_s2 <= k_s1; l_s2 <= l_s1; b_s2 <= b_s1;
-        mac_s2 <= mac_s1; acc_s2 <= acc_s1; fd_s2 <= fd_s1; fd_s3 <= fd_s2;
-        w0_s2 <= w0_s1; w1_s2 <= w1_s1; wa_s2 <= wa_s1; wb_s2 <= wb_s1; bank_s2 <= bank_s1;
+        // S0b -> S1: the products
         for (i = 0; i < W; i = i + 1) begin
-            R[i] <= modq_red24(P[i]);
-            side2[i] <= !sc_s1 ? side1[i] : ng_s1 ? modq_ndiv128(side1[i]) : modq_div128(side1[i]);
+            P[i] <= px[i] * py[i];
+            side1[i] <= side_m[i];
+        end
+        // S1 -> S1b: the Barrett quotient; INTT's last layer scales its sums (2^-7, negated
+        // when subtracted from a buffer)
+        acc_h <= rd1[!bank_m];
+        for (i = 0; i < W; i = i + 1) begin
+            qe_h[i] <= modq_red24_q(P[i]);
+            xlo_h[i] <= P[i][13:0];
+            side_h[i] <= !sc_s1 ? side1[i] : ng_s1 ? modq_ndiv128(side1[i]) : modq_div128(side1[i]);
+        end
+        // S1b -> S2
+        for (i = 0; i < W; i = i + 1) begin
+            R[i] <= modq_red24_r(xlo_h[i], qe_h[i]);
+            side2[i] <= side_h[i];
+        end
+        for (j = 0; j < NBU; j = j + 1) begin
+            pre0[j] <= modq_add(ph0[j], mac_h ? acc_h[24*j +: 12] : 12'd0);
+            pre1[j] <= modq_add(ph1[j], mac_h ? acc_h[24*j + 12 +: 12] : 12'd0);
         end
         // MUL bookkeeping on the reduced products (S2): phase A results wait for phase B's
         if (k_s2 == K_MUL && !b_s2)
             for (j = 0; j < NBU; j = j + 1) begin
                 hold_a0b0[j] <= R[2*j];
-                hold_a1b1[j] <= R[2*j+1];
+                hsum[j] <= modq_add(R[2*j], R[2*j+1]);
             end
         if (k_s2 == K_MUL && b_s2)
             for (j = 0; j < NBU; j = j + 1) begin
-                // R[2j] = (a0+a1)(b0+b1) of this word; the holds are this word's A products
-                ph1[j] <= modq_sub(modq_sub(R[2*j], hold_a0b0[j]), hold_a1b1[j]);
+                // R[2j] = (a0+a1)(b0+b1) of this word; hsum and the hold are its A products
+                ph1[j] <= modq_sub(R[2*j], hsum[j]);
                 ph0[j] <= hold_a0b0[j];
             end
         // S2 -> S3 (write)
-        v_s3 <= v_s2; k_s3 <= k_s2; l_s3 <= l_s2;
-        w0_s3 <= w0_s2; w1_s3 <= w1_s2; wa_s3 <= wa_s2; wb_s3 <= wb_s2; bank_s3 <= bank_s2;
         OX_s3 <= OX; OY_s3 <= OY;
         FS0 <= fd_s2 ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_s2 ? srd1[sbuf] : {DW{1'b0}};
-        hr_s0 <= host_re; host_bank_q <= host_slot[0];
+        host_bank_q <= host_slot[0];
         if (zeroing)
             for (j = 0; j < NBU; j = j + 1) begin
-                msa[j] <= 12'd0; msb[j] <= 12'd0; hold_a0b0[j] <= 12'd0; hold_a1b1[j] <= 12'd0;
-                ph0[j] <= 12'd0; ph1[j] <= 12'd0; gam[j] <= 12'd0;
+                msa[j] <= 12'd0; msb[j] <= 12'd0; hold_a0b0[j] <= 12'd0; hsum[j] <= 12'd0;
+                ph0[j] <= 12'd0; ph1[j] <= 12'd0; gam[j] <= 12'd0; gam_d[j] <= 12'd0;
             end
     end
 
@@ -473,8 +572,9 @@ module poly_engine #(
                        host_slot[0] == rbank;
     assign host_rd_ok = host_idle || host_beside;
 
-    // RAM port drivers: host access when idle; otherwise reads from the pass's read bank and
-    // writes from S3 into the other bank
+    // RAM port drivers: host access when idle; otherwise reads from the pass's read bank (stage
+    // I), MAC's accumulator read from the write bank's port 1 (stage S0b), writes from S3 into
+    // the write bank
     always @* begin
         for (i = 0; i < 2; i = i + 1) begin
             a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = WX; wd1[i] = WY;
@@ -483,20 +583,20 @@ module poly_engine #(
             a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
             we0[host_slot[0]] = host_we;
             wd0[host_slot[0]] = host_wdata;
-        end else if (zeroing) begin
+        end else if (q_zeroing) begin
             // ZERO: every word of both banks, four ports at a time
             for (i = 0; i < 2; i = i + 1) begin
                 // slot row cnt / (WORDS/2): its first half on port 0, its second on port 1
-                a0[i] = {cnt[AW-2:WA-1], 1'b0, cnt[WA-2:0]}; a1[i] = {cnt[AW-2:WA-1], 1'b1, cnt[WA-2:0]};
+                a0[i] = {q_cnt[AW-2:WA-1], 1'b0, q_cnt[WA-2:0]}; a1[i] = {q_cnt[AW-2:WA-1], 1'b1, q_cnt[WA-2:0]};
                 we0[i] = 1'b1; we1[i] = 1'b1; wd0[i] = {DW{1'b0}}; wd1[i] = {DW{1'b0}};
             end
         end else begin
-            a0[rbank] = raddr0;
-            a1[rbank] = raddr1;
-            if (issuing && op == OP_MAC && acc_re) a1[wslot[0]] = waddr0;   // c's word, written 4 cycles later
-            if (w0_s3) begin a0[bank_s3] = wa_s3; we0[bank_s3] = 1'b1; end
-            if (w1_s3) begin a1[bank_s3] = wb_s3; we1[bank_s3] = 1'b1; end
-            if (host_re && host_beside) a0[rbank] = {host_slot[3:1], host_word[WA-1:0]};
+            a0[q_rbank] = q_raddr0;
+            a1[q_rbank] = q_raddr1;
+            if (mac_m) a1[!bank_m] = wa_m;        // c's word, written 4 cycles later (S3)
+            if (w0_s3) begin a0[!bank_s3] = wa_s3; we0[!bank_s3] = 1'b1; end
+            if (w1_s3) begin a1[!bank_s3] = wb_s3; we1[!bank_s3] = 1'b1; end
+            if (host_re && host_beside) a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
         end
     end
     assign host_rdata = rd0[host_bank_q];
@@ -508,9 +608,8 @@ module poly_engine #(
     reg ru0 [0:1], ru1 [0:1];
     always @* begin
         for (i = 0; i < 2; i = i + 1) begin
-            ru0[i] = (issuing && !zeroing && rbank == i) || (host_re && host_rd_ok && host_slot[0] == i);
-            ru1[i] = (issuing && !zeroing && rbank == i) ||
-                     (issuing && op == OP_MAC && acc_re && wslot[0] == i);
+            ru0[i] = (q_issuing && !q_zeroing && q_rbank == i) || (host_re && host_rd_ok && host_slot[0] == i);
+            ru1[i] = (q_issuing && !q_zeroing && q_rbank == i) || (mac_m && !bank_m == i);
         end
     end
     always @(posedge clk)
