@@ -8,6 +8,10 @@ Records (bench schema): family "fpe-engines", metric "values_per_s", impl one of
   duckdb-arrow     the same CREATE TABLE with the Python Arrow UDFs (nuri.fea_engines.duckdb.register)
   duckdb-reverse   CREATE TABLE t2 AS SELECT reverse(c) AS c FROM t  (DuckDB's own cheapest new-string
                    function: what writing a new string per value costs, with no cryptography)
+  duckdb-floor     CREATE TABLE t2 AS SELECT bench_string_copy(c) AS c FROM t (db/duckdb/bench_floor:
+                   a C extension whose function only writes each string back as a new string, through
+                   the same C API call as nuri's extension: the floor of any C extension; run when
+                   NURI_DUCKDB_FLOOR_EXT names it, as `make bench-db` does)
   duckdb-file, duckdb-file-copy
                    information next to the pinned in-memory records: the same two CREATE TABLEs in a
                    file-backed DuckDB database (where columns usually live: the CTAS also compresses
@@ -45,7 +49,7 @@ def _say(msg):
 def bench_duckdb(work, n, runs):
     import duckdb
 
-    from .duckdb import connect, extension_path, register
+    from .duckdb import _sql_str, connect, extension_path, register
 
     cons = {}
     if extension_path():
@@ -62,6 +66,15 @@ def bench_duckdb(work, n, runs):
         con.execute(f"CREATE TABLE t AS SELECT c FROM read_parquet('{work / 'in.parquet'}')")
     plan = [("duckdb-copy", "duckdb", "c"), ("duckdb-reverse", "duckdb", "reverse(c)"),
             ("duckdb-arrow", "duckdb-arrow", "fea_encrypt_digits(c, 'k')")]
+    floor = os.environ.get("NURI_DUCKDB_FLOOR_EXT")
+    if floor and extension_path():  # the connection that allows unsigned extensions
+        cons["duckdb"].execute(f"LOAD {_sql_str(floor)}")
+        differ = cons["duckdb"].execute("SELECT count(*) FROM t WHERE bench_string_copy(c) IS DISTINCT FROM c").fetchone()[0]
+        if differ:
+            raise RuntimeError(f"bench_string_copy changed {differ} values")
+        plan.append(("duckdb-floor", "duckdb", "bench_string_copy(c)"))
+    elif floor is None:
+        _say("no duckdb-floor figure: NURI_DUCKDB_FLOOR_EXT is not set (make bench-db builds and sets it)")
     if extension_path():
         plan.insert(1, ("duckdb", "duckdb", "fea_encrypt_digits(c, 'k')"))
         plan += [("duckdb-file-copy", "duckdb-file", "c"), ("duckdb-file", "duckdb-file", "fea_encrypt_digits(c, 'k')")]
@@ -185,9 +198,11 @@ def run(quick=False, n=None, runs=None, impl=None):
         for impl, ts in got.items():
             times[impl] = statistics.median(ts)
             records.append(_record(impl, {"duckdb-copy": "copy", "duckdb-reverse": "reverse", "duckdb-file-copy": "copy",
-                                          "postgres-update": "update"}.get(impl, "encrypt"), n, ts))
+                                          "duckdb-floor": "string-copy", "postgres-update": "update"}.get(impl, "encrypt"),
+                                   n, ts))
     for impl, base, target in (("duckdb", "duckdb-copy", 2), ("duckdb-arrow", "duckdb-copy", 2),
-                               ("duckdb-reverse", "duckdb-copy", None), ("duckdb-file", "duckdb-file-copy", None),
+                               ("duckdb-reverse", "duckdb-copy", None), ("duckdb-floor", "duckdb-copy", None),
+                               ("duckdb-file", "duckdb-file-copy", None),
                                ("postgres", "postgres-update", 3)):
         if impl in times and base in times:
             r = times[impl] / times[base]
