@@ -26,7 +26,11 @@
 //         time: max(a, 1) * 128/W + 4 + L cycles)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
-//   NTT, INTT and INTT128 7 * (128/W + L), MUL/MAC 512/W + L + 2, ADD/SUB 256/W + L.
+//   NTT, INTT and INTT128 7 * 128/W + L + 2, MUL/MAC 512/W + L + 2, ADD/SUB 256/W + L.
+// The layers of an NTT / INTT follow each other without a drain: a layer reads in the order
+// the layer before wrote (each word a layer reads was written at least 8 cycles before; the
+// bound is derived at the sub-banks below), and each bank is two sub-banks, so a layer's first
+// reads and the last writes of the layer before use four ports of the bank they share.
 module poly_engine #(
     parameter NBU = 2
 ) (
@@ -191,10 +195,14 @@ module poly_engine #(
                 end
             end
         end else if (!draining) begin
-            if (cnt == nissue - 10'd1) begin
-                draining <= 1'b1; drain_cnt <= 4'd0;
+            if (cnt == nissue - 10'd1 && !last_pass && (op == OP_NTT || intt_op)) begin
+                cnt <= 10'd0; pass <= pass + 4'd1;          // the next layer at once
+            end else begin
+                if (cnt == nissue - 10'd1) begin
+                    draining <= 1'b1; drain_cnt <= 4'd0;
+                end
+                cnt <= cnt + 10'd1;
             end
-            cnt <= cnt + 10'd1;
         end else begin
             drain_cnt <= drain_cnt + 4'd1;
             // the last pass drains two cycles more: its last write lands 2 + DRAIN cycles after
@@ -289,18 +297,42 @@ module poly_engine #(
     end
 
     // ---------------- memory ----------------
-    reg  [AW-1:0] a0 [0:1], a1 [0:1];
-    reg           we0 [0:1], we1 [0:1];
-    reg  [DW-1:0] wd0 [0:1], wd1 [0:1];
-    wire [DW-1:0] rd0 [0:1], rd1 [0:1];
+    // Each bank is two sub-banks: word w of a slot lives in sub-bank ^w (the parity of its
+    // index), at {slot row, w without its bit 0}. A butterfly layer's two words differ in one
+    // bit, so they sit in different sub-banks; the layer reads on port 0 and writes on port 1 of
+    // each, and when a layer starts while the one before still writes the same bank, the bank's
+    // four ports carry both. Every other access keeps its port (0 or 1) in its word's sub-bank
+    // (MUL/MAC/ADD/SUB read one word index on both ports). Physical RAM 2 * bank + sub-bank.
+    // Without a drain between layers, layer p+1's issue t reads words layer p issued by t + D
+    // (D = the half-block distance in words of the later-issued layer of the two: at most 64/W,
+    // for the layers of len 64 and 128), written 7 cycles after their issue; 64/W + 8 <= 128/W
+    // for W <= 8, so every word is read at least a cycle after it was written.
+    reg  [AW-2:0] a0 [0:3], a1 [0:3];
+    reg           we0 [0:3], we1 [0:3];
+    reg  [DW-1:0] wd0 [0:3], wd1 [0:3];
+    wire [DW-1:0] rd0 [0:3], rd1 [0:3];
+    function sub_of;                          // the sub-bank of a word address
+        input [AW-1:0] a;
+        sub_of = ^a[WA-1:0];
+    endfunction
+    function [AW-2:0] in_sub;                 // its address inside the sub-bank
+        input [AW-1:0] a;
+        in_sub = {a[AW-1:WA], a[WA-1:1]};
+    endfunction
 
     // (instances named without a generate loop: the tests read them through the hierarchy)
-    poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) bank0 (
+    poly_ram #(.WIDTH(DW), .DEPTH(4 * WORDS), .AW(AW - 1)) bank0s0 (
         .clk(clk), .we0(we0[0]), .addr0(a0[0]), .wdata0(wd0[0]), .rdata0(rd0[0]),
         .we1(we1[0]), .addr1(a1[0]), .wdata1(wd1[0]), .rdata1(rd1[0]));
-    poly_ram #(.WIDTH(DW), .DEPTH(8 * WORDS), .AW(AW)) bank1 (
+    poly_ram #(.WIDTH(DW), .DEPTH(4 * WORDS), .AW(AW - 1)) bank0s1 (
         .clk(clk), .we0(we0[1]), .addr0(a0[1]), .wdata0(wd0[1]), .rdata0(rd0[1]),
         .we1(we1[1]), .addr1(a1[1]), .wdata1(wd1[1]), .rdata1(rd1[1]));
+    poly_ram #(.WIDTH(DW), .DEPTH(4 * WORDS), .AW(AW - 1)) bank1s0 (
+        .clk(clk), .we0(we0[2]), .addr0(a0[2]), .wdata0(wd0[2]), .rdata0(rd0[2]),
+        .we1(we1[2]), .addr1(a1[2]), .wdata1(wd1[2]), .rdata1(rd1[2]));
+    poly_ram #(.WIDTH(DW), .DEPTH(4 * WORDS), .AW(AW - 1)) bank1s1 (
+        .clk(clk), .we0(we0[3]), .addr0(a0[3]), .wdata0(wd0[3]), .rdata0(rd0[3]),
+        .we1(we1[3]), .addr1(a1[3]), .wdata1(wd1[3]), .rdata1(rd1[3]));
 
     // ---------------- pipeline ----------------
     // I   the issue stage registered: RAM and staging addresses come from registers (no address
@@ -344,7 +376,7 @@ module poly_engine #(
                 rbank, waddr0, waddr1};
         m_r <= m_q; m_s0 <= m_r; m_m <= m_s0; m_s1 <= m_m; m_h <= m_s1; m_s2 <= m_h; m_s3 <= m_s2;
     end
-    wire          q_rbank = m_q[M_BANK], q_mac = m_q[M_MAC];
+    wire          q_rbank = m_q[M_BANK], q_mac = m_q[M_MAC], q_st = m_q[M_ST];
     wire [2:0]    q_kind = m_q[M_K +: 3];
     wire          q_phb = m_q[M_B];
     wire          bank_r = m_r[M_BANK], st_r = m_r[M_ST];
@@ -361,7 +393,13 @@ module poly_engine #(
     wire          b_s2 = m_s2[M_B], fd_s2 = m_s2[M_FD];
     wire          w0_s3 = m_s3[M_W0], w1_s3 = m_s3[M_W1], bank_s3 = m_s3[M_BANK], fd_s3 = m_s3[M_FD];
     wire [AW-1:0] wa_s3 = m_s3[M_WA +: AW], wb_s3 = m_s3[M_WB +: AW];
-    reg          host_bank_q;
+    reg  [1:0]    host_ram_q;
+    wire [AW-1:0] host_addr = {host_slot[3:1], host_word[WA-1:0]};
+    // the sub-banks of the words read at I (their data arrives at R) and of MAC's accumulator
+    // word (read at S0b, arriving at S1)
+    reg           rsub0, rsub1;
+    reg  [1:0]    acc_ram;
+    wire          bfly_r = k_r == K_CT || k_r == K_GS;
 
     // ---------------- staging buffers ----------------
     // Two polynomials filled by the core (sampler, decoder) while the engine runs, read as
@@ -495,8 +533,8 @@ module poly_engine #(
         // gamma is loaded every second cycle and used at S0b, three cycles after R
         for (j = 0; j < NBU; j = j + 1) gam_d[j] <= gam[j];
         // R -> S0a: the RAM words, registered before any logic (a DP16KD output takes ~6 ns)
-        X <= st_r ? srd0[sbuf] : rd0[bank_r];
-        Y <= (st_r && k_r == K_CT) ? srd1[sbuf] : rd1[bank_r];
+        X <= st_r ? srd0[sbuf] : rd0[{bank_r, rsub0}];
+        Y <= (st_r && k_r == K_CT) ? srd1[sbuf] : bfly_r ? rd0[{bank_r, rsub1}] : rd1[{bank_r, rsub1}];
         for (i = 0; i < W; i = i + 1) z_s0[i] <= z_r[i];
         // S0a -> S0b: the multiplier operands
         for (i = 0; i < W; i = i + 1) begin
@@ -514,7 +552,7 @@ module poly_engine #(
         end
         // S1 -> S1b: the Barrett quotient; INTT's last layer scales its sums (2^-7, negated
         // when subtracted from a buffer)
-        acc_h <= rd1[!bank_m];
+        acc_h <= rd1[acc_ram];
         for (i = 0; i < W; i = i + 1) begin
             qe_h[i] <= modq_red24_q(P[i]);
             xlo_h[i] <= P[i][13:0];
@@ -544,7 +582,7 @@ module poly_engine #(
         // S2 -> S3 (write)
         OX_s3 <= OX; OY_s3 <= OY;
         FS0 <= fd_s2 ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_s2 ? srd1[sbuf] : {DW{1'b0}};
-        host_bank_q <= host_slot[0];
+        host_ram_q <= {host_slot[0], sub_of(host_addr)};
         if (zeroing)
             for (j = 0; j < NBU; j = j + 1) begin
                 msa[j] <= 12'd0; msb[j] <= 12'd0; hold_a0b0[j] <= 12'd0; hsum[j] <= 12'd0;
@@ -574,47 +612,115 @@ module poly_engine #(
 
     // RAM port drivers: host access when idle; otherwise reads from the pass's read bank (stage
     // I), MAC's accumulator read from the write bank's port 1 (stage S0b), writes from S3 into
-    // the write bank
+    // the write bank; a butterfly layer reads on port 0 and writes on port 1 of each sub-bank
+    wire bfly_q = q_kind == K_CT || q_kind == K_GS;
+    wire bfly_s3 = m_s3[M_K +: 3] == K_CT || m_s3[M_K +: 3] == K_GS;
+    reg  ru0 [0:3], ru1 [0:3];                // reads whose data is used (simulation check)
+    reg  [AW-1:0] za0, za1;
     always @* begin
-        for (i = 0; i < 2; i = i + 1) begin
+        for (i = 0; i < 4; i = i + 1) begin
             a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = WX; wd1[i] = WY;
+            ru0[i] = 1'b0; ru1[i] = 1'b0;
         end
+        za0 = {q_cnt[AW-2:WA-1], 1'b0, q_cnt[WA-2:0]}; za1 = {q_cnt[AW-2:WA-1], 1'b1, q_cnt[WA-2:0]};
         if (!busy && !w0_s3 && !w1_s3) begin
-            a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
-            we0[host_slot[0]] = host_we;
-            wd0[host_slot[0]] = host_wdata;
+            a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
+            we0[{host_slot[0], sub_of(host_addr)}] = host_we;
+            wd0[{host_slot[0], sub_of(host_addr)}] = host_wdata;
+            ru0[{host_slot[0], sub_of(host_addr)}] = host_re;
         end else if (q_zeroing) begin
-            // ZERO: every word of both banks, four ports at a time
+            // ZERO: every word of both banks, four ports at a time (a slot row's first half and
+            // its second, which sit in different sub-banks)
             for (i = 0; i < 2; i = i + 1) begin
-                // slot row cnt / (WORDS/2): its first half on port 0, its second on port 1
-                a0[i] = {q_cnt[AW-2:WA-1], 1'b0, q_cnt[WA-2:0]}; a1[i] = {q_cnt[AW-2:WA-1], 1'b1, q_cnt[WA-2:0]};
-                we0[i] = 1'b1; we1[i] = 1'b1; wd0[i] = {DW{1'b0}}; wd1[i] = {DW{1'b0}};
+                a0[{i[0], sub_of(za0)}] = in_sub(za0); we0[{i[0], sub_of(za0)}] = 1'b1;
+                wd0[{i[0], sub_of(za0)}] = {DW{1'b0}};
+                a0[{i[0], sub_of(za1)}] = in_sub(za1); we0[{i[0], sub_of(za1)}] = 1'b1;
+                wd0[{i[0], sub_of(za1)}] = {DW{1'b0}};
             end
         end else begin
-            a0[q_rbank] = q_raddr0;
-            a1[q_rbank] = q_raddr1;
-            if (mac_m) a1[!bank_m] = wa_m;        // c's word, written 4 cycles later (S3)
-            if (w0_s3) begin a0[!bank_s3] = wa_s3; we0[!bank_s3] = 1'b1; end
-            if (w1_s3) begin a1[!bank_s3] = wb_s3; we1[!bank_s3] = 1'b1; end
-            if (host_re && host_beside) a0[host_slot[0]] = {host_slot[3:1], host_word[WA-1:0]};
+            // (operand a from a staging buffer: no bank read for it; an NTT's first layer
+            // reads both words from the buffer)
+            if (bfly_q) begin
+                if (!q_st) begin
+                    a0[{q_rbank, sub_of(q_raddr0)}] = in_sub(q_raddr0);
+                    a0[{q_rbank, sub_of(q_raddr1)}] = in_sub(q_raddr1);
+                    ru0[{q_rbank, sub_of(q_raddr0)}] = q_issuing;
+                    ru0[{q_rbank, sub_of(q_raddr1)}] = q_issuing;
+                end
+            end else begin
+                if (!q_st) begin
+                    a0[{q_rbank, sub_of(q_raddr0)}] = in_sub(q_raddr0);
+                    ru0[{q_rbank, sub_of(q_raddr0)}] = q_issuing;
+                end
+                a1[{q_rbank, sub_of(q_raddr1)}] = in_sub(q_raddr1);
+                ru1[{q_rbank, sub_of(q_raddr1)}] = q_issuing;
+            end
+            if (mac_m) begin                      // c's word, written 4 cycles later (S3)
+                a1[{!bank_m, sub_of(wa_m)}] = in_sub(wa_m);
+                ru1[{!bank_m, sub_of(wa_m)}] = 1'b1;
+            end
+            if (bfly_s3) begin
+                if (w0_s3) begin
+                    a1[{!bank_s3, sub_of(wa_s3)}] = in_sub(wa_s3); we1[{!bank_s3, sub_of(wa_s3)}] = 1'b1;
+                    wd1[{!bank_s3, sub_of(wa_s3)}] = WX;
+                end
+                if (w1_s3) begin
+                    a1[{!bank_s3, sub_of(wb_s3)}] = in_sub(wb_s3); we1[{!bank_s3, sub_of(wb_s3)}] = 1'b1;
+                    wd1[{!bank_s3, sub_of(wb_s3)}] = WY;
+                end
+            end else begin
+                if (w0_s3) begin
+                    a0[{!bank_s3, sub_of(wa_s3)}] = in_sub(wa_s3); we0[{!bank_s3, sub_of(wa_s3)}] = 1'b1;
+                    wd0[{!bank_s3, sub_of(wa_s3)}] = WX;
+                end
+                if (w1_s3) begin
+                    a1[{!bank_s3, sub_of(wb_s3)}] = in_sub(wb_s3); we1[{!bank_s3, sub_of(wb_s3)}] = 1'b1;
+                    wd1[{!bank_s3, sub_of(wb_s3)}] = WY;
+                end
+            end
+            if (host_re && host_beside) begin
+                a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
+                ru0[{host_slot[0], sub_of(host_addr)}] = 1'b1;
+            end
         end
     end
-    assign host_rdata = rd0[host_bank_q];
+    always @(posedge clk) begin
+        rsub0 <= sub_of(q_raddr0); rsub1 <= sub_of(q_raddr1);
+        acc_ram <= {!bank_m, sub_of(wa_m)};
+    end
+    assign host_rdata = rd0[host_ram_q];
 
 `ifndef SYNTHESIS
-    // poly_ram's no_rw_check: no read whose data is used may hit the word the other port of
-    // its bank writes in the same cycle (used reads: the pass's read bank, MAC's accumulator on
-    // the write bank's port 1, host reads)
-    reg ru0 [0:1], ru1 [0:1];
+    // poly_ram's no_rw_check: no read whose data is used may hit the word the other port of its
+    // RAM writes in the same cycle; and no port may carry two accesses (the drivers above would
+    // silently keep the last one: checked by counting them here)
+    reg [2:0] uses0 [0:3], uses1 [0:3];
     always @* begin
-        for (i = 0; i < 2; i = i + 1) begin
-            ru0[i] = (q_issuing && !q_zeroing && q_rbank == i) || (host_re && host_rd_ok && host_slot[0] == i);
-            ru1[i] = (q_issuing && !q_zeroing && q_rbank == i) || (mac_m && !bank_m == i);
+        for (i = 0; i < 4; i = i + 1) begin uses0[i] = 0; uses1[i] = 0; end
+        if (busy && !q_zeroing) begin
+            if (q_issuing) begin
+                if (bfly_q && !q_st) begin
+                    uses0[{q_rbank, sub_of(q_raddr0)}] = uses0[{q_rbank, sub_of(q_raddr0)}] + 1;
+                    uses0[{q_rbank, sub_of(q_raddr1)}] = uses0[{q_rbank, sub_of(q_raddr1)}] + 1;
+                end else if (!bfly_q) begin
+                    if (!q_st) uses0[{q_rbank, sub_of(q_raddr0)}] = uses0[{q_rbank, sub_of(q_raddr0)}] + 1;
+                    uses1[{q_rbank, sub_of(q_raddr1)}] = uses1[{q_rbank, sub_of(q_raddr1)}] + 1;
+                end
+            end
+            if (mac_m) uses1[{!bank_m, sub_of(wa_m)}] = uses1[{!bank_m, sub_of(wa_m)}] + 1;
+            if (w0_s3 && bfly_s3) uses1[{!bank_s3, sub_of(wa_s3)}] = uses1[{!bank_s3, sub_of(wa_s3)}] + 1;
+            if (w0_s3 && !bfly_s3) uses0[{!bank_s3, sub_of(wa_s3)}] = uses0[{!bank_s3, sub_of(wa_s3)}] + 1;
+            if (w1_s3) uses1[{!bank_s3, sub_of(wb_s3)}] = uses1[{!bank_s3, sub_of(wb_s3)}] + 1;
+            if (host_re && host_beside)
+                uses0[{host_slot[0], sub_of(host_addr)}] = uses0[{host_slot[0], sub_of(host_addr)}] + 1;
         end
     end
     always @(posedge clk)
-        for (i = 0; i < 2; i = i + 1)
+        for (i = 0; i < 4; i = i + 1) begin
+            if (uses0[i] > 1 || uses1[i] > 1)
+                $fatal(1, "poly_engine: RAM %0d port used twice in one cycle (%0d, %0d)", i, uses0[i], uses1[i]);
             if (a0[i] == a1[i] && ((we0[i] && !we1[i] && ru1[i]) || (we1[i] && !we0[i] && ru0[i])))
-                $fatal(1, "poly_engine: bank %0d word %0d read on one port while written on the other", i, a0[i]);
+                $fatal(1, "poly_engine: RAM %0d word %0d read on one port while written on the other", i, a0[i]);
+        end
 `endif
 endmodule

@@ -135,8 +135,9 @@ async def check_wiped(dut, op):
         for i in range(n):
             assert await read_lane(dut, base + i) == 0, f"{op}: lane {base + i} not wiped"
     words = 256 // (2 * int(dut.NBU.value))
-    for ram, n in ((dut.pe.bank0, 8 * words), (dut.pe.bank1, 8 * words), (dut.pe.stage0, words),
-                   (dut.pe.stage1, words)):
+    pe = dut.pe
+    for ram, n in ((pe.bank0s0, 4 * words), (pe.bank0s1, 4 * words), (pe.bank1s0, 4 * words),
+                   (pe.bank1s1, 4 * words), (pe.stage0, words), (pe.stage1, words)):
         assert all(int(ram.mem[i].value) == 0 for i in range(n)), f"{op}: engine {ram._name}"
     assert int(dut.sp.state.value) == 0 or op == "keygen", f"{op}: sponge state"
 
