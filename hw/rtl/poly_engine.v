@@ -23,7 +23,7 @@
 //   ADD   a + b -> c, SUB a - b -> c (same bank rule as MUL)
 //   ZERO  (op 0) slots 0 .. 2a-1 (a slot rows of both banks; a = 0: all 16), both staging
 //         buffers and the datapath registers := 0 (the wipe after an operation; four ports at a
-//         time: max(a, 1) * 128/W + 4 + L cycles)
+//         time: eight words a cycle, max(a * 64/W, 128/W) + L + 2 cycles)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
 //   NTT, INTT and INTT128 7 * 128/W + L + 2, MUL/MAC 512/W + L + 2, ADD/SUB 256/W + L.
@@ -134,6 +134,10 @@ module poly_engine #(
     reg [2:0]  op;
     reg [3:0]  sa, sb, sc;
     wire [3:0] zrows = (sa == 4'd0 || sa > 4'd8) ? 4'd8 : sa;   // ZERO: slot rows 0 .. sa-1
+    // ZERO writes the slot rows at eight words a cycle (every port of the four sub-bank RAMs),
+    // and runs at least WORDS/2 cycles: the staging buffers are cleared two words a cycle
+    wire [9:0] zbank = zrows * (WORDS / 4);
+    wire [9:0] zlen = (zbank > WORDS / 2) ? zbank : WORDS / 2;
     reg        stg, sbuf;
     reg [3:0]  pass;          // layer / pass number within the command
     reg [9:0]  cnt;           // issue counter within the pass (ZERO at NBU = 1: up to 515)
@@ -165,7 +169,7 @@ module poly_engine #(
             end
             OP_MUL, OP_MAC: begin d_kind = K_MUL; nissue = 2 * WORDS + 2; end
             OP_SUB: d_kind = K_SUB;
-            OP_ZERO: begin d_kind = K_ZERO; nissue = zrows * (WORDS / 2) + DRAIN; end
+            OP_ZERO: begin d_kind = K_ZERO; nissue = zlen + DRAIN; end
             default: d_kind = K_ADD;
         endcase
         // a from a staging buffer: MUL/MAC/ADD/SUB read b's bank (both ports; port 0's word is
@@ -239,7 +243,7 @@ module poly_engine #(
         // ZERO writes for zrows * WORDS/2 cycles, then reads zeros for DRAIN more so the pipeline
         // registers hold no data of the operation either (the MUL holding registers are cleared
         // directly)
-        zeroing <= issue_now && d_kind == K_ZERO && cnt < zrows * (WORDS / 2);
+        zeroing <= issue_now && d_kind == K_ZERO && cnt < zlen;
         from_stage <= d_from_stage; last_layer <= d_last_layer;
         kind <= d_kind; lenlog <= d_lenlog; rslot0 <= d_rslot0; rslot1 <= d_rslot1; wslot <= d_wslot;
         pcnt <= cnt;
@@ -616,26 +620,26 @@ module poly_engine #(
     wire bfly_q = q_kind == K_CT || q_kind == K_GS;
     wire bfly_s3 = m_s3[M_K +: 3] == K_CT || m_s3[M_K +: 3] == K_GS;
     reg  ru0 [0:3], ru1 [0:3];                // reads whose data is used (simulation check)
-    reg  [AW-1:0] za0, za1;
+    reg  [AW-1:0] zw00, zw01, zw10, zw11;     // ZERO's four words in each bank
     always @* begin
         for (i = 0; i < 4; i = i + 1) begin
             a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = WX; wd1[i] = WY;
             ru0[i] = 1'b0; ru1[i] = 1'b0;
         end
-        za0 = {q_cnt[AW-2:WA-1], 1'b0, q_cnt[WA-2:0]}; za1 = {q_cnt[AW-2:WA-1], 1'b1, q_cnt[WA-2:0]};
+        zw00 = {q_cnt[AW-3:WA-2], 2'b00, q_cnt[WA-3:0]}; zw01 = {q_cnt[AW-3:WA-2], 2'b01, q_cnt[WA-3:0]};
+        zw10 = {q_cnt[AW-3:WA-2], 2'b10, q_cnt[WA-3:0]}; zw11 = {q_cnt[AW-3:WA-2], 2'b11, q_cnt[WA-3:0]};
         if (!busy && !w0_s3 && !w1_s3) begin
             a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
             we0[{host_slot[0], sub_of(host_addr)}] = host_we;
             wd0[{host_slot[0], sub_of(host_addr)}] = host_wdata;
             ru0[{host_slot[0], sub_of(host_addr)}] = host_re;
         end else if (q_zeroing) begin
-            // ZERO: every word of both banks, four ports at a time (a slot row's first half and
-            // its second, which sit in different sub-banks)
-            for (i = 0; i < 2; i = i + 1) begin
-                a0[{i[0], sub_of(za0)}] = in_sub(za0); we0[{i[0], sub_of(za0)}] = 1'b1;
-                wd0[{i[0], sub_of(za0)}] = {DW{1'b0}};
-                a0[{i[0], sub_of(za1)}] = in_sub(za1); we0[{i[0], sub_of(za1)}] = 1'b1;
-                wd0[{i[0], sub_of(za1)}] = {DW{1'b0}};
+            // ZERO: a slot row's quarters (the two top word bits) at once in both banks: words
+            // 00c and 11c share a sub-bank (ports 0 and 1), 01c and 10c share the other
+            for (i = 0; i < 4; i = i + 1) begin
+                a0[i] = in_sub(i[0] ? zw01 : zw00); a1[i] = in_sub(i[0] ? zw10 : zw11);
+                if (sub_of(zw00)) begin a0[i] = in_sub(i[0] ? zw00 : zw01); a1[i] = in_sub(i[0] ? zw11 : zw10); end
+                we0[i] = q_cnt < zbank; we1[i] = q_cnt < zbank; wd0[i] = {DW{1'b0}}; wd1[i] = {DW{1'b0}};
             end
         end else begin
             // (operand a from a staging buffer: no bank read for it; an NTT's first layer

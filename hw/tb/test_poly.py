@@ -226,6 +226,13 @@ async def zero_wipes_everything(dut):
     await run(dut, "zero", 2, 0)
     for slot in range(6):
         assert await read(dut, slot) == ([0] * 256 if slot < 4 else f), f"slot {slot}, ZERO a = 2"
+    # ZERO a = 1: slot row 0 (slots 0, 1) only, though it runs as long as a = 2 (the staging
+    # buffers' clear)
+    for slot in range(4):
+        await load(dut, slot, f)
+    await run(dut, "zero", 1, 0)
+    for slot in range(4):
+        assert await read(dut, slot) == ([0] * 256 if slot < 2 else f), f"slot {slot}, ZERO a = 1"
     await load(dut, 0, f)
     await run(dut, "ntt", 0, 1)
     assert await read(dut, 1) == models.ntt(f)
