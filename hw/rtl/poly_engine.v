@@ -45,6 +45,7 @@ module poly_engine #(
     input  wire             cmd_stage,   // operand a from staging buffer cmd_sbuf (see above)
     input  wire             cmd_sbuf,
     output wire             idle,
+    output wire             ready,       // cmd_valid is taken now (idle, or the command below chains)
     output reg              done,
     output reg              cmd_err,
     // host word access while idle: write, or read with data on host_rdata the next cycle; a
@@ -185,11 +186,26 @@ module poly_engine #(
                        (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) :
                    (cmd_op == OP_ZERO) ? cmd_stage : 1'b0;
 
+    // Chaining: a command is taken while the last one drains, from the drain's third cycle on
+    // (the last word issued is then past the stages that read the command registers: staging
+    // reads at I and R), when nothing it does can meet the last command's words still in flight:
+    // it reads neither the bank the last command writes (no read-after-write, no port shared with
+    // its writes) nor, for MAC, the accumulator on port 1 of a bank a butterfly layer writes on
+    // port 1; not after a folding INTT (it reads its staging buffer until S2) and not ZERO (it
+    // writes every port at once). Its own writes start after the last command's last write.
+    wire old_bfly   = op == OP_NTT || intt_op;
+    wire old_wbank  = old_bfly ? sb[0] : sc[0];
+    wire new_bfly   = cmd_op == OP_NTT || cmd_op == OP_INTT || cmd_op == OP_INTT128;
+    wire new_rbank  = new_bfly ? cmd_a[0] : cmd_b[0];
+    wire chain_ok   = busy && draining && drain_cnt >= 4'd2 && !(intt_op && stg) && cmd_op != OP_ZERO &&
+                      new_rbank != old_wbank && !(cmd_op == OP_MAC && old_bfly && cmd_c[0] == old_wbank);
+    assign ready = !busy || chain_ok;
+
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
             busy <= 1'b0; cmd_err <= 1'b0; draining <= 1'b0;
-        end else if (!busy) begin
+        end else if (!busy || (cmd_valid && chain_ok)) begin
             if (cmd_valid) begin
                 cmd_err <= bad_cmd;
                 if (!bad_cmd) begin
