@@ -74,6 +74,8 @@ module mlkem_core #(
     wire        f_sbuf  = iw[96];
     wire        f_wsp   = iw[97];       // wait until the sponge unit is idle
     wire        f_wcd   = iw[98];       // wait until the codec unit is idle
+    wire        f_stream  = iw[72];       // ENC/ENCCMP: reads the slot the engine's NTT/INTT is
+                                        // writing, from its last layer on (poly_engine tail)
     wire        f_beside = iw[93];      // ENC/ENCCMP: runs beside the engine's command (which
                                         // leaves the host port free, see poly_engine host_rd_ok)
 
@@ -209,7 +211,7 @@ module mlkem_core #(
         .word_valid(des_valid), .word_index(des_index), .word(des_word), .bad(des_bad));
 
     // ---------------- polynomial engine ----------------
-    wire        pe_idle, pe_ready, pe_done, pe_err, pe_host_rd_ok;
+    wire        pe_idle, pe_ready, pe_done, pe_err, pe_host_rd_ok, pe_tail;
     // a word read a cycle (the serializer says whether the word read now fits when it arrives);
     // also while the engine runs a command that leaves port 0 of the slot's bank free
     wire        pe_host_re = cst == C_ENC && ser_word_ready_next && wcnt != WORDS && pe_host_rd_ok;
@@ -225,12 +227,14 @@ module mlkem_core #(
     // an ENG command is handed over as it is dispatched, when the engine takes it (idle, or its
     // last command draining and the new one chaining, see poly_engine ready); the others that
     // use the engine wait until it is idle
-    wire        uses_engine = ((f_op == I_ENC || f_op == I_ENCCMP) && !f_beside) || f_op == I_END ||
+    wire        is_enc = f_op == I_ENC || f_op == I_ENCCMP;
+    wire        uses_engine = (is_enc && !f_beside && !f_stream) || f_op == I_END ||
                               ((f_op == I_SAMPLE || f_op == I_DEC) && !f_stage);
     wire        is_p = f_op == I_HASH || f_op == I_SAMPLE;
     wire        is_c = f_op == I_ENC || f_op == I_ENCCMP || f_op == I_DEC || f_op == I_LOAD4 ||
                        f_op == I_CMP4 || f_op == I_SEL4 || f_op == I_WIPE;
-    wire        can_go = (!uses_engine || pe_idle) && (f_op != I_ENG || pe_ready) && (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
+    wire        can_go = (!uses_engine || pe_idle) && (f_op != I_ENG || pe_ready) &&
+                         (!(is_enc && f_stream) || pe_idle || pe_tail) && (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
                          (!(is_c || f_wcd || f_op == I_END) || c_idle);
     reg         eng_q;        // an ENG command was handed over last cycle (cmd_err answers it now)
     wire        abort = eng_q && pe_err;
@@ -238,7 +242,7 @@ module mlkem_core #(
     poly_engine #(.NBU(NBU)) pe (.clk(clk), .rst(rst), .cmd_valid(eng_issue), .cmd_op(f_eop),
         .cmd_a(f_sa), .cmd_b(f_sb), .cmd_c(f_sc), .cmd_stage(f_stage), .cmd_sbuf(f_sbuf),
         .idle(pe_idle), .ready(pe_ready), .done(pe_done), .cmd_err(pe_err),
-        .host_we(pe_host_we), .host_re(pe_host_re), .host_rd_ok(pe_host_rd_ok), .host_slot(host_slot),
+        .host_we(pe_host_we), .host_re(pe_host_re), .host_rd_ok(pe_host_rd_ok), .tail(pe_tail), .host_slot(host_slot),
         .host_word(cst == C_ENC ? wcnt[7:0] : word_index), .host_wdata(word_data),
         .host_rdata(pe_rdata), .stage_we(pe_stage_we), .stage_buf(stage_buf),
         .stage_word(word_index), .stage_wdata(word_data));

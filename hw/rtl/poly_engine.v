@@ -53,6 +53,7 @@ module poly_engine #(
     input  wire             host_we,
     input  wire             host_re,
     output wire             host_rd_ok,
+    output wire             tail,        // the last layer of an NTT / INTT: slot b readable (below)
     input  wire [3:0]       host_slot,
     input  wire [7:0]       host_word,
     input  wire [24*NBU-1:0] host_wdata,
@@ -628,7 +629,14 @@ module poly_engine #(
     wire host_idle = !busy && !w0_s3 && !w1_s3;
     wire host_beside = busy && stg && (kind == K_MUL || kind == K_ADD || kind == K_SUB) &&
                        host_slot[0] == rbank;
-    assign host_rd_ok = host_idle || host_beside;
+    // The last layer of an NTT / INTT reads a's bank and writes b's on port 1, so port 0 of b's
+    // bank is free: slot b's words may be read as they are written (the core encodes the result
+    // as it comes): from the layer's issue 10 on, a read a cycle reads word w no earlier than
+    // issue 10 + w, and the last layer writes word w by issue w + 9 (words w and w + 128/W at
+    // issue w of a word layer; 2t and 2t + 1 at issue t of an in-word layer)
+    assign tail = busy && (op == OP_NTT || intt_op) && pass == 4'd6 && (draining || cnt >= 10'd10);
+    wire host_tail = tail && host_slot == sb;
+    assign host_rd_ok = host_idle || host_beside || host_tail;
 
     // RAM port drivers: host access when idle; otherwise reads from the pass's read bank (stage
     // I), MAC's accumulator read from the write bank's port 1 (stage S0b), writes from S3 into
@@ -698,7 +706,7 @@ module poly_engine #(
                     wd1[{!bank_s3, sub_of(wb_s3)}] = WY;
                 end
             end
-            if (host_re && host_beside) begin
+            if (host_re && (host_beside || host_tail)) begin
                 a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
                 ru0[{host_slot[0], sub_of(host_addr)}] = 1'b1;
             end
@@ -731,7 +739,7 @@ module poly_engine #(
             if (w0_s3 && bfly_s3) uses1[{!bank_s3, sub_of(wa_s3)}] = uses1[{!bank_s3, sub_of(wa_s3)}] + 1;
             if (w0_s3 && !bfly_s3) uses0[{!bank_s3, sub_of(wa_s3)}] = uses0[{!bank_s3, sub_of(wa_s3)}] + 1;
             if (w1_s3) uses1[{!bank_s3, sub_of(wb_s3)}] = uses1[{!bank_s3, sub_of(wb_s3)}] + 1;
-            if (host_re && host_beside)
+            if (host_re && (host_beside || host_tail))
                 uses0[{host_slot[0], sub_of(host_addr)}] = uses0[{host_slot[0], sub_of(host_addr)}] + 1;
         end
     end

@@ -43,7 +43,7 @@ FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bba
           "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
           "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
           "d": (89, 4), "chk": (93, 1), "restart": (93, 1), "scale": (94, 1), "addm": (94, 1),
-          "beside": (93, 1), "stage": (95, 1), "sbuf": (96, 1), "wsp": (97, 1), "wcd": (98, 1)}
+          "beside": (93, 1), "stream": (72, 1), "stage": (95, 1), "sbuf": (96, 1), "wsp": (97, 1), "wcd": (98, 1)}
 IW = 99                                           # instruction width
 
 
@@ -397,6 +397,12 @@ def _beside(eng, enc):
             and eng["sb"] & 1 == enc & 1 and eng["sc"] != enc)
 
 
+def _stream(eng, enc):
+    """Is slot enc the result of the NTT / INTT command eng? ENC/ENCCMP of it may then start in
+    its last layer (poly_engine tail: port 0 of b's bank is free, words read as they are written)."""
+    return eng["eop"] in (ENG["ntt"], ENG["intt"], ENG["intt128"]) and eng["sb"] == enc
+
+
 def _conflict(x, y):
     """Must instruction x wait for y (the last one given to another unit, maybe still running)?"""
     if x["op"] == I_END:
@@ -434,6 +440,8 @@ def schedule(prog):
             eng = ins
         elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _beside(eng, ins["sa"]):
             ins["beside"] = 1                  # runs beside the command (else waits for the engine)
+        elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _stream(eng, ins["sa"]):
+            ins["stream"] = 1                  # reads the NTT/INTT's result from its last layer on
         own = "P" if ins["op"] in P_OPS else "C" if ins["op"] in C_OPS else None
         for unit, bit in (("P", "wsp"), ("C", "wcd")):
             y = last[unit]
