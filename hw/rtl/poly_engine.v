@@ -601,7 +601,8 @@ module poly_engine #(
                 ph0[j] <= hold_a0b0[j];
             end
         // S2 -> S3 (write)
-        OX_s3 <= OX; OY_s3 <= OY;
+        // (ZERO writes the S3 words: zeros while it runs)
+        OX_s3 <= zeroing ? {DW{1'b0}} : OX; OY_s3 <= zeroing ? {DW{1'b0}} : OY;
         FS0 <= fd_s2 ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_s2 ? srd1[sbuf] : {DW{1'b0}};
         host_ram_q <= {host_slot[0], sub_of(host_addr)};
         if (zeroing)
@@ -644,71 +645,67 @@ module poly_engine #(
     wire bfly_q = q_kind == K_CT || q_kind == K_GS;
     wire bfly_s3 = m_s3[M_K +: 3] == K_CT || m_s3[M_K +: 3] == K_GS;
     reg  ru0 [0:3], ru1 [0:3];                // reads whose data is used (simulation check)
-    reg  [AW-1:0] zw00, zw01, zw10, zw11;     // ZERO's four words in each bank
+    // what a port can carry, computed once for both banks: the host word; the pass's read in
+    // sub-bank s (a butterfly's word there, else port 0's word); a butterfly's write in
+    // sub-bank s (port 1; the data WX or WY by the sub-bank of WX's word); port 0's write of
+    // the other kinds (WX); MAC's accumulator read; ZERO's words (its data: S3 holds zeros)
+    wire          h_sub = sub_of(host_addr), r0_sub = sub_of(q_raddr0), r1_sub = sub_of(q_raddr1);
+    wire          w0_sub = sub_of(wa_s3), m_sub = sub_of(wa_m);
+    wire [AW-2:0] h_in = in_sub(host_addr), r0_in = in_sub(q_raddr0), r1_in = in_sub(q_raddr1);
+    wire [AW-2:0] wa_in = in_sub(wa_s3), wb_in = in_sub(wb_s3), m_in = in_sub(wa_m);
+    wire [AW-2:0] rd_in [0:1], bw_in [0:1], z0_in [0:1], z1_in [0:1];
+    wire [DW-1:0] bw_d [0:1];
+    wire [AW-1:0] zw00 = {q_cnt[AW-3:WA-2], 2'b00, q_cnt[WA-3:0]}, zw01 = {q_cnt[AW-3:WA-2], 2'b01, q_cnt[WA-3:0]},
+                  zw10 = {q_cnt[AW-3:WA-2], 2'b10, q_cnt[WA-3:0]}, zw11 = {q_cnt[AW-3:WA-2], 2'b11, q_cnt[WA-3:0]};
+    // ZERO writes a slot row's quarters (the two top word bits) at once in both banks: words
+    // 00c and 11c share a sub-bank (ports 0 and 1), 01c and 10c share the other
+    wire          z_sub = sub_of(zw00);
+    genvar gs;
+    generate
+        for (gs = 0; gs < 2; gs = gs + 1) begin : per_sub
+            assign rd_in[gs] = (bfly_q && r0_sub != gs) ? r1_in : r0_in;
+            assign bw_in[gs] = (w0_sub == gs) ? wa_in : wb_in;
+            assign bw_d[gs]  = (w0_sub == gs) ? WX : WY;
+            assign z0_in[gs] = in_sub((z_sub == gs) ? zw00 : zw01);
+            assign z1_in[gs] = in_sub((z_sub == gs) ? zw11 : zw10);
+        end
+    endgenerate
+    wire          host_on = !busy && !w0_s3 && !w1_s3;
+    wire          host_rd_busy = host_re && (host_beside || host_tail);
+    wire [DW-1:0] wd0_all = host_on ? host_wdata : WX;
+    reg           b, sb_;
     always @* begin
         for (i = 0; i < 4; i = i + 1) begin
-            a0[i] = 0; a1[i] = 0; we0[i] = 1'b0; we1[i] = 1'b0; wd0[i] = WX; wd1[i] = WY;
+            b = i[1]; sb_ = i[0];
+            a0[i] = rd_in[sb_]; a1[i] = r1_in; we0[i] = 1'b0; we1[i] = 1'b0;
+            wd0[i] = wd0_all; wd1[i] = bw_d[sb_];
             ru0[i] = 1'b0; ru1[i] = 1'b0;
-        end
-        zw00 = {q_cnt[AW-3:WA-2], 2'b00, q_cnt[WA-3:0]}; zw01 = {q_cnt[AW-3:WA-2], 2'b01, q_cnt[WA-3:0]};
-        zw10 = {q_cnt[AW-3:WA-2], 2'b10, q_cnt[WA-3:0]}; zw11 = {q_cnt[AW-3:WA-2], 2'b11, q_cnt[WA-3:0]};
-        if (!busy && !w0_s3 && !w1_s3) begin
-            a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
-            we0[{host_slot[0], sub_of(host_addr)}] = host_we;
-            wd0[{host_slot[0], sub_of(host_addr)}] = host_wdata;
-            ru0[{host_slot[0], sub_of(host_addr)}] = host_re;
-        end else if (q_zeroing) begin
-            // ZERO: a slot row's quarters (the two top word bits) at once in both banks: words
-            // 00c and 11c share a sub-bank (ports 0 and 1), 01c and 10c share the other
-            for (i = 0; i < 4; i = i + 1) begin
-                a0[i] = in_sub(i[0] ? zw01 : zw00); a1[i] = in_sub(i[0] ? zw10 : zw11);
-                if (sub_of(zw00)) begin a0[i] = in_sub(i[0] ? zw00 : zw01); a1[i] = in_sub(i[0] ? zw11 : zw10); end
-                we0[i] = q_cnt < zbank; we1[i] = q_cnt < zbank; wd0[i] = {DW{1'b0}}; wd1[i] = {DW{1'b0}};
-            end
-        end else begin
-            // (operand a from a staging buffer: no bank read for it; an NTT's first layer
-            // reads both words from the buffer)
-            if (bfly_q) begin
-                if (!q_st) begin
-                    a0[{q_rbank, sub_of(q_raddr0)}] = in_sub(q_raddr0);
-                    a0[{q_rbank, sub_of(q_raddr1)}] = in_sub(q_raddr1);
-                    ru0[{q_rbank, sub_of(q_raddr0)}] = q_issuing;
-                    ru0[{q_rbank, sub_of(q_raddr1)}] = q_issuing;
-                end
+            if (host_on) begin
+                a0[i] = h_in;
+                we0[i] = host_we && host_slot[0] == b && h_sub == sb_;
+                ru0[i] = host_re && host_slot[0] == b && h_sub == sb_;
+            end else if (q_zeroing) begin
+                a0[i] = z0_in[sb_]; a1[i] = z1_in[sb_];
+                we0[i] = q_cnt < zbank; we1[i] = q_cnt < zbank;
             end else begin
-                if (!q_st) begin
-                    a0[{q_rbank, sub_of(q_raddr0)}] = in_sub(q_raddr0);
-                    ru0[{q_rbank, sub_of(q_raddr0)}] = q_issuing;
+                // port 0: the pass's read (no bank read for operand a from a staging buffer; an
+                // NTT's first layer reads both words from it), the other kinds' write, a host read
+                ru0[i] = q_issuing && !q_st && q_rbank == b && (bfly_q || r0_sub == sb_);
+                if (w0_s3 && !bfly_s3 && bank_s3 != b && w0_sub == sb_) begin
+                    a0[i] = wa_in; we0[i] = 1'b1;
                 end
-                a1[{q_rbank, sub_of(q_raddr1)}] = in_sub(q_raddr1);
-                ru1[{q_rbank, sub_of(q_raddr1)}] = q_issuing;
-            end
-            if (mac_m) begin                      // c's word, written 4 cycles later (S3)
-                a1[{!bank_m, sub_of(wa_m)}] = in_sub(wa_m);
-                ru1[{!bank_m, sub_of(wa_m)}] = 1'b1;
-            end
-            if (bfly_s3) begin
-                if (w0_s3) begin
-                    a1[{!bank_s3, sub_of(wa_s3)}] = in_sub(wa_s3); we1[{!bank_s3, sub_of(wa_s3)}] = 1'b1;
-                    wd1[{!bank_s3, sub_of(wa_s3)}] = WX;
+                if (host_rd_busy && host_slot[0] == b && h_sub == sb_) begin
+                    a0[i] = h_in; ru0[i] = 1'b1;
                 end
-                if (w1_s3) begin
-                    a1[{!bank_s3, sub_of(wb_s3)}] = in_sub(wb_s3); we1[{!bank_s3, sub_of(wb_s3)}] = 1'b1;
-                    wd1[{!bank_s3, sub_of(wb_s3)}] = WY;
+                // port 1: the other kinds' second read, MAC's accumulator (c's word, written 4
+                // cycles later at S3), a butterfly's write
+                ru1[i] = q_issuing && !bfly_q && q_rbank == b && r1_sub == sb_;
+                if (mac_m && bank_m != b && m_sub == sb_) begin
+                    a1[i] = m_in; ru1[i] = 1'b1;
                 end
-            end else begin
-                if (w0_s3) begin
-                    a0[{!bank_s3, sub_of(wa_s3)}] = in_sub(wa_s3); we0[{!bank_s3, sub_of(wa_s3)}] = 1'b1;
-                    wd0[{!bank_s3, sub_of(wa_s3)}] = WX;
+                if (bfly_s3 && (w0_s3 || w1_s3) && bank_s3 != b) begin
+                    a1[i] = bw_in[sb_]; we1[i] = 1'b1;
                 end
-                if (w1_s3) begin
-                    a1[{!bank_s3, sub_of(wb_s3)}] = in_sub(wb_s3); we1[{!bank_s3, sub_of(wb_s3)}] = 1'b1;
-                    wd1[{!bank_s3, sub_of(wb_s3)}] = WY;
-                end
-            end
-            if (host_re && (host_beside || host_tail)) begin
-                a0[{host_slot[0], sub_of(host_addr)}] = in_sub(host_addr);
-                ru0[{host_slot[0], sub_of(host_addr)}] = 1'b1;
             end
         end
     end
