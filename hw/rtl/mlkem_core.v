@@ -197,9 +197,30 @@ module mlkem_core #(
             for (mi = 0; mi < W; mi = mi + 1)
                 ser_word[12*mi +: 12] = modq_add(pe_rdata[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
     end
+    // The word read (addm added) goes into a two-entry buffer in front of the serializer, so
+    // neither the block-RAM output nor the engine's sub-bank select sits in front of Compress
+    // (the clock). A read is issued while the buffer has room for it and every word already on
+    // its way: one a cycle while the serializer takes one a cycle. Cleared by WIPE (m' passes).
+    reg  [24*NBU-1:0] wb0, wb1;     // wb0 the head
+    reg  [1:0]  wbn;                // words held
+    wire        wb_pop = wbn != 2'd0 && ser_word_ready;
+    wire        wb_room = {1'b0, wbn} + {2'd0, pend} - {2'd0, wb_pop} < 3'd2;
+    always @(posedge clk) begin
+        if (rst || cst == C_ENCI || wipe0) begin
+            wbn <= 2'd0;
+            if (rst || wipe0) begin wb0 <= 0; wb1 <= 0; end
+        end else begin
+            if (wb_pop) wb0 <= wb1;
+            if (pend) begin
+                if (wbn - {1'b0, wb_pop} == 2'd0) wb0 <= ser_word;
+                else wb1 <= ser_word;
+            end
+            wbn <= wbn + {1'b0, pend} - {1'b0, wb_pop};
+        end
+    end
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
-        .word_valid(pend), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
-        .word(ser_word),
+        .word_valid(wbn != 2'd0), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
+        .word(wb0),
         .lane_valid(ser_lane_valid), .lane_ready(cst == C_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;
@@ -214,7 +235,7 @@ module mlkem_core #(
     wire        pe_idle, pe_ready, pe_done, pe_err, pe_host_rd_ok, pe_tail;
     // a word read a cycle (the serializer says whether the word read now fits when it arrives);
     // also while the engine runs a command that leaves port 0 of the slot's bank free
-    wire        pe_host_re = cst == C_ENC && ser_word_ready_next && wcnt != WORDS && pe_host_rd_ok;
+    wire        pe_host_re = cst == C_ENC && wb_room && wcnt != WORDS && pe_host_rd_ok;
     wire        p_word = pst == P_SQ && is_sample && pk_valid;
     wire        c_word = cst == C_DEC && des_valid;
     wire        p_host = p_word && !p_stage, c_host = c_word && !c_stage;
@@ -395,7 +416,9 @@ module mlkem_core #(
 `ifndef SYNTHESIS
     // what gen_prog.py's wait bits guarantee: the units never write the staging buffers (one write
     // port) at once, and no lane is written on one port while the other port uses it
-    wire p_rd = pst == P_ABS, c_rd = cst == C_DEC || cst == C_LRUN || (cst == C_ENC && c_op == I_ENCCMP);
+    // (the sponge unit's reads are those it absorbs: past them, with tail bytes to come, its
+    // address runs on into the second segment, but that read's data is not used)
+    wire p_rd = pst == P_ABS && n_abs < nt, c_rd = cst == C_DEC || cst == C_LRUN || (cst == C_ENC && c_op == I_ENCCMP);
     always @(posedge clk)
         if (!rst && st != D_IDLE) begin
             if (p_word && c_word)
