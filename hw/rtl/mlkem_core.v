@@ -143,7 +143,10 @@ module mlkem_core #(
     reg         fail;         // re-encryption differs (secret: only used as a mask)
 
     // ---------------- sponge + sampler + packer ----------------
-    wire [9:0]  nt   = p_alen + {6'd0, p_blen};
+    // the lanes to absorb (registered as the instruction is given) and the lane addresses of
+    // absorb positions pn and pn + 1: the address presented picks one of the two by sp_take,
+    // with no adder or compare behind the sponge's in_ready (the clock)
+    reg  [9:0]  nt, ra_cur, ra_nxt;
     wire [9:0]  lastn = (p_tailn != 2'd0) ? nt : nt - 10'd1;
     reg         sp_in_valid;
     reg  [63:0] sp_in_data;
@@ -274,7 +277,7 @@ module mlkem_core #(
     wire        des_take = des_lane_valid && des_lane_ready;
     wire        ser_give = ser_lane_valid && cst == C_ENC;
     reg  [9:0]  pn_next, n_next;
-    function [9:0] abs_addr;
+    function [9:0] abs_addr;            // (the address of absorb position i: what ra_* hold)
         input [9:0] i;
         abs_addr = (i < p_alen) ? p_abase + i : p_bbase + (i - p_alen);
     endfunction
@@ -304,7 +307,7 @@ module mlkem_core #(
         addra = host_addr; wea = 1'b0; wdataa = sp_out;
         case (pst)
             P_HINIT: addra = p_abase;
-            P_ABS:   addra = abs_addr(n_abs);
+            P_ABS:   addra = sp_take ? ra_nxt : ra_cur;
             P_SQ: if (!is_sample) begin
                 wea = sp_out_valid; addra = p_dst + pn;
             end
@@ -344,6 +347,13 @@ module mlkem_core #(
         end else begin
             pn <= pn_next;
             n <= n_next;
+            // every HASH/SAMPLE's first segment has at least 2 lanes (gen_prog asserts it), so positions 0 and
+            // 1 are abase and abase + 1; position pn + 2 starts the second segment or follows
+            if (pst == P_HINIT) begin
+                ra_cur <= p_abase; ra_nxt <= p_abase + 10'd1;
+            end else if (pst == P_ABS && sp_take) begin
+                ra_cur <= ra_nxt; ra_nxt <= (pn == p_alen - 10'd2) ? p_bbase : ra_nxt + 10'd1;
+            end
             eng_q <= eng_issue;
             // dispatcher: one instruction a cycle at most; pc already points at the next one,
             // which the ROM shows, so iw is reloaded as an instruction leaves
@@ -359,7 +369,9 @@ module mlkem_core #(
                 end else if (can_go) begin
                     pc <= pc + 10'd1;
                     if (f_op == I_END) begin st <= D_IDLE; done <= 1'b1; end
-                    if (is_p) begin piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; end
+                    if (is_p) begin
+                        piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; nt <= iw[25:16] + {6'd0, iw[39:36]};
+                    end
                     if (is_c) begin
                         ciw <= iw; wcnt <= 9'd0; pend <= 1'b0;
                         cst <= (f_op == I_ENC || f_op == I_ENCCMP) ? C_ENCI : (f_op == I_DEC) ? C_DECI : C_LINI;

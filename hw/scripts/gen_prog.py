@@ -436,6 +436,8 @@ def schedule(prog):
     last = {"P": None, "C": None}
     eng = None
     for ins in prog:
+        # mlkem_core's absorb addresses start at abase, abase + 1 (ra_cur, ra_nxt)
+        assert ins["op"] not in P_OPS or ins["alen"] >= 2, "a HASH/SAMPLE's first segment needs 2 lanes"
         if ins["op"] == I_ENG:
             eng = ins
         elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _beside(eng, ins["sa"]):
