@@ -188,37 +188,45 @@ module mlkem_core #(
     // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
     // (tmp read as a lane, then the word's W bits in it: tmp stays a LUT RAM with a second read
     // port; reading all 256 bits at once made it 256 FF and a 64:1 select per bit)
-    reg  [7:0]  mword;        // index of the engine word on its way
-    wire [9:0]  mbit0 = W * mword;                   // its first coefficient
+    reg  [7:0]  mword, mword2;      // index of the engine word on its way (read, registered)
+    wire [9:0]  mbit0 = W * mword2;                  // its first coefficient
     wire [63:0] mlane = tmp[mbit0[7:6]];
     wire [W-1:0] mb = mlane[mbit0[5:0] +: W];
+    // The word read is registered as it leaves the engine (rdq: no block-RAM output or sub-bank
+    // select in front of addm), then goes, addm added, into a three-entry buffer in front of the
+    // serializer (no addm in front of Compress: the clock). A read is issued while the buffer
+    // has room for it and every word already on its way (two: the read, the register), so one
+    // goes a cycle while the serializer takes one a cycle. rdq and the buffer are cleared by
+    // WIPE (m' passes through them).
+    reg  [24*NBU-1:0] rdq;
+    reg               pend2;          // rdq holds a word read
     reg  [24*NBU-1:0] ser_word;
     integer mi;
     always @* begin
-        ser_word = pe_rdata;
+        ser_word = rdq;
         if (c_addm)
             for (mi = 0; mi < W; mi = mi + 1)
-                ser_word[12*mi +: 12] = modq_add(pe_rdata[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
+                ser_word[12*mi +: 12] = modq_add(rdq[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
     end
-    // The word read (addm added) goes into a two-entry buffer in front of the serializer, so
-    // neither the block-RAM output nor the engine's sub-bank select sits in front of Compress
-    // (the clock). A read is issued while the buffer has room for it and every word already on
-    // its way: one a cycle while the serializer takes one a cycle. Cleared by WIPE (m' passes).
-    reg  [24*NBU-1:0] wb0, wb1;     // wb0 the head
-    reg  [1:0]  wbn;                // words held
+    reg  [24*NBU-1:0] wb0, wb1, wb2;  // wb0 the head
+    reg  [1:0]  wbn;                  // words held
     wire        wb_pop = wbn != 2'd0 && ser_word_ready;
-    wire        wb_room = {1'b0, wbn} + {2'd0, pend} - {2'd0, wb_pop} < 3'd2;
+    wire        wb_room = {1'b0, wbn} + {2'd0, pend} + {2'd0, pend2} - {2'd0, wb_pop} < 3'd3;
+    wire [1:0]  wb_at = wbn - {1'b0, wb_pop};        // where a word pushed now goes
     always @(posedge clk) begin
+        rdq <= pe_rdata; mword2 <= mword;
         if (rst || cst == C_ENCI || wipe0) begin
-            wbn <= 2'd0;
-            if (rst || wipe0) begin wb0 <= 0; wb1 <= 0; end
+            wbn <= 2'd0; pend2 <= 1'b0;
+            if (rst || wipe0) begin wb0 <= 0; wb1 <= 0; wb2 <= 0; rdq <= 0; end
         end else begin
-            if (wb_pop) wb0 <= wb1;
-            if (pend) begin
-                if (wbn - {1'b0, wb_pop} == 2'd0) wb0 <= ser_word;
-                else wb1 <= ser_word;
+            pend2 <= pend;
+            if (wb_pop) begin wb0 <= wb1; wb1 <= wb2; end
+            if (pend2) begin
+                if (wb_at == 2'd0) wb0 <= ser_word;
+                else if (wb_at == 2'd1) wb1 <= ser_word;
+                else wb2 <= ser_word;
             end
-            wbn <= wbn + {1'b0, pend} - {1'b0, wb_pop};
+            wbn <= wbn + {1'b0, pend2} - {1'b0, wb_pop};
         end
     end
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
