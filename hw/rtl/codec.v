@@ -19,7 +19,6 @@ module poly_serializer #(
     input  wire [3:0]        d,
     input  wire              word_valid,
     output wire              word_ready,
-    output wire              word_ready_next,   // a word offered next cycle will be taken
     input  wire [24*NBU-1:0] word,
     output wire              lane_valid,
     input  wire              lane_ready,
@@ -63,26 +62,32 @@ module poly_serializer #(
             enc = enc | (enc_d[12*W*k +: 12*W] & {12*W{dsel[k]}});
     end
 
+    // Two stages, so Compress and the bit buffer's shifter are not in one cycle (the clock): a
+    // word taken is encoded into encq, and goes into the bit buffer the next cycle. A word is
+    // taken while the buffer, after the lane leaving now and with the word in encq, has room
+    // for it.
+    reg  [12*W-1:0] encq;
+    reg             encv;                 // encq holds a word's encoding
+    wire [7:0]      nq = encv ? nbits : 8'd0;
     assign lane_valid = nacc >= 8'd64;
     assign lane       = acc[63:0];
-    assign word_ready = {1'b0, nacc} + 12 * W <= AW;   // room for one more word
-
-    wire take = word_valid && word_ready;
     wire give = lane_valid && lane_ready;
-    // for a source with a one-cycle read latency (the engine's host port): request a word now
-    // when the count after this cycle leaves room, so a word can arrive every cycle
-    wire [7:0] nacc_next = nacc + (take ? nbits : 8'd0) - (give ? 8'd64 : 8'd0);
-    assign word_ready_next = {1'b0, nacc_next} + 12 * W <= AW;
-    // one write shifter: the word goes above what stays after the lane leaves (a multiple of W)
     wire [7:0]    keep = give ? nacc - 8'd64 : nacc;
+    assign word_ready = {1'b0, keep} + {1'b0, nq} + {1'b0, nbits} <= AW;
+    wire take = word_valid && word_ready;
+    // one write shifter: the word goes above what stays after the lane leaves (a multiple of W)
     wire [AW-1:0] rest = give ? acc >> 64 : acc;
-    wire [AW-1:0] put  = {{(AW-12*W){1'b0}}, enc} << {keep[6:LG], {LG{1'b0}}};
+    wire [AW-1:0] put  = {{(AW-12*W){1'b0}}, encq} << {keep[6:LG], {LG{1'b0}}};
     always @(posedge clk) begin
         if (rst || start) begin
-            dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0;
-        end else if (take || give) begin
-            acc  <= take ? rest | put : rest;
-            nacc <= nacc_next;
+            dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0; encv <= 1'b0; encq <= {12*W{1'b0}};
+        end else begin
+            encv <= take;
+            if (take) encq <= enc;
+            if (encv || give) begin
+                acc  <= encv ? rest | put : rest;
+                nacc <= keep + nq;
+            end
         end
     end
 endmodule
@@ -219,7 +224,7 @@ module codec_top #(
     output wire              d_bad
 );
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(start), .d(d),
-        .word_valid(s_word_valid), .word_ready(s_word_ready), .word_ready_next(), .word(s_word),
+        .word_valid(s_word_valid), .word_ready(s_word_ready), .word(s_word),
         .lane_valid(s_lane_valid), .lane_ready(s_lane_ready), .lane(s_lane));
     poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(start), .d(d),
         .lane_valid(d_lane_valid), .lane_ready(d_lane_ready), .lane(d_lane),

@@ -182,7 +182,7 @@ module mlkem_core #(
                                  .word(pk_word), .full(pk_full));
 
     // ---------------- codec ----------------
-    wire        ser_word_ready, ser_word_ready_next, ser_lane_valid;
+    wire        ser_word_ready, ser_lane_valid;
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
     // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
@@ -230,7 +230,7 @@ module mlkem_core #(
         end
     end
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
-        .word_valid(wbn != 2'd0), .word_ready(ser_word_ready), .word_ready_next(ser_word_ready_next),
+        .word_valid(wbn != 2'd0), .word_ready(ser_word_ready),
         .word(wb0),
         .lane_valid(ser_lane_valid), .lane_ready(cst == C_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
