@@ -187,9 +187,9 @@ module poly_engine #(
                        (cmd_b[0] == cmd_c[0] || (!cmd_stage && cmd_a[0] != cmd_b[0])) :
                    (cmd_op == OP_ZERO) ? cmd_stage : 1'b0;
 
-    // Chaining: a command is taken while the last one drains, from the drain's third cycle on
-    // (the last word issued is then past the stages that read the command registers: staging
-    // reads at I and R), when nothing it does can meet the last command's words still in flight:
+    // Chaining: a command is taken while the last one drains, from the drain's second cycle on
+    // (the last word issued is then past the stages that read the command registers: the
+    // staging reads at I; at R the buffer select is registered, sbuf_r), when nothing it does can meet the last command's words still in flight:
     // it reads neither the bank the last command writes (no read-after-write, no port shared with
     // its writes) nor, for MAC, the accumulator on port 1 of a bank a butterfly layer writes on
     // port 1; not after a folding INTT (it reads its staging buffer until S2) and not ZERO (it
@@ -198,7 +198,7 @@ module poly_engine #(
     wire old_wbank  = old_bfly ? sb[0] : sc[0];
     wire new_bfly   = cmd_op == OP_NTT || cmd_op == OP_INTT || cmd_op == OP_INTT128;
     wire new_rbank  = new_bfly ? cmd_a[0] : cmd_b[0];
-    wire chain_ok   = busy && draining && drain_cnt >= 4'd2 && !(intt_op && stg) && cmd_op != OP_ZERO &&
+    wire chain_ok   = busy && draining && drain_cnt >= 4'd1 && !(intt_op && stg) && cmd_op != OP_ZERO &&
                       new_rbank != old_wbank && !(cmd_op == OP_MAC && old_bfly && cmd_c[0] == old_wbank);
     assign ready = !busy || chain_ok;
 
@@ -421,6 +421,7 @@ module poly_engine #(
     reg           rsub0, rsub1;
     reg  [1:0]    acc_ram;
     wire          bfly_r = k_r == K_CT || k_r == K_GS;
+    reg           sbuf_r;                 // the staging buffer read at I (its words arrive at R)
 
     // ---------------- staging buffers ----------------
     // Two polynomials filled by the core (sampler, decoder) while the engine runs, read as
@@ -554,8 +555,9 @@ module poly_engine #(
         // gamma is loaded every second cycle and used at S0b, three cycles after R
         for (j = 0; j < NBU; j = j + 1) gam_d[j] <= gam[j];
         // R -> S0a: the RAM words, registered before any logic (a DP16KD output takes ~6 ns)
-        X <= st_r ? srd0[sbuf] : rd0[{bank_r, rsub0}];
-        Y <= (st_r && k_r == K_CT) ? srd1[sbuf] : bfly_r ? rd0[{bank_r, rsub1}] : rd1[{bank_r, rsub1}];
+        sbuf_r <= sbuf;
+        X <= st_r ? srd0[sbuf_r] : rd0[{bank_r, rsub0}];
+        Y <= (st_r && k_r == K_CT) ? srd1[sbuf_r] : bfly_r ? rd0[{bank_r, rsub1}] : rd1[{bank_r, rsub1}];
         for (i = 0; i < W; i = i + 1) z_s0[i] <= z_r[i];
         // S0a -> S0b: the multiplier operands
         for (i = 0; i < W; i = i + 1) begin
