@@ -673,7 +673,9 @@ module poly_engine #(
         end
     endgenerate
     wire          host_on = !busy && !w0_s3 && !w1_s3;
-    wire          host_rd_busy = host_re && (host_beside || host_tail);
+    // (a command that leaves port 0 free gets the host's address there whether or not it reads:
+    // host_re stays out of the block-RAM address path)
+    wire          host_rd_busy = host_beside || host_tail;
     wire [DW-1:0] wd0_all = host_on ? host_wdata : WX;
     reg           b, sb_;
     always @* begin
@@ -693,11 +695,11 @@ module poly_engine #(
                 // port 0: the pass's read (no bank read for operand a from a staging buffer; an
                 // NTT's first layer reads both words from it), the other kinds' write, a host read
                 ru0[i] = q_issuing && !q_st && q_rbank == b && (bfly_q || r0_sub == sb_);
+                if (host_rd_busy && host_slot[0] == b && h_sub == sb_) begin
+                    a0[i] = h_in; ru0[i] = host_re;
+                end
                 if (w0_s3 && !bfly_s3 && bank_s3 != b && w0_sub == sb_) begin
                     a0[i] = wa_in; we0[i] = 1'b1;
-                end
-                if (host_rd_busy && host_slot[0] == b && h_sub == sb_) begin
-                    a0[i] = h_in; ru0[i] = 1'b1;
                 end
                 // port 1: the other kinds' second read, MAC's accumulator (c's word, written 4
                 // cycles later at S3), a butterfly's write
