@@ -193,7 +193,7 @@ module mlkem_core #(
     wire [63:0] mlane = tmp[mbit0[7:6]];
     wire [W-1:0] mb = mlane[mbit0[5:0] +: W];
     // The word read is registered as it leaves the engine (rdq: no block-RAM output or sub-bank
-    // select in front of addm), then goes, addm added, into a three-entry buffer in front of the
+    // select in front of addm), then goes, addm added, into a four-entry ring in front of the
     // serializer (no addm in front of Compress: the clock). A read is issued while the buffer
     // has room for it and every word already on its way (two: the read, the register), so one
     // goes a cycle while the serializer takes one a cycle. rdq and the buffer are cleared by
@@ -208,30 +208,33 @@ module mlkem_core #(
             for (mi = 0; mi < W; mi = mi + 1)
                 ser_word[12*mi +: 12] = modq_add(rdq[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
     end
-    reg  [24*NBU-1:0] wb0, wb1, wb2;  // wb0 the head
-    reg  [1:0]  wbn;                  // words held
-    wire        wb_pop = wbn != 2'd0 && ser_word_ready;
-    wire        wb_room = {1'b0, wbn} + {2'd0, pend} + {2'd0, pend2} - {2'd0, wb_pop} < 3'd3;
-    wire [1:0]  wb_at = wbn - {1'b0, wb_pop};        // where a word pushed now goes
+    // a ring of four: a push writes one entry and a pop moves a pointer (the serializer's
+    // word_ready drives two pointer bits, not a shift of the held words); four entries let a
+    // read go every cycle without counting the word leaving now
+    reg  [24*NBU-1:0] wb [0:3];
+    reg  [1:0]  wb_wr, wb_rd;
+    reg  [2:0]  wbn;                  // words held
+    wire        wb_pop = wbn != 3'd0 && ser_word_ready;
+    wire        wb_room = wbn + {2'd0, pend} + {2'd0, pend2} < 3'd4;
+    integer     wi;
     always @(posedge clk) begin
         rdq <= pe_rdata; mword2 <= mword;
         if (rst || cst == C_ENCI || wipe0) begin
-            wbn <= 2'd0; pend2 <= 1'b0;
-            if (rst || wipe0) begin wb0 <= 0; wb1 <= 0; wb2 <= 0; rdq <= 0; end
+            wbn <= 3'd0; pend2 <= 1'b0; wb_wr <= 2'd0; wb_rd <= 2'd0;
+            if (rst || wipe0) begin
+                rdq <= 0;
+                for (wi = 0; wi < 4; wi = wi + 1) wb[wi] <= 0;
+            end
         end else begin
             pend2 <= pend;
-            if (wb_pop) begin wb0 <= wb1; wb1 <= wb2; end
-            if (pend2) begin
-                if (wb_at == 2'd0) wb0 <= ser_word;
-                else if (wb_at == 2'd1) wb1 <= ser_word;
-                else wb2 <= ser_word;
-            end
-            wbn <= wbn + {1'b0, pend2} - {1'b0, wb_pop};
+            if (pend2) begin wb[wb_wr] <= ser_word; wb_wr <= wb_wr + 2'd1; end
+            if (wb_pop) wb_rd <= wb_rd + 2'd1;
+            wbn <= wbn + {2'd0, pend2} - {2'd0, wb_pop};
         end
     end
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
-        .word_valid(wbn != 2'd0), .word_ready(ser_word_ready),
-        .word(wb0),
+        .word_valid(wbn != 3'd0), .word_ready(ser_word_ready),
+        .word(wb[wb_rd]),
         .lane_valid(ser_lane_valid), .lane_ready(cst == C_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;
