@@ -188,10 +188,11 @@ module mlkem_core #(
     // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
     // (tmp read as a lane, then the word's W bits in it: tmp stays a LUT RAM with a second read
     // port; reading all 256 bits at once made it 256 FF and a 64:1 select per bit)
-    reg  [7:0]  mword, mword2;      // index of the engine word on its way (read, registered)
-    wire [9:0]  mbit0 = W * mword2;                  // its first coefficient
+    // (the bits are picked while the word comes out of the engine and registered beside rdq)
+    reg  [7:0]  mword;              // index of the engine word on its way
+    wire [9:0]  mbit0 = W * mword;                   // its first coefficient
     wire [63:0] mlane = tmp[mbit0[7:6]];
-    wire [W-1:0] mb = mlane[mbit0[5:0] +: W];
+    reg  [W-1:0] mb;
     // The word read is registered as it leaves the engine (rdq: no block-RAM output or sub-bank
     // select in front of addm), then goes, addm added, into a four-entry ring in front of the
     // serializer (no addm in front of Compress: the clock). A read is issued while the buffer
@@ -218,7 +219,7 @@ module mlkem_core #(
     wire        wb_room = wbn + {2'd0, pend} + {2'd0, pend2} < 3'd4;
     integer     wi;
     always @(posedge clk) begin
-        rdq <= pe_rdata; mword2 <= mword;
+        rdq <= pe_rdata; mb <= mlane[mbit0[5:0] +: W];
         if (rst || cst == C_ENCI || wipe0) begin
             wbn <= 3'd0; pend2 <= 1'b0; wb_wr <= 2'd0; wb_rd <= 2'd0;
             if (rst || wipe0) begin
