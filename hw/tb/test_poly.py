@@ -70,8 +70,8 @@ async def read(dut, slot):
 CYCLES = {}
 
 
-async def run(dut, op, a, b, c=0, stage=None, while_running=None):
-    """One command; stage = buffer for operand a; while_running: a coroutine started with it."""
+def offer(dut, op, a, b, c=0, stage=None):
+    """Drives a command (cmd_valid set); stage = buffer for operand a."""
     dut.cmd_op.value = OP[op]
     dut.cmd_a.value = a
     dut.cmd_b.value = b
@@ -79,6 +79,11 @@ async def run(dut, op, a, b, c=0, stage=None, while_running=None):
     dut.cmd_stage.value = int(stage is not None)
     dut.cmd_sbuf.value = stage or 0
     dut.cmd_valid.value = 1
+
+
+async def run(dut, op, a, b, c=0, stage=None, while_running=None):
+    """One command; stage = buffer for operand a; while_running: a coroutine started with it."""
+    offer(dut, op, a, b, c, stage)
     await RisingEdge(dut.clk)
     dut.cmd_valid.value = 0
     dut.cmd_stage.value = 0
@@ -295,13 +300,7 @@ async def chained_commands(dut):
             ("mul", 0, 0, 7, 1), ("mac", 0, 2, 7, 0), ("ntt", 4, 9, 0, None), ("ntt", 6, 11, 0, None)]
     chained = 0
     for k, (op, a, bb, c, stage) in enumerate(cmds):
-        dut.cmd_op.value = OP[op]
-        dut.cmd_a.value = a
-        dut.cmd_b.value = bb
-        dut.cmd_c.value = c
-        dut.cmd_stage.value = int(stage is not None)
-        dut.cmd_sbuf.value = stage or 0
-        dut.cmd_valid.value = 1
+        offer(dut, op, a, bb, c, stage)
         while True:                                    # held until the engine takes it
             await ReadOnly()
             took = dut.ready.value == 1
