@@ -22,15 +22,15 @@
 //         read on the write bank's second port, so a sum of products needs no ADD passes
 //   ADD   a + b -> c, SUB a - b -> c (same bank rule as MUL)
 //   ZERO  (op 0) slots 0 .. 2a-1 (a slot rows of both banks; a = 0: all 16), both staging
-//         buffers and the datapath registers := 0 (the wipe after an operation; four ports at a
-//         time: eight words a cycle, max(a * 64/W, 128/W) + L + 2 cycles)
+//         buffers and the datapath registers := 0 (the wipe after an operation; eight words a
+//         cycle: max(a * 64/W, 128/W) + L + 2 cycles)
 // A command that breaks the rule is refused with cmd_err (nothing runs).
 // Cycles per command (core clock, from cmd_valid to done), L = pipeline drain:
 //   NTT, INTT and INTT128 7 * 128/W + L + 2, MUL/MAC 512/W + L + 2, ADD/SUB 256/W + L.
 // The layers of an NTT / INTT follow each other without a drain: a layer reads in the order
-// the layer before wrote (each word a layer reads was written at least 8 cycles before; the
-// bound is derived at the sub-banks below), and each bank is two sub-banks, so a layer's first
-// reads and the last writes of the layer before use four ports of the bank they share.
+// the layer before wrote (every word it reads was written at least a cycle before; the bound
+// is derived at the sub-banks below), and each bank is two sub-banks, so a layer's first reads
+// and the last writes of the layer before use four ports of the bank they share.
 module poly_engine #(
     parameter NBU = 2
 ) (
@@ -189,8 +189,8 @@ module poly_engine #(
 
     // Chaining: a command is taken while the last one drains, from the drain's second cycle on
     // (the last word issued is then past the stages that read the command registers: the
-    // staging reads at I; at R the buffer select is registered, sbuf_r), when nothing it does can meet the last command's words still in flight:
-    // it reads neither the bank the last command writes (no read-after-write, no port shared with
+    // staging reads at I; at R the buffer select is registered, sbuf_r), when nothing it does
+    // can meet the last command's words still in flight: it reads neither the bank the last command writes (no read-after-write, no port shared with
     // its writes) nor, for MAC, the accumulator on port 1 of a bank a butterfly layer writes on
     // port 1; not after a folding INTT (it reads its staging buffer until S2) and not ZERO (it
     // writes every port at once). Its own writes start after the last command's last write.
@@ -257,7 +257,7 @@ module poly_engine #(
         if (cnt == 10'd0) zcur <= d_zbase;
         else if ((pcnt[WA-1:0] & mask) == mask) zcur <= (kind == K_CT) ? zcur + 7'd1 : zcur - 7'd1;
         issuing <= issue_now;
-        // ZERO writes for zrows * WORDS/2 cycles, then reads zeros for DRAIN more so the pipeline
+        // ZERO writes for zlen cycles, then reads zeros for DRAIN more so the pipeline
         // registers hold no data of the operation either (the MUL holding registers are cleared
         // directly)
         zeroing <= issue_now && d_kind == K_ZERO && cnt < zlen;
