@@ -270,7 +270,8 @@ module mlkem_core #(
     wire        is_c = f_op == I_ENC || f_op == I_ENCCMP || f_op == I_DEC || f_op == I_LOAD4 ||
                        f_op == I_CMP4 || f_op == I_SEL4 || f_op == I_WIPE;
     wire        can_go = (!uses_engine || pe_idle) && (f_op != I_ENG || pe_ready) &&
-                         (!(is_enc && f_stream) || pe_idle || pe_tail) && (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
+                         (!(is_enc && f_stream) || pe_idle || pe_tail) &&
+                         (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
                          (!(is_c || f_wcd || f_op == I_END) || c_idle);
     reg         eng_q;        // an ENG command was handed over last cycle (cmd_err answers it now)
     wire        abort = eng_q && pe_err;
@@ -359,8 +360,9 @@ module mlkem_core #(
         end else begin
             pn <= pn_next;
             n <= n_next;
-            // every HASH/SAMPLE's first segment has at least 2 lanes (gen_prog asserts it), so positions 0 and
-            // 1 are abase and abase + 1; position pn + 2 starts the second segment or follows
+            // every HASH/SAMPLE's first segment has at least 2 lanes (gen_prog asserts it), so
+            // positions 0 and 1 are abase and abase + 1; position pn + 2 starts the second
+            // segment or follows
             if (pst == P_HINIT) begin
                 ra_cur <= p_abase; ra_nxt <= p_abase + 10'd1;
             end else if (pst == P_ABS && sp_take) begin
