@@ -144,7 +144,8 @@ module mlkem_core #(
 
     // ---------------- sponge + sampler + packer ----------------
     // the lanes to absorb (registered as the instruction is given) and the lane addresses of
-    // absorb positions pn and pn + 1: the address presented picks one of the two by sp_take,
+    // absorb positions pn and pn + 1 (position i: abase + i below alen, else bbase + i - alen):
+    // the address presented picks one of the two by sp_take,
     // with no adder or compare behind the sponge's in_ready (the clock)
     reg  [9:0]  nt, ra_cur, ra_nxt;
     wire [9:0]  lastn = (p_tailn != 2'd0) ? nt : nt - 10'd1;
@@ -290,10 +291,6 @@ module mlkem_core #(
     wire        des_take = des_lane_valid && des_lane_ready;
     wire        ser_give = ser_lane_valid && cst == C_ENC;
     reg  [9:0]  pn_next, n_next;
-    function [9:0] abs_addr;            // (the address of absorb position i: what ra_* hold)
-        input [9:0] i;
-        abs_addr = (i < p_alen) ? p_abase + i : p_bbase + (i - p_alen);
-    endfunction
 
     always @* begin
         sp_in_valid = 1'b0; sp_in_data = rdata; sp_in_bytes = 4'd8; sp_in_last = 1'b0;
