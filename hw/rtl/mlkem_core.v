@@ -167,8 +167,8 @@ module mlkem_core #(
                       .in_ready(sp_in_ready), .in_data(sp_in_data), .in_bytes(sp_in_bytes),
                       .in_last(sp_in_last), .out_valid(sp_out_valid), .out_ready(sp_out_ready),
                       .out_data(sp_out), .block_ready(sp_block), .state(sp_state));
-    // the sampler keeps up with the engine word a cycle that the ports take (see sampler.v)
-    localparam STEPS = (NBU == 2) ? 3 : NBU;
+    // the sampler gives up to 2 NBU coefficients a cycle, the engine's word (see sampler.v)
+    localparam STEPS = NBU;
     wire [3:0]  sm_n;
     wire [24*STEPS-1:0] sm_c;
     wire        sm_fin, pk_full;

@@ -1,7 +1,9 @@
 // ML-KEM samplers on the sponge's 64-bit output lanes (FIPS 203 Algorithms 7 and 8), producing
-// up to 2 STEPS coefficients a cycle for poly_packer (the core sets STEPS = 1, 3, 4 for NBU = 1,
-// 2, 4: the engine takes a word of 2 NBU coefficients a cycle, and SampleNTT needs 3 steps, 72
-// bits, to keep up with a 64-bit lane a cycle; the packer holds the sampler when it falls behind).
+// up to 2 STEPS coefficients a cycle for poly_packer (the core sets STEPS = NBU: the engine takes
+// a word of 2 NBU coefficients a cycle; the packer holds the sampler when it falls behind).
+// SampleNTT at STEPS = 2 reads 48 of a lane's 64 bits a cycle, slower than the sponge squeezes
+// (a block every 26 cycles); STEPS = 3 kept up with it, but cost ~460 LUT (xcup) and changed no
+// operation's cycle count at NBU 2 (the samples run beside engine work that takes longer).
 //   mode 0, SampleNTT: 3 bytes -> candidates d1 = b0 + 256 (b1 mod 16), d2 = b1/16 + 16 b2, each
 //           kept when below q (XOF = SHAKE128(rho || j || i)). Rejection depends only on public rho.
 //   mode 1, SamplePolyCBD eta = 2: 4 bits -> (x0 + x1) - (x2 + x3) mod q  (PRF = SHAKE256(sigma||N))
@@ -290,7 +292,7 @@ endmodule
 // Test top: sponge -> sampler -> packer, as the core wires them.
 module sampler_top #(
     parameter NBU   = 2,
-    parameter STEPS = (NBU == 2) ? 3 : NBU
+    parameter STEPS = NBU
 ) (
     input  wire        clk,
     input  wire        rst,
