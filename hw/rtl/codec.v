@@ -33,19 +33,31 @@ module poly_serializer #(
     reg  [AW-1:0] acc;
     reg  [7:0]    nacc;
     wire [7:0]    nbits = d_bits(dsel, W);
+    // the rounding constant 2^(20-d) of Compress_d: one bit, the one-hot select itself, placed
+    wire [21:0]   rnd = {2'd0, dsel[0], 2'd0, dsel[1], dsel[2], 4'd0, dsel[3], dsel[4], 9'd0};
 
-    // Compress_d of each coefficient: one d-independent product, then per d a constant slice
-    // (the rounding constant of each d is one bit: the one-hot select itself, placed)
-    wire [72*W-1:0] enc_d;     // the word's encoding for each d, at 12 W gd
+    // Three stages, so Compress, the d select and the bit buffer's shifter are not in one cycle
+    // (the clock):
+    //   X: the word taken and the two halves of each coefficient's Compress (codec.vh);
+    //   Q: their sum, each d's slice selected: the word's encoding (encq);
+    //   the bit buffer: encq goes in above the bits that stay after the lane leaving now.
+    // A stage moves on when the next one is free or moves on itself; encq goes into the buffer
+    // when it fits after this cycle's lane (fit_g / fit_n, both from registers, so the lane's
+    // `give` is the last select). A lane leaves whenever 64 bits wait and it is taken.
+    reg  [12*W-1:0] xw;
+    reg  [21*W-1:0] xhi;
+    reg  [22*W-1:0] xlo;
+    reg             xv;                   // X holds a word
+    reg  [12*W-1:0] encq;
+    reg             encv;                 // Q holds a word's encoding
+    wire [72*W-1:0] enc_d;                // the encoding for each d, at 12 W gd
     genvar gi, gd;
     generate
         for (gi = 0; gi < W; gi = gi + 1) begin : coef
-            wire [11:0] x = word[12*gi +: 12];
-            wire [21:0] p = compress_product(x) + {2'd0, dsel[0], 2'd0, dsel[1], dsel[2], 4'd0,
-                                                   dsel[3], dsel[4], 9'd0};
+            wire [21:0] p = {xhi[21*gi +: 21], 1'b0} + xlo[22*gi +: 22];   // Compress's p + 2^(20-d)
             for (gd = 0; gd < 6; gd = gd + 1) begin : per_d
                 localparam integer D = DVAL[4*gd +: 4];
-                if (D == 12) assign enc_d[12*W*gd + 12*gi +: 12] = x;
+                if (D == 12) assign enc_d[12*W*gd + 12*gi +: 12] = xw[12*gi +: 12];
                 else assign enc_d[12*W*gd + D*gi +: D] = p[21-D +: D];
             end
         end
@@ -62,31 +74,37 @@ module poly_serializer #(
             enc = enc | (enc_d[12*W*k +: 12*W] & {12*W{dsel[k]}});
     end
 
-    // Two stages, so Compress and the bit buffer's shifter are not in one cycle (the clock): a
-    // word taken is encoded into encq, and goes into the bit buffer the next cycle. A word is
-    // taken while the buffer, after the lane leaving now and with the word in encq, has room
-    // for it.
-    reg  [12*W-1:0] encq;
-    reg             encv;                 // encq holds a word's encoding
-    wire [7:0]      nq = encv ? nbits : 8'd0;
     assign lane_valid = nacc >= 8'd64;
     assign lane       = acc[63:0];
     wire give = lane_valid && lane_ready;
-    wire [7:0]    keep = give ? nacc - 8'd64 : nacc;
-    assign word_ready = {1'b0, keep} + {1'b0, nq} + {1'b0, nbits} <= AW;
+    wire [7:0] keep = give ? nacc - 8'd64 : nacc;
+    wire fit_g = {1'b0, nacc} + {1'b0, nbits} <= AW + 64;     // (with a lane leaving: nacc >= 64)
+    wire fit_n = {1'b0, nacc} + {1'b0, nbits} <= AW;
+    wire land   = encv && (give ? fit_g : fit_n);
+    wire q_move = xv && (!encv || land);
+    assign word_ready = !xv || q_move;
     wire take = word_valid && word_ready;
     // one write shifter: the word goes above what stays after the lane leaves (a multiple of W)
     wire [AW-1:0] rest = give ? acc >> 64 : acc;
     wire [AW-1:0] put  = {{(AW-12*W){1'b0}}, encq} << {keep[6:LG], {LG{1'b0}}};
     always @(posedge clk) begin
         if (rst || start) begin
-            dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0; encv <= 1'b0; encq <= {12*W{1'b0}};
+            dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0;
+            xv <= 1'b0; xw <= {12*W{1'b0}}; xhi <= {21*W{1'b0}}; xlo <= {22*W{1'b0}};
+            encv <= 1'b0; encq <= {12*W{1'b0}};
         end else begin
-            encv <= take;
-            if (take) encq <= enc;
-            if (encv || give) begin
-                acc  <= encv ? rest | put : rest;
-                nacc <= keep + nq;
+            xv <= take || (xv && !q_move);
+            if (take)
+                for (k = 0; k < W; k = k + 1) begin
+                    xw[12*k +: 12]  <= word[12*k +: 12];
+                    xhi[21*k +: 21] <= compress_hi(word[12*k +: 12]);
+                    xlo[22*k +: 22] <= compress_lo(word[12*k +: 12], rnd);
+                end
+            encv <= q_move || (encv && !land);
+            if (q_move) encq <= enc;
+            if (land || give) begin
+                acc  <= land ? rest | put : rest;
+                nacc <= keep + (land ? nbits : 8'd0);
             end
         end
     end

@@ -30,18 +30,21 @@ endfunction
 // truncated by 2^12, minus 2: p = 630 x - (x >> 5) - (x >> 8) - 2 (mod 2^22), and
 // Compress_d(x) = ((p + 2^(20-d)) >> (21 - d)) mod 2^d (exact for every x < q and d < 12: checked
 // exhaustively in hw/tb/test_codec.py, in Python and through the RTL).
-// (630 x as 126 (5 x), narrow adders first: Yosys keeps every adder at its full width)
-function [21:0] compress_product;
+// In two halves, a register between them (the clock): compress_hi = 315 x (630 x as 126 (5 x),
+// narrow adders first: Yosys keeps every adder at its full width), compress_lo = the rounding
+// constant r minus (x >> 8) + (x >> 5) + 2, and p + r = 2 compress_hi + compress_lo (one adder).
+function [20:0] compress_hi;
     input [11:0] x;
     reg   [14:0] x5;
-    reg   [20:0] x315;
-    reg   [7:0]  lo;
     begin
-        x5   = {x, 2'd0} + {3'd0, x};
-        x315 = {x5, 6'd0} - {6'd0, x5};
-        lo   = {4'd0, x[11:8]} + {1'b0, x[11:5]} + 8'd2;          // (x >> 8) + (x >> 5) + 2
-        compress_product = {x315, 1'b0} - {14'd0, lo};
+        x5 = {x, 2'd0} + {3'd0, x};
+        compress_hi = {x5, 6'd0} - {6'd0, x5};
     end
+endfunction
+function [21:0] compress_lo;
+    input [11:0] x;
+    input [21:0] r;
+    compress_lo = r - ({18'd0, x[11:8]} + {15'd0, x[11:5]} + 22'd2);
 endfunction
 
 // Decompress_d(y) = round(q y / 2^d) = (q y + 2^(d-1)) >> d = (q Y + 2^11) >> 12 with Y = y << (12 - d)
