@@ -58,11 +58,12 @@ module mlkem_core #(
     // until the other unit is idle if its wait bit says so: gen_prog.py sets wsp / wcd where the
     // instruction depends on, or shares a port with, what that unit may still be running (lanes,
     // the staging buffers' write port, the engine's host port), so the units never race.
-    localparam D_IDLE = 2'd0, D_FETCH = 2'd1, D_DISP = 2'd2;
+    localparam D_IDLE = 2'd0, D_FETCH = 2'd1, D_FETCH2 = 2'd3, D_DISP = 2'd2;
     reg  [1:0]  st;
     reg  [1:0]  opr;
-    reg  [9:0]  pc;           // the instruction after the one in iw
-    reg  [IW-1:0] iw;
+    reg  [9:0]  pc;           // the instruction after the one in iwr (two after the one in iw)
+    reg  [IW-1:0] iwr;        // the program memory's output: the next instruction
+    reg  [IW-1:0] iw;         // the instruction at the dispatcher, and its decoded kinds below
     assign busy = st != D_IDLE;
 
     wire [3:0]  f_op    = iw[3:0];
@@ -72,11 +73,14 @@ module mlkem_core #(
     wire [2:0]  f_eop   = iw[88:86];
     wire        f_stage = iw[95];       // SAMPLE/DEC: into staging buffer sbuf; ENG: a from it
     wire        f_sbuf  = iw[96];
-    wire        f_wsp   = iw[97];       // wait until the sponge unit is idle
-    wire        f_wcd   = iw[98];       // wait until the codec unit is idle
-    wire        f_stream  = iw[72];       // ENC/ENCCMP: reads the slot the engine's NTT/INTT is
+    // the fields only the decode (below) reads, from iwr
+    wire [3:0]  r_op     = iwr[3:0];
+    wire        r_stage  = iwr[95];
+    wire        r_wsp    = iwr[97];     // wait until the sponge unit is idle
+    wire        r_wcd    = iwr[98];     // wait until the codec unit is idle
+    wire        r_stream = iwr[72];     // ENC/ENCCMP: reads the slot the engine's NTT/INTT is
                                         // writing, from its last layer on (poly_engine tail)
-    wire        f_beside = iw[93];      // ENC/ENCCMP: runs beside the engine's command (which
+    wire        r_beside = iwr[93];     // ENC/ENCCMP: runs beside the engine's command (which
                                         // leaves the host port free, see poly_engine host_rd_ok)
 
     // ---------------- the units' instructions ----------------
@@ -264,19 +268,27 @@ module mlkem_core #(
     // an ENG command is handed over as it is dispatched, when the engine takes it (idle, or its
     // last command draining and the new one chaining, see poly_engine ready); the others that
     // use the engine wait until it is idle
-    wire        is_enc = f_op == I_ENC || f_op == I_ENCCMP;
-    wire        uses_engine = (is_enc && !f_beside && !f_stream) || f_op == I_END ||
-                              ((f_op == I_SAMPLE || f_op == I_DEC) && !f_stage);
-    wire        is_p = f_op == I_HASH || f_op == I_SAMPLE;
-    wire        is_c = f_op == I_ENC || f_op == I_ENCCMP || f_op == I_DEC || f_op == I_LOAD4 ||
-                       f_op == I_CMP4 || f_op == I_SEL4 || f_op == I_WIPE;
-    wire        can_go = (!uses_engine || pe_idle) && (f_op != I_ENG || pe_ready) &&
-                         (!(is_enc && f_stream) || pe_idle || pe_tail) &&
-                         (!(is_p || f_wsp || f_op == I_END) || p_idle) &&
-                         (!(is_c || f_wcd || f_op == I_END) || c_idle);
+    // (each instruction's kinds are decoded as it moves into iw: no decode in front of can_go)
+    reg         uses_engine, is_eng, enc_stream, wait_p, wait_c, is_p, is_c;
+    wire        r_enc = r_op == I_ENC || r_op == I_ENCCMP;
+    always @(posedge clk)
+        if (st == D_FETCH2 || leave) begin
+            uses_engine <= (r_enc && !r_beside && !r_stream) || r_op == I_END ||
+                           ((r_op == I_SAMPLE || r_op == I_DEC) && !r_stage);
+            is_eng      <= r_op == I_ENG;
+            enc_stream  <= r_enc && r_stream;
+            is_p        <= r_op == I_HASH || r_op == I_SAMPLE;
+            is_c        <= r_enc || r_op == I_DEC || r_op == I_LOAD4 || r_op == I_CMP4 ||
+                           r_op == I_SEL4 || r_op == I_WIPE;
+            wait_p      <= r_op == I_HASH || r_op == I_SAMPLE || r_wsp || r_op == I_END;
+            wait_c      <= r_enc || r_op == I_DEC || r_op == I_LOAD4 || r_op == I_CMP4 ||
+                           r_op == I_SEL4 || r_op == I_WIPE || r_wcd || r_op == I_END;
+        end
+    wire        can_go = (!uses_engine || pe_idle) && (!is_eng || pe_ready) &&
+                         (!enc_stream || pe_idle || pe_tail) && (!wait_p || p_idle) && (!wait_c || c_idle);
     reg         eng_q;        // an ENG command was handed over last cycle (cmd_err answers it now)
     wire        abort = eng_q && pe_err;
-    wire        eng_issue = st == D_DISP && can_go && !abort && f_op == I_ENG;
+    wire        eng_issue = st == D_DISP && can_go && !abort && is_eng;
     poly_engine #(.NBU(NBU)) pe (.clk(clk), .rst(rst), .cmd_valid(eng_issue), .cmd_op(f_eop),
         .cmd_a(f_sa), .cmd_b(f_sb), .cmd_c(f_sc), .cmd_stage(f_stage), .cmd_sbuf(f_sbuf),
         .idle(pe_idle), .ready(pe_ready), .done(pe_done), .cmd_err(pe_err),
@@ -343,11 +355,16 @@ module mlkem_core #(
     end
 
     // ---------------- dispatcher and units ----------------
-    // the program memory (mlkem_prog.vh) is read into iw when an instruction leaves the dispatcher
-    // (and at the first fetch): a registered read, so it is block RAM, not logic
-    wire        rom_en = st == D_FETCH || (st == D_DISP && !abort && can_go);
-    always @(posedge clk)
-        if (rom_en) iw <= prog[{opr, pc[6:0]}];
+    // the program memory (mlkem_prog.vh) is read into iwr, a registered read (block RAM, not
+    // logic), and iwr moves into iw, where the dispatcher decides: both when an instruction leaves
+    // the dispatcher (and at the two fetches). The block RAM's clock-to-out is then not in front of
+    // the dispatch decision (can_go, the engine's command): the clock.
+    wire        leave  = st == D_DISP && !abort && can_go;
+    wire        rom_en = st == D_FETCH || st == D_FETCH2 || leave;
+    always @(posedge clk) begin
+        if (rom_en) iwr <= prog[{opr, pc[6:0]}];
+        if (st == D_FETCH2 || leave) iw <= iwr;
+    end
 
     always @(posedge clk) begin
         done <= 1'b0;
@@ -373,7 +390,8 @@ module mlkem_core #(
                     opr <= op; pc <= 10'd0; st <= D_FETCH;
                     ek_bad <= 1'b0; dk_bad <= 1'b0; prog_err <= 1'b0; fail <= 1'b0;
                 end
-                D_FETCH: begin pc <= pc + 10'd1; st <= D_DISP; end
+                D_FETCH: begin pc <= pc + 10'd1; st <= D_FETCH2; end
+                D_FETCH2: begin pc <= pc + 10'd1; st <= D_DISP; end
                 D_DISP: if (abort) begin
                     // the engine refused a command (a program bug): stop everything
                     prog_err <= 1'b1; st <= D_IDLE; done <= 1'b1; pst <= P_IDLE; cst <= C_IDLE;
@@ -388,7 +406,6 @@ module mlkem_core #(
                         cst <= (f_op == I_ENC || f_op == I_ENCCMP) ? C_ENCI : (f_op == I_DEC) ? C_DECI : C_LINI;
                     end
                 end
-                default: st <= D_IDLE;
             endcase
             // sponge unit
             case (pst)

@@ -183,7 +183,7 @@ async def timed(dut, op, data):
                         if idle and idle[-1][0] + idle[-1][1] == counter["n"]:
                             idle[-1][1] += 1
                         else:
-                            idle.append([counter["n"], 1, int(dut.pc.value) - 1])
+                            idle.append([counter["n"], 1, int(dut.pc.value) - 2])
 
     task = cocotb.start_soon(count())
     out, flags = await run(dut, op, data)
