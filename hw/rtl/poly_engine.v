@@ -85,52 +85,6 @@ module poly_engine #(
 `include "modq.vh"
 `include "mlkem_rom.vh"
 
-    // x * 2^-7 mod q for x < q, shift-add (Montgomery with R = 2^7; q = 1 mod 128, so
-    // m = -x mod 128 makes x + q m divisible by 128, and (x + q m) / 128 < q needs no correction):
-    // (x >> 7) + [x mod 128 != 0] + 26 m, 26 = (q - 1) / 128
-    function [11:0] modq_div128;
-        input [11:0] x;
-        reg [6:0] m;
-        begin
-            m = 7'd0 - x[6:0];
-            modq_div128 = {7'd0, x[11:7]} + {11'd0, x[6:0] != 7'd0} + ({5'd0, m} << 4) + ({5'd0, m} << 3)
-                          + ({5'd0, m} << 1);
-        end
-    endfunction
-    // -x * 2^-7 mod q: m = x mod 128 makes q m - x divisible by 128; (q m - x) / 128 =
-    // 26 m - (x >> 7), negative only when m = 0 (then + q)
-    function [11:0] modq_ndiv128;
-        input [11:0] x;
-        reg [12:0] t;
-        begin
-            t = ({6'd0, x[6:0]} << 4) + ({6'd0, x[6:0]} << 3) + ({6'd0, x[6:0]} << 1) - {8'd0, x[11:7]};
-            modq_ndiv128 = t[12] ? t + 13'd3329 : t[11:0];
-        end
-    endfunction
-
-    // modq_red24 in two pipeline steps (the same arithmetic): the Barrett estimate
-    // qe = floor(5039 x / 2^24), then x - 3329 qe (below 2q, so 14 bits of it) and one
-    // conditional subtraction
-    function [12:0] modq_red24_q;
-        input [23:0] x;
-        reg [37:0] t;
-        begin
-            t = (({14'd0, x} << 12) + ({14'd0, x} << 10)) - (({14'd0, x} << 6) + ({14'd0, x} << 4) + {14'd0, x});
-            modq_red24_q = t[36:24];
-        end
-    endfunction
-    function [11:0] modq_red24_r;
-        input [13:0] xlo;                 // x mod 2^14
-        input [12:0] qe;
-        reg [13:0] p, r, r1;
-        begin
-            p  = (({1'b0, qe} << 11) + ({1'b0, qe} << 10)) + (({1'b0, qe} << 8) + {1'b0, qe});
-            r  = xlo - p;
-            r1 = r - 14'd3329;
-            modq_red24_r = r1[13] ? r[11:0] : r1[11:0];
-        end
-    endfunction
-
     // ---------------- command state ----------------
     reg        busy;
     reg [2:0]  op;
@@ -579,7 +533,7 @@ module poly_engine #(
         for (i = 0; i < W; i = i + 1) begin
             qe_h[i] <= modq_red24_q(P[i]);
             xlo_h[i] <= P[i][13:0];
-            side_h[i] <= !sc_s1 ? side1[i] : ng_s1 ? modq_ndiv128(side1[i]) : modq_div128(side1[i]);
+            side_h[i] <= !sc_s1 ? side1[i] : modq_sdiv128(side1[i], ng_s1);
         end
         // S1b -> S2
         for (i = 0; i < W; i = i + 1) begin
