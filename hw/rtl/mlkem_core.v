@@ -141,6 +141,9 @@ module mlkem_core #(
     reg  [9:0]  pn;           // sponge unit: lanes absorbed / squeezed
     reg  [8:0]  pwcnt;        // sponge unit: sampled words
     reg  [9:0]  n;            // codec unit: lanes taken from the RAM / given to it
+    // lanes c_abase + n and c_abase + n + 1, in registers: the codec's handshakes (a lane taken
+    // by the deserializer, given by the serializer) pick the lane RAM address without an adder
+    reg  [9:0]  cb0, cb1;
     reg  [8:0]  wcnt;         // codec unit: engine words written / requested
     reg         pend;         // an engine word read is on its way
     reg  [63:0] tmp [0:3];
@@ -335,21 +338,21 @@ module mlkem_core #(
             end
             default: ;
         endcase
-        // port B: the codec unit, else the host's writes
+        // port B: the codec unit, else the host's writes (lane c_abase + n is cb0, the next cb1)
         addrb = host_waddr; web = 1'b0; wdatab = host_wdata;
         case (cst)
             C_IDLE: web = host_we && st == D_IDLE;
-            C_ENCI, C_DECI, C_LINI: addrb = c_abase;
+            C_ENCI, C_DECI, C_LINI: addrb = cb0;
             C_ENC: if (c_op == I_ENC && ser_give) begin
-                web = 1'b1; addrb = c_abase + n; wdatab = ser_lane;
-            end else addrb = c_abase + n_next;
-            C_DEC: addrb = c_abase + n_next;
+                web = 1'b1; addrb = cb0; wdatab = ser_lane;
+            end else addrb = ser_give ? cb1 : cb0;
+            C_DEC: addrb = des_take ? cb1 : cb0;
             C_LRUN: if (c_op == I_SEL4 && n[2]) begin
                 // SEL4 reads its 4 lanes into tmp (n = 0..3), then writes tmp back (n = 4..7)
                 web = 1'b1; addrb = c_abase + {8'd0, n[1:0]}; wdatab = tmp[n[1:0]];
             end else if (c_op == I_WIPE) begin
-                web = 1'b1; addrb = c_abase + n; wdatab = 64'd0;
-            end else addrb = c_abase + n_next;
+                web = 1'b1; addrb = cb0; wdatab = 64'd0;
+            end else addrb = cb1;
             default: ;
         endcase
     end
@@ -374,6 +377,9 @@ module mlkem_core #(
         end else begin
             pn <= pn_next;
             n <= n_next;
+            if ((cst == C_DEC && des_take) || (cst == C_ENC && ser_give) || cst == C_LRUN) begin
+                cb0 <= cb1; cb1 <= cb1 + 10'd1;
+            end
             // every HASH/SAMPLE's first segment has at least 2 lanes (gen_prog asserts it), so
             // positions 0 and 1 are abase and abase + 1; position pn + 2 starts the second
             // segment or follows
@@ -402,7 +408,7 @@ module mlkem_core #(
                         piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; nt <= iw[25:16] + {6'd0, iw[39:36]};
                     end
                     if (is_c) begin
-                        ciw <= iw; wcnt <= 9'd0; pend <= 1'b0;
+                        ciw <= iw; wcnt <= 9'd0; pend <= 1'b0; cb0 <= iw[15:6]; cb1 <= iw[15:6] + 10'd1;
                         cst <= (f_op == I_ENC || f_op == I_ENCCMP) ? C_ENCI : (f_op == I_DEC) ? C_DECI : C_LINI;
                     end
                 end
