@@ -9,7 +9,9 @@
 // their one variable shifter has 64 / W or 128 / W positions.
 
 // Engine words in (read from the host port, one per cycle when `word_ready`), lanes out.
-// d = 12 encodes without compression (ek, dk); other d compress first.
+// d = 12 encodes without compression (ek, dk); other d compress first. word_m adds
+// Decompress_1(m) = 1665 to coefficient i where bit i is set, before Compress (encryption's v + mu;
+// exact for d = 1, 4, 5, the d of v; ignored at d = 12).
 module poly_serializer #(
     parameter NBU = 2
 ) (
@@ -20,6 +22,7 @@ module poly_serializer #(
     input  wire              word_valid,
     output wire              word_ready,
     input  wire [24*NBU-1:0] word,
+    input  wire [2*NBU-1:0]  word_m,
     output wire              lane_valid,
     input  wire              lane_ready,
     output wire [63:0]       lane
@@ -33,8 +36,11 @@ module poly_serializer #(
     reg  [AW-1:0] acc;
     reg  [7:0]    nacc;
     wire [7:0]    nbits = d_bits(dsel, W);
-    // the rounding constant 2^(20-d) of Compress_d: one bit, the one-hot select itself, placed
-    wire [21:0]   rnd = {2'd0, dsel[0], 2'd0, dsel[1], dsel[2], 4'd0, dsel[3], dsel[4], 9'd0};
+    // the rounding constant 2^(20-d) of Compress_d: one bit, the one-hot select itself, placed;
+    // with m, also K = 2^20 + 315: Compress_d((x + 1665) mod q) = ((p + K + 2^(20-d)) >> (21 - d))
+    // mod 2^d for every x < q and d = 1, 4, 5 (K ~ 2^21 1665 / q; checked in test_codec.py)
+    wire [21:0]   rnd  = {2'd0, dsel[0], 2'd0, dsel[1], dsel[2], 4'd0, dsel[3], dsel[4], 9'd0};
+    wire [21:0]   rndm = rnd + 22'd1048891;
 
     // Three stages, so Compress, the d select and the bit buffer's shifter are not in one cycle
     // (the clock):
@@ -98,7 +104,7 @@ module poly_serializer #(
                 for (k = 0; k < W; k = k + 1) begin
                     xw[12*k +: 12]  <= word[12*k +: 12];
                     xhi[21*k +: 21] <= compress_hi(word[12*k +: 12]);
-                    xlo[22*k +: 22] <= compress_lo(word[12*k +: 12], rnd);
+                    xlo[22*k +: 22] <= compress_lo(word[12*k +: 12], word_m[k] ? rndm : rnd);
                 end
             encv <= q_move || (encv && !land);
             if (q_move) encq <= enc;
@@ -230,6 +236,7 @@ module codec_top #(
     input  wire              s_word_valid,
     output wire              s_word_ready,
     input  wire [24*NBU-1:0] s_word,
+    input  wire [2*NBU-1:0]  s_word_m,
     output wire              s_lane_valid,
     input  wire              s_lane_ready,
     output wire [63:0]       s_lane,
@@ -242,7 +249,7 @@ module codec_top #(
     output wire              d_bad
 );
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(start), .d(d),
-        .word_valid(s_word_valid), .word_ready(s_word_ready), .word(s_word),
+        .word_valid(s_word_valid), .word_ready(s_word_ready), .word(s_word), .word_m(s_word_m),
         .lane_valid(s_lane_valid), .lane_ready(s_lane_ready), .lane(s_lane));
     poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(start), .d(d),
         .lane_valid(d_lane_valid), .lane_ready(d_lane_ready), .lane(d_lane),

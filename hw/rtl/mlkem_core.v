@@ -193,7 +193,8 @@ module mlkem_core #(
     wire        ser_word_ready, ser_lane_valid;
     wire [63:0] ser_lane;
     wire [24*NBU-1:0] pe_rdata;
-    // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c)
+    // addm: coefficient c of the word read gets 1665 m_c (m in tmp, coefficient c = bit c),
+    // inside the serializer's Compress (its word_m: a constant, no adder)
     // (tmp read as a lane, then the word's W bits in it: tmp stays a LUT RAM with a second read
     // port; reading all 256 bits at once made it 256 FF and a 64:1 select per bit)
     // (the bits are picked while the word comes out of the engine and registered beside rdq)
@@ -202,48 +203,40 @@ module mlkem_core #(
     wire [63:0] mlane = tmp[mbit0[7:6]];
     reg  [W-1:0] mb;
     // The word read is registered as it leaves the engine (rdq: no block-RAM output or sub-bank
-    // select in front of addm), then goes, addm added, into a four-entry ring in front of the
-    // serializer (no addm in front of Compress: the clock). A read is issued while the buffer
-    // has room for it and every word already on its way (two: the read, the register), so one
-    // goes a cycle while the serializer takes one a cycle. rdq and the buffer are cleared by
-    // WIPE (m' passes through them).
+    // select in front of the ring), then goes, with its m bits, into a four-entry ring in front of
+    // the serializer. A read is issued while the buffer has room for it and every word already on
+    // its way (two: the read, the register), so one goes a cycle while the serializer takes one a
+    // cycle. rdq, mb and the buffer are cleared by WIPE (m' passes through them).
     reg  [24*NBU-1:0] rdq;
     reg               pend2;          // rdq holds a word read
-    reg  [24*NBU-1:0] ser_word;
-    integer mi;
-    always @* begin
-        ser_word = rdq;
-        if (c_addm)
-            for (mi = 0; mi < W; mi = mi + 1)
-                ser_word[12*mi +: 12] = modq_add(rdq[12*mi +: 12], mb[mi] ? 12'd1665 : 12'd0);
-    end
     // a ring of four: a push writes one entry and a pop moves a pointer (the serializer's
     // word_ready drives two pointer bits, not a shift of the held words); four entries let a
     // read go every cycle without counting the word leaving now
-    reg  [24*NBU-1:0] wb [0:3];
+    reg  [24*NBU+W-1:0] wb [0:3];     // {m bits, word}
     reg  [1:0]  wb_wr, wb_rd;
     reg  [2:0]  wbn;                  // words held
     wire        wb_pop = wbn != 3'd0 && ser_word_ready;
     wire        wb_room = wbn + {2'd0, pend} + {2'd0, pend2} < 3'd4;
     integer     wi;
     always @(posedge clk) begin
-        rdq <= pe_rdata; mb <= mlane[mbit0[5:0] +: W];
+        rdq <= pe_rdata; mb <= mlane[mbit0[5:0] +: W] & {W{c_addm}};
         if (rst || cst == C_ENCI || wipe0) begin
             wbn <= 3'd0; pend2 <= 1'b0; wb_wr <= 2'd0; wb_rd <= 2'd0;
             if (rst || wipe0) begin
-                rdq <= 0;
+                rdq <= 0; mb <= 0;
                 for (wi = 0; wi < 4; wi = wi + 1) wb[wi] <= 0;
             end
         end else begin
             pend2 <= pend;
-            if (pend2) begin wb[wb_wr] <= ser_word; wb_wr <= wb_wr + 2'd1; end
+            if (pend2) begin wb[wb_wr] <= {mb, rdq}; wb_wr <= wb_wr + 2'd1; end
             if (wb_pop) wb_rd <= wb_rd + 2'd1;
             wbn <= wbn + {2'd0, pend2} - {2'd0, wb_pop};
         end
     end
+    wire [24*NBU+W-1:0] wb_head = wb[wb_rd];
     poly_serializer #(.NBU(NBU)) ser (.clk(clk), .rst(rst), .start(cst == C_ENCI || wipe0), .d(c_d),
         .word_valid(wbn != 3'd0), .word_ready(ser_word_ready),
-        .word(wb[wb_rd]),
+        .word(wb_head[24*NBU-1:0]), .word_m(wb_head[24*NBU +: W]),
         .lane_valid(ser_lane_valid), .lane_ready(cst == C_ENC), .lane(ser_lane));
     wire        des_lane_ready, des_valid, des_bad;
     wire [7:0]  des_index;

@@ -22,6 +22,11 @@ def test_constants_exhaustively():
             assert 0 <= p < 1 << 22 and (p >> (21 - d)) % (1 << d) == models.compress(x, d)
         for y in range(1 << d):
             assert (Q * (y << (12 - d)) + 2048) >> 12 == models.decompress(y, d)
+    # with m (encryption's v + Decompress_1(m) = v + 1665, d = 1, 4, 5): K = 2^20 + 315 more
+    for d in (1, 4, 5):
+        for x in range(Q):
+            p = (x << 9) + (x << 7) - (x << 3) - (x << 1) - (x >> 5) - (x >> 8) - 2 + (1 << (20 - d))
+            assert (((p + (1 << 20) + 315) >> (21 - d)) % (1 << d) == models.compress((x + 1665) % Q, d))
 
 
 @cocotb.test()
@@ -31,7 +36,7 @@ async def constants(dut):
 
 async def reset(dut, d):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
-    for s in ("start", "s_word_valid", "s_word", "s_lane_ready", "d_lane_valid", "d_lane"):
+    for s in ("start", "s_word_valid", "s_word", "s_word_m", "s_lane_ready", "d_lane_valid", "d_lane"):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     dut.d.value = d
@@ -42,11 +47,13 @@ async def reset(dut, d):
     dut.start.value = 0
 
 
-async def serialize(dut, d, f, gaps=None):
-    """gaps: a random.Random to offer words and take lanes only some cycles (else every cycle)."""
+async def serialize(dut, d, f, gaps=None, m=None):
+    """gaps: a random.Random to offer words and take lanes only some cycles (else every cycle);
+    m: 256 bits, each adding 1665 to its coefficient before Compress (word_m)."""
     w = 2 * int(dut.NBU.value)
     await reset(dut, d)
     words = [sum(c << (12 * i) for i, c in enumerate(f[k:k + w])) for k in range(0, 256, w)]
+    mbits = [sum(b << i for i, b in enumerate((m or [0] * 256)[k:k + w])) for k in range(0, 256, w)]
     out = b""
     k = 0
     for _ in range(4000):
@@ -54,6 +61,7 @@ async def serialize(dut, d, f, gaps=None):
         ready = gaps is None or gaps.random() < 0.6
         dut.s_word_valid.value = int(offer)
         dut.s_word.value = words[k] if offer else 0
+        dut.s_word_m.value = mbits[k] if offer else 0
         dut.s_lane_ready.value = int(ready)
         await ReadOnly()
         took = offer and dut.s_word_ready.value == 1
@@ -120,6 +128,20 @@ async def encode_every_value(dut):
             f = xs[k:k + 256]
             want = models.byte_encode([models.compress(x, d) for x in f], d)
             assert await serialize(dut, d, f) == want, (d, k)
+
+
+@cocotb.test()
+async def encode_plus_mu(dut):
+    # v + Decompress_1(m) compressed (the core's addm) for every x < q, m = 0 and 1 mixed
+    rng = random.Random(11)
+    xs = list(range(Q))
+    xs += xs[:(-len(xs)) % 256]
+    for d in (1, 4, 5):
+        for k in range(0, len(xs), 256):
+            f = xs[k:k + 256]
+            m = [rng.randrange(2) for _ in range(256)]
+            want = models.byte_encode([models.compress((x + 1665 * b) % Q, d) for x, b in zip(f, m)], d)
+            assert await serialize(dut, d, f, m=m) == want, (d, k)
 
 
 @cocotb.test()
