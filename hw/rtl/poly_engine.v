@@ -337,15 +337,34 @@ module poly_engine #(
     wire [AW-1:0] waddr1 = {wslot[3:1], wb};
     wire ll_int = last_layer && op == OP_INTT;            // scaled last layer
 
-    reg           q_issuing, q_zeroing, q_ll_int;
+    reg           q_issuing, q_zeroing;
     reg  [AW-1:0] q_raddr0, q_raddr1;
     reg  [WA-1:0] q_wa, q_wb;
     reg  [9:0]    q_cnt;
-    reg  [6:0]    q_zidx [0:W-1];
+    // The twiddle ROM (mlkem_rom.vh: zetas at 0..127, gammas at 128..255) is block RAM with NBU
+    // read ports (a dual-port RAM per two): a cycle needs at most NBU distinct twiddles (one
+    // per block of a word pair, 2W / 2len <= NBU for the in-word layers len < W, one for
+    // len >= W) or NBU gammas (MUL, one per coefficient pair). Port p reads block p's zeta: that of
+    // lane p << log2(len) (lane i uses port i >> log2(len)), or pair p's gamma. The addresses
+    // are registered at I, the words arrive at R.
+    reg  [7:0]    twa [0:NBU-1];
+    reg  [7:0]    q_twa [0:NBU-1];
+    reg  [11:0]   tw_q [0:NBU-1];
+    integer p;
+    always @* begin
+        for (p = 0; p < NBU; p = p + 1)
+            twa[p] = (kind == K_MUL) ? {1'b1, zidx[p]} : {1'b0, zidx[0]};
+        for (l = 1; l < LW; l = l + 1)
+            if ((kind == K_CT || kind == K_GS) && lenlog == l)
+                for (p = 0; p < NBU; p = p + 1)
+                    if ((p << l) < W) twa[p] = {1'b0, zidx[p << l]};
+    end
+    always @(posedge clk)
+        for (p = 0; p < NBU; p = p + 1) tw_q[p] <= twid[q_twa[p]];
     always @(posedge clk) begin
-        q_issuing <= issuing; q_zeroing <= zeroing; q_ll_int <= ll_int;
+        q_issuing <= issuing; q_zeroing <= zeroing;
         q_raddr0 <= raddr0; q_raddr1 <= raddr1; q_wa <= wa; q_wb <= wb; q_cnt <= pcnt;
-        for (i = 0; i < W; i = i + 1) q_zidx[i] <= zidx[i];
+        for (p = 0; p < NBU; p = p + 1) q_twa[p] <= twa[p];
         m_q <= {from_stage, issuing && last_layer && stg, issuing && ll_int && stg, issuing && ll_int,
                 issuing && op == OP_MAC && acc_re, ph_b, lenlog, kind, issuing && wr0, issuing && wr1,
                 rbank, waddr0, waddr1};
@@ -353,7 +372,6 @@ module poly_engine #(
     end
     wire          q_rbank = m_q[M_BANK], q_mac = m_q[M_MAC], q_st = m_q[M_ST];
     wire [2:0]    q_kind = m_q[M_K +: 3];
-    wire          q_phb = m_q[M_B];
     wire          bank_r = m_r[M_BANK], st_r = m_r[M_ST];
     wire [2:0]    k_r = m_r[M_K +: 3];
     wire [2:0]    k_s0 = m_s0[M_K +: 3], l_s0 = m_s0[M_L +: 3];
@@ -403,7 +421,7 @@ module poly_engine #(
 
     // ---------------- datapath ----------------
     reg  [DW-1:0] X, Y;                       // S0a: the two words read (registered at R)
-    reg  [11:0]   z_r [0:W-1], z_s0 [0:W-1];  // twiddles (R, S0a)
+    reg  [11:0]   z_r [0:W-1], z_s0 [0:W-1];  // twiddles (R: from the ROM ports, S0a)
     reg  [11:0]   ina [0:W-1], inb [0:W-1];   // butterfly inputs after the layer's wiring
     reg  [11:0]   mx [0:W-1], my [0:W-1];     // multiplier operands
     reg  [11:0]   side [0:W-1];               // value passed beside the multiplier
@@ -427,8 +445,19 @@ module poly_engine #(
     reg  [11:0]   hold_a0b0 [0:NBU-1], hsum [0:NBU-1];
     reg  [11:0]   ph0 [0:NBU-1], ph1 [0:NBU-1];
     reg  [11:0]   pre0 [0:NBU-1], pre1 [0:NBU-1];
-    reg  [11:0]   gam [0:NBU-1], gam_d [0:NBU-1];
+    reg  [11:0]   gam [0:NBU-1];
     integer j;
+
+    // R: each lane's zeta from its port (the scaled last layer: zeta(1)/128, negated when its
+    // result is subtracted from a staging buffer)
+    always @*
+        for (i = 0; i < W; i = i + 1) begin
+            z_r[i] = tw_q[0];
+            for (l = 1; l < LW; l = l + 1)
+                if ((k_r == K_CT || k_r == K_GS) && m_r[M_L +: 3] == l) z_r[i] = tw_q[i >> l];
+            if (k_r == K_MUL) z_r[i] = 12'd0;
+            else if (m_r[M_SC]) z_r[i] = m_r[M_NG] ? NZETA1_128 : ZETA1_128;
+        end
 
     always @* begin
         // butterfly wiring: len >= W pairs lane i of X with lane i of Y; len < W pairs
@@ -468,7 +497,7 @@ module poly_engine #(
         if (k_m == K_MUL && b_m)
             for (j = 0; j < NBU; j = j + 1) begin
                 px[2*j]   = msa[j];    py[2*j]   = msb[j];
-                px[2*j+1] = R[2*j+1];  py[2*j+1] = gam_d[j];
+                px[2*j+1] = R[2*j+1];  py[2*j+1] = gam[j];
             end
         // S2: combine
         for (i = 0; i < W; i = i + 1) begin
@@ -500,14 +529,9 @@ module poly_engine #(
     end
 
     always @(posedge clk) begin
-        // I -> R: twiddles and gammas from the ROMs
-        for (i = 0; i < W; i = i + 1)
-            z_r[i] <= (q_kind == K_MUL) ? 12'd0 : !q_ll_int ? rom_zeta(q_zidx[i]) :
-                      stg ? NZETA1_128 : ZETA1_128;
-        if (q_kind == K_MUL && q_phb)
-            for (j = 0; j < NBU; j = j + 1) gam[j] <= rom_gamma(q_zidx[j]);
-        // gamma is loaded every second cycle and used at S0b, three cycles after R
-        for (j = 0; j < NBU; j = j + 1) gam_d[j] <= gam[j];
+        // R -> S0a: the gammas of a phase B word (used at S0b; the next phase B comes two cycles on)
+        if (k_r == K_MUL && m_r[M_B])
+            for (j = 0; j < NBU; j = j + 1) gam[j] <= tw_q[j];
         // R -> S0a: the RAM words, registered before any logic (a DP16KD output takes ~6 ns)
         sbuf_r <= sbuf;
         X <= st_r ? srd0[sbuf_r] : rd0[{bank_r, rsub0}];
@@ -564,7 +588,7 @@ module poly_engine #(
         if (zeroing)
             for (j = 0; j < NBU; j = j + 1) begin
                 msa[j] <= 12'd0; msb[j] <= 12'd0; hold_a0b0[j] <= 12'd0; hsum[j] <= 12'd0;
-                ph0[j] <= 12'd0; ph1[j] <= 12'd0; gam[j] <= 12'd0; gam_d[j] <= 12'd0;
+                ph0[j] <= 12'd0; ph1[j] <= 12'd0; gam[j] <= 12'd0;
             end
     end
 
