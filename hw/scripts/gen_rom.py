@@ -15,7 +15,7 @@ def bitrev7(i):
 
 
 def rom(values):
-    lines = [f"reg [11:0] twid [0:{len(values) - 1}];", "initial begin"]
+    lines = ["(* rom_style = \"block\" *)", f"reg [11:0] twid [0:{len(values) - 1}];", "initial begin"]
     lines += [f"    twid[{i}] = 12'd{v};" for i, v in enumerate(values)]
     return "\n".join(lines + ["end", ""])
 
