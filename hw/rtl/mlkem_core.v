@@ -362,6 +362,15 @@ module mlkem_core #(
         if (st == D_FETCH2 || leave) iw <= iwr;
     end
 
+    // A unit's instruction register follows iw while the unit is idle, so it holds the instruction
+    // given to it from then on; its enable is the unit's state, not the dispatch decision (whose
+    // fanout was the clock's path). An idle unit's fields drive nothing that matters: every use
+    // is gated by the unit's state or sampled when the unit starts.
+    always @(posedge clk) begin
+        if (pst == P_IDLE) piw <= iw;
+        if (cst == C_IDLE) ciw <= iw;
+    end
+
     always @(posedge clk) begin
         done <= 1'b0;
         if (rst) begin
@@ -398,10 +407,10 @@ module mlkem_core #(
                     pc <= pc + 10'd1;
                     if (f_op == I_END) begin st <= D_IDLE; done <= 1'b1; end
                     if (is_p) begin
-                        piw <= iw; pst <= P_HINIT; pwcnt <= 9'd0; nt <= iw[25:16] + {6'd0, iw[39:36]};
+                        pst <= P_HINIT; pwcnt <= 9'd0; nt <= iw[25:16] + {6'd0, iw[39:36]};
                     end
                     if (is_c) begin
-                        ciw <= iw; wcnt <= 9'd0; pend <= 1'b0; cb0 <= iw[15:6]; cb1 <= iw[15:6] + 10'd1;
+                        wcnt <= 9'd0; pend <= 1'b0; cb0 <= iw[15:6]; cb1 <= iw[15:6] + 10'd1;
                         cst <= (f_op == I_ENC || f_op == I_ENCCMP) ? C_ENCI : (f_op == I_DEC) ? C_DECI : C_LINI;
                     end
                 end

@@ -615,7 +615,12 @@ module poly_engine #(
     // as it comes): from the layer's issue 10 on, a read a cycle reads word w no earlier than
     // issue 10 + w, and the last layer writes word w by issue w + 9 (words w and w + 128/W at
     // issue w of a word layer; 2t and 2t + 1 at issue t of an in-word layer)
-    assign tail = busy && (op == OP_NTT || intt_op) && pass == 4'd6 && (draining || cnt >= 10'd10);
+    // (registered, a cycle late, so no compare is in front of the core's dispatch: the clock;
+    // pass == 6 drops it the cycle a chained command starts)
+    reg tail_r;
+    always @(posedge clk)
+        tail_r <= !rst && busy && (op == OP_NTT || intt_op) && pass == 4'd6 && (draining || cnt >= 10'd10);
+    assign tail = tail_r && busy && pass == 4'd6;
     wire host_tail = tail && host_slot == sb;
     assign host_rd_ok = host_idle || host_beside || host_tail;
 
