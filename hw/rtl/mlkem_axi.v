@@ -104,7 +104,7 @@ module mlkem_axi #(
 
     assign s_axis_tready = st == W_IN;
     assign m_axis_tvalid = st == W_OUT;
-    assign m_axis_tdata  = reject ? 64'd0 : core_rdata;
+    assign m_axis_tdata  = core_rdata;             // zeros when rejected (host_zero)
     assign m_axis_tlast  = st == W_OUT && out_last;
 
     // each output lane is zeroed in the core's RAM as it leaves (the core wipes the other
@@ -115,7 +115,7 @@ module mlkem_axi #(
         .prog_err(core_prog_err), .host_we(in_take || out_wipe),
         .host_waddr(st == W_IN ? in_base + idx : out_base + idx),
         .host_addr(st == W_IN ? in_base + idx : rd_addr),
-        .host_wdata(st == W_IN ? s_axis_tdata : 64'd0), .host_rdata(core_rdata));
+        .host_wdata(st == W_IN ? s_axis_tdata : 64'd0), .host_rdata(core_rdata), .host_zero(reject));
 
     // ---------------- AXI4-Lite ----------------
     assign s_axil_awready = !s_axil_bvalid && s_axil_awvalid && s_axil_wvalid;

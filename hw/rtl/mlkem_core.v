@@ -40,7 +40,9 @@ module mlkem_core #(
     input  wire [9:0]  host_waddr,    // written while idle (the AXI wrapper zeroes output lanes
     input  wire [9:0]  host_addr,     // as they leave, reading one lane ahead)
     input  wire [63:0] host_wdata,
-    output wire [63:0] host_rdata     // mem[host_addr] of the previous cycle
+    output wire [63:0] host_rdata,    // mem[host_addr] of the previous cycle
+    input  wire        host_zero      // while idle: the read gives zeros (the AXI wrapper's
+                                      // rejected output; the block RAM's output reset, no select)
 );
     localparam W = 2 * NBU, WORDS = 256 / W;
     localparam I_END = 0, I_HASH = 1, I_SAMPLE = 2, I_ENG = 3, I_ENC = 4, I_ENCCMP = 5, I_DEC = 6,
@@ -129,7 +131,8 @@ module mlkem_core #(
     reg  [63:0] rdata, rdatb;
     always @(posedge clk) begin
         if (wea) mem[addra] <= wdataa;
-        rdata <= mem[addra];
+        if (host_zero && st == D_IDLE) rdata <= 64'd0;
+        else rdata <= mem[addra];
     end
     always @(posedge clk) begin
         if (web) mem[addrb] <= wdatab;
