@@ -13,10 +13,11 @@
 //         is no scaling pass
 //   INTT128 a -> b    (a is scratch): 128 INTT(a), the 7 layers unscaled, for products whose
 //         factor already carries 1/128 (encryption samples y scaled, sampler.v)
-//   with a staging buffer (cmd_stage) the last layer folds it into its result as it is
-//   written (no ADD/SUB pass): INTT gives s - INTT(a) (decryption's v - s^T u; its last layer
-//   computes -INTT(a): the negated scaling and zeta), INTT128 gives 128 INTT(a) + s
-//   (encryption's u + e1, v + e2); s is read two words a cycle at the write
+//   with a staging buffer (cmd_stage) the last layer folds it into its result (no ADD/SUB
+//   pass): INTT gives s - INTT(a) (decryption's v - s^T u), INTT128 gives 128 INTT(a) + s
+//   (encryption's u + e1, v + e2); s is read two words a cycle. The fold uses CT's sum and
+//   difference units (S2): s + the sum output, whose scaling is negated for INTT, and s - the
+//   difference output, whose zeta is negated for INTT128
 //   MUL   a o b -> c  (a, b in one bank, c in the other): NTT-domain base multiplication
 //   MAC   c + a o b -> c  (same bank rule as MUL, same cycles): the product accumulated into c,
 //         read on the write bank's second port, so a sum of products needs no ADD passes
@@ -79,7 +80,7 @@ module poly_engine #(
                OP_MAC = 3'd6, OP_INTT128 = 3'd7;
     localparam K_CT = 3'd0, K_GS = 3'd1, K_MUL = 3'd3, K_ADD = 3'd4, K_SUB = 3'd5, K_ZERO = 3'd6;
     localparam [11:0] ZETA1_128 = 12'd1652;               // zeta(1) * 128^-1 mod q (1729 / 128)
-    localparam [11:0] NZETA1_128 = 12'd1677;              // its negative (INTT subtracted from s)
+    localparam [11:0] NZETA1 = 12'd1600;                  // -zeta(1) mod q (INTT128's folded last layer)
     localparam OP_ZERO = 3'd0;
 
 `include "modq.vh"
@@ -380,11 +381,11 @@ module poly_engine #(
     wire          b_m = m_m[M_B], mac_m = m_m[M_MAC], bank_m = m_m[M_BANK];
     wire [AW-1:0] wa_m = m_m[M_WA +: AW];
     wire          sc_s1 = m_s1[M_SC], ng_s1 = m_s1[M_NG];
-    wire          mac_h = m_h[M_MAC];
-    wire [AW-1:0] wa_h = m_h[M_WA +: AW], wb_h = m_h[M_WB +: AW];
+    wire [AW-1:0] wa_s1 = m_s1[M_WA +: AW], wb_s1 = m_s1[M_WB +: AW];
+    wire          mac_h = m_h[M_MAC], fd_h = m_h[M_FD];
     wire [2:0]    k_s2 = m_s2[M_K +: 3], l_s2 = m_s2[M_L +: 3];
     wire          b_s2 = m_s2[M_B], fd_s2 = m_s2[M_FD];
-    wire          w0_s3 = m_s3[M_W0], w1_s3 = m_s3[M_W1], bank_s3 = m_s3[M_BANK], fd_s3 = m_s3[M_FD];
+    wire          w0_s3 = m_s3[M_W0], w1_s3 = m_s3[M_W1], bank_s3 = m_s3[M_BANK];
     wire [AW-1:0] wa_s3 = m_s3[M_WA +: AW], wb_s3 = m_s3[M_WB +: AW];
     reg  [1:0]    host_ram_q;
     wire [AW-1:0] host_addr = {host_slot[3:1], host_word[WA-1:0]};
@@ -402,11 +403,11 @@ module poly_engine #(
     wire [DW-1:0] srd0 [0:1], srd1 [0:1];
     wire          s_clr = q_zeroing && q_cnt < WORDS / 2;  // both ports, half a buffer each
     wire          s_rd0 = busy && stg && !sbuf, s_rd1 = busy && stg && sbuf;
-    // operand a: the words of stage I; a folding INTT: the words its S1b stage holds, so the
-    // buffer's words arrive at S2 and are registered beside them into S3 (FS0/FS1: no RAM
-    // clock-to-out in front of the fold's adder)
-    wire [WA-1:0] s_ra0 = intt_op ? wa_h[WA-1:0] : q_wa;
-    wire [WA-1:0] s_ra1 = intt_op ? wb_h[WA-1:0] : q_wb;
+    // operand a: the words of stage I; a folding INTT: the words its S1 stage holds, so the
+    // buffer's words arrive at S1b and are registered beside them into S2 (FS0/FS1: no RAM
+    // clock-to-out in front of the fold's adders)
+    wire [WA-1:0] s_ra0 = intt_op ? wa_s1[WA-1:0] : q_wa;
+    wire [WA-1:0] s_ra1 = intt_op ? wb_s1[WA-1:0] : q_wb;
     reg  [DW-1:0] FS0, FS1;
     poly_ram #(.WIDTH(DW), .DEPTH(WORDS), .AW(WA)) stage0 (
         .clk(clk), .we0((stage_we && !stage_buf && !s_rd0) || s_clr),
@@ -435,6 +436,7 @@ module poly_engine #(
     reg  [11:0]   R [0:W-1];                  // S2: reduced products
     reg  [11:0]   side2 [0:W-1];
     reg  [11:0]   oa [0:W-1], ob [0:W-1];     // S2 outputs per butterfly
+    reg  [11:0]   ua [0:W-1], ub [0:W-1];     // S2's modular sum and difference
     reg  [DW-1:0] OX, OY;                     // S2 output words
     reg  [DW-1:0] OX_s3, OY_s3;               // S3: registered output words
     reg  [DW-1:0] acc_h;                      // MAC: c's word (read at S0b, registered at S1b)
@@ -456,7 +458,8 @@ module poly_engine #(
             for (l = 1; l < LW; l = l + 1)
                 if ((k_r == K_CT || k_r == K_GS) && m_r[M_L +: 3] == l) z_r[i] = tw_q[i >> l];
             if (k_r == K_MUL) z_r[i] = 12'd0;
-            else if (m_r[M_SC]) z_r[i] = m_r[M_NG] ? NZETA1_128 : ZETA1_128;
+            else if (m_r[M_SC]) z_r[i] = ZETA1_128;
+            else if (m_r[M_FD]) z_r[i] = NZETA1;
         end
 
     always @* begin
@@ -502,9 +505,14 @@ module poly_engine #(
         // S2: combine
         for (i = 0; i < W; i = i + 1) begin
             oa[i] = side2[i]; ob[i] = R[i];
+            // CT's two units also fold a staging buffer into an INTT's last layer (GS): the sum
+            // output plus s, and s minus the difference output, which that layer computes
+            // negated (its zeta)
+            ua[i] = modq_add(side2[i], fd_s2 ? FS0[12*i +: 12] : R[i]);
+            ub[i] = modq_sub(fd_s2 ? FS1[12*i +: 12] : side2[i], R[i]);
             case (k_s2)
-                K_CT:    begin oa[i] = modq_add(side2[i], R[i]); ob[i] = modq_sub(side2[i], R[i]); end
-                K_GS:    begin oa[i] = side2[i]; ob[i] = R[i]; end
+                K_CT:    begin oa[i] = ua[i]; ob[i] = ub[i]; end
+                K_GS:    begin oa[i] = fd_s2 ? ua[i] : side2[i]; ob[i] = fd_s2 ? ub[i] : R[i]; end
                 default: ;
             endcase
         end
@@ -583,7 +591,7 @@ module poly_engine #(
         // S2 -> S3 (write)
         // (ZERO writes the S3 words: zeros while it runs)
         OX_s3 <= zeroing ? {DW{1'b0}} : OX; OY_s3 <= zeroing ? {DW{1'b0}} : OY;
-        FS0 <= fd_s2 ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_s2 ? srd1[sbuf] : {DW{1'b0}};
+        FS0 <= fd_h ? srd0[sbuf] : {DW{1'b0}}; FS1 <= fd_h ? srd1[sbuf] : {DW{1'b0}};
         host_ram_q <= {host_slot[0], sub_of(host_addr)};
         if (zeroing)
             for (j = 0; j < NBU; j = j + 1) begin
@@ -592,17 +600,8 @@ module poly_engine #(
             end
     end
 
-    // S3 write words: a folding INTT adds its staging buffer (INTT128: 128 INTT(a) + s; INTT:
-    // -INTT(a) + s)
-    reg  [DW-1:0] WX, WY;
-    always @* begin
-        WX = OX_s3; WY = OY_s3;
-        if (fd_s3)
-            for (i = 0; i < W; i = i + 1) begin
-                WX[12*i +: 12] = modq_add(OX_s3[12*i +: 12], FS0[12*i +: 12]);
-                WY[12*i +: 12] = modq_add(OY_s3[12*i +: 12], FS1[12*i +: 12]);
-            end
-    end
+    // S3 write words
+    wire [DW-1:0] WX = OX_s3, WY = OY_s3;
 
     // A MUL/MAC/ADD/SUB with operand a from a staging buffer reads b's bank on port 1 only (port
     // 0's word is replaced by the staging word) and writes the other bank: port 0 of b's bank is
