@@ -51,30 +51,30 @@ module mlkem_axi #(
                      M = C + CLEN, KR = M + 8;
 
     // ---------------- the command's byte-string regions ----------------
-    reg  [1:0] op;
-    reg  [9:0] in_base0, in_len0, in_base1, in_len1, out_base0, out_len0, out_base1, out_len1;
-    always @* begin
-        case (op)
-            2'd0: begin
-                in_base0 = H; in_len0 = 10'd8; in_base1 = 10'd0; in_len1 = 10'd0;
-                out_base0 = EK; out_len0 = 48 * K + 4; out_base1 = 10'd0; out_len1 = 96 * K + 12;
-            end
-            2'd1: begin
-                in_base0 = EK; in_len0 = 48 * K + 4; in_base1 = M; in_len1 = 10'd4;
-                out_base0 = KR; out_len0 = 10'd4; out_base1 = C; out_len1 = CLEN;
-            end
-            default: begin
-                in_base0 = 10'd0; in_len0 = 96 * K + 12 + CLEN; in_base1 = 10'd0; in_len1 = 10'd0;
-                out_base0 = KR; out_len0 = 10'd4; out_base1 = 10'd0; out_len1 = 10'd0;
-            end
+    localparam [9:0] EKL = 48 * K + 4, DKL = 96 * K + 12, DKCL = 96 * K + 12 + CLEN;
+    // per op: {in_base0, in_len0, in_base1, in_len1, out_base0, out_len0, out_base1, out_len1}
+    function [79:0] regions;
+        input [1:0] o;
+        case (o)
+            2'd0: regions = {H, 10'd8, 10'd0, 10'd0, EK, EKL, 10'd0, DKL};
+            2'd1: regions = {EK, EKL, M, 10'd4, KR, 10'd4, C, CLEN};
+            default: regions = {10'd0, DKCL, 10'd0, 10'd0, KR, 10'd4, 10'd0, 10'd0};
         endcase
-    end
+    endfunction
+    reg  [1:0] op;
+    wire [9:0] in_base1, in_len1, out_base0, out_len0, out_base1, out_len1;
+    assign {in_base1, in_len1, out_base0, out_len0, out_base1, out_len1} = regions(op);
+    wire [79:0] new_regions = regions(s_axil_wdata[1:0]);      // of the command being written
 
     // ---------------- state ----------------
     localparam W_IDLE = 3'd0, W_IN = 3'd1, W_START = 3'd2, W_RUN = 3'd3, W_PRIME = 3'd4, W_OUT = 3'd5;
     reg  [2:0]  st;
     reg         seg;            // region 0 or 1
-    reg  [9:0]  idx;            // beat within the region
+    // the lane of this beat (input: written; output: shown, and aa1 the one after it), the
+    // beats left in the region, this one included, and whether it is the last: registers, so
+    // the lane RAM's address is a select on the stream handshake, not an adder (the clock)
+    reg  [9:0]  aa, aa1, left;
+    reg         last1;
     reg         done_r, ek_bad_r, dk_bad_r, prog_err_r, cmd_err_r;
     reg  [31:0] cycles, io_cycles;
 
@@ -82,25 +82,14 @@ module mlkem_axi #(
     wire [63:0] core_rdata;
     wire        reject = ek_bad_r | dk_bad_r | prog_err_r;
 
-    wire [9:0]  in_len  = seg ? in_len1 : in_len0;
-    wire [9:0]  in_base = seg ? in_base1 : in_base0;
-    wire [9:0]  out_len = seg ? out_len1 : out_len0;
-    wire [9:0]  out_base = seg ? out_base1 : out_base0;
     wire        in_take  = st == W_IN && s_axis_tvalid;
     wire        out_give = st == W_OUT && m_axis_tready;
-    wire        in_end   = idx == in_len - 10'd1;
-    wire        out_end  = idx == out_len - 10'd1;
+    wire        in_end   = last1;
+    wire        out_end  = last1;
     wire        out_last = out_end && (seg || out_len1 == 10'd0);
 
-    // the output read runs one beat ahead: core_rdata is always mem[out_base + idx]
-    reg  [9:0]  rd_addr;
-    always @* begin
-        rd_addr = out_base + idx;
-        if (st == W_OUT && out_give) begin
-            if (out_end) rd_addr = out_base1;
-            else rd_addr = out_base + idx + 10'd1;
-        end
-    end
+    // the output read runs one beat ahead: core_rdata is always the lane of this beat
+    wire [9:0]  rd_addr = !out_give ? aa : out_end ? out_base1 : aa1;
 
     assign s_axis_tready = st == W_IN;
     assign m_axis_tvalid = st == W_OUT;
@@ -113,8 +102,7 @@ module mlkem_axi #(
     mlkem_core #(.K(K), .NBU(NBU)) core (.clk(clk), .rst(rst), .start(st == W_START), .op(op),
         .busy(core_busy), .done(core_done), .ek_bad(core_ek_bad), .dk_bad(core_dk_bad),
         .prog_err(core_prog_err), .host_we(in_take || out_wipe),
-        .host_waddr(st == W_IN ? in_base + idx : out_base + idx),
-        .host_addr(st == W_IN ? in_base + idx : rd_addr),
+        .host_waddr(aa), .host_addr(st == W_IN ? aa : rd_addr),
         .host_wdata(st == W_IN ? s_axis_tdata : 64'd0), .host_rdata(core_rdata), .host_zero(reject));
 
     // ---------------- AXI4-Lite ----------------
@@ -156,7 +144,8 @@ module mlkem_axi #(
             if (cmd_write) begin
                 cmd_err_r <= !cmd_ok;
                 if (cmd_ok) begin
-                    op <= s_axil_wdata[1:0]; st <= W_IN; seg <= 1'b0; idx <= 10'd0;
+                    op <= s_axil_wdata[1:0]; st <= W_IN; seg <= 1'b0;
+                    {aa, left} <= new_regions[79:60]; last1 <= 1'b0;   // (every in_len0 > 1)
                     done_r <= 1'b0; ek_bad_r <= 1'b0; dk_bad_r <= 1'b0; prog_err_r <= 1'b0;
                     cycles <= 32'd0; io_cycles <= 32'd0;
                 end
@@ -165,8 +154,11 @@ module mlkem_axi #(
                 W_IN: begin
                     io_cycles <= io_cycles + 32'd1;
                     if (in_take) begin
-                        if (!in_end) idx <= idx + 10'd1;
-                        else if (!seg && in_len1 != 10'd0) begin seg <= 1'b1; idx <= 10'd0; end
+                        if (!in_end) begin
+                            aa <= aa + 10'd1; left <= left - 10'd1; last1 <= left == 10'd2;
+                        end else if (!seg && in_len1 != 10'd0) begin
+                            seg <= 1'b1; aa <= in_base1; left <= in_len1; last1 <= in_len1 == 10'd1;
+                        end
                         else st <= W_START;
                     end
                 end
@@ -175,15 +167,20 @@ module mlkem_axi #(
                     cycles <= cycles + 32'd1;
                     if (core_done) begin
                         ek_bad_r <= core_ek_bad; dk_bad_r <= core_dk_bad; prog_err_r <= core_prog_err;
-                        st <= W_PRIME; seg <= 1'b0; idx <= 10'd0;
+                        st <= W_PRIME; seg <= 1'b0;
+                        aa <= out_base0; aa1 <= out_base0 + 10'd1; left <= out_len0; last1 <= out_len0 == 10'd1;
                     end
                 end
                 W_PRIME: begin st <= W_OUT; io_cycles <= io_cycles + 32'd1; end
                 W_OUT: begin
                     io_cycles <= io_cycles + 32'd1;
                     if (out_give) begin
-                        if (!out_end) idx <= idx + 10'd1;
-                        else if (!seg && out_len1 != 10'd0) begin seg <= 1'b1; idx <= 10'd0; end
+                        if (!out_end) begin
+                            aa <= aa1; aa1 <= aa1 + 10'd1; left <= left - 10'd1; last1 <= left == 10'd2;
+                        end else if (!seg && out_len1 != 10'd0) begin
+                            seg <= 1'b1; aa <= out_base1; aa1 <= out_base1 + 10'd1; left <= out_len1;
+                            last1 <= out_len1 == 10'd1;
+                        end
                         else begin st <= W_IDLE; done_r <= 1'b1; end
                     end
                 end
