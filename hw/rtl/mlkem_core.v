@@ -151,6 +151,12 @@ module mlkem_core #(
     reg         pend;         // an engine word read is on its way
     reg  [63:0] tmp [0:3];
     reg         fail;         // re-encryption differs (secret: only used as a mask)
+    // ENCCMP's and CMP4's lanes compared a cycle after the read, both operands registered (one
+    // comparator, and none behind the lane RAM's clock-to-out: the clock); the flags follow a
+    // cycle later. WIPE clears the operands.
+    reg  [63:0] cmp_a, cmp_b;
+    reg         cmp_enc, cmp_dk;
+    wire        cmp_ne = cmp_a != cmp_b;
 
     // ---------------- sponge + sampler + packer ----------------
     // the lanes to absorb (registered as the instruction is given) and the lane addresses of
@@ -353,6 +359,14 @@ module mlkem_core #(
         endcase
     end
 
+    always @(posedge clk) begin
+        cmp_a   <= (cst == C_ENC) ? ser_lane : tmp[n[1:0]];
+        cmp_b   <= rdatb;
+        cmp_enc <= !rst && cst == C_ENC && ser_give && c_op == I_ENCCMP;
+        cmp_dk  <= !rst && cst == C_LRUN && c_op == I_CMP4;
+        if (rst || wipe0) begin cmp_a <= 64'd0; cmp_b <= 64'd0; end
+    end
+
     // ---------------- dispatcher and units ----------------
     // the program memory (mlkem_prog.vh) is read into iwr, a registered read (block RAM, not
     // logic), and iwr moves into iw, where the dispatcher decides: both when an instruction leaves
@@ -382,6 +396,9 @@ module mlkem_core #(
         end else begin
             pn <= pn_next;
             n <= n_next;
+            // (the codec unit may be idle already: the last compare lands a cycle after its lane)
+            if (cmp_enc && cmp_ne) fail <= 1'b1;
+            if (cmp_dk && cmp_ne) dk_bad <= 1'b1;
             if ((cst == C_DEC && des_take) || (cst == C_ENC && ser_give) || cst == C_LRUN) begin
                 cb0 <= cb1; cb1 <= cb1 + 10'd1;
             end
@@ -438,7 +455,6 @@ module mlkem_core #(
                 C_ENC: begin
                     if (pe_host_re) begin wcnt <= wcnt + 9'd1; mword <= wcnt[7:0]; end
                     pend <= pe_host_re;
-                    if (ser_give && c_op == I_ENCCMP) fail <= fail | (ser_lane != rdatb);
                     if (ser_give && n == nlanes - 10'd1) cst <= C_IDLE;
                 end
                 C_DECI: cst <= C_DEC;
@@ -453,7 +469,6 @@ module mlkem_core #(
                 C_LINI: cst <= C_LRUN;
                 C_LRUN: begin
                     if (c_op == I_LOAD4) tmp[n[1:0]] <= rdatb;
-                    if (c_op == I_CMP4) dk_bad <= dk_bad | (tmp[n[1:0]] != rdatb);
                     if (c_op == I_SEL4 && !n[2])
                         tmp[n[1:0]] <= ({64{fail}} & tmp[n[1:0]]) | (~{64{fail}} & rdatb);
                     if (c_op == I_WIPE && c_chk) begin tmp[n[1:0]] <= 64'd0; fail <= 1'b0; end
