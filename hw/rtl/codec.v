@@ -84,8 +84,10 @@ module poly_serializer #(
     assign lane       = acc[63:0];
     wire give = lane_valid && lane_ready;
     wire [7:0] keep = give ? nacc - 8'd64 : nacc;
-    wire fit_g = {1'b0, nacc} + {1'b0, nbits} <= AW + 64;     // (with a lane leaving: nacc >= 64)
-    wire fit_n = {1'b0, nacc} + {1'b0, nbits} <= AW;
+    // (thresholds per instruction in registers: a compare, no adder, in front of word_ready)
+    reg  [8:0] th_g, th_n;                                    // AW + 64 - d W, AW - d W
+    wire fit_g = {1'b0, nacc} <= th_g;                        // (with a lane leaving: nacc >= 64)
+    wire fit_n = {1'b0, nacc} <= th_n;
     wire land   = encv && (give ? fit_g : fit_n);
     wire q_move = xv && (!encv || land);
     assign word_ready = !xv || q_move;
@@ -96,6 +98,7 @@ module poly_serializer #(
     always @(posedge clk) begin
         if (rst || start) begin
             dsel <= d_onehot(d); acc <= {AW{1'b0}}; nacc <= 8'd0;
+            th_g <= AW + 64 - d_bits(d_onehot(d), W); th_n <= AW - d_bits(d_onehot(d), W);
             xv <= 1'b0; xw <= {12*W{1'b0}}; xhi <= {21*W{1'b0}}; xlo <= {22*W{1'b0}};
             encv <= 1'b0; encq <= {12*W{1'b0}};
         end else begin
