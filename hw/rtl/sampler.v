@@ -53,23 +53,30 @@ module sampler #(
     wire [64*NL-1:0] bits = lanes >> {off[5:2], 2'b00};
     /* verilator lint_on UNUSEDSIGNAL */
 
-    function [11:0] cbd;
+    // CBD in two steps: r = a - b in -3..3 (3-bit two's complement), then r mod q (scaled: -26 r
+    // mod q) as a table of r and the scale bit. r is kept as its own net (see cbdv below): as one
+    // function of the window bits, ABC mapped ~60 LUT a coefficient; this way about 20.
+    function [2:0] cbd_r;
         input [5:0] x;
         input       eta3;
-        input       scaled;
         reg [2:0] a, b;
         begin
             if (eta3) begin a = x[0] + x[1] + x[2]; b = x[3] + x[4] + x[5]; end
             else      begin a = x[0] + x[1];        b = x[2] + x[3]; end
-            // r = a - b; scaled: r * 3303 = -26 r mod q, a table (no multiplier)
-            if (!scaled) cbd = (a >= b) ? a - b : 12'd3329 - (b - a);
-            else case ((a >= b) ? a - b : b - a)
-                3'd1:    cbd = (a >= b) ? 12'd3303 : 12'd26;
-                3'd2:    cbd = (a >= b) ? 12'd3277 : 12'd52;
-                3'd3:    cbd = (a >= b) ? 12'd3251 : 12'd78;
-                default: cbd = 12'd0;
-            endcase
+            cbd_r = a - b;
         end
+    endfunction
+    function [11:0] cbd_val;
+        input [2:0] r;
+        input       scaled;
+        case ({scaled, r})
+            4'b0001: cbd_val = 12'd1;    4'b0010: cbd_val = 12'd2;    4'b0011: cbd_val = 12'd3;
+            4'b0111: cbd_val = 12'd3328; 4'b0110: cbd_val = 12'd3327; 4'b0101: cbd_val = 12'd3326;
+            // scaled: r * 128^-1 = r * 3303 = -26 r mod q
+            4'b1001: cbd_val = 12'd3303; 4'b1010: cbd_val = 12'd3277; 4'b1011: cbd_val = 12'd3251;
+            4'b1111: cbd_val = 12'd26;   4'b1110: cbd_val = 12'd52;   4'b1101: cbd_val = 12'd78;
+            default: cbd_val = 12'd0;
+        endcase
     endfunction
 
     // steps this cycle, and the bits they use (constants per mode: no multipliers); `hold`
@@ -99,6 +106,20 @@ module sampler #(
         input [11:0] x;
         ge_q = x[11] & x[10] & (x[9] | (x[8] & (|x[7:0])));
     endfunction
+    // each candidate's CBD: eta 2 takes 4 bits a coefficient, eta 3 six (the mode picks)
+    wire [11:0] cbdv [0:NC-1];
+    genvar gs, gh;
+    generate
+        for (gs = 0; gs < STEPS; gs = gs + 1) begin : cbd_step
+            for (gh = 0; gh < 2; gh = gh + 1) begin : half
+                (* keep *) wire [2:0] r;
+                assign r = (md == 2'd1) ? cbd_r({2'b00, bits[8*gs + 4*gh +: 4]}, 1'b0)
+                                        : cbd_r(bits[12*gs + 6*gh +: 6], 1'b1);
+                assign cbdv[2*gs + gh] = cbd_val(r, sc);
+            end
+        end
+    endgenerate
+
     // for every number of steps s (0..STEPS) at once: does it fit, the bits left, where the read
     // ends, may a lane come then; `sel` (one-hot) picks the most that fit, `hold` then picks
     // between that and no step
@@ -129,13 +150,9 @@ module sampler #(
                     cand[2*s]   = {bits[24*s + 8 +: 4], bits[24*s +: 8]};
                     cand[2*s+1] = {bits[24*s + 16 +: 8], bits[24*s + 12 +: 4]};
                 end
-                2'd1: begin
-                    cand[2*s]   = cbd({2'b0, bits[8*s +: 4]}, 1'b0, sc);
-                    cand[2*s+1] = cbd({2'b0, bits[8*s + 4 +: 4]}, 1'b0, sc);
-                end
                 default: begin
-                    cand[2*s]   = cbd(bits[12*s +: 6], 1'b1, sc);
-                    cand[2*s+1] = cbd(bits[12*s + 6 +: 6], 1'b1, sc);
+                    cand[2*s]   = cbdv[2*s];
+                    cand[2*s+1] = cbdv[2*s+1];
                 end
             endcase
             // the `< q` test on the window bits themselves (not after the mode select)
