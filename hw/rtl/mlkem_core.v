@@ -164,7 +164,10 @@ module mlkem_core #(
     // the address presented picks one of the two by sp_take,
     // with no adder or compare behind the sponge's in_ready (the clock)
     reg  [9:0]  nt, ra_cur, ra_nxt;
-    wire [9:0]  lastn = (p_tailn != 2'd0) ? nt : nt - 10'd1;
+    // the lanes still to absorb (nt - pn), and whether none / one is left, as registers: no
+    // compare of pn with nt in front of the sponge's in_valid (the clock)
+    reg  [9:0]  aleft;
+    reg         a_none, a_one;
     reg         sp_in_valid;
     reg  [63:0] sp_in_data;
     reg  [3:0]  sp_in_bytes;
@@ -312,9 +315,9 @@ module mlkem_core #(
     always @* begin
         sp_in_valid = 1'b0; sp_in_data = rdata; sp_in_bytes = 4'd8; sp_in_last = 1'b0;
         if (pst == P_ABS) begin
-            if (pn < nt) begin
-                sp_in_valid = 1'b1; sp_in_last = (pn == nt - 10'd1) && p_tailn == 2'd0;
-            end else if (pn == nt && p_tailn != 2'd0) begin
+            if (!a_none) begin
+                sp_in_valid = 1'b1; sp_in_last = a_one && p_tailn == 2'd0;
+            end else if (p_tailn != 2'd0) begin
                 sp_in_valid = 1'b1; sp_in_data = {48'd0, p_tail}; sp_in_bytes = {2'd0, p_tailn};
                 sp_in_last = 1'b1;
             end
@@ -407,7 +410,9 @@ module mlkem_core #(
             // segment or follows
             if (pst == P_HINIT) begin
                 ra_cur <= p_abase; ra_nxt <= p_abase + 10'd1;
+                aleft <= nt; a_none <= nt == 10'd0; a_one <= nt == 10'd1;
             end else if (pst == P_ABS && sp_take) begin
+                aleft <= aleft - 10'd1; a_none <= a_one; a_one <= aleft == 10'd2;
                 ra_cur <= ra_nxt; ra_nxt <= (pn == p_alen - 10'd2) ? p_bbase : ra_nxt + 10'd1;
             end
             eng_q <= eng_issue;
@@ -438,7 +443,7 @@ module mlkem_core #(
             // sponge unit
             case (pst)
                 P_HINIT: pst <= P_ABS;
-                P_ABS: if (sp_take && pn == lastn) begin pst <= P_SQ; pn <= 10'd0; end
+                P_ABS: if (sp_take && ((p_tailn != 2'd0) ? a_none : a_one)) begin pst <= P_SQ; pn <= 10'd0; end
                 P_SQ: if (is_sample) begin
                     if (pk_valid) begin
                         pwcnt <= pwcnt + 9'd1;
