@@ -155,7 +155,9 @@ module poly_deserializer #(
     wire [7:0] nbits = d_bits(dsel, W);
     localparam [8:0] WORDS = 256 / W;
     wire       emit  = nacc >= nbits && {1'b0, next_index} != WORDS;
-    assign lane_ready = nacc <= 8'd64 || (NL == 3 && nacc < nbits);
+    // lane_ready is a register (set with nacc: no compare behind it, the clock)
+    reg        lrdy;
+    assign lane_ready = lrdy;
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire [64*NL-1:0] held_lanes;
@@ -197,6 +199,7 @@ module poly_deserializer #(
     end
 
     wire put = lane_valid && lane_ready;
+    wire [7:0] nacc_new = nacc - (emit ? nbits : 8'd0) + (put ? 8'd64 : 8'd0);
     // after a read: lanes passed (0..2), the new position; a lane comes into the first free slot
     wire [7:0] end_pos = {2'd0, off} + (emit ? nbits : 8'd0);
     wire [1:0] held    = ({2'd0, off} + nacc) >> 6;      // lanes held before this cycle
@@ -208,7 +211,7 @@ module poly_deserializer #(
         word_valid <= 1'b0;
         if (rst || start) begin
             dsel <= d_onehot(d); l0 <= 64'd0; l1 <= 64'd0; l2 <= 64'd0; off <= 6'd0; nacc <= 8'd0;
-            next_index <= 8'd0; bad <= 1'b0;
+            next_index <= 8'd0; bad <= 1'b0; lrdy <= 1'b1;
             word <= {24*NBU{1'b0}};      // no decoded data left behind (the core's wipe)
         end else begin
             if (emit) begin
@@ -223,7 +226,8 @@ module poly_deserializer #(
             else if (NL == 3 && passed != 2'd0) l1 <= l2;
             if (slot2) l2 <= lane;
             off  <= end_pos[5:0];
-            nacc <= nacc - (emit ? nbits : 8'd0) + (put ? 8'd64 : 8'd0);
+            nacc <= nacc_new;
+            lrdy <= nacc_new <= 8'd64 || (NL == 3 && nacc_new < nbits);
         end
     end
 endmodule

@@ -254,7 +254,8 @@ module mlkem_core #(
     wire [7:0]  des_index;
     wire [24*NBU-1:0] des_word;
     wire [9:0]  nlanes = {4'd0, c_d, 2'd0};          // 4d lanes per polynomial
-    wire        des_lane_valid = cst == C_DEC && n != nlanes;
+    reg         dmore;                               // n != nlanes, registered with n
+    wire        des_lane_valid = cst == C_DEC && dmore;
     poly_deserializer #(.NBU(NBU)) des (.clk(clk), .rst(rst), .start(cst == C_DECI || wipe0), .d(c_d),
         .lane_valid(des_lane_valid), .lane_ready(des_lane_ready), .lane(rdatb),
         .word_valid(des_valid), .word_index(des_index), .word(des_word), .bad(des_bad));
@@ -399,6 +400,7 @@ module mlkem_core #(
         end else begin
             pn <= pn_next;
             n <= n_next;
+            dmore <= n_next != nlanes;
             // (the codec unit may be idle already: the last compare lands a cycle after its lane)
             if (cmp_enc && cmp_ne) fail <= 1'b1;
             if (cmp_dk && cmp_ne) dk_bad <= 1'b1;

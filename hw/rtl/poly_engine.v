@@ -149,13 +149,23 @@ module poly_engine #(
     // its writes) nor, for MAC, the accumulator on port 1 of a bank a butterfly layer writes on
     // port 1; not after a folding INTT (it reads its staging buffer until S2) and not ZERO (it
     // writes every port at once). Its own writes start after the last command's last write.
-    wire old_bfly   = op == OP_NTT || intt_op;
-    wire old_wbank  = old_bfly ? sb[0] : sc[0];
+    // The running command's terms are registers (the clock: this engine's state -> ready -> the
+    // core's dispatch -> these command registers was a critical loop): ch_r is "busy, draining from
+    // its second cycle on, not a folding INTT" for this cycle, set the cycle before; old_bfly and
+    // old_wbank are set as the command is taken.
+    reg  ch_r, old_bfly, old_wbank;
     wire new_bfly   = cmd_op == OP_NTT || cmd_op == OP_INTT || cmd_op == OP_INTT128;
     wire new_rbank  = new_bfly ? cmd_a[0] : cmd_b[0];
-    wire chain_ok   = busy && draining && drain_cnt >= 4'd1 && !(intt_op && stg) && cmd_op != OP_ZERO &&
+    wire chain_ok   = ch_r && cmd_op != OP_ZERO &&
                       new_rbank != old_wbank && !(cmd_op == OP_MAC && old_bfly && cmd_c[0] == old_wbank);
     assign ready = !busy || chain_ok;
+    wire drain_end  = drain_cnt == (last_pass ? DRAIN + 1 : DRAIN - 1);
+    always @(posedge clk) begin
+        ch_r <= !rst && busy && draining && !drain_end && !(cmd_valid && chain_ok) && !(intt_op && stg);
+        if ((!busy || chain_ok) && cmd_valid && !bad_cmd) begin
+            old_bfly <= new_bfly; old_wbank <= new_bfly ? cmd_b[0] : cmd_c[0];
+        end
+    end
 
     always @(posedge clk) begin
         done <= 1'b0;
@@ -183,7 +193,7 @@ module poly_engine #(
             drain_cnt <= drain_cnt + 4'd1;
             // the last pass drains two cycles more: its last write lands 2 + DRAIN cycles after
             // its last count (the registered stages P and I), and the host port waits for it
-            if (drain_cnt == (last_pass ? DRAIN + 1 : DRAIN - 1)) begin
+            if (drain_end) begin
                 draining <= 1'b0; cnt <= 10'd0;
                 if (last_pass) begin busy <= 1'b0; done <= 1'b1; end
                 else pass <= pass + 4'd1;
