@@ -328,8 +328,9 @@ module poly_engine #(
     // S0b MUL phase B operands selected; the product (one DSP per lane) registered into P
     // S1  Barrett quotient estimate (shift-add), registered; INTT's last-layer scaling
     // S1b x - 3329 qe and one conditional subtraction: R; MUL/MAC partial sums
-    // S2  CT sum/difference, MUL combine, output wiring: OX, OY
-    // S3  a folding INTT adds its staging buffer's words (read at S1b, registered at S2); write
+    // S2  CT sum/difference (which also fold a staging buffer's words into an INTT's last layer:
+    //     read at S1, registered at S1b), MUL combine, output wiring: OX, OY
+    // S3  write
     // Per stage, the command's data for the word travels in one bus (meta):
     localparam M_WB = 0, M_WA = AW, M_BANK = 2 * AW, M_W1 = 2 * AW + 1, M_W0 = 2 * AW + 2,
                M_K = 2 * AW + 3, M_L = 2 * AW + 6, M_B = 2 * AW + 9, M_MAC = 2 * AW + 10,
