@@ -9,7 +9,9 @@
 // this one is read (a long SHAKE output takes a block every 26 cycles instead of 21 + 25).
 // `block_ready` marks the first lane of each block; `state` is the Keccak state (already permuting
 // ahead during the squeeze), init clears it and the buffer.
-module keccak_sponge (
+module keccak_sponge #(
+    parameter DATA_LANES = 21     // see keccak_f1600: 17 if SHAKE128 inputs are at most 136 bytes
+) (
     input  wire          clk,
     input  wire          rst,
     input  wire          init,
@@ -76,7 +78,7 @@ module keccak_sponge (
     end
 
     /* verilator lint_off PINCONNECTEMPTY */
-    keccak_f1600 core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0),
+    keccak_f1600 #(.DATA_LANES(DATA_LANES)) core (.clk(clk), .rst(rst), .start(1'b0), .state_in(1600'd0),
                        .go(r_go || (kgo && !kxor)), .clear(r_clear), .xor_we(r_xor),
                        .xor_lane(r_lane), .xor_data(r_data), .state(state), .busy(), .done(done));
     /* verilator lint_on PINCONNECTEMPTY */

@@ -182,7 +182,8 @@ module mlkem_core #(
     // buffers
     wire        wipe0 = cst == C_LINI && c_op == I_WIPE && c_chk;
     wire        hinit = pst == P_HINIT || wipe0;
-    keccak_sponge sp (.clk(clk), .rst(rst), .init(hinit), .mode(wipe0 ? 2'd0 : p_mode), .in_valid(sp_in_valid),
+    // SHAKE128 absorbs 34 bytes here (XOF(rho, i, j)): the sponge's data lanes end at 17
+    keccak_sponge #(.DATA_LANES(17)) sp (.clk(clk), .rst(rst), .init(hinit), .mode(wipe0 ? 2'd0 : p_mode), .in_valid(sp_in_valid),
                       .in_ready(sp_in_ready), .in_data(sp_in_data), .in_bytes(sp_in_bytes),
                       .in_last(sp_in_last), .out_valid(sp_out_valid), .out_ready(sp_out_ready),
                       .out_data(sp_out), .block_ready(sp_block), .state(sp_state));

@@ -189,3 +189,29 @@ def test_report_takes_the_median_ecp5_seed(monkeypatch):
     assert not any(k.startswith("ecp5-seed") for k in out)
     # an even count takes the lower middle run
     assert report.ecp5_median([{"fmax_mhz": 2.0, "seed": 1}, {"fmax_mhz": 1.0, "seed": 2}])["seed"] == 2
+
+
+def test_flattened_lut_count_includes_kept_modules():
+    # a flattened run with keep_hierarchy modules lists them apart; the totals are in 'design
+    # hierarchy' (counting the top module alone would drop the Keccak's theta from the LUT count)
+    import report
+    stat = """
+=== keccak_theta ===
+     LUT2                          320
+     LUT5                          320
+=== mlkem_axi ===
+     FDRE                         7000
+     LUT6                         5000
+     RAM32M16                       10
+=== design hierarchy ===
+     FDRE                         7000
+     LUT2                          320
+     LUT5                          320
+     LUT6                         5000
+     RAM32M16                       10
+"""
+    mods = report.parse_stat(stat)
+    got = report.summary(report.flat_totals(mods, "mlkem_axi"))
+    assert got["lut"] == 320 + 320 + 5000 + 80 and got["lutmem"] == 80 and got["ff"] == 7000
+    flat = report.parse_stat(stat.split("=== design hierarchy ===")[0])
+    assert report.summary(report.flat_totals(flat, "mlkem_axi"))["lut"] == 5080
