@@ -178,6 +178,13 @@ module mlkem_core #(
     wire        is_sample = p_op == I_SAMPLE;
     wire        sm_lane_ready;
     wire        sp_out_ready = (pst == P_SQ) && (is_sample ? sm_lane_ready : 1'b1);
+    // A hash output lane goes into the lane RAM from a register (the clock: the sponge's output
+    // select to the RAM's data pins was a critical path, most of it routing). The write lands
+    // the cycle the sponge unit turns idle, before any instruction that waits for it starts;
+    // WIPE clears the register (the lanes are secrets).
+    reg         hq_we;
+    reg  [9:0]  hq_addr;
+    reg  [63:0] hq_data;
     // the final WIPE (chk) also restarts the sponge (its state cleared), the sampler and the codec
     // buffers
     wire        wipe0 = cst == C_LINI && c_op == I_WIPE && c_chk;
@@ -213,7 +220,12 @@ module mlkem_core #(
     // (the bits are picked while the word comes out of the engine and registered beside rdq)
     reg  [7:0]  mword;              // index of the engine word on its way
     wire [9:0]  mbit0 = W * mword;                   // its first coefficient
-    wire [63:0] mlane = tmp[mbit0[7:6]];
+    // tmp has one read address (one LUT RAM, not two copies): the lane of m while the codec
+    // encodes (C_ENC, C_ENCI), lane n[1:0] in C_LRUN (LOAD4, CMP4, SEL4 and WIPE), the only
+    // states that use each
+    wire [1:0]  ta = (cst == C_LRUN) ? n[1:0] : mbit0[7:6];
+    wire [63:0] tlane = tmp[ta];
+    wire [63:0] mlane = tlane;
     reg  [W-1:0] mb;
     // The word read is registered as it leaves the engine (rdq: no block-RAM output or sub-bank
     // select in front of the ring), then goes, with its m bits, into a four-entry ring in front of
@@ -335,16 +347,15 @@ module mlkem_core #(
             C_LRUN: n_next = n + 10'd1;
             default: n_next = 10'd0;
         endcase
-        // port A: the sponge unit, else the host's reads
-        addra = host_addr; wea = 1'b0; wdataa = sp_out;
+        // port A: the sponge unit, else the host's reads; a hash output lane is written a cycle
+        // after it leaves the sponge (hq_*)
+        addra = host_addr; wea = hq_we; wdataa = hq_data;
         case (pst)
             P_HINIT: addra = p_abase;
             P_ABS:   addra = sp_take ? ra_nxt : ra_cur;
-            P_SQ: if (!is_sample) begin
-                wea = sp_out_valid; addra = p_dst + pn;
-            end
             default: ;
         endcase
+        if (hq_we) addra = hq_addr;
         // port B: the codec unit, else the host's writes (lane c_abase + n is cb0, the next cb1)
         addrb = host_waddr; web = 1'b0; wdatab = host_wdata;
         case (cst)
@@ -356,7 +367,7 @@ module mlkem_core #(
             C_DEC: addrb = des_take ? cb1 : cb0;
             C_LRUN: if (c_op == I_SEL4 && n[2]) begin
                 // SEL4 reads its 4 lanes into tmp (n = 0..3), then writes tmp back (n = 4..7)
-                web = 1'b1; addrb = c_abase + {8'd0, n[1:0]}; wdatab = tmp[n[1:0]];
+                web = 1'b1; addrb = c_abase + {8'd0, n[1:0]}; wdatab = tlane;
             end else if (c_op == I_WIPE) begin
                 web = 1'b1; addrb = cb0; wdatab = 64'd0;
             end else addrb = cb1;
@@ -365,11 +376,14 @@ module mlkem_core #(
     end
 
     always @(posedge clk) begin
-        cmp_a   <= (cst == C_ENC) ? ser_lane : tmp[n[1:0]];
+        cmp_a   <= (cst == C_ENC) ? ser_lane : tlane;
         cmp_b   <= rdatb;
         cmp_enc <= !rst && cst == C_ENC && ser_give && c_op == I_ENCCMP;
         cmp_dk  <= !rst && cst == C_LRUN && c_op == I_CMP4;
         if (rst || wipe0) begin cmp_a <= 64'd0; cmp_b <= 64'd0; end
+        hq_we   <= !rst && pst == P_SQ && !is_sample && sp_out_valid;
+        hq_addr <= p_dst + pn;
+        hq_data <= (rst || wipe0) ? 64'd0 : sp_out;
     end
 
     // ---------------- dispatcher and units ----------------
@@ -478,7 +492,7 @@ module mlkem_core #(
                 C_LRUN: begin
                     if (c_op == I_LOAD4) tmp[n[1:0]] <= rdatb;
                     if (c_op == I_SEL4 && !n[2])
-                        tmp[n[1:0]] <= ({64{fail}} & tmp[n[1:0]]) | (~{64{fail}} & rdatb);
+                        tmp[n[1:0]] <= ({64{fail}} & tlane) | (~{64{fail}} & rdatb);
                     if (c_op == I_WIPE && c_chk) begin tmp[n[1:0]] <= 64'd0; fail <= 1'b0; end
                     if (n == ((c_op == I_WIPE) ? c_alen - 10'd1 : (c_op == I_SEL4) ? 10'd7 : 10'd3)) cst <= C_IDLE;
                 end

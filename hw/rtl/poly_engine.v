@@ -341,6 +341,7 @@ module poly_engine #(
     // word (the issue cycle whose result is written); sc/ng: INTT's last layer scaled / negated;
     // fd: a folding last layer; st: operand from a staging buffer
     reg  [MW-1:0] m_q, m_r, m_s0, m_m, m_s1, m_h, m_s2, m_s3;
+    reg           rst_q;
     wire rbank = rslot0[0];
     wire acc_re = kind == K_MUL && wr0;       // the issue cycle whose result word is written
     wire [AW-1:0] raddr0 = {rslot0[3:1], wa};
@@ -381,6 +382,16 @@ module poly_engine #(
                 issuing && op == OP_MAC && acc_re, ph_b, lenlog, kind, issuing && wr0, issuing && wr1,
                 rbank, waddr0, waddr1};
         m_r <= m_q; m_s0 <= m_r; m_m <= m_s0; m_s1 <= m_m; m_h <= m_s1; m_s2 <= m_h; m_s3 <= m_s2;
+        // A reset empties the pipeline: no write of a command cut short lands after it. `issuing`
+        // (not reset: the gates cost ~50 LUT in xcup) is still set the cycle after a reset, so
+        // m_q, where its writes enter, is held empty a cycle longer. (ZERO's own writes, from
+        // q_zeroing, give way to the host port once the command has stopped.)
+        rst_q <= rst;
+        if (rst || rst_q) m_q <= {MW{1'b0}};
+        if (rst) begin
+            m_r <= {MW{1'b0}}; m_s0 <= {MW{1'b0}}; m_m <= {MW{1'b0}};
+            m_s1 <= {MW{1'b0}}; m_h <= {MW{1'b0}}; m_s2 <= {MW{1'b0}}; m_s3 <= {MW{1'b0}};
+        end
     end
     wire          q_rbank = m_q[M_BANK], q_mac = m_q[M_MAC], q_st = m_q[M_ST];
     wire [2:0]    q_kind = m_q[M_K +: 3];

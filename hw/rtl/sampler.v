@@ -10,8 +10,8 @@
 //   mode 2, SamplePolyCBD eta = 3: 6 bits -> (x0 + x1 + x2) - (x3 + x4 + x5) mod q
 //   scale (CBD): the coefficient times 128^-1 mod q (-26 r for r in -3..3, a 7-entry table), so
 //           the inverse NTT of a product with the NTT of this polynomial needs no scaling pass
-// A step takes 24 / 8 / 12 bits (two candidates or coefficients); a cycle does as many steps, up
-// to STEPS, as the buffered bits allow. Stops after 256 coefficients (the accepted candidates
+// A step takes 24 / 8 / 12 bits (two candidates or coefficients); a cycle does all STEPS steps
+// once the buffered bits allow, or none. Stops after 256 coefficients (the accepted candidates
 // of the last step past the 256th go out too; the 64 words read hold exactly the first 256). The
 // CBD path has no data-dependent control flow.
 module sampler #(
@@ -49,8 +49,18 @@ module sampler #(
     reg  [64*NL-1:0] lanes;
     reg  [5:0]    off;
     reg  [7:0]    nbits;     // unread bits
+    // A cycle takes all STEPS steps or none (it waits for the bits of all), so the read offset
+    // moves by a whole cycle's take, 24 / 8 / 12 STEPS bits: it stays a multiple of 2^G, G =
+    // log2 gcd(64, 4 STEPS), and in SampleNTT (the only mode that reads past bit 12 STEPS of
+    // the window) a multiple of 2^G0, G0 = log2 gcd(64, 24 STEPS). The window is then two
+    // shifters of 64 / 2^G and 64 / 2^G0 positions: at STEPS = 2, 8 positions for the low 24
+    // bits and 4 for the next 24, not 16 for all 48 (xcup: ~250 -> ~100 LUT).
+    localparam G  = (STEPS == 1) ? 2 : (STEPS == 2) ? 3 : 4;
+    localparam G0 = G + 1;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [64*NL-1:0] bits = lanes >> {off[5:2], 2'b00};
+    wire [64*NL-1:0] bits_lo = lanes >> {off[5:G], {G{1'b0}}};
+    wire [64*NL-1:0] bits_hi = lanes >> {off[5:G0], {G0{1'b0}}};
+    wire [24*STEPS-1:0] bits = {bits_hi[24*STEPS-1:12*STEPS], bits_lo[12*STEPS-1:0]};
     /* verilator lint_on UNUSEDSIGNAL */
 
     // CBD in two steps: r = a - b in -3..3 (3-bit two's complement), then r mod q (scaled: -26 r
@@ -133,7 +143,8 @@ module sampler #(
     always @* begin
         fits = {(STEPS+2){1'b0}};
         fits[0] = 1'b1;
-        for (s = 1; s <= STEPS; s = s + 1) fits[s] = !finished && ge8(nbits, bits_of(md, s));
+        // all steps or none (see the window above)
+        for (s = 1; s <= STEPS; s = s + 1) fits[s] = !finished && ge8(nbits, bits_of(md, STEPS));
         left_f = 8'd0; end_f = 8'd0; ready_f = 1'b0;
         for (s = 0; s <= STEPS; s = s + 1) begin
             sel[s] = fits[s] && !fits[s+1];

@@ -328,6 +328,30 @@ async def chained_commands(dut):
 
 
 @cocotb.test()
+async def reset_mid_command(dut):
+    """A reset cuts a command short and empties the pipeline: the host's writes right after it
+    land, and none of the command's writes still in flight lands after them."""
+    await start(dut)
+    rng = random.Random(77)
+    await load(dut, 0, rand_poly(rng))
+    offer(dut, "ntt", 0, 1)
+    await RisingEdge(dut.clk)
+    dut.cmd_valid.value = 0
+    for _ in range(50):                  # layer 1 or 2 of 7: words in flight
+        await RisingEdge(dut.clk)
+    dut.rst.value = 1
+    await RisingEdge(dut.clk)
+    dut.rst.value = 0
+    want1, want0 = rand_poly(rng), rand_poly(rng)
+    await load(dut, 1, want1)
+    await load(dut, 0, want0)
+    for _ in range(16):
+        await RisingEdge(dut.clk)
+    assert await read(dut, 1) == want1
+    assert await read(dut, 0) == want0
+
+
+@cocotb.test()
 async def record_cycles(dut):
     path = os.environ.get("NURI_HW_CYCLES")
     assert set(CYCLES) == set(OP), CYCLES
