@@ -53,8 +53,7 @@ double nuri_bench_tick_rate(void)
     if (rate == 0) {
         double t0 = now_s();
         uint64_t c0 = nuri_bench_cycles();
-        while (now_s() - t0 < 0.05) {
-        }
+        while (now_s() - t0 < 0.05) {}
         double t1 = now_s();
         uint64_t c1 = nuri_bench_cycles();
         rate = (double)(c1 - c0) / (t1 - t0);
@@ -176,8 +175,8 @@ void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, d
     measure_runs(b, fn, arg, iters, stats, tag);
 }
 
-void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab,
-                             double sa[3], double sb[3])
+void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab, double sa[3],
+                             double sb[3])
 {
     unsigned runs = b->runs ? b->runs : 11;
     double *v = malloc(sizeof(double) * 2 * runs);
@@ -232,8 +231,8 @@ void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, do
     free(v);
 }
 
-void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,
-                       const char *param, double size, const char *metric, const double stats[3])
+void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op, const char *param,
+                       double size, const char *metric, const double stats[3])
 {
     double s[3];
     for (int i = 0; i < 3; i++) {
@@ -242,7 +241,11 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
             s[i] = size * nuri_bench_tick_rate() / stats[i];
         else s[i] = stats[i];
     }
-    if (s[1] > s[2]) { double t = s[1]; s[1] = s[2]; s[2] = t; } /* rates invert min/max */
+    if (s[1] > s[2]) {
+        double t = s[1];
+        s[1] = s[2];
+        s[2] = t;
+    } /* rates invert min/max */
     unsigned runs = b->runs ? b->runs : 11;
     /* p10/p90 of the runs when these stats came from the last measurement, else min/max */
     double q[2] = {stats[1], stats[2]};
@@ -256,7 +259,11 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
         else if (strcmp(metric, "ops_per_s") == 0 || strcmp(metric, "values_per_s") == 0)
             q[i] = size * nuri_bench_tick_rate() / q[i];
     }
-    if (q[0] > q[1]) { double t = q[0]; q[0] = q[1]; q[1] = t; }
+    if (q[0] > q[1]) {
+        double t = q[0];
+        q[0] = q[1];
+        q[1] = t;
+    }
     /* busy: other processes wanted the CPUs (1-minute load >= online CPUs) or the runs spread widely */
     double load = nuri_bench_loadavg();
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -265,8 +272,8 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
             "{\"family\": \"%s\", \"impl\": \"%s\", \"op\": \"%s\", \"param\": \"%s\", \"size\": %.0f, "
             "\"platform\": \"%s\", \"metric\": \"%s\", \"median\": %.6g, \"min\": %.6g, \"max\": %.6g, \"runs\": %u, "
             "\"p10\": %.6g, \"p90\": %.6g, \"load\": %.2f, \"busy\": %s}\n",
-            family, impl, op, param, size, b->platform ? b->platform : "unknown", metric, s[0], s[1], s[2], runs,
-            q[0], q[1], load, busy ? "true" : "false");
+            family, impl, op, param, size, b->platform ? b->platform : "unknown", metric, s[0], s[1], s[2], runs, q[0],
+            q[1], load, busy ? "true" : "false");
     fflush(b->out);
 }
 
@@ -297,8 +304,7 @@ int nuri_bench_run(const char *family, int fd, int quick, const char *filter)
     nuri_bench b = {f, quick, quick ? 5 : 11, NURI_BENCH_PLATFORM, filter};
     int found = 0, rc = 0;
     for (size_t i = 0; i < sizeof nuri_bench_table / sizeof nuri_bench_table[0]; i++) {
-        if (family && *family && strcmp(family, "all") != 0 && strcmp(family, nuri_bench_table[i].name) != 0)
-            continue;
+        if (family && *family && strcmp(family, "all") != 0 && strcmp(family, nuri_bench_table[i].name) != 0) continue;
         found = 1;
         if (nuri_bench_table[i].fn(&b) != 0) rc = -1;
     }

@@ -29,15 +29,15 @@ void nuri_bench_measure(const nuri_bench *b, nuri_bench_fn fn, void *arg, size_t
 void nuri_bench_measure_auto(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
 /* Two measurements in one, for a peer in the same process: runs alternate (a, b, a, b, ...), each
  * as nuri_bench_measure_auto would time it, so a busy spell of the machine hits both alike. */
-void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab,
-                             double sa[3], double sb[3]);
+void nuri_bench_measure_pair(const nuri_bench *b, nuri_bench_fn fa, void *aa, nuri_bench_fn fb, void *ab, double sa[3],
+                             double sb[3]);
 /* As nuri_bench_measure_auto, on the thread's CPU time (converted to TSC ticks): for long calls
  * on a shared machine, where wall time charges the call for the scheduler slices of others. */
 void nuri_bench_measure_cpu(const nuri_bench *b, nuri_bench_fn fn, void *arg, double stats[3]);
 /* Emits one record. stats are per-call cycles; metric "cpb" divides by size, "cycles" keeps them,
  * "ops_per_s"/"values_per_s" converts with the measured TSC rate (size = items per call). */
-void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op,
-                       const char *param, double size, const char *metric, const double stats[3]);
+void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl, const char *op, const char *param,
+                       double size, const char *metric, const double stats[3]);
 /* Run-by-run interleaving with a peer program (bench/peers). When the Python driver
  * (nuri.tools.bench) sets NURI_BENCH_BATON="<read fd>,<write fd>", every run of every measurement
  * (and every warm-up) first asks the driver for its turn ("R <tag>" on the write fd, one byte back),

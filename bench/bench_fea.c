@@ -75,10 +75,11 @@ static int bench_batch_sizes(const nuri_bench *b, const uint8_t *rawkey)
             for (size_t si = 0; si < nsizes; si++) {
                 j.count = sizes[si];
                 nuri_bench_measure_auto(b, run_digits, &j, st);
-                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch", param, (double)j.count, "values_per_s", st);
-                nuri_bench_measure_cpu(b, run_digits, &j, st);
-                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch-cpu", param, (double)j.count, "values_per_s",
+                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch", param, (double)j.count, "values_per_s",
                                   st);
+                nuri_bench_measure_cpu(b, run_digits, &j, st);
+                nuri_bench_record(b, "fea", impls[ii], "digits-encrypt-batch-cpu", param, (double)j.count,
+                                  "values_per_s", st);
             }
             nuri_fea_fmt_wipe(&j.fmt);
         }
@@ -120,8 +121,15 @@ int nuri_bench_fea(const nuri_bench *b)
             static const unsigned ns[2] = {54, 64};
             for (int ni = 0; ni < 2; ni++) {
                 unsigned n = ns[ni];
-                fea_job j = {.in = in, .out = out, .count = count, .rawkey = rawkey, .impl = impl,
-                             .variant = variant, .n = n, .tweaks = tw, .ntweaks = 1};
+                fea_job j = {.in = in,
+                             .out = out,
+                             .count = count,
+                             .rawkey = rawkey,
+                             .impl = impl,
+                             .variant = variant,
+                             .n = n,
+                             .tweaks = tw,
+                             .ntweaks = 1};
                 uint64_t mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
                 for (size_t i = 0; i < count; i++) in[i] &= mask;
                 if (nuri_fea_key_init(&j.key, rawkey, 16, variant, n, impl) != 0) return -1;
@@ -131,7 +139,8 @@ int nuri_bench_fea(const nuri_bench *b)
                 if (n == 54) {
                     j.ntweaks = count;
                     nuri_bench_measure_auto(b, run_encrypt, &j, st);
-                    nuri_bench_record(b, "fea", impl, "encrypt-tweak-per-value", param, (double)count, "values_per_s", st);
+                    nuri_bench_record(b, "fea", impl, "encrypt-tweak-per-value", param, (double)count, "values_per_s",
+                                      st);
                     nuri_bench_measure(b, run_keysetup, &j, b->quick ? 10 : 100, st);
                     nuri_bench_record(b, "fea", impl, "key-setup", param, 1, "cycles", st);
                 }
@@ -148,7 +157,10 @@ int nuri_bench_fea(const nuri_bench *b)
             nuri_bench_record(b, "fea", impl, "digits-encrypt", param, (double)count, "values_per_s", st);
             nuri_fea_fmt_wipe(&j.fmt);
             /* the 128-bit forms: n = 128 values ({hi, lo}), FEA-2 tweaks; 30-digit strings (n = 100) */
-            fea_job w = {.in128 = in128, .out128 = out128, .count = count, .tweaks = variant == 2 ? tw : NULL,
+            fea_job w = {.in128 = in128,
+                         .out128 = out128,
+                         .count = count,
+                         .tweaks = variant == 2 ? tw : NULL,
                          .ntweaks = variant == 2};
             if (nuri_fea_key_init(&w.key, rawkey, 16, variant, 128, impl) != 0) return -1;
             snprintf(param, sizeof param, "FEA-%u/128 n=128", variant);

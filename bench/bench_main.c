@@ -18,7 +18,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--quick") == 0) quick = 1;
         else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc) filter = argv[++i];
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: nuri-bench [family|all] [--quick] [--impl NAME] | --families\nfamilies: %s\n", nuri_bench_families());
+            printf("usage: nuri-bench [family|all] [--quick] [--impl NAME] | --families\nfamilies: %s\n",
+                   nuri_bench_families());
             return 0;
         } else family = argv[i];
     }

@@ -18,8 +18,7 @@ typedef struct {
     uint8_t seed[64], m[32], ss[32];
     uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES];
     size_t ekl, dkl, ctl;
-    uint8_t eks[BATCH * NURI_MLKEM_MAX_EK_BYTES], cts[BATCH * NURI_MLKEM_MAX_CT_BYTES], ms[BATCH * 32],
-        sss[BATCH * 32];
+    uint8_t eks[BATCH * NURI_MLKEM_MAX_EK_BYTES], cts[BATCH * NURI_MLKEM_MAX_CT_BYTES], ms[BATCH * 32], sss[BATCH * 32];
 } mlkem_job;
 
 static void run_keygen(void *arg)
@@ -48,7 +47,8 @@ static void run_encaps_many(void *arg)
 static void run_decaps_many(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_decaps_many(j->level, j->sss, BATCH * 32, j->cts, BATCH * j->ctl, j->dk, j->dkl, BATCH, j->impl) != 0)
+    if (nuri_mlkem_decaps_many(j->level, j->sss, BATCH * 32, j->cts, BATCH * j->ctl, j->dk, j->dkl, BATCH, j->impl) !=
+        0)
         abort();
 }
 

@@ -29,8 +29,9 @@ static void run_mode(void *arg)
     size_t ol;
     const uint8_t *iv = j->mode == NURI_PIPO_ECB ? NULL : IV;
     size_t ivl = j->mode == NURI_PIPO_ECB ? 0 : 8;
-    int rc = j->encrypt ? nuri_pipo_encrypt(&j->key, j->mode, iv, ivl, NURI_PAD_NONE, j->out, j->len, &ol, j->in, j->len)
-                        : nuri_pipo_decrypt(&j->key, j->mode, iv, ivl, NURI_PAD_NONE, j->out, j->len, &ol, j->in, j->len);
+    int rc = j->encrypt
+                 ? nuri_pipo_encrypt(&j->key, j->mode, iv, ivl, NURI_PAD_NONE, j->out, j->len, &ol, j->in, j->len)
+                 : nuri_pipo_decrypt(&j->key, j->mode, iv, ivl, NURI_PAD_NONE, j->out, j->len, &ol, j->in, j->len);
     if (rc != 0) abort();
 }
 
@@ -41,7 +42,11 @@ static void run_keysetup(void *arg)
 }
 
 #if defined(NURI_BENCH_OPENSSL)
-typedef struct { EVP_CIPHER_CTX *ctx; uint8_t *in, *out; size_t len; } ossl_job;
+typedef struct {
+    EVP_CIPHER_CTX *ctx;
+    uint8_t *in, *out;
+    size_t len;
+} ossl_job;
 static void run_openssl(void *arg)
 {
     ossl_job *j = arg;
@@ -57,9 +62,15 @@ int nuri_bench_pipo(const nuri_bench *b)
     static const size_t full_sizes[] = {64, 1024, 16384, 1048576}, quick_sizes[] = {64, 16384};
     const size_t *sizes = b->quick ? quick_sizes : full_sizes;
     size_t nsizes = b->quick ? 2 : 4, maxlen = 1048576;
-    static const struct { nuri_pipo_mode mode; int enc; const char *op; } ops[] = {
-        {NURI_PIPO_ECB, 1, "ecb-encrypt"}, {NURI_PIPO_ECB, 0, "ecb-decrypt"}, {NURI_PIPO_CBC, 1, "cbc-encrypt"},
-        {NURI_PIPO_CBC, 0, "cbc-decrypt"}, {NURI_PIPO_CTR, 1, "ctr-encrypt"}};
+    static const struct {
+        nuri_pipo_mode mode;
+        int enc;
+        const char *op;
+    } ops[] = {{NURI_PIPO_ECB, 1, "ecb-encrypt"},
+               {NURI_PIPO_ECB, 0, "ecb-decrypt"},
+               {NURI_PIPO_CBC, 1, "cbc-encrypt"},
+               {NURI_PIPO_CBC, 0, "cbc-decrypt"},
+               {NURI_PIPO_CTR, 1, "ctr-encrypt"}};
     uint8_t *in = calloc(1, maxlen), *out = calloc(1, maxlen), rawkey[32];
     if (!in || !out) return -1;
     for (size_t i = 0; i < maxlen; i++) in[i] = (uint8_t)(i * 131);

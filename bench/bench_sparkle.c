@@ -38,7 +38,8 @@ typedef struct {
     size_t lens[16];
 } mode_job;
 
-static const uint8_t KEY[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+static const uint8_t KEY[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+                                17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
 static const uint8_t NONCE[32] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
 
 static void run_seal(void *arg)
@@ -152,9 +153,11 @@ static void bench_chunks(const nuri_bench *b, const char *name, int multi)
 
 int nuri_bench_sparkle(const nuri_bench *b)
 {
-    static const struct { unsigned nb, steps; const char *name; } perms[] = {
-        {4, 7, "SPARKLE256-7"}, {4, 10, "SPARKLE256-10"}, {6, 7, "SPARKLE384-7"},
-        {6, 11, "SPARKLE384-11"}, {8, 8, "SPARKLE512-8"}, {8, 12, "SPARKLE512-12"}};
+    static const struct {
+        unsigned nb, steps;
+        const char *name;
+    } perms[] = {{4, 7, "SPARKLE256-7"},   {4, 10, "SPARKLE256-10"}, {6, 7, "SPARKLE384-7"},
+                 {6, 11, "SPARKLE384-11"}, {8, 8, "SPARKLE512-8"},   {8, 12, "SPARKLE512-12"}};
     static const char *const vnames[4] = {"Schwaemm128-128", "Schwaemm256-128", "Schwaemm192-192", "Schwaemm256-256"};
     const size_t len = 4096;
     uint8_t *in = calloc(1, len), *out = calloc(1, 2 * len + 128);
@@ -225,16 +228,22 @@ int nuri_bench_sparkle(const nuri_bench *b)
         if (!nuri_bench_selected(b, name)) continue;
         for (int li = 0; li < 2; li++) {
             if (who && api_lens[li] != 64) continue; /* opt at 4 KiB is in the records above */
-            mode_job mj = {.impl = who ? "opt" : NULL, .len = api_lens[li], .in = in, .out = out,
-                           .variant = NURI_SCHWAEMM256_128, .digest = 32};
+            mode_job mj = {.impl = who ? "opt" : NULL,
+                           .len = api_lens[li],
+                           .in = in,
+                           .out = out,
+                           .variant = NURI_SCHWAEMM256_128,
+                           .digest = 32};
             /* the public calls at 4 KiB are what the Ascon peer (bench/peers/ascon) is compared with:
              * their runs alternate with the peer's when the Python driver runs both */
             int paired = !who && mj.len == 4096;
             if (paired) nuri_bench_pair("aead-encrypt 4096");
             nuri_bench_measure_auto(b, run_seal, &mj, st);
-            nuri_bench_record(b, "sparkle", name, "aead-encrypt", vnames[NURI_SCHWAEMM256_128], (double)mj.len, "cpb", st);
+            nuri_bench_record(b, "sparkle", name, "aead-encrypt", vnames[NURI_SCHWAEMM256_128], (double)mj.len, "cpb",
+                              st);
             nuri_bench_measure_auto(b, run_open, &mj, st);
-            nuri_bench_record(b, "sparkle", name, "aead-decrypt", vnames[NURI_SCHWAEMM256_128], (double)mj.len, "cpb", st);
+            nuri_bench_record(b, "sparkle", name, "aead-decrypt", vnames[NURI_SCHWAEMM256_128], (double)mj.len, "cpb",
+                              st);
             if (paired) nuri_bench_pair("hash 4096");
             nuri_bench_measure_auto(b, run_hash, &mj, st);
             nuri_bench_record(b, "sparkle", name, "hash", "Esch256", (double)mj.len, "cpb", st);

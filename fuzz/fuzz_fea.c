@@ -38,8 +38,11 @@ static void formats(fz_in *in, const uint8_t *key, size_t kl, unsigned variant, 
 
 static void pattern(fz_in *in, const uint8_t *key, size_t kl, unsigned variant)
 {
-    static const char *const specs[] = {"digits", "template:####-####-####-****", "template:******-#######",
-                                        "alphabet:0123456789abcdef", "alphabet:ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    static const char *const specs[] = {"digits",
+                                        "template:####-####-####-****",
+                                        "template:******-#######",
+                                        "alphabet:0123456789abcdef",
+                                        "alphabet:ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                                         "template:010-####-####"};
     const char *spec = specs[fz_u8(in) % 6];
     nuri_fea_pattern p;
@@ -65,7 +68,8 @@ static void pattern(fz_in *in, const uint8_t *key, size_t kl, unsigned variant)
     size_t ns2;
     uint16_t again[NURI_FEA_PATTERN_MAX_SYMBOLS];
     PROPERTY(nuri_fea_pattern_split(&p, out, ol, again, &ns2, 1u, msg, sizeof msg) == 0 && ns2 == ns &&
-                 !memcmp(again, enc, ns * 2), "encrypted value does not split back (%s)", spec);
+                 !memcmp(again, enc, ns * 2),
+             "encrypted value does not split back (%s)", spec);
     PROPERTY(nuri_fea_fmt_decrypt(&f, dec, again, 1, NULL, 0) == 0 && !memcmp(dec, syms, ns * 2), "decrypt");
     PROPERTY(nuri_fea_pattern_join(&p, out, ol, dec, ns, back, cap, &bl) == 0, "join back");
     PROPERTY(bl == vl && !memcmp(back, value, vl), "pattern round trip changed the value (%s)", spec);
@@ -93,22 +97,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_fill(&in, b, 16);
         memcpy(&x[i].hi, b, 8);
         memcpy(&x[i].lo, b + 8, 8);
-        if (nbits < 64) { x[i].hi = 0; x[i].lo &= (1ull << nbits) - 1; }
-        else if (nbits < 128) x[i].hi &= (1ull << (nbits - 64)) - 1;
+        if (nbits < 64) {
+            x[i].hi = 0;
+            x[i].lo &= (1ull << nbits) - 1;
+        } else if (nbits < 128) x[i].hi &= (1ull << (nbits - 64)) - 1;
         fz_fill(&in, b, 16);
         memcpy(&t[i].hi, b, 8);
         memcpy(&t[i].lo, b + 8, 8);
         unsigned tb = variant == 1 ? 128 - nbits : 128;
-        if (tb < 64) { t[i].hi = 0; t[i].lo &= tb ? (1ull << tb) - 1 : 0; }
-        else if (tb < 128) t[i].hi &= (1ull << (tb - 64)) - 1;
+        if (tb < 64) {
+            t[i].hi = 0;
+            t[i].lo &= tb ? (1ull << tb) - 1 : 0;
+        } else if (tb < 128) t[i].hi &= (1ull << (tb - 64)) - 1;
     }
     nuri_fea_key ref, k;
     PROPERTY(nuri_fea_key_init(&ref, key, kl, variant, nbits, "ref") == 0, "ref key");
     PROPERTY(nuri_fea_encrypt_u128(&ref, c0, x, 4, t, 4) == 0, "ref encrypt");
     for (size_t i = 0; i < ni; i++) {
         PROPERTY(nuri_fea_key_init(&k, key, kl, variant, nbits, impl[i]) == 0, "%s key", impl[i]);
-        PROPERTY(nuri_fea_encrypt_u128(&k, c1, x, 4, t, 4) == 0 && u128_eq(c0, c1, 4), "%s FEA-%u n=%u != ref",
-                 impl[i], variant, nbits);
+        PROPERTY(nuri_fea_encrypt_u128(&k, c1, x, 4, t, 4) == 0 && u128_eq(c0, c1, 4), "%s FEA-%u n=%u != ref", impl[i],
+                 variant, nbits);
         PROPERTY(nuri_fea_decrypt_u128(&k, back, c1, 4, t, 4) == 0 && u128_eq(back, x, 4), "%s decrypt(encrypt)",
                  impl[i]);
         if (nbits <= 64) {

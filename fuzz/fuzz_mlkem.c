@@ -60,7 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(ss, 0xA5, 32);
         int rc = nuri_mlkem_encaps(lv, ct, ctl, ss, 32, ek2, ekl, m, 32, impl[i]);
         PROPERTY((rc == 0) == ek_ok, "%s: encaps %d but check_ek %d", impl[i], rc, ek_ok);
-        if (rc) PROPERTY(fz_nothing_released(ct, ctl) && fz_nothing_released(ss, 32), "%s released output for a bad ek", impl[i]);
+        if (rc)
+            PROPERTY(fz_nothing_released(ct, ctl) && fz_nothing_released(ss, 32), "%s released output for a bad ek",
+                     impl[i]);
         memset(ss, 0xA5, 32);
         rc = nuri_mlkem_decaps(lv, ss, 32, ct2, ctl, dk2, dkl, impl[i]);
         PROPERTY((rc == 0) == dk_ok, "%s: decaps %d but check_dk %d", impl[i], rc, dk_ok);

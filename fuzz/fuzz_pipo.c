@@ -28,7 +28,10 @@ static int stream(const nuri_pipo_key *k, int mode, int enc, const uint8_t *iv, 
     for (size_t off = 0; off < n;) {
         size_t l = chunk_len(&ch, n - off);
         rc = nuri_pipo_update(&c, out + w, MAXLEN + 16 - w, &len, in + off, l);
-        if (rc) { nuri_pipo_ctx_wipe(&c); return rc; }
+        if (rc) {
+            nuri_pipo_ctx_wipe(&c);
+            return rc;
+        }
         w += len;
         off += l;
     }
@@ -59,7 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t rl, ol, bl, sl;
     nuri_pipo_key k;
     PROPERTY(nuri_pipo_key_init(&k, key, kl, "ref") == 0, "ref key");
-    PROPERTY(nuri_pipo_encrypt(&k, mode, mode ? iv : NULL, mode ? 8 : 0, pad, ref, sizeof ref, &rl, msg, n) == 0, "ref");
+    PROPERTY(nuri_pipo_encrypt(&k, mode, mode ? iv : NULL, mode ? 8 : 0, pad, ref, sizeof ref, &rl, msg, n) == 0,
+             "ref");
     nuri_pipo_key_wipe(&k);
     for (size_t i = 0; i < ni; i++) {
         PROPERTY(nuri_pipo_key_init(&k, key, kl, impl[i]) == 0, "%s key", impl[i]);

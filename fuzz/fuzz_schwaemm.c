@@ -12,7 +12,7 @@
 
 static size_t chunk_len(fz_in *in, size_t left)
 {
-    if (!in->n) return left; /* input used up: the rest in one call */
+    if (!in->n) return left;   /* input used up: the rest in one call */
     size_t c = fz_u8(in) % 70; /* 0..69: crosses the 16..32-byte rates both ways */
     return c < left ? c : left;
 }
@@ -34,14 +34,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static uint8_t ref_ct[MAXMSG + 32], ct[MAXMSG + 32], pt[MAXMSG + 32], st[MAXMSG + 64];
     size_t ref_len, len;
-    PROPERTY(nuri_schwaemm_encrypt(v, ref_ct, sizeof ref_ct, &ref_len, key, kb, nonce, nb, ad, adl, msg, ml, "ref") == 0,
+    PROPERTY(nuri_schwaemm_encrypt(v, ref_ct, sizeof ref_ct, &ref_len, key, kb, nonce, nb, ad, adl, msg, ml, "ref") ==
+                 0,
              "ref encrypt");
     PROPERTY(ref_len == ml + tb, "length %zu", ref_len);
     for (size_t i = 0; i < ni; i++) {
         PROPERTY(nuri_schwaemm_encrypt(v, ct, sizeof ct, &len, key, kb, nonce, nb, ad, adl, msg, ml, impl[i]) == 0,
                  "%s encrypt", impl[i]);
-        PROPERTY(len == ref_len && !memcmp(ct, ref_ct, len), "%s differs from ref (variant %d, %zu bytes)", impl[i],
-                 v, ml);
+        PROPERTY(len == ref_len && !memcmp(ct, ref_ct, len), "%s differs from ref (variant %d, %zu bytes)", impl[i], v,
+                 ml);
         PROPERTY(nuri_schwaemm_decrypt(v, pt, sizeof pt, &len, key, kb, nonce, nb, ad, adl, ct, ref_len, impl[i]) == 0,
                  "%s rejects its own ciphertext", impl[i]);
         PROPERTY(len == ml && !memcmp(pt, msg, ml), "%s decrypt(encrypt(x)) != x", impl[i]);
@@ -84,7 +85,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(pt, 0xA5, sizeof pt);
         int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &len, key, kb, nonce, nb, ad, adl, fct, fl, impl[i]);
         if (rc != 0) PROPERTY(fz_nothing_released(pt, sizeof pt), "%s released data on failure", impl[i]);
-        if (fl < tb) { PROPERTY(rc != 0, "short input accepted"); continue; }
+        if (fl < tb) {
+            PROPERTY(rc != 0, "short input accepted");
+            continue;
+        }
         PROPERTY(nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kb, nonce, nb, impl[i]) == 0, "init");
         PROPERTY(nuri_schwaemm_update_ad(&c, ad, adl) == 0, "ad");
         PROPERTY(nuri_schwaemm_verify_update(&c, fct, fl - tb) == 0, "verify_update");

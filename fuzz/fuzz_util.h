@@ -10,14 +10,14 @@
 
 #include <nuri/nuri.h>
 
-#define PROPERTY(cond, ...)                                                     \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
+#define PROPERTY(cond, ...)                                                               \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
             fprintf(stderr, "property failed at %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                       \
-            fputc('\n', stderr);                                                \
-            abort();                                                            \
-        }                                                                       \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fputc('\n', stderr);                                                          \
+            abort();                                                                      \
+        }                                                                                 \
     } while (0)
 
 typedef struct {
@@ -59,10 +59,10 @@ static inline void fz_fill(fz_in *in, uint8_t *out, size_t n)
 }
 
 /* Names of the implementations of a family that run on this CPU (at most 16). */
-#define FZ_IMPLS(family, names, count)                                                   \
-    do {                                                                                 \
-        count = 0;                                                                       \
-        for (size_t i_ = 0; i_ < nuri_##family##_impl_count() && count < 16; i_++)      \
+#define FZ_IMPLS(family, names, count)                                                                    \
+    do {                                                                                                  \
+        count = 0;                                                                                        \
+        for (size_t i_ = 0; i_ < nuri_##family##_impl_count() && count < 16; i_++)                        \
             if (nuri_##family##_impl_supported(i_)) names[count++] = nuri_##family##_impl_info(i_)->name; \
     } while (0)
 

@@ -12,12 +12,11 @@
 
 static const OSSL_PARAM *nuri_prov_gettable_params(void *provctx)
 {
-    static const OSSL_PARAM table[] = {
-        OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
-        OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
-        OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
-        OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
-        OSSL_PARAM_END};
+    static const OSSL_PARAM table[] = {OSSL_PARAM_DEFN(OSSL_PROV_PARAM_NAME, OSSL_PARAM_UTF8_PTR, NULL, 0),
+                                       OSSL_PARAM_DEFN(OSSL_PROV_PARAM_VERSION, OSSL_PARAM_UTF8_PTR, NULL, 0),
+                                       OSSL_PARAM_DEFN(OSSL_PROV_PARAM_BUILDINFO, OSSL_PARAM_UTF8_PTR, NULL, 0),
+                                       OSSL_PARAM_DEFN(OSSL_PROV_PARAM_STATUS, OSSL_PARAM_INTEGER, NULL, 0),
+                                       OSSL_PARAM_END};
     (void)provctx;
     return table;
 }
@@ -26,14 +25,15 @@ static int nuri_prov_get_params(void *provctx, OSSL_PARAM params[])
 {
     OSSL_PARAM *p;
     (void)provctx;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) && !OSSL_PARAM_set_utf8_ptr(p, "nuri provider (PIPO, Schwaemm, Esch, ML-KEM)"))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) &&
+        !OSSL_PARAM_set_utf8_ptr(p, "nuri provider (PIPO, Schwaemm, Esch, ML-KEM)"))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) && !OSSL_PARAM_set_utf8_ptr(p, nuri_version()))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) && !OSSL_PARAM_set_utf8_ptr(p, "libnuri " NURI_VERSION_STRING))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) &&
+        !OSSL_PARAM_set_utf8_ptr(p, "libnuri " NURI_VERSION_STRING))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) && !OSSL_PARAM_set_int(p, 1))
-        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) && !OSSL_PARAM_set_int(p, 1)) return 0;
     return 1;
 }
 
@@ -69,13 +69,20 @@ static const OSSL_ALGORITHM *nuri_prov_query(void *provctx, int operation_id, in
     (void)provctx;
     *no_cache = 0;
     switch (operation_id) {
-    case OSSL_OP_CIPHER: return nuri_prov_ciphers;
-    case OSSL_OP_DIGEST: return nuri_prov_digests;
-    case OSSL_OP_KEM: return nuri_prov_kems;
-    case OSSL_OP_KEYMGMT: return nuri_prov_keymgmt;
-    case OSSL_OP_ENCODER: return nuri_prov_encoders;
-    case OSSL_OP_DECODER: return nuri_prov_decoders;
-    default: return NULL;
+    case OSSL_OP_CIPHER:
+        return nuri_prov_ciphers;
+    case OSSL_OP_DIGEST:
+        return nuri_prov_digests;
+    case OSSL_OP_KEM:
+        return nuri_prov_kems;
+    case OSSL_OP_KEYMGMT:
+        return nuri_prov_keymgmt;
+    case OSSL_OP_ENCODER:
+        return nuri_prov_encoders;
+    case OSSL_OP_DECODER:
+        return nuri_prov_decoders;
+    default:
+        return NULL;
     }
 }
 
@@ -95,9 +102,8 @@ static const OSSL_DISPATCH nuri_prov_dispatch[] = {
     {0, NULL}};
 
 /* Exported (the only symbol of nuri.so besides libnuri's public API it links statically). */
-__attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle,
-                                                              const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
-                                                              void **provctx);
+__attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                                                              const OSSL_DISPATCH **out, void **provctx);
 
 int OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in, const OSSL_DISPATCH **out,
                        void **provctx)

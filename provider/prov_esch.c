@@ -73,7 +73,8 @@ static int esch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsz
 static int esch_get_params(OSSL_PARAM params[], size_t digest_bytes)
 {
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) && !OSSL_PARAM_set_size_t(p, NURI_ESCH_RATE_BYTES))
+    if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_BLOCK_SIZE)) &&
+        !OSSL_PARAM_set_size_t(p, NURI_ESCH_RATE_BYTES))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_SIZE)) && !OSSL_PARAM_set_size_t(p, digest_bytes)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_DIGEST_PARAM_XOF)) && !OSSL_PARAM_set_int(p, 0)) return 0;
@@ -89,22 +90,22 @@ static const OSSL_PARAM *esch_gettable_params(void *provctx)
     return t;
 }
 
-#define ESCH(bits)                                                                                            \
-    static void *esch##bits##_newctx(void *provctx)                                                           \
-    {                                                                                                         \
-        (void)provctx;                                                                                        \
-        return esch_newctx(bits / 8);                                                                         \
-    }                                                                                                         \
-    static int esch##bits##_get_params(OSSL_PARAM params[]) { return esch_get_params(params, bits / 8); }      \
-    static const OSSL_DISPATCH esch##bits##_functions[] = {                                                   \
-        {OSSL_FUNC_DIGEST_NEWCTX, (void (*)(void))esch##bits##_newctx},                                       \
-        {OSSL_FUNC_DIGEST_FREECTX, (void (*)(void))esch_freectx},                                             \
-        {OSSL_FUNC_DIGEST_DUPCTX, (void (*)(void))esch_dupctx},                                               \
-        {OSSL_FUNC_DIGEST_INIT, (void (*)(void))esch_init},                                                   \
-        {OSSL_FUNC_DIGEST_UPDATE, (void (*)(void))esch_update},                                               \
-        {OSSL_FUNC_DIGEST_FINAL, (void (*)(void))esch_final},                                                 \
-        {OSSL_FUNC_DIGEST_GET_PARAMS, (void (*)(void))esch##bits##_get_params},                               \
-        {OSSL_FUNC_DIGEST_GETTABLE_PARAMS, (void (*)(void))esch_gettable_params},                             \
+#define ESCH(bits)                                                                                        \
+    static void *esch##bits##_newctx(void *provctx)                                                       \
+    {                                                                                                     \
+        (void)provctx;                                                                                    \
+        return esch_newctx(bits / 8);                                                                     \
+    }                                                                                                     \
+    static int esch##bits##_get_params(OSSL_PARAM params[]) { return esch_get_params(params, bits / 8); } \
+    static const OSSL_DISPATCH esch##bits##_functions[] = {                                               \
+        {OSSL_FUNC_DIGEST_NEWCTX, (void (*)(void))esch##bits##_newctx},                                   \
+        {OSSL_FUNC_DIGEST_FREECTX, (void (*)(void))esch_freectx},                                         \
+        {OSSL_FUNC_DIGEST_DUPCTX, (void (*)(void))esch_dupctx},                                           \
+        {OSSL_FUNC_DIGEST_INIT, (void (*)(void))esch_init},                                               \
+        {OSSL_FUNC_DIGEST_UPDATE, (void (*)(void))esch_update},                                           \
+        {OSSL_FUNC_DIGEST_FINAL, (void (*)(void))esch_final},                                             \
+        {OSSL_FUNC_DIGEST_GET_PARAMS, (void (*)(void))esch##bits##_get_params},                           \
+        {OSSL_FUNC_DIGEST_GETTABLE_PARAMS, (void (*)(void))esch_gettable_params},                         \
         {0, NULL}};
 
 ESCH(256)

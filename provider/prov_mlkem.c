@@ -72,8 +72,8 @@ int nuri_prov_mlkem_key_set(nuri_prov_mlkem_key *k, const uint8_t *seed, size_t 
     }
     if (ek) {
         if (ek_len != nek || nuri_mlkem_check_ek(L, ek, ek_len) != NURI_OK) {
-            NURI_PROV_ERR(PROV_R_INVALID_KEY, "%s: the public key must be %zu bytes and pass the FIPS 203 modulus check",
-                          name, nek);
+            NURI_PROV_ERR(PROV_R_INVALID_KEY,
+                          "%s: the public key must be %zu bytes and pass the FIPS 203 modulus check", name, nek);
             goto fail;
         }
         if (t.has_pub && memcmp(t.ek, ek, nek) != 0) {
@@ -172,12 +172,15 @@ static int mlkem_get_params(void *vkey, OSSL_PARAM params[])
     nuri_prov_mlkem_key *k = vkey;
     const unsigned L = k->level;
     OSSL_PARAM *p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) && !OSSL_PARAM_set_int(p, (int)nuri_mlkem_ek_bytes(L) * 8))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS)) &&
+        !OSSL_PARAM_set_int(p, (int)nuri_mlkem_ek_bytes(L) * 8))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) &&
-        !OSSL_PARAM_set_int(p, L == 512 ? 128 : L == 768 ? 192 : 256))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS)) && !OSSL_PARAM_set_int(p, L == 512   ? 128
+                                                                                                 : L == 768 ? 192
+                                                                                                            : 256))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) && !OSSL_PARAM_set_int(p, (int)nuri_mlkem_ct_bytes(L)))
+    if ((p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE)) &&
+        !OSSL_PARAM_set_int(p, (int)nuri_mlkem_ct_bytes(L)))
         return 0;
     if (k->has_pub && (p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY)) &&
         !OSSL_PARAM_set_octet_string(p, k->ek, nuri_mlkem_ek_bytes(L)))
@@ -188,7 +191,8 @@ static int mlkem_get_params(void *vkey, OSSL_PARAM params[])
     if (k->has_priv && (p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PRIV_KEY)) &&
         !OSSL_PARAM_set_octet_string(p, k->dk, nuri_mlkem_dk_bytes(L)))
         return 0;
-    if (k->has_seed && (p = OSSL_PARAM_locate(params, P_SEED)) && !OSSL_PARAM_set_octet_string(p, k->seed, sizeof k->seed))
+    if (k->has_seed && (p = OSSL_PARAM_locate(params, P_SEED)) &&
+        !OSSL_PARAM_set_octet_string(p, k->seed, sizeof k->seed))
         return 0;
     return 1;
 }
@@ -466,36 +470,36 @@ static const OSSL_DISPATCH mlkem_kem_functions[] = {
     {OSSL_FUNC_KEM_SETTABLE_CTX_PARAMS, (void (*)(void))kem_settable_ctx_params},
     {0, NULL}};
 
-#define MLKEM_KEYMGMT(L)                                                                                      \
-    static void *mlkem##L##_new(void *provctx) { return nuri_prov_mlkem_key_new(provctx, L); }                 \
-    static void *mlkem##L##_gen_init(void *provctx, int selection, const OSSL_PARAM params[])                  \
-    {                                                                                                         \
-        return mlkem_gen_init(provctx, L, selection, params);                                                 \
-    }                                                                                                         \
-    static const char *mlkem##L##_query_name(int operation_id)                                                \
-    {                                                                                                         \
-        (void)operation_id;                                                                                   \
-        return "ML-KEM-" #L;                                                                                  \
-    }                                                                                                         \
-    static const OSSL_DISPATCH mlkem##L##_keymgmt_functions[] = {                                             \
-        {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))mlkem##L##_new},                                              \
-        {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))nuri_prov_mlkem_key_free},                                   \
-        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))mlkem_dup},                                                   \
-        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))mlkem_has},                                                   \
-        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))mlkem_match},                                               \
-        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))mlkem_import},                                             \
-        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))mlkem_io_types},                                     \
-        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))mlkem_export},                                             \
-        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))mlkem_io_types},                                     \
-        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))mlkem_get_params},                                     \
-        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))mlkem_gettable_params},                           \
-        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))mlkem_load},                                                 \
-        {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))mlkem##L##_gen_init},                                    \
-        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))mlkem_gen_set_params},                             \
-        {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))mlkem_gen_settable_params},                   \
-        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))mlkem_gen},                                                   \
-        {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))mlkem_gen_cleanup},                                   \
-        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))mlkem##L##_query_name},                      \
+#define MLKEM_KEYMGMT(L)                                                                       \
+    static void *mlkem##L##_new(void *provctx) { return nuri_prov_mlkem_key_new(provctx, L); } \
+    static void *mlkem##L##_gen_init(void *provctx, int selection, const OSSL_PARAM params[])  \
+    {                                                                                          \
+        return mlkem_gen_init(provctx, L, selection, params);                                  \
+    }                                                                                          \
+    static const char *mlkem##L##_query_name(int operation_id)                                 \
+    {                                                                                          \
+        (void)operation_id;                                                                    \
+        return "ML-KEM-" #L;                                                                   \
+    }                                                                                          \
+    static const OSSL_DISPATCH mlkem##L##_keymgmt_functions[] = {                              \
+        {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))mlkem##L##_new},                               \
+        {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))nuri_prov_mlkem_key_free},                    \
+        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))mlkem_dup},                                    \
+        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))mlkem_has},                                    \
+        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))mlkem_match},                                \
+        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))mlkem_import},                              \
+        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))mlkem_io_types},                      \
+        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))mlkem_export},                              \
+        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))mlkem_io_types},                      \
+        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))mlkem_get_params},                      \
+        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS, (void (*)(void))mlkem_gettable_params},            \
+        {OSSL_FUNC_KEYMGMT_LOAD, (void (*)(void))mlkem_load},                                  \
+        {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))mlkem##L##_gen_init},                     \
+        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS, (void (*)(void))mlkem_gen_set_params},              \
+        {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS, (void (*)(void))mlkem_gen_settable_params},    \
+        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))mlkem_gen},                                    \
+        {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))mlkem_gen_cleanup},                    \
+        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME, (void (*)(void))mlkem##L##_query_name},       \
         {0, NULL}};
 
 MLKEM_KEYMGMT(512)

@@ -192,10 +192,7 @@ static void *enc_newctx(void *provctx)
     return c;
 }
 
-static void enc_freectx(void *vctx)
-{
-    OPENSSL_free(vctx);
-}
+static void enc_freectx(void *vctx) { OPENSSL_free(vctx); }
 
 static int enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
@@ -310,25 +307,24 @@ static int enc_write(enc_ctx *c, OSSL_CORE_BIO *cout, const void *obj, int priv,
     return ok;
 }
 
-#define ENCODER(kind, PRIV, fmt, PEM)                                                                          \
-    static int enc_##kind##_##fmt(void *vctx, OSSL_CORE_BIO *cout, const void *obj,                           \
-                                  const OSSL_PARAM abstract[], int selection, OSSL_PASSPHRASE_CALLBACK *cb,   \
-                                  void *cbarg)                                                                \
-    {                                                                                                         \
-        (void)abstract, (void)selection;                                                                      \
-        if (!obj) {                                                                                           \
-            ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY);                                                      \
-            return 0;                                                                                         \
-        }                                                                                                     \
-        return enc_write(vctx, cout, obj, PRIV, PEM, cb, cbarg);                                              \
-    }                                                                                                         \
-    static const OSSL_DISPATCH enc_##kind##_##fmt##_functions[] = {                                           \
-        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enc_newctx},                                               \
-        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))enc_freectx},                                             \
-        {OSSL_FUNC_ENCODER_SET_CTX_PARAMS, (void (*)(void))enc_set_ctx_params},                               \
-        {OSSL_FUNC_ENCODER_SETTABLE_CTX_PARAMS, (void (*)(void))enc_settable_ctx_params},                     \
-        {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))enc_##kind##_does_selection},                      \
-        {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))enc_##kind##_##fmt},                                       \
+#define ENCODER(kind, PRIV, fmt, PEM)                                                                            \
+    static int enc_##kind##_##fmt(void *vctx, OSSL_CORE_BIO *cout, const void *obj, const OSSL_PARAM abstract[], \
+                                  int selection, OSSL_PASSPHRASE_CALLBACK *cb, void *cbarg)                      \
+    {                                                                                                            \
+        (void)abstract, (void)selection;                                                                         \
+        if (!obj) {                                                                                              \
+            ERR_raise(ERR_LIB_PROV, PROV_R_INVALID_KEY);                                                         \
+            return 0;                                                                                            \
+        }                                                                                                        \
+        return enc_write(vctx, cout, obj, PRIV, PEM, cb, cbarg);                                                 \
+    }                                                                                                            \
+    static const OSSL_DISPATCH enc_##kind##_##fmt##_functions[] = {                                              \
+        {OSSL_FUNC_ENCODER_NEWCTX, (void (*)(void))enc_newctx},                                                  \
+        {OSSL_FUNC_ENCODER_FREECTX, (void (*)(void))enc_freectx},                                                \
+        {OSSL_FUNC_ENCODER_SET_CTX_PARAMS, (void (*)(void))enc_set_ctx_params},                                  \
+        {OSSL_FUNC_ENCODER_SETTABLE_CTX_PARAMS, (void (*)(void))enc_settable_ctx_params},                        \
+        {OSSL_FUNC_ENCODER_DOES_SELECTION, (void (*)(void))enc_##kind##_does_selection},                         \
+        {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))enc_##kind##_##fmt},                                          \
         {0, NULL}};
 
 ENCODER(priv, 1, der, 0)
@@ -378,10 +374,10 @@ static const OSSL_DISPATCH enc_text_functions[] = {
     {OSSL_FUNC_ENCODER_ENCODE, (void (*)(void))enc_text},
     {0, NULL}};
 
-#define ENC_ROWS(L, n)                                                                                         \
-    {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=der,structure=PrivateKeyInfo",          \
+#define ENC_ROWS(L, n)                                                                                        \
+    {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=der,structure=PrivateKeyInfo",           \
      enc_priv_der_functions, NULL},                                                                           \
-        {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=pem,structure=PrivateKeyInfo",      \
+        {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=pem,structure=PrivateKeyInfo",       \
          enc_priv_pem_functions, NULL},                                                                       \
         {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=der,structure=SubjectPublicKeyInfo", \
          enc_pub_der_functions, NULL},                                                                        \
@@ -389,7 +385,8 @@ static const OSSL_DISPATCH enc_text_functions[] = {
          enc_pub_pem_functions, NULL},                                                                        \
         {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,output=text", enc_text_functions, NULL},
 
-const OSSL_ALGORITHM nuri_prov_encoders[] = {ENC_ROWS(512, 1) ENC_ROWS(768, 2) ENC_ROWS(1024, 3){NULL, NULL, NULL, NULL}};
+const OSSL_ALGORITHM nuri_prov_encoders[] = {ENC_ROWS(512, 1) ENC_ROWS(768, 2)
+                                                 ENC_ROWS(1024, 3){NULL, NULL, NULL, NULL}};
 
 /* ---- decoders (DER; PEM arrives as DER from the default provider's pem-to-der step) ---- */
 typedef struct {
@@ -397,10 +394,7 @@ typedef struct {
     unsigned level;
 } dec_ctx;
 
-static void dec_freectx(void *vctx)
-{
-    OPENSSL_free(vctx);
-}
+static void dec_freectx(void *vctx) { OPENSSL_free(vctx); }
 
 static int dec_priv_does_selection(void *provctx, int selection)
 {
@@ -482,32 +476,34 @@ static int dec_export_object(void *vctx, const void *reference, size_t reference
     OSSL_PARAM p[4];
     int n = 0;
     if (k->has_pub)
-        p[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)k->ek, nuri_mlkem_ek_bytes(k->level));
+        p[n++] =
+            OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)k->ek, nuri_mlkem_ek_bytes(k->level));
     if (k->has_priv)
-        p[n++] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, (void *)k->dk, nuri_mlkem_dk_bytes(k->level));
+        p[n++] =
+            OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PRIV_KEY, (void *)k->dk, nuri_mlkem_dk_bytes(k->level));
     p[n] = OSSL_PARAM_construct_end();
     return export_cb(p, export_cbarg);
 }
 
-#define DECODER(L, kind, PRIV)                                                                                \
-    static void *dec##L##_##kind##_newctx(void *provctx)                                                      \
-    {                                                                                                         \
-        dec_ctx *c = OPENSSL_zalloc(sizeof *c);                                                               \
-        if (c) c->prov = provctx, c->level = L;                                                               \
-        return c;                                                                                             \
-    }                                                                                                         \
+#define DECODER(L, kind, PRIV)                                                                                 \
+    static void *dec##L##_##kind##_newctx(void *provctx)                                                       \
+    {                                                                                                          \
+        dec_ctx *c = OPENSSL_zalloc(sizeof *c);                                                                \
+        if (c) c->prov = provctx, c->level = L;                                                                \
+        return c;                                                                                              \
+    }                                                                                                          \
     static int dec##L##_##kind##_decode(void *vctx, OSSL_CORE_BIO *cin, int selection, OSSL_CALLBACK *data_cb, \
-                                        void *data_cbarg, OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)    \
-    {                                                                                                         \
-        (void)selection, (void)pw_cb, (void)pw_cbarg;                                                         \
-        return dec_decode(vctx, PRIV, cin, data_cb, data_cbarg);                                              \
-    }                                                                                                         \
-    static const OSSL_DISPATCH dec##L##_##kind##_functions[] = {                                              \
-        {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dec##L##_##kind##_newctx},                                 \
-        {OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dec_freectx},                                             \
-        {OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))dec_##kind##_does_selection},                      \
-        {OSSL_FUNC_DECODER_DECODE, (void (*)(void))dec##L##_##kind##_decode},                                 \
-        {OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))dec_export_object},                                 \
+                                        void *data_cbarg, OSSL_PASSPHRASE_CALLBACK *pw_cb, void *pw_cbarg)     \
+    {                                                                                                          \
+        (void)selection, (void)pw_cb, (void)pw_cbarg;                                                          \
+        return dec_decode(vctx, PRIV, cin, data_cb, data_cbarg);                                               \
+    }                                                                                                          \
+    static const OSSL_DISPATCH dec##L##_##kind##_functions[] = {                                               \
+        {OSSL_FUNC_DECODER_NEWCTX, (void (*)(void))dec##L##_##kind##_newctx},                                  \
+        {OSSL_FUNC_DECODER_FREECTX, (void (*)(void))dec_freectx},                                              \
+        {OSSL_FUNC_DECODER_DOES_SELECTION, (void (*)(void))dec_##kind##_does_selection},                       \
+        {OSSL_FUNC_DECODER_DECODE, (void (*)(void))dec##L##_##kind##_decode},                                  \
+        {OSSL_FUNC_DECODER_EXPORT_OBJECT, (void (*)(void))dec_export_object},                                  \
         {0, NULL}};
 
 DECODER(512, priv, 1)
@@ -517,10 +513,11 @@ DECODER(768, pub, 0)
 DECODER(1024, priv, 1)
 DECODER(1024, pub, 0)
 
-#define DEC_ROWS(L, n)                                                                                         \
+#define DEC_ROWS(L, n)                                                                                       \
     {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,input=der,structure=PrivateKeyInfo",           \
-     dec##L##_priv_functions, NULL},                                                                          \
-        {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,input=der,structure=SubjectPublicKeyInfo",  \
+     dec##L##_priv_functions, NULL},                                                                         \
+        {"ML-KEM-" #L ":2.16.840.1.101.3.4.4." #n, "provider=nuri,input=der,structure=SubjectPublicKeyInfo", \
          dec##L##_pub_functions, NULL},
 
-const OSSL_ALGORITHM nuri_prov_decoders[] = {DEC_ROWS(512, 1) DEC_ROWS(768, 2) DEC_ROWS(1024, 3){NULL, NULL, NULL, NULL}};
+const OSSL_ALGORITHM nuri_prov_decoders[] = {DEC_ROWS(512, 1) DEC_ROWS(768, 2)
+                                                 DEC_ROWS(1024, 3){NULL, NULL, NULL, NULL}};

@@ -48,10 +48,7 @@ static void *pipo_dupctx(void *vctx)
     return d;
 }
 
-static size_t pipo_iv_bytes(const pipo_ctx *c)
-{
-    return c->mode == NURI_PIPO_ECB ? 0 : NURI_PIPO_BLOCK_BYTES;
-}
+static size_t pipo_iv_bytes(const pipo_ctx *c) { return c->mode == NURI_PIPO_ECB ? 0 : NURI_PIPO_BLOCK_BYTES; }
 
 static int pipo_set_ctx_params(void *vctx, const OSSL_PARAM params[]);
 
@@ -110,9 +107,9 @@ static int pipo_start(pipo_ctx *c)
         NURI_PROV_ERR(PROV_R_INVALID_IV_LENGTH, "PIPO: no IV set");
         return 0;
     }
-    int rc = nuri_pipo_init(&c->st, &c->key, (nuri_pipo_mode)c->mode, c->encrypt,
-                            c->mode == NURI_PIPO_ECB ? NULL : c->iv, pipo_iv_bytes(c),
-                            c->padding && c->mode != NURI_PIPO_CTR ? NURI_PAD_PKCS7 : NURI_PAD_NONE);
+    int rc =
+        nuri_pipo_init(&c->st, &c->key, (nuri_pipo_mode)c->mode, c->encrypt, c->mode == NURI_PIPO_ECB ? NULL : c->iv,
+                       pipo_iv_bytes(c), c->padding && c->mode != NURI_PIPO_CTR ? NURI_PAD_PKCS7 : NURI_PAD_NONE);
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "PIPO init: %s", nuri_strerror(rc));
         return 0;
@@ -151,10 +148,8 @@ static int pipo_final(void *vctx, unsigned char *out, size_t *outl, size_t outsi
     if (rc == NURI_OK) return 1;
     if (rc == NURI_ELENGTH)
         NURI_PROV_ERR(PROV_R_WRONG_FINAL_BLOCK_LENGTH, "PIPO: data not a multiple of the 8-byte block");
-    else if (rc == NURI_EPADDING)
-        ERR_raise(ERR_LIB_PROV, PROV_R_BAD_DECRYPT);
-    else
-        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "PIPO final: %s", nuri_strerror(rc));
+    else if (rc == NURI_EPADDING) ERR_raise(ERR_LIB_PROV, PROV_R_BAD_DECRYPT);
+    else NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "PIPO final: %s", nuri_strerror(rc));
     return 0;
 }
 
@@ -259,31 +254,31 @@ static const OSSL_PARAM *pipo_settable_ctx_params(void *cctx, void *provctx)
     return t;
 }
 
-#define PIPO_CIPHER(bits, MODE, mode)                                                                         \
-    static void *pipo##bits##_##mode##_newctx(void *provctx)                                                  \
-    {                                                                                                         \
-        (void)provctx;                                                                                        \
-        return pipo_newctx(bits / 8, NURI_PIPO_##MODE);                                                       \
-    }                                                                                                         \
-    static int pipo##bits##_##mode##_get_params(OSSL_PARAM params[])                                          \
-    {                                                                                                         \
-        return pipo_get_params(params, bits / 8, NURI_PIPO_##MODE);                                           \
-    }                                                                                                         \
-    static const OSSL_DISPATCH pipo##bits##_##mode##_functions[] = {                                          \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))pipo##bits##_##mode##_newctx},                              \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))pipo_freectx},                                             \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))pipo_dupctx},                                               \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))pipo_einit},                                          \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))pipo_dinit},                                          \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))pipo_update},                                               \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))pipo_final},                                                 \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))pipo_cipher},                                               \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))pipo##bits##_##mode##_get_params},                      \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params},                             \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))pipo_get_ctx_params},                               \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))pipo_set_ctx_params},                               \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))pipo_gettable_ctx_params},                     \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))pipo_settable_ctx_params},                     \
+#define PIPO_CIPHER(bits, MODE, mode)                                                         \
+    static void *pipo##bits##_##mode##_newctx(void *provctx)                                  \
+    {                                                                                         \
+        (void)provctx;                                                                        \
+        return pipo_newctx(bits / 8, NURI_PIPO_##MODE);                                       \
+    }                                                                                         \
+    static int pipo##bits##_##mode##_get_params(OSSL_PARAM params[])                          \
+    {                                                                                         \
+        return pipo_get_params(params, bits / 8, NURI_PIPO_##MODE);                           \
+    }                                                                                         \
+    static const OSSL_DISPATCH pipo##bits##_##mode##_functions[] = {                          \
+        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))pipo##bits##_##mode##_newctx},              \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))pipo_freectx},                             \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))pipo_dupctx},                               \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))pipo_einit},                          \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))pipo_dinit},                          \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))pipo_update},                               \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))pipo_final},                                 \
+        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))pipo_cipher},                               \
+        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))pipo##bits##_##mode##_get_params},      \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params}, \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))pipo_get_ctx_params},               \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))pipo_set_ctx_params},               \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))pipo_gettable_ctx_params},     \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))pipo_settable_ctx_params},     \
         {0, NULL}};
 
 PIPO_CIPHER(128, ECB, ecb)

@@ -188,8 +188,8 @@ static int sch_start(sch_ctx *c)
         c->started = 1;
         return 1;
     }
-    int rc = nuri_schwaemm_init(&c->st, c->variant, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT,
-                                c->key, c->key_bytes, c->nonce, c->nonce_bytes, NULL);
+    int rc = nuri_schwaemm_init(&c->st, c->variant, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT, c->key,
+                                c->key_bytes, c->nonce, c->nonce_bytes, NULL);
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm init: %s", nuri_strerror(rc));
         return 0;
@@ -215,8 +215,7 @@ static int sch_nomem(sch_ctx *c)
     return 0;
 }
 
-static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in,
-                      size_t inl)
+static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
     sch_ctx *c = vctx;
     int rc;
@@ -273,7 +272,8 @@ static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
     if (rc == NURI_EAUTH) {
         sch_reset_stream(c);
         c->failed = 1;
-        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm: authentication failed (wrong tag), no plaintext released");
+        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED,
+                      "Schwaemm: authentication failed (wrong tag), no plaintext released");
         return 0;
     }
     if (rc != NURI_OK || n != len) return sch_fail(c, rc != NURI_OK ? rc : NURI_ESTATE, "decrypt final");
@@ -295,8 +295,7 @@ static int sch_get_ctx_params(void *vctx, OSSL_PARAM params[])
     sch_ctx *c = vctx;
     OSSL_PARAM *p;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) && !OSSL_PARAM_set_size_t(p, c->key_bytes)) return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, c->nonce_bytes))
-        return 0;
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) && !OSSL_PARAM_set_size_t(p, c->nonce_bytes)) return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) && !OSSL_PARAM_set_size_t(p, c->tag_bytes))
         return 0;
     if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG))) {
@@ -368,27 +367,27 @@ static const OSSL_PARAM *sch_settable_ctx_params(void *cctx, void *provctx)
     return t;
 }
 
-#define SCHWAEMM(name, VARIANT)                                                                               \
-    static void *name##_newctx(void *provctx)                                                                 \
-    {                                                                                                         \
-        (void)provctx;                                                                                        \
-        return sch_newctx(VARIANT);                                                                           \
-    }                                                                                                         \
-    static int name##_get_params(OSSL_PARAM params[]) { return sch_get_params(params, VARIANT); }              \
-    const OSSL_DISPATCH nuri_prov_##name##_functions[] = {                                                    \
-        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))name##_newctx},                                             \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))sch_freectx},                                              \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))sch_dupctx},                                                \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))sch_einit},                                           \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))sch_dinit},                                           \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))sch_update},                                                \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))sch_final},                                                  \
-        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))name##_get_params},                                     \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params},                              \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))sch_get_ctx_params},                                \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))sch_set_ctx_params},                                \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))sch_gettable_ctx_params},                      \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))sch_settable_ctx_params},                      \
+#define SCHWAEMM(name, VARIANT)                                                                   \
+    static void *name##_newctx(void *provctx)                                                     \
+    {                                                                                             \
+        (void)provctx;                                                                            \
+        return sch_newctx(VARIANT);                                                               \
+    }                                                                                             \
+    static int name##_get_params(OSSL_PARAM params[]) { return sch_get_params(params, VARIANT); } \
+    const OSSL_DISPATCH nuri_prov_##name##_functions[] = {                                        \
+        {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))name##_newctx},                                 \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))sch_freectx},                                  \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))sch_dupctx},                                    \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))sch_einit},                               \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))sch_dinit},                               \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))sch_update},                                    \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))sch_final},                                      \
+        {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))name##_get_params},                         \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))nuri_prov_cipher_gettable_params},     \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))sch_get_ctx_params},                    \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))sch_set_ctx_params},                    \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, (void (*)(void))sch_gettable_ctx_params},          \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, (void (*)(void))sch_settable_ctx_params},          \
         {0, NULL}};
 
 SCHWAEMM(schwaemm128_128, NURI_SCHWAEMM128_128)

@@ -3,6 +3,7 @@
 The declarations come from the public headers (include/nuri/*.h, translated by gen_cdef.py), so
 every NURI_API function is available in Python as soon as it is declared: nothing is copied by
 hand. Run by CMake (python/CMakeLists.txt); the generated C is compiled and linked against libnuri."""
+
 import argparse
 import pathlib
 import sys
@@ -16,8 +17,12 @@ from gen_cdef import cdef_from_headers  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--include-dir", required=True)
-    ap.add_argument("--extra-cdef", action="append", default=[],
-                    help="declarations beyond the public API (e.g. the benchmark harness)")
+    ap.add_argument(
+        "--extra-cdef",
+        action="append",
+        default=[],
+        help="declarations beyond the public API (e.g. the benchmark harness)",
+    )
     ap.add_argument("--extra-include", action="append", default=[], help="header declaring --extra-cdef")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()

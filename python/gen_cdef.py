@@ -9,6 +9,7 @@ conditional block (the C++ `extern "C"` wrapper, the attribute macros). A constr
 translate is an error, never silently skipped.
 
     python3 gen_cdef.py include/nuri/*.h      prints the cdef text"""
+
 import re
 import sys
 
@@ -23,8 +24,7 @@ def _strip_comments(text):
 
 def _eval_int(expr, values):
     """The integer value of a macro body made of integers, known macros and + - * << | ( )."""
-    body = re.sub(r"\b(NURI_\w+)\b", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
-                  expr)
+    body = re.sub(r"\b(NURI_\w+)\b", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), expr)
     body = _INT.sub(lambda m: str(int(m.group(1), 0)), body)
     if not re.fullmatch(r"[\d\s()+\-*<>|]+", body):
         return None
@@ -38,7 +38,7 @@ def cdef_from_headers(paths):
         lines = text.splitlines()
         depth, guard = 0, None
         decl = []
-        for i, raw in enumerate(lines):
+        for _i, raw in enumerate(lines):
             line = raw.rstrip()
             s = line.strip()
             if s.startswith("#"):
@@ -68,7 +68,7 @@ def cdef_from_headers(paths):
                 continue
             decl = []
             joined = re.sub(r"\bNURI_API\b\s*|\bNURI_MUST_CHECK\b\s*", "", joined)
-            joined = re.sub(r"\[([^\]]+)\]", lambda m: f"[{_size(m.group(1), values, path)}]", joined)
+            joined = re.sub(r"\[([^\]]+)\]", lambda m, path=path: f"[{_size(m.group(1), values, path)}]", joined)
             out.append(joined)
         if decl:
             raise SystemExit(f"{path}: unterminated declaration: {' '.join(decl)}")

@@ -2,6 +2,7 @@
 ciphertexts and PIPO ciphertexts with valid padding (so the accept paths are reached from the start),
 and inputs laid out the way each harness reads them (see the comments in fuzz/fuzz_*.c).
     python scripts/fuzz_seeds.py OUTDIR [HARNESS...]"""
+
 import os
 import random
 import sys
@@ -22,8 +23,17 @@ def schwaemm():
             key, nonce = rb(cls.key_size), rb(cls.nonce_size)
             ad, msg = rb(rng.choice((0, 1, 16, 40))), rb(ml)
             ct = cls(key).encrypt(nonce, msg, ad)
-            yield (bytes([v]) + key + nonce + bytes([len(ad)]) + ad + len(msg).to_bytes(2, "big") + msg
-                   + bytes([rng.getrandbits(8) for _ in range(3)]) + ct)
+            yield (
+                bytes([v])
+                + key
+                + nonce
+                + bytes([len(ad)])
+                + ad
+                + len(msg).to_bytes(2, "big")
+                + msg
+                + bytes([rng.getrandbits(8) for _ in range(3)])
+                + ct
+            )
 
 
 def _pipo_one(sel, ml):
@@ -34,8 +44,13 @@ def _pipo_one(sel, ml):
     if not pad and mode_i != 2:
         ml -= ml % 8
     msg = rb(ml)
-    ct = pipo.encrypt(key, rb(rng.choice((0, 8, 13, 64, 100)) if pad or mode_i == 2 else 8 * rng.randrange(0, 12)),
-                      mode, iv=None if mode == "ecb" else iv, padding="pkcs7" if pad else "none")
+    ct = pipo.encrypt(
+        key,
+        rb(rng.choice((0, 8, 13, 64, 100)) if pad or mode_i == 2 else 8 * rng.randrange(0, 12)),
+        mode,
+        iv=None if mode == "ecb" else iv,
+        padding="pkcs7" if pad else "none",
+    )
     return bytes([sel]) + key + iv + ml.to_bytes(2, "big") + msg + ct
 
 
@@ -58,8 +73,16 @@ def mlkem():
 
 
 def fea():
-    values = [b"4111-1111-1111-1111", b"5500 0000 0000 0004", b"900101-1234567", b"deadbeefcafe", b"HELLOWORLD",
-              b"010-1234-5678", b"12", b"abc"]
+    values = [
+        b"4111-1111-1111-1111",
+        b"5500 0000 0000 0004",
+        b"900101-1234567",
+        b"deadbeefcafe",
+        b"HELLOWORLD",
+        b"010-1234-5678",
+        b"12",
+        b"abc",
+    ]
     for i, value in enumerate(values):
         sel = i % 6
         kl = 16 + 8 * ((sel >> 1) % 3)

@@ -16,6 +16,7 @@ the AES S-box is inversion in GF(2^8)/0x11b followed by another. So, with L1 the
   4. checks SD on random words against the spec's SD, through a model of the instruction.
 Reads the S-box and M from src/fea/fea_tables.h (facts of the standard).
 Usage: scripts/gen_fea_aes.py  (rewrites the header; run from anywhere)"""
+
 import pathlib
 import random
 import re
@@ -67,6 +68,7 @@ def linear_from_columns(cols):
             if (x >> j) & 1:
                 r ^= cols[j]
         return r
+
     return [f(x) for x in range(256)]
 
 
@@ -106,6 +108,7 @@ for r in range(2, 256):
 assert L1 is not None, "no isomorphism found"
 for x in range(256):
     assert SBOX[x] == L2[AES[L1[x]]] ^ CONST
+
 
 # ---------------------------------------------------------------- 2./3. SD as nibble tables
 # The SD layer on one 64-bit word (byte 0 = most significant) in the spec's terms.
@@ -182,7 +185,7 @@ def sd_model(words, tabs, apply_l1_in=True):
     for d in range(8):
         t = lookup(tabs[d], z)
         acc = [acc[p] ^ t[PERM[d][p]] for p in range(16)]
-    return [int.from_bytes(bytes(acc[8 * v:8 * v + 8]), "little") for v in range(2)]
+    return [int.from_bytes(bytes(acc[8 * v : 8 * v + 8]), "little") for v in range(2)]
 
 
 def l1_word(w):

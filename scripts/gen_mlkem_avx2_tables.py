@@ -3,6 +3,7 @@
 in-register shuffles) with their q^-1 multiples, the base-multiplication gammas, and the
 rejection-sampling shuffle table. Everything follows from q = 3329, zeta = 17 and R = 2^16.
 Usage: scripts/gen_mlkem_avx2_tables.py > src/mlkem/avx2/tables_avx2.h"""
+
 Q, R, QINV = 3329, 1 << 16, pow(3329, -1, 1 << 16)
 
 
@@ -35,9 +36,9 @@ def emit(name, rows, kind="int16_t"):
 def layered(idx):
     """Per vector pair m: the 16 twiddle lanes for the len-8, len-4 and len-2 layers, from a
     function giving the ZETAS index of 16-, 8- and 4-coefficient block b."""
-    l8 = [[idx(8, 2 * m + (l >= 8)) for l in range(16)] for m in range(8)]
-    l4 = [[idx(4, 4 * m + l // 4) for l in range(16)] for m in range(8)]
-    l2 = [[idx(2, 8 * m + l // 2) for l in range(16)] for m in range(8)]
+    l8 = [[idx(8, 2 * m + (lane >= 8)) for lane in range(16)] for m in range(8)]
+    l4 = [[idx(4, 4 * m + lane // 4) for lane in range(16)] for m in range(8)]
+    l2 = [[idx(2, 8 * m + lane // 2) for lane in range(16)] for m in range(8)]
     return l8, l4, l2
 
 
@@ -67,7 +68,10 @@ for tag, f in (("NTT", fwd), ("INV", inv)):
         parts.append(emit(f"{tag}_{name}_QINV", [[ZQ[i] for i in r] for r in rows]))
 # base multiplication: pair p (coefficients 2p, 2p+1) is reduced mod X^2 - gamma_p,
 # gamma_p = (-1)^p ZETAS[64 + p/2]; lane l of chunk c holds gamma of pair 8c + l/2.
-G = [[(Z[64 + (8 * c + l // 2) // 2] * (-1 if (8 * c + l // 2) % 2 else 1)) for l in range(16)] for c in range(16)]
+G = [
+    [(Z[64 + (8 * c + lane // 2) // 2] * (-1 if (8 * c + lane // 2) % 2 else 1)) for lane in range(16)]
+    for c in range(16)
+]
 parts.append("/* base multiplication: gamma of the pair of each lane, per 16-coefficient chunk */")
 parts.append(emit("GAMMA", G))
 parts.append(emit("GAMMA_QINV", [[s16(g * QINV) for g in r] for r in G]))
@@ -75,10 +79,10 @@ parts.append(emit("GAMMA_QINV", [[s16(g * QINV) for g in r] for r in G]))
 # lanes to the front (unused entries -1 = zero), and the count
 rej, cnt = [], []
 for m in range(256):
-    lanes = [l for l in range(8) if m >> l & 1]
+    lanes = [lane for lane in range(8) if m >> lane & 1]
     row = []
-    for l in lanes:
-        row += [2 * l, 2 * l + 1]
+    for lane in lanes:
+        row += [2 * lane, 2 * lane + 1]
     row += [-1] * (16 - len(row))
     rej.append(row)
     cnt.append(len(lanes))

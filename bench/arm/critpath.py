@@ -10,6 +10,7 @@ latency). QEMU counts instructions only; the chain length is what latency-bound 
 every instruction on the NEON chains is an ASIMD instruction (several cycles of latency each on
 Cortex-A72), while most of the A64 chain is single-cycle ALU work. This is a property of the
 code, not a timing."""
+
 import os
 import re
 
@@ -28,7 +29,7 @@ def step_body(path, loop_label):
     lines = open(path).read().splitlines()
     i = lines.index(loop_label + ":")
     body = []
-    for ln in lines[i + 1:]:
+    for ln in lines[i + 1 :]:
         ln = ln.strip()
         if ln.startswith("b.") or ln.startswith("b "):
             break
@@ -57,8 +58,10 @@ def analyse(body):
 
 def main():
     print(f"{'kernel':<16}{'instructions/step':>18}{'dependency chain/step':>23}")
-    for impl, path, label in (("a64", "src/sparkle/a64/sparkle_a64.S", ".Lloop"),
-                              ("neon", "src/sparkle/neon/sparkle_neon.S", ".Lnloop")):
+    for impl, path, label in (
+        ("a64", "src/sparkle/a64/sparkle_a64.S", ".Lloop"),
+        ("neon", "src/sparkle/neon/sparkle_neon.S", ".Lnloop"),
+    ):
         for nb in (4, 6, 8):
             body = step_body(os.path.join(ROOT, path), f"{label}{nb}")
             print(f"{impl + ' ' + str(64 * nb):<16}{len(body) + 1:>18}{analyse(body):>23}")

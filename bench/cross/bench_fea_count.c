@@ -49,8 +49,8 @@ int cross_main(void)
             if (run(impl, 1, &v[r]) != 0) return 1;
         printf("{\"family\": \"fea\", \"impl\": \"%s\", \"op\": \"encrypt-u64\", \"param\": \"FEA-1-128 n=64\", "
                "\"size\": 1, \"platform\": \"%s\", \"metric\": \"%s\", \"median\": %lu, \"min\": %lu, \"max\": %lu, "
-               "\"runs\": 3}\n", impl, NURI_PLATFORM, cross_count_unit(), (unsigned long)v[1], (unsigned long)v[0],
-               (unsigned long)v[2]);
+               "\"runs\": 3}\n",
+               impl, NURI_PLATFORM, cross_count_unit(), (unsigned long)v[1], (unsigned long)v[0], (unsigned long)v[2]);
     }
     return 0;
 }

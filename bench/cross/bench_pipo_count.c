@@ -28,9 +28,12 @@ int main(int argc, char **argv)
     int rc = 0;
     for (size_t it = 0; it < iters && rc == 0; it++) {
         if (!strcmp(op, "blocks-encrypt")) nuri_pipo_encrypt_blocks(&k, out, in, len / 8);
-        else if (!strcmp(op, "ecb-encrypt")) rc = nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
-        else if (!strcmp(op, "cbc-decrypt")) rc = nuri_pipo_decrypt(&k, NURI_PIPO_CBC, iv, 8, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
-        else if (!strcmp(op, "ctr-encrypt")) rc = nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
+        else if (!strcmp(op, "ecb-encrypt"))
+            rc = nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
+        else if (!strcmp(op, "cbc-decrypt"))
+            rc = nuri_pipo_decrypt(&k, NURI_PIPO_CBC, iv, 8, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
+        else if (!strcmp(op, "ctr-encrypt"))
+            rc = nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
         else return 2;
     }
     nuri_pipo_key_wipe(&k);

@@ -9,10 +9,10 @@
 #define NURI_PLATFORM "unknown"
 #endif
 #ifdef __AVR__
-#define LEN 64
+#define LEN        64
 #define MODE_SIZES {64}
 #else
-#define LEN 4096 /* the mode layer is also measured at 4 KiB, where per-call costs weigh less */
+#define LEN        4096 /* the mode layer is also measured at 4 KiB, where per-call costs weigh less */
 #define MODE_SIZES {1024, 4096}
 #endif
 #define RUNS 3
@@ -23,7 +23,11 @@ static void sort3(uint32_t v[RUNS])
 {
     for (int i = 0; i < RUNS; i++)
         for (int j = i + 1; j < RUNS; j++)
-            if (v[j] < v[i]) { uint32_t t = v[i]; v[i] = v[j]; v[j] = t; }
+            if (v[j] < v[i]) {
+                uint32_t t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
 }
 
 /* value/size with two decimals, printed without floating point (AVR printf has none) */
@@ -38,7 +42,8 @@ static void record(const char *impl, const char *op, const char *param, uint32_t
 {
     sort3(v);
     printf("{\"family\": \"pipo\", \"impl\": \"%s\", \"op\": \"%s\", \"param\": \"%s\", \"size\": %lu, "
-           "\"platform\": \"%s\", \"metric\": \"%s\", ", impl, op, param, (unsigned long)size, NURI_PLATFORM, metric);
+           "\"platform\": \"%s\", \"metric\": \"%s\", ",
+           impl, op, param, (unsigned long)size, NURI_PLATFORM, metric);
     const char *names[3] = {"median", "min", "max"};
     uint32_t vals[3] = {v[RUNS / 2], v[0], v[RUNS - 1]};
     for (int i = 0; i < 3; i++) {
@@ -86,24 +91,33 @@ int cross_main(void)
                 if (nb > 1) record(impl, "blocks-encrypt", param, 8u * nb, m_byte, v, 1);
             }
             /* the mode layer (src/pipo/modes.c, the same code as on the host) on LEN bytes */
-            static const struct { nuri_pipo_mode mode; uint8_t enc; const char *op; } ops[] = {
-                {NURI_PIPO_ECB, 1, "ecb-encrypt"}, {NURI_PIPO_ECB, 0, "ecb-decrypt"},
-                {NURI_PIPO_CBC, 0, "cbc-decrypt"}, {NURI_PIPO_CTR, 1, "ctr-encrypt"}};
+            static const struct {
+                nuri_pipo_mode mode;
+                uint8_t enc;
+                const char *op;
+            } ops[] = {{NURI_PIPO_ECB, 1, "ecb-encrypt"},
+                       {NURI_PIPO_ECB, 0, "ecb-decrypt"},
+                       {NURI_PIPO_CBC, 0, "cbc-decrypt"},
+                       {NURI_PIPO_CTR, 1, "ctr-encrypt"}};
             static const uint16_t mode_sizes[] = MODE_SIZES;
             for (size_t si = 0; si < sizeof mode_sizes / sizeof mode_sizes[0]; si++)
-            for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-                const uint8_t *ivp = ops[o].mode == NURI_PIPO_ECB ? NULL : iv;
-                size_t ivl = ivp ? 8 : 0, ol = 0, len = mode_sizes[si];
-                for (int r = 0; r < RUNS; r++) {
-                    int rc;
-                    cross_count_begin();
-                    if (ops[o].enc) rc = nuri_pipo_encrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
-                    else rc = nuri_pipo_decrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in, len);
-                    v[r] = cross_count_end();
-                    if (rc != 0) return 1;
+                for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+                    const uint8_t *ivp = ops[o].mode == NURI_PIPO_ECB ? NULL : iv;
+                    size_t ivl = ivp ? 8 : 0, ol = 0, len = mode_sizes[si];
+                    for (int r = 0; r < RUNS; r++) {
+                        int rc;
+                        cross_count_begin();
+                        if (ops[o].enc)
+                            rc = nuri_pipo_encrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in,
+                                                   len);
+                        else
+                            rc = nuri_pipo_decrypt(&k, ops[o].mode, ivp, ivl, NURI_PAD_NONE, out, sizeof out, &ol, in,
+                                                   len);
+                        v[r] = cross_count_end();
+                        if (rc != 0) return 1;
+                    }
+                    record(impl, ops[o].op, param, (uint32_t)len, m_byte, v, 1);
                 }
-                record(impl, ops[o].op, param, (uint32_t)len, m_byte, v, 1);
-            }
             nuri_pipo_key_wipe(&k);
         }
     }

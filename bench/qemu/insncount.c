@@ -32,10 +32,8 @@ static void at_exit_cb(qemu_plugin_id_t id, void *p)
     char buf[128];
     (void)id;
     (void)p;
-    if (whole_program)
-        snprintf(buf, sizeof buf, "insns: %" PRIu64 "\n", count);
-    else
-        snprintf(buf, sizeof buf, "insns in [0x%" PRIx64 ",0x%" PRIx64 "): %" PRIu64 "\n", range_lo, range_hi, count);
+    if (whole_program) snprintf(buf, sizeof buf, "insns: %" PRIu64 "\n", count);
+    else snprintf(buf, sizeof buf, "insns in [0x%" PRIx64 ",0x%" PRIx64 "): %" PRIu64 "\n", range_lo, range_hi, count);
     qemu_plugin_outs(buf);
     if (out_path[0]) {
         FILE *f = fopen(out_path, "w");
@@ -50,14 +48,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 {
     (void)info;
     for (int i = 0; i < argc; i++) {
-        if (strncmp(argv[i], "lo=", 3) == 0)
-            range_lo = strtoull(argv[i] + 3, NULL, 0), whole_program = 0;
-        else if (strncmp(argv[i], "hi=", 3) == 0)
-            range_hi = strtoull(argv[i] + 3, NULL, 0), whole_program = 0;
+        if (strncmp(argv[i], "lo=", 3) == 0) range_lo = strtoull(argv[i] + 3, NULL, 0), whole_program = 0;
+        else if (strncmp(argv[i], "hi=", 3) == 0) range_hi = strtoull(argv[i] + 3, NULL, 0), whole_program = 0;
         else if (strcmp(argv[i], "inline=on") == 0)
             continue; /* accepted for compatibility with QEMU's own insn plugin; counting is always inline */
-        else if (strncmp(argv[i], "out=", 4) == 0)
-            snprintf(out_path, sizeof out_path, "%s", argv[i] + 4);
+        else if (strncmp(argv[i], "out=", 4) == 0) snprintf(out_path, sizeof out_path, "%s", argv[i] + 4);
         else {
             fprintf(stderr, "insnrange: unknown argument %s\n", argv[i]);
             return -1;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
+#define QEMU_PLUGIN_EXPORT  __attribute__((visibility("default")))
 #define QEMU_PLUGIN_VERSION 1
 
 typedef uint64_t qemu_plugin_id_t;

@@ -5,9 +5,8 @@ extern void _start(void);
 void nuri_cm_default_handler(void);
 void nuri_cm_default_handler(void)
 {
-    for (;;) {
-    }
+    for (;;) {}
 }
 #define H ((const void *)nuri_cm_default_handler)
-__attribute__((section(".vectors"), used)) const void *const nuri_cm_vectors[16] = {
-    &__stack_top, (const void *)_start, H, H, H, H, H, 0, 0, 0, 0, H, H, 0, H, H};
+__attribute__((section(".vectors"), used))
+const void *const nuri_cm_vectors[16] = {&__stack_top, (const void *)_start, H, H, H, H, H, 0, 0, 0, 0, H, H, 0, H, H};

@@ -43,7 +43,8 @@ static inline const char *nuri_db_parse_key(const char *text, size_t n, uint8_t 
     if (memchr(s, '\n', (size_t)(e - s))) return "expected one line";
     long bits = -1;
     if (e - s > 9 && memcmp(s, "nuri-key-", 9) == 0) {
-        if (e - s < 12 || memcmp(s, "nuri-key-v1 ", 12) != 0) return "unsupported version (this nuri reads nuri-key-v1)";
+        if (e - s < 12 || memcmp(s, "nuri-key-v1 ", 12) != 0)
+            return "unsupported version (this nuri reads nuri-key-v1)";
         s += 12;
         bits = 0;
         const char *b = s;

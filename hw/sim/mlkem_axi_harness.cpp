@@ -12,14 +12,16 @@
 
 static Vmlkem_axi *top;
 
-static void tick() {
+static void tick()
+{
     top->clk = 1;
     top->eval();
     top->clk = 0;
     top->eval();
 }
 
-static void lite_write(uint32_t addr, uint32_t value) {
+static void lite_write(uint32_t addr, uint32_t value)
+{
     top->s_axil_awaddr = addr;
     top->s_axil_wdata = value;
     top->s_axil_wstrb = 0xF;
@@ -34,7 +36,7 @@ static void lite_write(uint32_t addr, uint32_t value) {
     }
     top->s_axil_awvalid = 0;
     top->s_axil_wvalid = 0;
-    for (;;) {                      // the write response
+    for (;;) { // the write response
         top->eval();
         bool b = top->s_axil_bvalid;
         tick();
@@ -43,7 +45,8 @@ static void lite_write(uint32_t addr, uint32_t value) {
     top->s_axil_bready = 0;
 }
 
-static uint32_t lite_read(uint32_t addr) {
+static uint32_t lite_read(uint32_t addr)
+{
     top->s_axil_araddr = addr;
     top->s_axil_arvalid = 1;
     top->s_axil_rready = 1;
@@ -68,12 +71,14 @@ static uint32_t lite_read(uint32_t addr) {
 
 static bool read_all(void *p, size_t n) { return fread(p, 1, n, stdin) == n; }
 
-static void put32(uint32_t v) {
+static void put32(uint32_t v)
+{
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
     fwrite(b, 1, 4, stdout);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     Verilated::commandArgs(argc, argv);
     top = new Vmlkem_axi;
     top->clk = 0;
@@ -110,7 +115,7 @@ int main(int argc, char **argv) {
             if (give)
                 for (int b = 0; b < 8; b++) out.push_back((uint8_t)(data >> (8 * b)));
             if (last) break;
-            if (++guard > 10000000) break;    // a refused command sends nothing
+            if (++guard > 10000000) break; // a refused command sends nothing
         }
         top->s_axis_tvalid = 0;
         put32(lite_read(0x04));

@@ -7,6 +7,7 @@ NURI_HW_TESTCASE=name runs one cocotb test; NURI_HW_PROFILE=1 logs the core cycl
 Prints 'N passed, N failed' and exits 1 on any
 failure; cocotb's own runner does not fail the process when a test fails, so results.xml is read.
 """
+
 import os
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ BUILD = Path(os.environ.get("NURI_HW_BUILD", HW.parent / "build" / "hw" / "sim")
 
 # unit -> (toplevel, sources, parameters)
 UNITS = {
-    "modq": ("modq_check", ["../tb/modq_check.v"], {}),       # a test module, at time 0
+    "modq": ("modq_check", ["../tb/modq_check.v"], {}),  # a test module, at time 0
     "keccak": ("keccak_f1600", ["keccak_f1600.v"], {}),
     "sponge": ("keccak_sponge", ["keccak_f1600.v", "keccak_sponge.v"], {}),
     # the core's sponge: input data in lanes 0-16 only
@@ -34,8 +35,7 @@ UNITS = {
     "poly_nbu2": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 2}),
     "poly_nbu4": ("poly_engine", ["poly_ram.v", "poly_engine.v"], {"NBU": 4}),
 }
-CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v",
-        "mlkem_core.v"]
+CORE = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v", "poly_engine.v", "mlkem_core.v"]
 for _k, _lvl in ((2, 512), (3, 768), (4, 1024)):
     for _nbu in (1, 2, 4):
         UNITS[f"core{_lvl}_nbu{_nbu}"] = ("mlkem_core", CORE, {"K": _k, "NBU": _nbu})
@@ -51,14 +51,25 @@ def run(unit, quick=False):
     module = "test_" + unit.split("_")[0].rstrip("0123456789")
     runner = get_runner("verilator")
     build_dir = BUILD / unit
-    runner.build(verilog_sources=[RTL / s for s in sources], hdl_toplevel=top,
-                 build_dir=build_dir, parameters=params, always=False,
-                 build_args=["-Wno-fatal", "-Wno-WIDTH"], includes=[RTL], timescale=("1ns", "1ps"))
-    xml = runner.test(hdl_toplevel=top, test_module=module, build_dir=build_dir,
-                      test_dir=Path(__file__).resolve().parent, results_xml=str(build_dir / "results.xml"),
-                      testcase=os.environ.get("NURI_HW_TESTCASE") or None,
-                      extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json"),
-                                 "NURI_HW_QUICK": "1" if quick else ""})
+    runner.build(
+        verilog_sources=[RTL / s for s in sources],
+        hdl_toplevel=top,
+        build_dir=build_dir,
+        parameters=params,
+        always=False,
+        build_args=["-Wno-fatal", "-Wno-WIDTH"],
+        includes=[RTL],
+        timescale=("1ns", "1ps"),
+    )
+    xml = runner.test(
+        hdl_toplevel=top,
+        test_module=module,
+        build_dir=build_dir,
+        test_dir=Path(__file__).resolve().parent,
+        results_xml=str(build_dir / "results.xml"),
+        testcase=os.environ.get("NURI_HW_TESTCASE") or None,
+        extra_env={"NURI_HW_CYCLES": str(build_dir / "cycles.json"), "NURI_HW_QUICK": "1" if quick else ""},
+    )
     return get_results(xml)
 
 

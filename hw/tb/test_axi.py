@@ -3,6 +3,7 @@ a keygen/encaps/decaps triple against nuri.mlkem with random stalls on both stre
 ek (zero output, STATUS bit), a refused command (wrong level), and the cycle registers; after
 every command the core's lane RAM holds no secret (read through the hierarchy).
 """
+
 import random
 import sys
 from pathlib import Path
@@ -23,9 +24,21 @@ OPS = {"keygen": 0, "encaps": 1, "decaps": 2}
 
 async def reset(dut):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
-    for s in ("s_axil_awaddr", "s_axil_awvalid", "s_axil_wdata", "s_axil_wstrb", "s_axil_wvalid",
-              "s_axil_bready", "s_axil_araddr", "s_axil_arvalid", "s_axil_rready", "s_axis_tdata",
-              "s_axis_tvalid", "s_axis_tlast", "m_axis_tready"):
+    for s in (
+        "s_axil_awaddr",
+        "s_axil_awvalid",
+        "s_axil_wdata",
+        "s_axil_wstrb",
+        "s_axil_wvalid",
+        "s_axil_bready",
+        "s_axil_araddr",
+        "s_axil_arvalid",
+        "s_axil_rready",
+        "s_axis_tdata",
+        "s_axis_tvalid",
+        "s_axis_tlast",
+        "m_axis_tready",
+    ):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     for _ in range(3):
@@ -71,7 +84,7 @@ async def lite_read(dut, addr):
 
 async def send(dut, data, rng):
     """Input beats with random gaps; a beat moves on an edge where TVALID and TREADY are high."""
-    beats = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
+    beats = [int.from_bytes(data[i : i + 8], "little") for i in range(0, len(data), 8)]
     i = 0
     while i < len(beats):
         valid = rng.random() >= 0.2
@@ -118,10 +131,13 @@ async def command(dut, op, data, rng):
     if op == "keygen":
         secret = range(0, lanes["EK"])
     elif op == "encaps":
-        secret = range(lanes["M"], lanes["KR"] + 8)         # m, H(ek), K, r
+        secret = range(lanes["M"], lanes["KR"] + 8)  # m, H(ek), K, r
     else:
-        secret = list(range(0, lanes["EK"])) + list(range(lanes["Z"], lanes["Z"] + 4)) \
+        secret = (
+            list(range(0, lanes["EK"]))
+            + list(range(lanes["Z"], lanes["Z"] + 4))
             + list(range(lanes["M"], lanes["END"]))
+        )
     assert all(int(mem[a].value) == 0 for a in secret), f"{op}: secret lanes left in the core"
     return out, status
 

@@ -1,6 +1,7 @@
 """Codec: ByteEncode_d(Compress_d(f)) and Decompress_d(ByteDecode_d(B)) against FIPS 203 models for
 every d ML-KEM uses; the d = 12 modulus check flags a field >= q; compress/decompress constants
 checked exhaustively (the RTL's shift-add division is the same arithmetic)."""
+
 import random
 
 import cocotb
@@ -26,7 +27,7 @@ def test_constants_exhaustively():
     for d in (1, 4, 5):
         for x in range(Q):
             p = (x << 9) + (x << 7) - (x << 3) - (x << 1) - (x >> 5) - (x >> 8) - 2 + (1 << (20 - d))
-            assert (((p + (1 << 20) + 315) >> (21 - d)) % (1 << d) == models.compress((x + 1665) % Q, d))
+            assert ((p + (1 << 20) + 315) >> (21 - d)) % (1 << d) == models.compress((x + 1665) % Q, d)
 
 
 @cocotb.test()
@@ -52,8 +53,8 @@ async def serialize(dut, d, f, gaps=None, m=None):
     m: 256 bits, each adding 1665 to its coefficient before Compress (word_m)."""
     w = 2 * int(dut.NBU.value)
     await reset(dut, d)
-    words = [sum(c << (12 * i) for i, c in enumerate(f[k:k + w])) for k in range(0, 256, w)]
-    mbits = [sum(b << i for i, b in enumerate((m or [0] * 256)[k:k + w])) for k in range(0, 256, w)]
+    words = [sum(c << (12 * i) for i, c in enumerate(f[k : k + w])) for k in range(0, 256, w)]
+    mbits = [sum(b << i for i, b in enumerate((m or [0] * 256)[k : k + w])) for k in range(0, 256, w)]
     out = b""
     k = 0
     for _ in range(4000):
@@ -81,7 +82,7 @@ async def deserialize(dut, d, data, gaps=None):
     """gaps: a random.Random to offer lanes only some cycles (else every cycle)."""
     w = 2 * int(dut.NBU.value)
     await reset(dut, d)
-    lanes = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
+    lanes = [int.from_bytes(data[i : i + 8], "little") for i in range(0, len(data), 8)]
     got = {}
     k = 0
     for _ in range(4000):
@@ -122,10 +123,10 @@ async def encode(dut):
 async def encode_every_value(dut):
     # Compress_d of every x < q through the RTL (13 polynomials per d)
     xs = list(range(Q))
-    xs += xs[:(-len(xs)) % 256]
+    xs += xs[: (-len(xs)) % 256]
     for d in DS[:-1]:
         for k in range(0, len(xs), 256):
-            f = xs[k:k + 256]
+            f = xs[k : k + 256]
             want = models.byte_encode([models.compress(x, d) for x in f], d)
             assert await serialize(dut, d, f) == want, (d, k)
 
@@ -135,10 +136,10 @@ async def encode_plus_mu(dut):
     # v + Decompress_1(m) compressed (the core's addm) for every x < q, m = 0 and 1 mixed
     rng = random.Random(11)
     xs = list(range(Q))
-    xs += xs[:(-len(xs)) % 256]
+    xs += xs[: (-len(xs)) % 256]
     for d in (1, 4, 5):
         for k in range(0, len(xs), 256):
-            f = xs[k:k + 256]
+            f = xs[k : k + 256]
             m = [rng.randrange(2) for _ in range(256)]
             want = models.byte_encode([models.compress((x + 1665 * b) % Q, d) for x, b in zip(f, m)], d)
             assert await serialize(dut, d, f, m=m) == want, (d, k)
@@ -171,9 +172,9 @@ async def decode_every_value(dut):
     for d in DS[:-1]:
         ys = [y % (1 << d) for y in range(max(256, 1 << d))]
         for k in range(0, len(ys), 256):
-            data = models.byte_encode(ys[k:k + 256], d)
+            data = models.byte_encode(ys[k : k + 256], d)
             got, bad = await deserialize(dut, d, data)
-            assert got == [models.decompress(y, d) for y in ys[k:k + 256]] and not bad, (d, k)
+            assert got == [models.decompress(y, d) for y in ys[k : k + 256]] and not bad, (d, k)
 
 
 @cocotb.test()

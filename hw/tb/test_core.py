@@ -10,6 +10,7 @@ its output are checked to be wiped (lane RAM, engine slots and staging buffers, 
 Core cycles (start to done) per operation go to
 $NURI_HW_CYCLES. NURI_HW_QUICK=1 runs one random triple instead of three.
 """
+
 import hashlib
 import json
 import os
@@ -32,26 +33,43 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "vectors" / "ml
 # ACVP ML-KEM keyGen (FIPS203, v1.1.0.40): first test of each parameter set; d, z and the
 # SHA3-256 digests of the expected ek and dk
 ACVP_KEYGEN = {
-    2: ("BBA3C0F5DF044CDF4D9CAA53CA15FDE26F34EB3541555CFC54CA9C31B964D0C8",
+    2: (
+        "BBA3C0F5DF044CDF4D9CAA53CA15FDE26F34EB3541555CFC54CA9C31B964D0C8",
         "0A64FDD51A8D91B3166C4958A94EFC3166A4F5DF680980B878DB8371B7624C96",
         "47d4b351e049b7757a2545602c398d2ebcf7c28804bcc8862e270d7324ab435e",
-        "c735fab548fcf9c7e56193feb3d60763ebd5e5712050909d2e5b86a8a7dd4ad7"),
-    3: ("A2B4BCA315A6EA4600B4A316E09A2578AA1E8BCE919C8DF3A96C71C843F5B38B",
+        "c735fab548fcf9c7e56193feb3d60763ebd5e5712050909d2e5b86a8a7dd4ad7",
+    ),
+    3: (
+        "A2B4BCA315A6EA4600B4A316E09A2578AA1E8BCE919C8DF3A96C71C843F5B38B",
         "D6BF055CB7B375E3271ED131F1BA31F83FEF533A239878A71074578B891265D1",
         "7ca0c2cbbf4fbf28de8c479d4473c339d96b89c34a4e5fcbcf7728bdfb43b945",
-        "aeccd54112dbda9b5dabeca6051a06068f09ec719f36cdc59a46e1960f7d3758"),
-    4: ("2B5330C4F23BFDFD5C31F050BA3B38235324BF032372FC12D04DD08920F0BD59",
+        "aeccd54112dbda9b5dabeca6051a06068f09ec719f36cdc59a46e1960f7d3758",
+    ),
+    4: (
+        "2B5330C4F23BFDFD5C31F050BA3B38235324BF032372FC12D04DD08920F0BD59",
         "0A064D6C06CEAB73E59CFCA9FF6402255A326AEF1E9CB678BF36929DAFE29A58",
         "88a8fd05cd6da066d2bab105299b3ee66605bd5a803760af56a6033cb9d3b924",
-        "26d823885f465ebd28a923e41957e86bdd58b9c06a73ff3fe8d43a80f5813a64"),
+        "26d823885f465ebd28a923e41957e86bdd58b9c06a73ff3fe8d43a80f5813a64",
+    ),
 }
 CYCLES = {}
-HANG_CYCLES = 200_000      # the test clock is 10 ns
+HANG_CYCLES = 200_000  # the test clock is 10 ns
 # NURI_HW_PROFILE=1: the busy cycles of each timed operation by the instruction waiting in the
 # dispatcher (iw), by what the engine, the sponge unit and the codec unit are running, and how many
 # of them the engine was idle
-PROFILE_NAMES = {0: "END", 1: "HASH", 2: "SAMPLE", 3: "ENG", 4: "ENC", 5: "ENCCMP", 6: "DEC",
-                 7: "LOAD4", 8: "CMP4", 9: "SEL4", 10: "WIPE"}
+PROFILE_NAMES = {
+    0: "END",
+    1: "HASH",
+    2: "SAMPLE",
+    3: "ENG",
+    4: "ENC",
+    5: "ENCCMP",
+    6: "DEC",
+    7: "LOAD4",
+    8: "CMP4",
+    9: "SEL4",
+    10: "WIPE",
+}
 ENG_NAMES = {0: "zero", 1: "ntt", 2: "intt", 3: "mul", 4: "add", 5: "sub", 6: "mac", 7: "intt128"}
 
 
@@ -84,7 +102,7 @@ async def run(dut, op, data):
         for i in range(n):
             dut.host_we.value = 1
             dut.host_waddr.value = base + i
-            dut.host_wdata.value = int.from_bytes(data[pos:pos + 8], "little")
+            dut.host_wdata.value = int.from_bytes(data[pos : pos + 8], "little")
             pos += 8
             await RisingEdge(dut.clk)
     dut.host_we.value = 0
@@ -99,6 +117,7 @@ async def run(dut, op, data):
             await ReadOnly()
             if dut.done.value == 1:
                 return
+
     # a hang (e.g. a codec that stops taking lanes) fails the test instead of running forever:
     # the slowest operation (ML-KEM-1024 decaps at NBU 1) takes ~16k cycles
     await with_timeout(wait_done(), 10 * HANG_CYCLES, "ns")
@@ -136,8 +155,14 @@ async def check_wiped(dut, op):
             assert await read_lane(dut, base + i) == 0, f"{op}: lane {base + i} not wiped"
     words = 256 // (2 * int(dut.NBU.value))
     pe = dut.pe
-    for ram, n in ((pe.bank0s0, 4 * words), (pe.bank0s1, 4 * words), (pe.bank1s0, 4 * words),
-                   (pe.bank1s1, 4 * words), (pe.stage0, words), (pe.stage1, words)):
+    for ram, n in (
+        (pe.bank0s0, 4 * words),
+        (pe.bank0s1, 4 * words),
+        (pe.bank1s0, 4 * words),
+        (pe.bank1s1, 4 * words),
+        (pe.stage0, words),
+        (pe.stage1, words),
+    ):
         assert all(int(ram.mem[i].value) == 0 for i in range(n)), f"{op}: engine {ram._name}"
     assert int(dut.sp.state.value) == 0 or op == "keygen", f"{op}: sponge state"
 
@@ -147,7 +172,7 @@ async def timed(dut, op, data):
     counter = {"n": 0}
 
     prof = {} if os.environ.get("NURI_HW_PROFILE") else None
-    trace = [] if os.environ.get("NURI_HW_PROFILE") == "trace" else None   # (cycle, pc, name, engine busy)
+    trace = [] if os.environ.get("NURI_HW_PROFILE") == "trace" else None  # (cycle, pc, name, engine busy)
 
     idle = []
 
@@ -179,7 +204,7 @@ async def timed(dut, op, data):
                         add("all units idle")
                     if trace is not None and (not trace or trace[-1][1] != int(dut.pc.value)):
                         trace.append((counter["n"], int(dut.pc.value), name, eng))
-                    if trace is not None and not eng:          # engine idle runs: (first cycle, length, pc)
+                    if trace is not None and not eng:  # engine idle runs: (first cycle, length, pc)
                         if idle and idle[-1][0] + idle[-1][1] == counter["n"]:
                             idle[-1][1] += 1
                         else:
@@ -190,13 +215,22 @@ async def timed(dut, op, data):
     task.kill()
     CYCLES.setdefault(op, counter["n"])
     if prof is not None:
-        dut._log.info("profile %s: %d cycles: %s", op, counter["n"],
-                      ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])))
+        dut._log.info(
+            "profile %s: %d cycles: %s",
+            op,
+            counter["n"],
+            ", ".join(f"{k} {v}" for k, v in sorted(prof.items(), key=lambda x: -x[1])),
+        )
     if trace is not None:
-        dut._log.info("engine idle %s (first cycle, length, pc in iw): %s", op,
-                      " ".join(f"{c}+{n}@{pc}" for c, n, pc in idle))
-        dut._log.info("trace %s (cycle, pc, the instruction now waiting in iw: the one before it was dispatched then, engine busy): %s", op,
-                      " ".join(f"{c}:{pc}:{n}:{b}" for c, pc, n, b in trace))
+        dut._log.info(
+            "engine idle %s (first cycle, length, pc in iw): %s", op, " ".join(f"{c}+{n}@{pc}" for c, n, pc in idle)
+        )
+        dut._log.info(
+            "trace %s (cycle, pc, the instruction now waiting in iw: "
+            "the one before it was dispatched then, engine busy): %s",
+            op,
+            " ".join(f"{c}:{pc}:{n}:{b}" for c, pc, n, b in trace),
+        )
     return out, flags
 
 
@@ -214,7 +248,7 @@ async def acvp_keygen(dut):
     k = k_of(dut)
     d, z, hek, hdk = ACVP_KEYGEN[k]
     out, _ = await timed(dut, "keygen", bytes.fromhex(d) + bytes.fromhex(z))
-    ek, dk = out[:384 * k + 32], out[384 * k + 32:]
+    ek, dk = out[: 384 * k + 32], out[384 * k + 32 :]
     assert hashlib.sha3_256(ek).hexdigest() == hek, "ACVP keyGen ek"
     assert hashlib.sha3_256(dk).hexdigest() == hdk, "ACVP keyGen dk"
     save_cycles()
@@ -257,7 +291,7 @@ async def rejected_keys(dut):
     lvl = LEVEL[k]
     ek, dk = ref.keygen(lvl, bytes(range(64)))
     bad_ek = bytearray(ek)
-    j = 3 * 37 + 3 * 128 * (k - 1)          # the last polynomial, coefficient 74: set it to q
+    j = 3 * 37 + 3 * 128 * (k - 1)  # the last polynomial, coefficient 74: set it to q
     bad_ek[j] = 3329 & 0xFF
     bad_ek[j + 1] = (bad_ek[j + 1] & 0xF0) | (3329 >> 8)
     _, flags = await run(dut, "encaps", bytes(bad_ek) + bytes(32))
@@ -265,7 +299,7 @@ async def rejected_keys(dut):
     _, flags = await run(dut, "encaps", ek + bytes(32))
     assert flags["ek_bad"] == 0
     bad_dk = bytearray(dk)
-    bad_dk[768 * k + 32 + 5] ^= 0x40      # inside the stored H(ek)
+    bad_dk[768 * k + 32 + 5] ^= 0x40  # inside the stored H(ek)
     ss, ct = ref.encaps(lvl, ek, m=bytes(32))
     _, flags = await run(dut, "decaps", bytes(bad_dk) + ct)
     assert flags["dk_bad"] == 1, "hash check"
@@ -286,9 +320,9 @@ async def acvp_encap_decap(dut):
     for g in json.loads(path.read_text())["testGroups"]:
         if g["parameterSet"] != f"ML-KEM-{LEVEL[k]}":
             continue
-        for t in g["tests"][:1 if os.environ.get("NURI_HW_QUICK") else 3]:
+        for t in g["tests"][: 1 if os.environ.get("NURI_HW_QUICK") else 3]:
             if "wrong length" in t.get("derived_reason", ""):
-                continue                    # a length check: the driver's (ValueError), not the core's
+                continue  # a length check: the driver's (ValueError), not the core's
             if g["function"] == "encapsulation":
                 out, _ = await run(dut, "encaps", bytes.fromhex(t["ek"]) + bytes.fromhex(t["m"]))
                 assert out == bytes.fromhex(t["k"]) + bytes.fromhex(t["c"]), f"encaps tc {t['tcId']}"
@@ -305,4 +339,3 @@ async def acvp_encap_decap(dut):
                 assert flags["dk_bad"] == (0 if t["testPassed"] else 1), f"dk check tc {t['tcId']}"
             n += 1
     assert n >= 4
-

@@ -1,4 +1,5 @@
 """Keccak-f[1600] core: against the Python model on random states, and against hashlib."""
+
 import hashlib
 import random
 
@@ -52,12 +53,14 @@ async def sha3_and_shake_single_block(dut):
     """One padded block through the core gives hashlib's SHA3-256 / SHAKE128 outputs."""
     await reset(dut)
     for msg in (b"", b"abc", bytes(range(100))):
-        for rate, dsep, ref in ((136, 0x06, hashlib.sha3_256(msg).digest()),
-                                (168, 0x1F, hashlib.shake_128(msg).digest(168))):
+        for rate, dsep, ref in (
+            (136, 0x06, hashlib.sha3_256(msg).digest()),
+            (168, 0x1F, hashlib.shake_128(msg).digest(168)),
+        ):
             block = bytearray(200)
-            block[:len(msg)] = msg
+            block[: len(msg)] = msg
             block[len(msg)] ^= dsep
             block[rate - 1] ^= 0x80
             got, _ = await permute(dut, models.bytes_to_int(bytes(block)))
-            out = got.to_bytes(200, "little")[:len(ref)]
+            out = got.to_bytes(200, "little")[: len(ref)]
             assert out == ref, (msg, rate)

@@ -1,4 +1,5 @@
 """modq.vh's reductions on every input (hw/tb/modq_check.v runs them at time 0)."""
+
 import cocotb
 from cocotb.triggers import Timer
 

@@ -4,13 +4,14 @@ against the FIPS 203 models.
 The engine's NBU parameter comes from the build (run.py builds one simulator per NBU). Every
 command is also timed in core cycles (cmd_valid to done) and written to $NURI_HW_CYCLES as JSON.
 """
+
 import json
 import os
 import random
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge, ReadOnly
+from cocotb.triggers import ReadOnly, RisingEdge
 
 import models
 
@@ -24,14 +25,29 @@ def nbu(dut):
 
 def words(dut, poly):
     w = 2 * nbu(dut)
-    return [sum(c << (12 * i) for i, c in enumerate(poly[k:k + w])) for k in range(0, 256, w)]
+    return [sum(c << (12 * i) for i, c in enumerate(poly[k : k + w])) for k in range(0, 256, w)]
 
 
 async def start(dut):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
-    for s in ("cmd_valid", "host_we", "host_re", "cmd_op", "cmd_a", "cmd_b", "cmd_c",
-              "host_slot", "host_word", "host_wdata", "cmd_stage", "cmd_sbuf", "stage_we",
-              "stage_buf", "stage_word", "stage_wdata"):
+    for s in (
+        "cmd_valid",
+        "host_we",
+        "host_re",
+        "cmd_op",
+        "cmd_a",
+        "cmd_b",
+        "cmd_c",
+        "host_slot",
+        "host_word",
+        "host_wdata",
+        "cmd_stage",
+        "cmd_sbuf",
+        "stage_we",
+        "stage_buf",
+        "stage_word",
+        "stage_wdata",
+    ):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     await RisingEdge(dut.clk)
@@ -94,7 +110,7 @@ async def run(dut, op, a, b, c=0, stage=None, while_running=None):
         await RisingEdge(dut.clk)
         await ReadOnly()
         if dut.cmd_err.value == 1:
-            await RisingEdge(dut.clk)          # leave the read-only phase before driving again
+            await RisingEdge(dut.clk)  # leave the read-only phase before driving again
             return None
         if dut.done.value == 1:
             break
@@ -113,7 +129,7 @@ async def ntt_intt(dut):
     await start(dut)
     rng = random.Random(203 + nbu(dut))
     for trial in range(3):
-        f = rand_poly(rng) if trial else [3328] * 256          # all q-1: the largest values
+        f = rand_poly(rng) if trial else [3328] * 256  # all q-1: the largest values
         await load(dut, 0, f)
         assert await run(dut, "ntt", 0, 1) is not None
         got = await read(dut, 1)
@@ -161,7 +177,7 @@ async def multiply_accumulate(dut):
         acc = [(x + y) % Q for x, y in zip(acc, models.basemul(f, g))]
         assert await read(dut, 9) == acc, "MAC"
         assert await read(dut, 6) == f and await read(dut, 8) == g
-    assert await run(dut, "mac", 6, 8, 10) is None    # result in the operands' bank
+    assert await run(dut, "mac", 6, 8, 10) is None  # result in the operands' bank
 
 
 async def load_stage(dut, buf, poly):
@@ -183,7 +199,7 @@ async def staging_buffers(dut):
     rng = random.Random(77 + nbu(dut))
     f, g, h, e = (rand_poly(rng) for _ in range(4))
     await load_stage(dut, 0, f)
-    await run(dut, "ntt", 1, 2, stage=0, while_running=load_stage(dut, 1, g))   # scratch 1
+    await run(dut, "ntt", 1, 2, stage=0, while_running=load_stage(dut, 1, g))  # scratch 1
     assert await read(dut, 2) == models.ntt(f), "NTT from a buffer"
     await run(dut, "mul", 0, 2, 3, stage=1, while_running=load_stage(dut, 0, h))
     acc = models.basemul(g, models.ntt(f))
@@ -195,7 +211,7 @@ async def staging_buffers(dut):
     assert await read(dut, 4) == [(x + y) % Q for x, y in zip(e, acc)], "ADD from a buffer"
     await run(dut, "sub", 0, 3, 6, stage=1)
     assert await read(dut, 6) == [(x - y) % Q for x, y in zip(e, acc)], "SUB from a buffer"
-    assert await run(dut, "add", 0, 3, 5, stage=1) is None      # b and c in one bank
+    assert await run(dut, "add", 0, 3, 5, stage=1) is None  # b and c in one bank
     # INTT128 folding buffer 1 into its last layer (128 INTT(a) + s), buffer 0 filled meanwhile
     await run(dut, "intt128", 3, 4, stage=1, while_running=load_stage(dut, 0, h))
     got = await read(dut, 4)
@@ -203,7 +219,7 @@ async def staging_buffers(dut):
     # INTT (scaled) subtracted from buffer 0 (s - INTT(a)), buffer 1 filled meanwhile
     await run(dut, "intt", 4, 5, stage=0, while_running=load_stage(dut, 1, f))
     assert await read(dut, 5) == [(y - x) % Q for x, y in zip(models.intt(got), h)], "buffer - INTT"
-    assert await run(dut, "intt", 0, 2, stage=1) is None        # a and b in one bank
+    assert await run(dut, "intt", 0, 2, stage=1) is None  # a and b in one bank
 
 
 @cocotb.test()
@@ -217,11 +233,11 @@ async def zero_wipes_everything(dut):
     f = rand_poly(rng)
     await load_stage(dut, 0, f)
     await load_stage(dut, 1, f)
-    await run(dut, "mul", 0, 2, 3, stage=1)            # a MUL leaves products in the datapath
+    await run(dut, "mul", 0, 2, 3, stage=1)  # a MUL leaves products in the datapath
     assert await run(dut, "zero", 0, 0) is not None
     for slot in range(16):
         assert await read(dut, slot) == [0] * 256, f"slot {slot} after ZERO"
-    for buf in (0, 1):                                  # a buffer's content, through ADD with 0
+    for buf in (0, 1):  # a buffer's content, through ADD with 0
         await run(dut, "add", 0, 2, 3, stage=buf)
         assert await read(dut, 3) == [0] * 256, f"staging buffer {buf} after ZERO"
     assert await run(dut, "zero", 0, 0, stage=0) is None
@@ -271,9 +287,9 @@ async def polynomial_product(dut):
 @cocotb.test()
 async def refused_commands(dut):
     await start(dut)
-    assert await run(dut, "ntt", 0, 2) is None        # same bank
-    assert await run(dut, "mul", 1, 2, 3) is None     # operands in different banks
-    assert await run(dut, "add", 0, 2, 4) is None     # result in the operands' bank
+    assert await run(dut, "ntt", 0, 2) is None  # same bank
+    assert await run(dut, "mul", 1, 2, 3) is None  # operands in different banks
+    assert await run(dut, "add", 0, 2, 4) is None  # result in the operands' bank
     # the engine still works afterwards
     f = list(range(256))
     await load(dut, 0, f)
@@ -294,14 +310,21 @@ async def chained_commands(dut):
     await load_stage(dut, 0, f)
     await load_stage(dut, 1, g)
     for i, p in enumerate(b):
-        await load(dut, 2 * i, p)                     # slots 0, 2, 4, 6: bank 0
+        await load(dut, 2 * i, p)  # slots 0, 2, 4, 6: bank 0
     # (op, a, b, c, stage): reads bank 0, writes bank 1, so each may chain after the one before
-    cmds = [("add", 0, 0, 1, 0), ("add", 0, 2, 3, 1), ("sub", 0, 4, 5, 0),
-            ("mul", 0, 0, 7, 1), ("mac", 0, 2, 7, 0), ("ntt", 4, 9, 0, None), ("ntt", 6, 11, 0, None)]
+    cmds = [
+        ("add", 0, 0, 1, 0),
+        ("add", 0, 2, 3, 1),
+        ("sub", 0, 4, 5, 0),
+        ("mul", 0, 0, 7, 1),
+        ("mac", 0, 2, 7, 0),
+        ("ntt", 4, 9, 0, None),
+        ("ntt", 6, 11, 0, None),
+    ]
     chained = 0
     for k, (op, a, bb, c, stage) in enumerate(cmds):
         offer(dut, op, a, bb, c, stage)
-        while True:                                    # held until the engine takes it
+        while True:  # held until the engine takes it
             await ReadOnly()
             took = dut.ready.value == 1
             chained += took and k > 0 and dut.busy.value == 1
@@ -337,7 +360,7 @@ async def reset_mid_command(dut):
     offer(dut, "ntt", 0, 1)
     await RisingEdge(dut.clk)
     dut.cmd_valid.value = 0
-    for _ in range(50):                  # layer 1 or 2 of 7: words in flight
+    for _ in range(50):  # layer 1 or 2 of 7: words in flight
         await RisingEdge(dut.clk)
     dut.rst.value = 1
     await RisingEdge(dut.clk)

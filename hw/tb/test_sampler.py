@@ -1,6 +1,7 @@
 """Samplers: SampleNTT on SHAKE128(rho || j || i) and SamplePolyCBD (eta 2, 3, plain and scaled
 by 128^-1) on SHAKE256(sigma || N), through the sponge and the word packer, against FIPS 203 models
 fed by hashlib."""
+
 import hashlib
 import random
 
@@ -14,8 +15,7 @@ from stream import feed_message
 
 async def reset(dut):
     cocotb.start_soon(Clock(dut.clk, 10, units="ns").start())
-    for s in ("init", "hash_mode", "sample_mode", "scale", "in_valid", "in_data", "in_bytes",
-              "in_last"):
+    for s in ("init", "hash_mode", "sample_mode", "scale", "in_valid", "in_data", "in_bytes", "in_last"):
         getattr(dut, s).value = 0
     dut.rst.value = 1
     await RisingEdge(dut.clk)

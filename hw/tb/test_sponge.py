@@ -1,5 +1,6 @@
 """Keccak sponge: SHA3-256/512 and SHAKE128/256 against hashlib for lengths across lane and block
 boundaries (0..2 blocks + 1), and long SHAKE outputs across squeeze blocks."""
+
 import hashlib
 import random
 
@@ -49,8 +50,27 @@ async def against_hashlib(dut):
     await reset(dut)
     rng = random.Random(202)
     for mode, (name, rate, outlen) in enumerate(MODES):
-        lengths = sorted({0, 1, 7, 8, 9, 32, 33, 34, rate - 9, rate - 8, rate - 1, rate, rate + 1,
-                          rate + 8, 2 * rate - 1, 2 * rate, 2 * rate + 1})
+        lengths = sorted(
+            {
+                0,
+                1,
+                7,
+                8,
+                9,
+                32,
+                33,
+                34,
+                rate - 9,
+                rate - 8,
+                rate - 1,
+                rate,
+                rate + 1,
+                rate + 8,
+                2 * rate - 1,
+                2 * rate,
+                2 * rate + 1,
+            }
+        )
         if name == "shake_128" and data_lanes(dut) < 21:
             # the core's build (DATA_LANES = 17): SHAKE128 messages whose padding byte falls in
             # the data lanes, i.e. one block ending before byte 8 DATA_LANES
@@ -70,7 +90,7 @@ async def init_clears_output_buffer(dut):
     await reset(dut)
     msg = bytes(range(40))
     want = hashlib.shake_256(msg).digest(200)
-    got = await digest(dut, 3, msg, 200)            # two blocks: the buffer is refilled once
+    got = await digest(dut, 3, msg, 200)  # two blocks: the buffer is refilled once
     assert got == want
     dut.init.value = 1
     await RisingEdge(dut.clk)

@@ -22,12 +22,12 @@
 extern "C" {
 #endif
 
-#define NURI_FEA_MIN_BITS 8
-#define NURI_FEA_MAX_BITS 128
-#define NURI_FEA_MAX_ROUNDS 24
-#define NURI_FEA_MIN_DIGITS 3
-#define NURI_FEA_MAX_DIGITS 38
-#define NURI_FEA_MAX_RADIX 65536
+#define NURI_FEA_MIN_BITS        8
+#define NURI_FEA_MAX_BITS        128
+#define NURI_FEA_MAX_ROUNDS      24
+#define NURI_FEA_MIN_DIGITS      3
+#define NURI_FEA_MAX_DIGITS      38
+#define NURI_FEA_MAX_RADIX       65536
 #define NURI_FEA_MIN_SAFE_DOMAIN 1000000
 /* flags for nuri_fea_fmt_init */
 #define NURI_FEA_ALLOW_SMALL_DOMAIN 1
@@ -52,7 +52,7 @@ NURI_API size_t nuri_fea_key_struct_bytes(void);
 /* variant 1 (FEA-1) or 2 (FEA-2); key_len 16, 24 or 32; 8 <= nbits <= 128.
  * impl_name NULL = dispatch (honours NURI_IMPL=fea:<name>). */
 NURI_API NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant,
-                                      unsigned nbits, const char *impl_name);
+                                               unsigned nbits, const char *impl_name);
 NURI_API void nuri_fea_key_wipe(nuri_fea_key *k);
 NURI_API const char *nuri_fea_key_impl_name(const nuri_fea_key *k);
 /* Number of tweak bits the key accepts: 128 - n (FEA-1) or 128 (FEA-2). */
@@ -62,15 +62,15 @@ NURI_API unsigned nuri_fea_tweak_bits(const nuri_fea_key *k);
  * ntweaks == 1 (one tweak for all) or ntweaks == count (one per value). in and out may alias
  * exactly. Errors (outputs zeroed): NURI_EINVAL (tweak out of range, bad ntweaks, n > 64 for the
  * u64 forms), NURI_EDOMAIN (a value >= 2^n). */
-NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
-                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in, size_t count,
-                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in,
+                                                  size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in,
+                                                  size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Same for any n (values as {hi, lo}). */
 NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
-                                          size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                   size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u128(const nuri_fea_key *k, nuri_fea_u128 *out, const nuri_fea_u128 *in,
-                                          size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                   size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 
 /* Registry. */
 NURI_API size_t nuri_fea_impl_count(void);
@@ -91,33 +91,35 @@ NURI_API unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len);
 /* 2 <= radix <= 65536, len >= 1, 2^8 <= radix^len < 2^128 (NURI_EDOMAIN otherwise); radix^len < 10^6
  * needs flags & NURI_FEA_ALLOW_SMALL_DOMAIN (NURI_EDOMAIN otherwise). */
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant,
-                                      unsigned radix, unsigned len, unsigned flags, const char *impl_name);
+                                               unsigned radix, unsigned len, unsigned flags, const char *impl_name);
 NURI_API void nuri_fea_fmt_wipe(nuri_fea_fmt *f);
 
 /* count records of len symbol indices each (0 <= symbol < radix), packed. NURI_EDOMAIN if a
  * symbol is >= radix. Tweaks as in the batch API (for the key's n = nuri_fea_fmt_nbits). */
-NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
-                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in, size_t count,
-                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in,
+                                                  size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt(const nuri_fea_fmt *f, uint16_t *out, const uint16_t *in,
+                                                  size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Decimal strings (radix-10 formats only): count records of len ASCII digits each, packed, no
  * terminators. NURI_EDOMAIN if a character is not a digit. */
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
-                                                const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_digits(const nuri_fea_fmt *f, char *out, const char *in, size_t count,
-                                                const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                         const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* Integer form: values 0 <= x < radix^len, cycle-walked (the primitive under the two above). */
-NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
-                                              size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
-NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out, const nuri_fea_u128 *in,
-                                              size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out,
+                                                       const nuri_fea_u128 *in, size_t count,
+                                                       const nuri_fea_u128 *tweaks, size_t ntweaks);
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u128(const nuri_fea_fmt *f, nuri_fea_u128 *out,
+                                                       const nuri_fea_u128 *in, size_t count,
+                                                       const nuri_fea_u128 *tweaks, size_t ntweaks);
 
 /* The same on 64-bit words, for formats with radix^len < 2^64 (n <= 64; NURI_EINVAL otherwise):
  * every decimal format up to 19 digits. */
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_encrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in,
-                                             size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                      size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_t *in,
-                                             size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
+                                                      size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* The decimal parser and formatter under the _digits functions, for values that are not packed
  * (one string per database row): constant time, no branch or table index on a digit.
  * nuri_fea_digits_to_u64: len (1..19) ASCII digits at s (exactly s[0..len) is read) -> *x;
@@ -137,9 +139,9 @@ NURI_API NURI_MUST_CHECK int nuri_fea_u64_to_digits(uint64_t x, char *s, size_t 
  * Values are UTF-8. A pattern keeps pointers to spec and symbols: they must outlive it. Messages
  * (msg, msg_cap; may be NULL) are one line naming what is wrong with the value, written to be
  * prefixed by "value 'x' ". */
-#define NURI_FEA_PATTERN_DIGITS 1
-#define NURI_FEA_PATTERN_TEMPLATE 2
-#define NURI_FEA_PATTERN_ALPHABET 3
+#define NURI_FEA_PATTERN_DIGITS      1
+#define NURI_FEA_PATTERN_TEMPLATE    2
+#define NURI_FEA_PATTERN_ALPHABET    3
 #define NURI_FEA_PATTERN_MAX_SYMBOLS 128
 
 typedef struct nuri_fea_pattern {
@@ -152,16 +154,16 @@ typedef struct nuri_fea_pattern {
 
 /* spec as above; symbols (may be NULL) = the alphabet of a template. NURI_EINVAL with a message. */
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len,
-                                          const char *symbols, size_t symbols_len, char *msg, size_t msg_cap);
+                                                   const char *symbols, size_t symbols_len, char *msg, size_t msg_cap);
 /* Refuses radix^nsymbols < 2^8, >= 2^128, and < 10^6 unless flags & NURI_FEA_ALLOW_SMALL_DOMAIN. */
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flags, char *msg,
-                                                  size_t msg_cap);
+                                                           size_t msg_cap);
 /* The symbol indices of value to encrypt, in order, into syms[NURI_FEA_PATTERN_MAX_SYMBOLS]; their
  * count in *nsyms (the format is then nuri_fea_fmt_init(radix = p->radix, len = *nsyms)).
  * NURI_EDOMAIN with a message when the value does not fit the pattern or its domain. */
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len,
-                                           uint16_t *syms, size_t *nsyms, unsigned flags, char *msg,
-                                           size_t msg_cap);
+                                                    uint16_t *syms, size_t *nsyms, unsigned flags, char *msg,
+                                                    size_t msg_cap);
 /* Bytes the joined value may take (out_cap for nuri_fea_pattern_join). */
 NURI_API size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
 /* value with its encrypted symbols replaced by syms (from nuri_fea_fmt_encrypt/decrypt of what
@@ -169,8 +171,8 @@ NURI_API size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value
  * below nuri_fea_pattern_max_out; on an error *out_len = 0 and the nuri_fea_pattern_max_out bytes
  * (at most out_cap) of out are zeroed. No terminator is written. */
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
-                                          const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
-                                          size_t *out_len);
+                                                   const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
+                                                   size_t *out_len);
 
 #ifdef __cplusplus
 }

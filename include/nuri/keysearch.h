@@ -45,8 +45,8 @@ NURI_API NURI_MUST_CHECK int nuri_keysearch_key(const nuri_keysearch_params *p, 
  * for an unknown engine or one this CPU cannot run. On any error *n_hits = *done = 0 and the max_hits
  * entries of hits are zeroed. */
 NURI_API NURI_MUST_CHECK int nuri_keysearch_run(const nuri_keysearch_params *p, uint64_t start, uint64_t count,
-                                       uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done,
-                                       const char *engine);
+                                                uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done,
+                                                const char *engine);
 
 /* The engine's known-answer self-test (official PIPO vectors with unknown bits, every shared-round
  * path, PIPO-64/256 and a reduced-round search). 0 on success, NURI_EAUTH if it failed. */
@@ -54,12 +54,12 @@ NURI_API NURI_MUST_CHECK int nuri_keysearch_selftest(const char *engine);
 
 /* Reduced-round PIPO with the byte-wise reference (for planting keys and re-checking hits):
  * ct = E_key(pt) with `rounds` rounds (0 = full). */
-NURI_API NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pt,
-                                           uint8_t *ct);
+NURI_API NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds,
+                                                    const uint8_t *pt, uint8_t *ct);
 /* 1 if key maps every pts[i] to cts[i] (8 bytes each, npairs pairs) under `rounds`, 0 if not,
  * negative NURI_E* for bad arguments. */
 NURI_API int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
-                          const uint8_t *cts, size_t npairs);
+                                   const uint8_t *cts, size_t npairs);
 
 /* Parameters of the CUDA kernel (gpu/ks_kernel.cu: the __constant__ c_params) for a search: the
  * template, lane patterns and counter planes, the target after the shared last rounds. The kernel

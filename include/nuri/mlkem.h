@@ -25,21 +25,21 @@
 extern "C" {
 #endif
 
-#define NURI_MLKEM512_EK_BYTES 800
-#define NURI_MLKEM512_DK_BYTES 1632
-#define NURI_MLKEM512_CT_BYTES 768
-#define NURI_MLKEM768_EK_BYTES 1184
-#define NURI_MLKEM768_DK_BYTES 2400
-#define NURI_MLKEM768_CT_BYTES 1088
-#define NURI_MLKEM1024_EK_BYTES 1568
-#define NURI_MLKEM1024_DK_BYTES 3168
-#define NURI_MLKEM1024_CT_BYTES 1568
-#define NURI_MLKEM_SS_BYTES 32          /* shared key */
+#define NURI_MLKEM512_EK_BYTES       800
+#define NURI_MLKEM512_DK_BYTES       1632
+#define NURI_MLKEM512_CT_BYTES       768
+#define NURI_MLKEM768_EK_BYTES       1184
+#define NURI_MLKEM768_DK_BYTES       2400
+#define NURI_MLKEM768_CT_BYTES       1088
+#define NURI_MLKEM1024_EK_BYTES      1568
+#define NURI_MLKEM1024_DK_BYTES      3168
+#define NURI_MLKEM1024_CT_BYTES      1568
+#define NURI_MLKEM_SS_BYTES          32 /* shared key */
 #define NURI_MLKEM_KEYGEN_SEED_BYTES 64 /* d || z */
 #define NURI_MLKEM_ENCAPS_SEED_BYTES 32 /* m */
-#define NURI_MLKEM_MAX_EK_BYTES NURI_MLKEM1024_EK_BYTES
-#define NURI_MLKEM_MAX_DK_BYTES NURI_MLKEM1024_DK_BYTES
-#define NURI_MLKEM_MAX_CT_BYTES NURI_MLKEM1024_CT_BYTES
+#define NURI_MLKEM_MAX_EK_BYTES      NURI_MLKEM1024_EK_BYTES
+#define NURI_MLKEM_MAX_DK_BYTES      NURI_MLKEM1024_DK_BYTES
+#define NURI_MLKEM_MAX_CT_BYTES      NURI_MLKEM1024_CT_BYTES
 
 /* Sizes by level (512, 768 or 1024); 0 for any other level. */
 NURI_API size_t nuri_mlkem_ek_bytes(unsigned level);
@@ -48,39 +48,50 @@ NURI_API size_t nuri_mlkem_ct_bytes(unsigned level);
 NURI_API size_t nuri_mlkem_ss_bytes(void);
 
 /* ---- Fixed-size API per parameter set (dispatch picks the implementation; honours NURI_IMPL) ---- */
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen_derand(uint8_t ek[NURI_MLKEM512_EK_BYTES], uint8_t dk[NURI_MLKEM512_DK_BYTES],
-                                                const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen(uint8_t ek[NURI_MLKEM512_EK_BYTES],
+                                                  uint8_t dk[NURI_MLKEM512_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_keygen_derand(uint8_t ek[NURI_MLKEM512_EK_BYTES],
+                                                         uint8_t dk[NURI_MLKEM512_DK_BYTES],
+                                                         const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
 NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                         const uint8_t ek[NURI_MLKEM512_EK_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_derand(uint8_t ct[NURI_MLKEM512_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                                const uint8_t ek[NURI_MLKEM512_EK_BYTES],
-                                                const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM512_CT_BYTES],
-                                         const uint8_t dk[NURI_MLKEM512_DK_BYTES]);
+                                                  const uint8_t ek[NURI_MLKEM512_EK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_derand(uint8_t ct[NURI_MLKEM512_CT_BYTES],
+                                                         uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                         const uint8_t ek[NURI_MLKEM512_EK_BYTES],
+                                                         const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                  const uint8_t ct[NURI_MLKEM512_CT_BYTES],
+                                                  const uint8_t dk[NURI_MLKEM512_DK_BYTES]);
 
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen_derand(uint8_t ek[NURI_MLKEM768_EK_BYTES], uint8_t dk[NURI_MLKEM768_DK_BYTES],
-                                                const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen(uint8_t ek[NURI_MLKEM768_EK_BYTES],
+                                                  uint8_t dk[NURI_MLKEM768_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_keygen_derand(uint8_t ek[NURI_MLKEM768_EK_BYTES],
+                                                         uint8_t dk[NURI_MLKEM768_DK_BYTES],
+                                                         const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
 NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                         const uint8_t ek[NURI_MLKEM768_EK_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_derand(uint8_t ct[NURI_MLKEM768_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                                const uint8_t ek[NURI_MLKEM768_EK_BYTES],
-                                                const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM768_CT_BYTES],
-                                         const uint8_t dk[NURI_MLKEM768_DK_BYTES]);
+                                                  const uint8_t ek[NURI_MLKEM768_EK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_derand(uint8_t ct[NURI_MLKEM768_CT_BYTES],
+                                                         uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                         const uint8_t ek[NURI_MLKEM768_EK_BYTES],
+                                                         const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                  const uint8_t ct[NURI_MLKEM768_CT_BYTES],
+                                                  const uint8_t dk[NURI_MLKEM768_DK_BYTES]);
 
-NURI_API NURI_MUST_CHECK int nuri_mlkem1024_keygen(uint8_t ek[NURI_MLKEM1024_EK_BYTES], uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_keygen(uint8_t ek[NURI_MLKEM1024_EK_BYTES],
+                                                   uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
 NURI_API NURI_MUST_CHECK int nuri_mlkem1024_keygen_derand(uint8_t ek[NURI_MLKEM1024_EK_BYTES],
-                                                 uint8_t dk[NURI_MLKEM1024_DK_BYTES],
-                                                 const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
+                                                          uint8_t dk[NURI_MLKEM1024_DK_BYTES],
+                                                          const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES]);
 NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                          const uint8_t ek[NURI_MLKEM1024_EK_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],
-                                                 const uint8_t ek[NURI_MLKEM1024_EK_BYTES],
-                                                 const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
-NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
-                                          const uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
+                                                   const uint8_t ek[NURI_MLKEM1024_EK_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_derand(uint8_t ct[NURI_MLKEM1024_CT_BYTES],
+                                                          uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                          const uint8_t ek[NURI_MLKEM1024_EK_BYTES],
+                                                          const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES]);
+NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES],
+                                                   const uint8_t ct[NURI_MLKEM1024_CT_BYTES],
+                                                   const uint8_t dk[NURI_MLKEM1024_DK_BYTES]);
 
 /* ---- Batch forms: n independent operations in one call (servers, files sealed to many keys) ----
  * Items are fixed-size and back to back: ct[i], ss[i], ek[i], m[i]. encaps_many encapsulates to
@@ -94,50 +105,58 @@ NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTE
  * The implementation interleaves the items: their hashes run four per Keccak-x4 call on AVX2, a
  * key's matrix is expanded once for consecutive items under the same key, and decaps_many checks
  * its dk once. */
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_many(uint8_t ct[][NURI_MLKEM512_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                              const uint8_t ek[][NURI_MLKEM512_EK_BYTES], size_t n);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_many(uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+                                                       uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                       const uint8_t ek[][NURI_MLKEM512_EK_BYTES], size_t n);
 NURI_API NURI_MUST_CHECK int nuri_mlkem512_encaps_many_derand(uint8_t ct[][NURI_MLKEM512_CT_BYTES],
-                                                     uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                                     const uint8_t ek[][NURI_MLKEM512_EK_BYTES],
-                                                     const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
-NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM512_CT_BYTES],
-                                              const uint8_t dk[NURI_MLKEM512_DK_BYTES], size_t n);
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_many(uint8_t ct[][NURI_MLKEM768_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                              const uint8_t ek[][NURI_MLKEM768_EK_BYTES], size_t n);
+                                                              uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                              const uint8_t ek[][NURI_MLKEM512_EK_BYTES],
+                                                              const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES],
+                                                              size_t n);
+NURI_API NURI_MUST_CHECK int nuri_mlkem512_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                       const uint8_t ct[][NURI_MLKEM512_CT_BYTES],
+                                                       const uint8_t dk[NURI_MLKEM512_DK_BYTES], size_t n);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_many(uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+                                                       uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                       const uint8_t ek[][NURI_MLKEM768_EK_BYTES], size_t n);
 NURI_API NURI_MUST_CHECK int nuri_mlkem768_encaps_many_derand(uint8_t ct[][NURI_MLKEM768_CT_BYTES],
-                                                     uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                                     const uint8_t ek[][NURI_MLKEM768_EK_BYTES],
-                                                     const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
-NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM768_CT_BYTES],
-                                              const uint8_t dk[NURI_MLKEM768_DK_BYTES], size_t n);
+                                                              uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                              const uint8_t ek[][NURI_MLKEM768_EK_BYTES],
+                                                              const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES],
+                                                              size_t n);
+NURI_API NURI_MUST_CHECK int nuri_mlkem768_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                       const uint8_t ct[][NURI_MLKEM768_CT_BYTES],
+                                                       const uint8_t dk[NURI_MLKEM768_DK_BYTES], size_t n);
 NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_many(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
-                                               uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                               const uint8_t ek[][NURI_MLKEM1024_EK_BYTES], size_t n);
+                                                        uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                        const uint8_t ek[][NURI_MLKEM1024_EK_BYTES], size_t n);
 NURI_API NURI_MUST_CHECK int nuri_mlkem1024_encaps_many_derand(uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
-                                                      uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                                      const uint8_t ek[][NURI_MLKEM1024_EK_BYTES],
-                                                      const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n);
+                                                               uint8_t ss[][NURI_MLKEM_SS_BYTES],
+                                                               const uint8_t ek[][NURI_MLKEM1024_EK_BYTES],
+                                                               const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES],
+                                                               size_t n);
 NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],
-                                               const uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
-                                               const uint8_t dk[NURI_MLKEM1024_DK_BYTES], size_t n);
+                                                        const uint8_t ct[][NURI_MLKEM1024_CT_BYTES],
+                                                        const uint8_t dk[NURI_MLKEM1024_DK_BYTES], size_t n);
 
 /* ---- Length-checked API (for FFI callers): level 512/768/1024, every buffer with its length.
  * impl = NULL: dispatch (honours NURI_IMPL); otherwise the named implementation.
  * seed = NULL (seed_len 0) draws the randomness from the OS. ---- */
 NURI_API NURI_MUST_CHECK int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len,
-                                      const uint8_t *seed, size_t seed_len, const char *impl);
+                                               const uint8_t *seed, size_t seed_len, const char *impl);
 NURI_API NURI_MUST_CHECK int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
-                                      const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len,
-                                      const char *impl);
-NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
-                                      const uint8_t *dk, size_t dk_len, const char *impl);
+                                               const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len,
+                                               const char *impl);
+NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct,
+                                               size_t ct_len, const uint8_t *dk, size_t dk_len, const char *impl);
 /* The batch forms, length-checked: ct_len = n * ct bytes, ss_len = n * 32, ek_len = n * ek bytes,
  * m_len = n * 32 (or m = NULL, m_len = 0: OS randomness); decaps_many takes one dk. */
-NURI_API NURI_MUST_CHECK int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len,
-                                           const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, size_t n,
-                                           const char *impl);
-NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
-                                           const uint8_t *dk, size_t dk_len, size_t n, const char *impl);
+NURI_API NURI_MUST_CHECK int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss,
+                                                    size_t ss_len, const uint8_t *ek, size_t ek_len, const uint8_t *m,
+                                                    size_t m_len, size_t n, const char *impl);
+NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct,
+                                                    size_t ct_len, const uint8_t *dk, size_t dk_len, size_t n,
+                                                    const char *impl);
 /* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL /
  * NURI_EBADEK (check_ek) / NURI_EBADDK (check_dk) otherwise. */
 NURI_API NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);

@@ -35,19 +35,19 @@ extern "C" {
 #define NURI_VERSION_STRING "0.1.0"
 
 /* Status codes. */
-#define NURI_OK 0
-#define NURI_EINVAL (-1)       /* an argument is out of its allowed range */
-#define NURI_ELENGTH (-2)      /* a length is wrong (key, IV, data not a whole number of blocks) */
-#define NURI_EPADDING (-3)     /* PKCS#7 padding is invalid */
-#define NURI_EUNSUPPORTED (-4) /* the requested implementation cannot run on this CPU / build */
-#define NURI_EAUTH (-5)        /* authentication failed (tag mismatch) */
-#define NURI_ERANDOM (-6)      /* the operating system's random generator failed */
-#define NURI_EBUFFER (-7)      /* an output buffer is too small */
-#define NURI_ESTATE (-8)       /* call sequence error (e.g. update after final) */
-#define NURI_ENOTFOUND (-9)    /* no implementation of that name */
-#define NURI_EDOMAIN (-10)     /* a value is outside its domain (e.g. FPE value >= radix^len) */
-#define NURI_EBADEK (-11)      /* ML-KEM encapsulation key fails the FIPS 203 modulus check */
-#define NURI_EBADDK (-12)      /* ML-KEM decapsulation key fails the FIPS 203 hash check (H(ek) stored in dk) */
+#define NURI_OK           0
+#define NURI_EINVAL       (-1)  /* an argument is out of its allowed range */
+#define NURI_ELENGTH      (-2)  /* a length is wrong (key, IV, data not a whole number of blocks) */
+#define NURI_EPADDING     (-3)  /* PKCS#7 padding is invalid */
+#define NURI_EUNSUPPORTED (-4)  /* the requested implementation cannot run on this CPU / build */
+#define NURI_EAUTH        (-5)  /* authentication failed (tag mismatch) */
+#define NURI_ERANDOM      (-6)  /* the operating system's random generator failed */
+#define NURI_EBUFFER      (-7)  /* an output buffer is too small */
+#define NURI_ESTATE       (-8)  /* call sequence error (e.g. update after final) */
+#define NURI_ENOTFOUND    (-9)  /* no implementation of that name */
+#define NURI_EDOMAIN      (-10) /* a value is outside its domain (e.g. FPE value >= radix^len) */
+#define NURI_EBADEK       (-11) /* ML-KEM encapsulation key fails the FIPS 203 modulus check */
+#define NURI_EBADDK       (-12) /* ML-KEM decapsulation key fails the FIPS 203 hash check (H(ek) stored in dk) */
 
 NURI_API const char *nuri_strerror(int code);
 NURI_API const char *nuri_version(void);
@@ -55,23 +55,23 @@ NURI_API const char *nuri_version(void);
 /* ---- CPU features and the implementation registry ---- */
 
 /* Feature bits, as reported by nuri_cpu_features(). */
-#define NURI_CPU_SSE2 (1u << 0)
-#define NURI_CPU_SSSE3 (1u << 1)
-#define NURI_CPU_SSE41 (1u << 2)
-#define NURI_CPU_AVX (1u << 3)
-#define NURI_CPU_AVX2 (1u << 4)
-#define NURI_CPU_BMI2 (1u << 5)
-#define NURI_CPU_AVX512F (1u << 6)
-#define NURI_CPU_AVX512BW (1u << 7)
-#define NURI_CPU_AVX512VL (1u << 8)
-#define NURI_CPU_AVX512DQ (1u << 9)
-#define NURI_CPU_GFNI (1u << 10)
-#define NURI_CPU_AESNI (1u << 11)
-#define NURI_CPU_PCLMUL (1u << 12)
+#define NURI_CPU_SSE2       (1u << 0)
+#define NURI_CPU_SSSE3      (1u << 1)
+#define NURI_CPU_SSE41      (1u << 2)
+#define NURI_CPU_AVX        (1u << 3)
+#define NURI_CPU_AVX2       (1u << 4)
+#define NURI_CPU_BMI2       (1u << 5)
+#define NURI_CPU_AVX512F    (1u << 6)
+#define NURI_CPU_AVX512BW   (1u << 7)
+#define NURI_CPU_AVX512VL   (1u << 8)
+#define NURI_CPU_AVX512DQ   (1u << 9)
+#define NURI_CPU_GFNI       (1u << 10)
+#define NURI_CPU_AESNI      (1u << 11)
+#define NURI_CPU_PCLMUL     (1u << 12)
 #define NURI_CPU_AVX512VBMI (1u << 13)
-#define NURI_CPU_VAES (1u << 14) /* AES instructions on ymm/zmm */
-#define NURI_CPU_NEON (1ul << 16) /* ul: int is 16 bits on AVR */
-#define NURI_CPU_ARM_AES (1ul << 17) /* ARMv8 Cryptography Extension: AESE/AESD/AESMC */
+#define NURI_CPU_VAES       (1u << 14)  /* AES instructions on ymm/zmm */
+#define NURI_CPU_NEON       (1ul << 16) /* ul: int is 16 bits on AVR */
+#define NURI_CPU_ARM_AES    (1ul << 17) /* ARMv8 Cryptography Extension: AESE/AESD/AESMC */
 
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),
  * minus any bits masked with the environment variable NURI_CPU_MASK (hex, bits to clear). */
@@ -81,9 +81,9 @@ NURI_API const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t
 
 /* What every registered implementation declares. */
 typedef struct nuri_impl_info {
-    const char *name;       /* e.g. "ref", "bitslice64", "avx512" */
-    uint32_t cpu_features;  /* NURI_CPU_* bits it needs */
-    int constant_time;      /* 1 = no secret-dependent branches or memory indices */
+    const char *name;      /* e.g. "ref", "bitslice64", "avx512" */
+    uint32_t cpu_features; /* NURI_CPU_* bits it needs */
+    int constant_time;     /* 1 = no secret-dependent branches or memory indices */
     const char *description;
 } nuri_impl_info;
 

@@ -13,12 +13,12 @@
 extern "C" {
 #endif
 
-#define NURI_PIPO_BLOCK_BYTES 8
+#define NURI_PIPO_BLOCK_BYTES  8
 #define NURI_PIPO128_KEY_BYTES 16
 #define NURI_PIPO256_KEY_BYTES 32
-#define NURI_PIPO128_ROUNDS 13
-#define NURI_PIPO256_ROUNDS 17
-#define NURI_PIPO_MAX_ROUNDS 17
+#define NURI_PIPO128_ROUNDS    13
+#define NURI_PIPO256_ROUNDS    17
+#define NURI_PIPO_MAX_ROUNDS   17
 
 NURI_API size_t nuri_pipo_block_bytes(void);
 NURI_API size_t nuri_pipo_ctx_bytes(void);
@@ -33,7 +33,8 @@ typedef struct nuri_pipo_key {
 } nuri_pipo_key;
 
 /* key_len 16 (PIPO-64/128) or 32 (PIPO-64/256). impl_name NULL = dispatch (honours NURI_IMPL). */
-NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl_name);
+NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len,
+                                                const char *impl_name);
 NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);
 NURI_API const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k);
 
@@ -56,20 +57,20 @@ typedef enum { NURI_PAD_NONE = 0, NURI_PAD_PKCS7 = 1 } nuri_padding;
 /* Streaming context. It holds a copy of the expanded key; wipe with nuri_pipo_ctx_wipe. */
 typedef struct nuri_pipo_ctx {
     nuri_pipo_key key;
-    uint8_t iv[NURI_PIPO_BLOCK_BYTES];   /* CBC chaining value / CTR counter block */
-    uint8_t buf[NURI_PIPO_BLOCK_BYTES];  /* partial input block (ECB/CBC) or unused keystream (CTR) */
+    uint8_t iv[NURI_PIPO_BLOCK_BYTES];  /* CBC chaining value / CTR counter block */
+    uint8_t buf[NURI_PIPO_BLOCK_BYTES]; /* partial input block (ECB/CBC) or unused keystream (CTR) */
     size_t buf_len;
     int mode, padding, encrypt, finished;
 } nuri_pipo_ctx;
 
 /* iv: 8 bytes for CBC and CTR, NULL for ECB. Padding is allowed for ECB and CBC only. */
-NURI_API NURI_MUST_CHECK int nuri_pipo_init(nuri_pipo_ctx *ctx, const nuri_pipo_key *k, nuri_pipo_mode mode, int encrypt,
-                                   const uint8_t *iv, size_t iv_len, nuri_padding padding);
+NURI_API NURI_MUST_CHECK int nuri_pipo_init(nuri_pipo_ctx *ctx, const nuri_pipo_key *k, nuri_pipo_mode mode,
+                                            int encrypt, const uint8_t *iv, size_t iv_len, nuri_padding padding);
 /* Writes at most in_len + 8 bytes (ECB/CBC keep a partial block, and when decrypting with
  * padding the last full block, until final). Errors: NURI_EBUFFER (out_cap too small; the context
  * is unchanged, so the call can be repeated with more room), NURI_ESTATE (after final). */
 NURI_API NURI_MUST_CHECK int nuri_pipo_update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
-                                     const uint8_t *in, size_t in_len);
+                                              const uint8_t *in, size_t in_len);
 /* Writes at most 8 bytes (the padded block when encrypting, the unpadded tail when decrypting).
  * Errors: NURI_ELENGTH (not a whole number of blocks), NURI_EBUFFER, NURI_EPADDING, NURI_ESTATE.
  * Always wipes the context.
@@ -79,12 +80,12 @@ NURI_API NURI_MUST_CHECK int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, s
 NURI_API void nuri_pipo_ctx_wipe(nuri_pipo_ctx *ctx);
 
 /* One-shot forms. out_cap >= in_len + 8 is always enough. On error *out_len = 0 and out is zeroed. */
-NURI_API NURI_MUST_CHECK int nuri_pipo_encrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
-                                      nuri_padding padding, uint8_t *out, size_t out_cap, size_t *out_len,
-                                      const uint8_t *in, size_t in_len);
-NURI_API NURI_MUST_CHECK int nuri_pipo_decrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv, size_t iv_len,
-                                      nuri_padding padding, uint8_t *out, size_t out_cap, size_t *out_len,
-                                      const uint8_t *in, size_t in_len);
+NURI_API NURI_MUST_CHECK int nuri_pipo_encrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv,
+                                               size_t iv_len, nuri_padding padding, uint8_t *out, size_t out_cap,
+                                               size_t *out_len, const uint8_t *in, size_t in_len);
+NURI_API NURI_MUST_CHECK int nuri_pipo_decrypt(const nuri_pipo_key *k, nuri_pipo_mode mode, const uint8_t *iv,
+                                               size_t iv_len, nuri_padding padding, uint8_t *out, size_t out_cap,
+                                               size_t *out_len, const uint8_t *in, size_t in_len);
 
 #ifdef __cplusplus
 }

@@ -26,8 +26,8 @@ NURI_API void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size
  * (it is ignored). Wipe with nuri_shake_wipe when the input was secret. */
 typedef struct nuri_shake_ctx {
     uint64_t s[25];
-    unsigned pos;   /* bytes absorbed into / squeezed from the current block */
-    unsigned rate;  /* 168 or 136 */
+    unsigned pos;  /* bytes absorbed into / squeezed from the current block */
+    unsigned rate; /* 168 or 136 */
     int squeezing;
 } nuri_shake_ctx;
 

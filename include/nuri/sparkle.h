@@ -20,7 +20,7 @@ extern "C" {
 #define NURI_SPARKLE256_BRANCHES 4
 #define NURI_SPARKLE384_BRANCHES 6
 #define NURI_SPARKLE512_BRANCHES 8
-#define NURI_SPARKLE_MAX_WORDS 16
+#define NURI_SPARKLE_MAX_WORDS   16
 
 /* ---- Registry ---- */
 NURI_API size_t nuri_sparkle_impl_count(void);
@@ -37,7 +37,7 @@ NURI_API int nuri_sparkle_impl_multi(size_t i);
 NURI_API NURI_MUST_CHECK int nuri_sparkle_permute(uint32_t *state, unsigned nb, unsigned steps, const char *impl_name);
 /* The same on a byte string of 32, 48 or 64 bytes (words little-endian); NURI_ELENGTH otherwise. */
 NURI_API NURI_MUST_CHECK int nuri_sparkle_permute_bytes(uint8_t *state, size_t state_len, unsigned steps,
-                                               const char *impl_name);
+                                                        const char *impl_name);
 
 struct nuri_sparkle_impl;
 
@@ -49,10 +49,10 @@ typedef enum {
     NURI_SCHWAEMM256_256 = 3  /* SPARKLE512, key 32, nonce 32, tag 32 */
 } nuri_schwaemm_variant;
 
-#define NURI_SCHWAEMM_MAX_KEY_BYTES 32
+#define NURI_SCHWAEMM_MAX_KEY_BYTES   32
 #define NURI_SCHWAEMM_MAX_NONCE_BYTES 32
-#define NURI_SCHWAEMM_MAX_TAG_BYTES 32
-#define NURI_SCHWAEMM_MAX_RATE_BYTES 32
+#define NURI_SCHWAEMM_MAX_TAG_BYTES   32
+#define NURI_SCHWAEMM_MAX_RATE_BYTES  32
 
 /* Sizes of a variant (0 for an unknown variant). */
 NURI_API size_t nuri_schwaemm_key_bytes(int variant);
@@ -67,13 +67,13 @@ NURI_API size_t nuri_schwaemm_ctx_bytes(void);
  * before it returns (NURI_EAUTH for a wrong tag). out may equal the input (in-place).
  * impl_name NULL = dispatch. */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
-                                          const uint8_t *key, size_t key_len, const uint8_t *nonce,
-                                          size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *msg,
-                                          size_t msg_len, const char *impl_name);
+                                                   const uint8_t *key, size_t key_len, const uint8_t *nonce,
+                                                   size_t nonce_len, const uint8_t *ad, size_t ad_len,
+                                                   const uint8_t *msg, size_t msg_len, const char *impl_name);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
-                                          const uint8_t *key, size_t key_len, const uint8_t *nonce,
-                                          size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *ct,
-                                          size_t ct_len, const char *impl_name);
+                                                   const uint8_t *key, size_t key_len, const uint8_t *nonce,
+                                                   size_t nonce_len, const uint8_t *ad, size_t ad_len,
+                                                   const uint8_t *ct, size_t ct_len, const char *impl_name);
 
 /* Streaming. Encryption:  init(ENCRYPT) -> update_ad* -> encrypt_update* -> encrypt_final.
  * Decryption is two-pass, so no plaintext leaves before the tag is verified:
@@ -99,31 +99,31 @@ typedef struct nuri_schwaemm_ctx {
 } nuri_schwaemm_ctx;
 
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key,
-                                       size_t key_len, const uint8_t *nonce, size_t nonce_len,
-                                       const char *impl_name);
+                                                size_t key_len, const uint8_t *nonce, size_t nonce_len,
+                                                const char *impl_name);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_update_ad(nuri_schwaemm_ctx *ctx, const uint8_t *ad, size_t ad_len);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
-                                                 size_t *out_len, const uint8_t *in, size_t in_len);
+                                                          size_t *out_len, const uint8_t *in, size_t in_len);
 /* Writes the last ciphertext bytes (<= rate) to out and the tag to tag; wipes the context. */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
-                                                size_t *out_len, uint8_t *tag, size_t tag_len);
+                                                         size_t *out_len, uint8_t *tag, size_t tag_len);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_verify_update(nuri_schwaemm_ctx *ctx, const uint8_t *ct, size_t ct_len);
 /* NURI_OK (context rewound for decrypt_update) or NURI_EAUTH (context wiped). */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_verify_final(nuri_schwaemm_ctx *ctx, const uint8_t *tag, size_t tag_len);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
-                                                 size_t *out_len, const uint8_t *ct, size_t ct_len);
+                                                          size_t *out_len, const uint8_t *ct, size_t ct_len);
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *ctx, uint8_t *out, size_t out_cap,
-                                                size_t *out_len, const uint8_t *tag, size_t tag_len);
+                                                         size_t *out_len, const uint8_t *tag, size_t tag_len);
 NURI_API void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx);
 
 /* Batch sealing: count independent messages under one key, permuted together by the
  * multi-instance kernel of the chosen implementation (avx2: 8, avx512: 16 states per pass).
  * out[i] receives msg_lens[i] + tag bytes; ads may be NULL (no AD for any message). */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
-                                               size_t key_len, const uint8_t *const *nonces,
-                                               const uint8_t *const *ads, const size_t *ad_lens,
-                                               const uint8_t *const *msgs, const size_t *msg_lens, size_t count,
-                                               const char *impl_name);
+                                                        size_t key_len, const uint8_t *const *nonces,
+                                                        const uint8_t *const *ads, const size_t *ad_lens,
+                                                        const uint8_t *const *msgs, const size_t *msg_lens,
+                                                        size_t count, const char *impl_name);
 /* Batch opening, same semantics per message as nuri_schwaemm_decrypt: cts[i] is ciphertext || tag
  * (ct_lens[i] >= tag bytes), out[i] receives ct_lens[i] - tag bytes of plaintext, zeroed when its
  * tag fails; status[i] (may be NULL) = 0 or NURI_EAUTH. Returns 0 when every tag verified,
@@ -132,13 +132,13 @@ NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *co
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
                                                         size_t key_len, const uint8_t *const *nonces,
                                                         const uint8_t *const *ads, const size_t *ad_lens,
-                                                        const uint8_t *const *cts, const size_t *ct_lens,
-                                                        int *status, size_t count, const char *impl_name);
+                                                        const uint8_t *const *cts, const size_t *ct_lens, int *status,
+                                                        size_t count, const char *impl_name);
 
 /* ---- Esch ---- */
 #define NURI_ESCH256_DIGEST_BYTES 32
 #define NURI_ESCH384_DIGEST_BYTES 48
-#define NURI_ESCH_RATE_BYTES 16
+#define NURI_ESCH_RATE_BYTES      16
 
 typedef struct nuri_esch_ctx {
     uint32_t state[NURI_SPARKLE_MAX_WORDS];
@@ -155,15 +155,17 @@ NURI_API NURI_MUST_CHECK int nuri_esch_update(nuri_esch_ctx *ctx, const uint8_t 
 /* out_len must be the digest size; the context is wiped afterwards. */
 NURI_API NURI_MUST_CHECK int nuri_esch_final(nuri_esch_ctx *ctx, uint8_t *out, size_t out_len);
 NURI_API NURI_MUST_CHECK int nuri_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len,
-                              const char *impl_name);
+                                       const char *impl_name);
 NURI_API NURI_MUST_CHECK int nuri_esch256(uint8_t out[32], const uint8_t *in, size_t in_len);
 NURI_API NURI_MUST_CHECK int nuri_esch384(uint8_t out[48], const uint8_t *in, size_t in_len);
 
 /* Batch hashing: out gets count digests back to back; messages may have different lengths. */
 NURI_API NURI_MUST_CHECK int nuri_esch_many(size_t digest_bytes, uint8_t *out, const uint8_t *const *msgs,
-                                   const size_t *lens, size_t count, const char *impl_name);
-NURI_API NURI_MUST_CHECK int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
-NURI_API NURI_MUST_CHECK int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count);
+                                            const size_t *lens, size_t count, const char *impl_name);
+NURI_API NURI_MUST_CHECK int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens,
+                                               size_t count);
+NURI_API NURI_MUST_CHECK int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens,
+                                               size_t count);
 
 #ifdef __cplusplus
 }

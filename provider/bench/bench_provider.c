@@ -66,8 +66,8 @@ static void direct_open(void *arg)
 {
     size_t n;
     (void)arg;
-    if (nuri_schwaemm_decrypt(NURI_SCHWAEMM256_128, back, sizeof back, &n, KEY, 16, NONCE, 32, NULL, 0, out,
-                              LEN + 16, NULL))
+    if (nuri_schwaemm_decrypt(NURI_SCHWAEMM256_128, back, sizeof back, &n, KEY, 16, NONCE, 32, NULL, 0, out, LEN + 16,
+                              NULL))
         abort();
 }
 

@@ -38,7 +38,8 @@ int main(int argc, char **argv)
     EVP_PKEY_CTX *c = NULL;
     int ok = lib && OSSL_PROVIDER_set_default_search_path(lib, argv[1]) && OSSL_PROVIDER_load(lib, "nuri") &&
              OSSL_PROVIDER_load(lib, "default");
-    OSSL_DECODER_CTX *dc = ok ? OSSL_DECODER_CTX_new_for_pkey(&pk, NULL, NULL, NULL, EVP_PKEY_KEYPAIR, lib, NULL) : NULL;
+    OSSL_DECODER_CTX *dc =
+        ok ? OSSL_DECODER_CTX_new_for_pkey(&pk, NULL, NULL, NULL, EVP_PKEY_KEYPAIR, lib, NULL) : NULL;
     const unsigned char *p = key;
     size_t left = (size_t)kl;
     ok = dc && OSSL_DECODER_from_data(dc, &p, &left) == 1 && pk;

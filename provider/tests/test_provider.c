@@ -46,8 +46,8 @@ static int had_error(void)
 /* ---------------- PIPO ---------------- */
 
 /* Runs a whole message through EVP in random chunks; returns the output length or -1. */
-static long evp_cipher(const EVP_CIPHER *c, int enc, int pad, const uint8_t *key, const uint8_t *iv,
-                       const uint8_t *in, size_t inl, uint8_t *out)
+static long evp_cipher(const EVP_CIPHER *c, int enc, int pad, const uint8_t *key, const uint8_t *iv, const uint8_t *in,
+                       size_t inl, uint8_t *out)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     long total = -1;
@@ -130,8 +130,7 @@ static void test_pipo(void)
                 CHECK(n == (long)rlen && memcmp(ct, ref, rlen) == 0, "%s pad=%d len=%zu: EVP matches libnuri", name,
                       pad, plen);
                 long b = evp_cipher(c, 0, pad, key, iv, ct, (size_t)(n < 0 ? 0 : n), back);
-                CHECK(b == (long)plen && memcmp(back, pt, plen) == 0, "%s pad=%d len=%zu: round trip", name, pad,
-                      plen);
+                CHECK(b == (long)plen && memcmp(back, pt, plen) == 0, "%s pad=%d len=%zu: round trip", name, pad, plen);
                 nuri_pipo_key_wipe(&k);
             }
             {
@@ -182,24 +181,32 @@ static const struct {
     const char *file;
     const char *ct[3]; /* NIST LWC KAT Count 1, 35 and 580 (key/nonce/PT/AD = 00 01 02 ...) */
 } schwaemm[] = {
-    {"SCHWAEMM128-128", NURI_SCHWAEMM128_128, "LWC_AEAD_KAT_128_128.txt",
+    {"SCHWAEMM128-128",
+     NURI_SCHWAEMM128_128,
+     "LWC_AEAD_KAT_128_128.txt",
      {"DDCE77CDB748E6D053CAB7E9190A8349", "C5F585269D44FE004995BA2272648CA3C1",
       "21112EE811A61E0020F50F9F3195CBCB2064528953B70DBF6E4825F246F080AF39"}},
-    {"SCHWAEMM256-128", NURI_SCHWAEMM256_128, "LWC_AEAD_KAT_128_256.txt",
+    {"SCHWAEMM256-128",
+     NURI_SCHWAEMM256_128,
+     "LWC_AEAD_KAT_128_256.txt",
      {"9E3F9F2E8E26E7D00A9EB92730717A51", "2EDE54CA895FB69F695BAB81C36ABB2F76",
       "6C363BD409EDFBD4FF4CA6C0FAC41CAD5DCF1EF646714886217F40EF0DE7031EBC"}},
-    {"SCHWAEMM192-192", NURI_SCHWAEMM192_192, "LWC_AEAD_KAT_192_192.txt",
+    {"SCHWAEMM192-192",
+     NURI_SCHWAEMM192_192,
+     "LWC_AEAD_KAT_192_192.txt",
      {"94FABEF076B80FA4CAE902DC5630A2B7B8A72282A560212C", "874E3B1EBF0CA8C8BDCBC2A8318455C5CEABBD3F4655CB6A55",
       "7A63C8CE398F9F7F075EA47C48EA65A7F0297DEB7BCDE031253307030C8FD497C05F6A5CE38F03D16A"}},
-    {"SCHWAEMM256-256", NURI_SCHWAEMM256_256, "LWC_AEAD_KAT_256_256.txt",
+    {"SCHWAEMM256-256",
+     NURI_SCHWAEMM256_256,
+     "LWC_AEAD_KAT_256_256.txt",
      {"1E41C39049501061A480341DC8551F3CCE171900EB8F90BA5C54B2A7CC2BFDF2",
       "6AFBDF6159DF14F39BC24E408D6523ED40B7B836CEC4D7412ACACA1230B2142B5B",
       "F7196B244205671C7C2CF54CEC9A8192E2865BA10AE9536E090AB4728BEB44DD8E65CBCEA0C67F6A44601F872CCB903244"}},
 };
 
 /* Encrypts through EVP (AAD and message in random chunks); writes ct || tag, returns its length. */
-static long aead_seal(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, const uint8_t *nonce,
-                      const uint8_t *ad, size_t adl, const uint8_t *pt, size_t len, uint8_t *out)
+static long aead_seal(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
+                      size_t adl, const uint8_t *pt, size_t len, uint8_t *out)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     long r = -1;
@@ -228,8 +235,8 @@ done:
 
 /* Decrypts ct || tag through EVP. Returns the plaintext length, or -1 with *released = bytes
  * written before the failure (must be 0). */
-static long aead_open(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, const uint8_t *nonce,
-                      const uint8_t *ad, size_t adl, const uint8_t *ct, size_t ctl, uint8_t *out, long *released)
+static long aead_open(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
+                      size_t adl, const uint8_t *ct, size_t ctl, uint8_t *out, long *released)
 {
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     long r = -1;
@@ -274,7 +281,8 @@ static void test_schwaemm_file(const EVP_CIPHER *c, size_t taglen, const char *d
     unsigned count = 0, ok = 0;
     static uint8_t key[32], nonce[32], pt[64], ad[64], ct[128], out[128], back[128];
     while (tu_kv_next(&kv)) {
-        long kl = tu_unhex(key, sizeof key, tu_kv_get(&kv, "Key")), nl = tu_unhex(nonce, sizeof nonce, tu_kv_get(&kv, "Nonce"));
+        long kl = tu_unhex(key, sizeof key, tu_kv_get(&kv, "Key")),
+             nl = tu_unhex(nonce, sizeof nonce, tu_kv_get(&kv, "Nonce"));
         long pl = tu_unhex(pt, sizeof pt, tu_kv_get(&kv, "PT")), al = tu_unhex(ad, sizeof ad, tu_kv_get(&kv, "AD"));
         long cl = tu_unhex(ct, sizeof ct, tu_kv_get(&kv, "CT")), rel;
         (void)kl, (void)nl;
@@ -441,7 +449,8 @@ static void test_esch_file(const EVP_MD *md, const char *dir, const char *file)
     }
     unsigned count = 0, ok = 0;
     while (tu_kv_next(&kv)) {
-        long ml = tu_unhex(msg, sizeof msg, tu_kv_get(&kv, "Msg")), dl = tu_unhex(want, sizeof want, tu_kv_get(&kv, "MD"));
+        long ml = tu_unhex(msg, sizeof msg, tu_kv_get(&kv, "Msg")),
+             dl = tu_unhex(want, sizeof want, tu_kv_get(&kv, "MD"));
         unsigned gl = 0;
         count++;
         ok += ml >= 0 && EVP_Digest(msg, (size_t)ml, got, &gl, md, NULL) == 1 && (long)gl == dl &&
@@ -453,11 +462,19 @@ static void test_esch_file(const EVP_MD *md, const char *dir, const char *file)
 
 static void test_esch(const char *vecdir)
 {
-    static const struct { const char *name, *file; size_t dl; const char *md[2]; } esch[] = {
-        {"ESCH256", "LWC_HASH_KAT_256.txt", 32,
+    static const struct {
+        const char *name, *file;
+        size_t dl;
+        const char *md[2];
+    } esch[] = {
+        {"ESCH256",
+         "LWC_HASH_KAT_256.txt",
+         32,
          {"C0E815D78B875DC768C6C8B3AFA51987CD69E5C087D387368628A511CFAD5730",
           "E6BF73941A7417FEFD2DD5882FFCBFAEA22B4C131EF155943FC817F61AD05B85"}},
-        {"ESCH384", "LWC_HASH_KAT_384.txt", 48,
+        {"ESCH384",
+         "LWC_HASH_KAT_384.txt",
+         48,
          {"2981715E2263EBD0CB6E5C2C99D0776D5E691EE737FDE05247895E75D02E7447FD6AB707E2EC8385A539777965E472EE",
           "4D5607783A26B83FD478C8EAC31634DD3641ADB61C6DF964D6935E716D6826397C01AAEC57F584E6FB293EC26B547CE8"}},
     };
@@ -565,8 +582,8 @@ static EVP_PKEY *codec_round_trip(EVP_PKEY *pk, int selection, const char *fmt, 
 static void test_mlkem(void)
 {
     static const unsigned levels[3] = {512, 768, 1024};
-    static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES],
-        seed[64], buf[NURI_MLKEM_MAX_DK_BYTES + 64], buf2[NURI_MLKEM_MAX_DK_BYTES];
+    static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES], seed[64],
+        buf[NURI_MLKEM_MAX_DK_BYTES + 64], buf2[NURI_MLKEM_MAX_DK_BYTES];
     uint8_t ss1[32], ss2[32];
     (void)mlkem_kat_digests;
 
@@ -602,8 +619,8 @@ static void test_mlkem(void)
         tu_unhex(ct, sizeof ct, v->c);
         tu_unhex(k, 32, v->k);
         EVP_PKEY *pk = key_from(v->level, EVP_PKEY_KEYPAIR, OSSL_PKEY_PARAM_PRIV_KEY, dk, ndk);
-        CHECK(pk && decap(pk, ct, nct, ss1) && memcmp(ss1, k, 32) == 0, "ML-KEM-%u decaps tcId %u%s", v->level,
-              v->tcid, v->implicit_rejection ? " (implicit rejection)" : "");
+        CHECK(pk && decap(pk, ct, nct, ss1) && memcmp(ss1, k, 32) == 0, "ML-KEM-%u decaps tcId %u%s", v->level, v->tcid,
+              v->implicit_rejection ? " (implicit rejection)" : "");
         EVP_PKEY_free(pk);
     }
     /* ACVP encapsulation with the randomness m fixed through the "ikme" parameter. */
@@ -660,7 +677,9 @@ static void test_mlkem(void)
         CHECK(gc && EVP_PKEY_keygen_init(gc) == 1 && EVP_PKEY_generate(gc, &pk) == 1, "%s generate", name);
         EVP_PKEY_CTX_free(gc);
         if (!pk) continue;
-        CHECK(EVP_PKEY_is_a(pk, name) && EVP_PKEY_get_security_bits(pk) == (L == 512 ? 128 : L == 768 ? 192 : 256),
+        CHECK(EVP_PKEY_is_a(pk, name) && EVP_PKEY_get_security_bits(pk) == (L == 512   ? 128
+                                                                            : L == 768 ? 192
+                                                                                       : 256),
               "%s type and security bits", name);
         size_t n = 0, sn = 0;
         CHECK(get_oct(pk, OSSL_PKEY_PARAM_PUB_KEY, ek, sizeof ek, &n) && n == nek, "%s pub", name);
@@ -734,10 +753,12 @@ static void test_mlkem(void)
                     OSSL_DECODER_CTX_new_for_pkey(&back, "DER", NULL, NULL, EVP_PKEY_KEYPAIR, lib, NULL);
                 const unsigned char *p = data;
                 size_t left = len;
-                int dec = dc && OSSL_DECODER_CTX_set_passphrase(dc, right ? pw : bad, right ? sizeof pw - 1 : sizeof bad - 1) &&
-                          OSSL_DECODER_from_data(dc, &p, &left) == 1 && back;
-                CHECK(right ? dec && EVP_PKEY_eq(back, pk) == 1 : !dec, "%s encrypted PKCS#8 read with the %s passphrase",
-                      name, right ? "right" : "wrong");
+                int dec =
+                    dc &&
+                    OSSL_DECODER_CTX_set_passphrase(dc, right ? pw : bad, right ? sizeof pw - 1 : sizeof bad - 1) &&
+                    OSSL_DECODER_from_data(dc, &p, &left) == 1 && back;
+                CHECK(right ? dec && EVP_PKEY_eq(back, pk) == 1 : !dec,
+                      "%s encrypted PKCS#8 read with the %s passphrase", name, right ? "right" : "wrong");
                 EVP_PKEY_free(back);
                 OSSL_DECODER_CTX_free(dc);
             }

@@ -2,6 +2,7 @@
 
 Submodules are imported on first use: ``nuri.pipo``, ``nuri.fea``, ``nuri.aead``,
 ``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``; ``nuri.hw`` runs ML-KEM on the hardware core."""
+
 import importlib
 
 from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
@@ -9,7 +10,20 @@ from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImpl
 # The primitive families of the C library (one module each; their known-answer self-tests are in
 # nuri.tools.selftest): the one list the CLI (selftest), the report and the tooling iterate over.
 FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
-__all__ = ["FAMILIES", "InvalidTag", "AlreadyFinalized", "UnsupportedImplementation", "NuriError", "pipo", "fea", "aead", "hash", "sparkle", "mlkem", "cpu_features"]
+__all__ = [
+    "FAMILIES",
+    "InvalidTag",
+    "AlreadyFinalized",
+    "UnsupportedImplementation",
+    "NuriError",
+    "pipo",
+    "fea",
+    "aead",
+    "hash",
+    "sparkle",
+    "mlkem",
+    "cpu_features",
+]
 
 _SUBMODULES = {"pipo", "fea", "aead", "hash", "sparkle", "mlkem", "keysearch", "cli", "hw"}
 

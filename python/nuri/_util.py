@@ -1,4 +1,5 @@
 """Small helpers shared by the family modules: argument checks and status codes."""
+
 import operator
 
 from ._native import ffi, lib

@@ -18,6 +18,7 @@ Traceback (most recent call last):
     ...
 nuri.exceptions.InvalidTag: Schwaemm256-128 decryption: authentication failed
 """
+
 from ._native import ffi, lib
 from ._util import as_bytes, check, check_len, impl_arg
 from .exceptions import InvalidTag
@@ -52,9 +53,24 @@ class _Schwaemm:
         cap = len(data) + self.tag_size
         out = ffi.new("uint8_t[]", cap)
         out_len = ffi.new("size_t *")
-        check(lib.nuri_schwaemm_encrypt(self._variant, out, cap, out_len, self._key, len(self._key), nonce,
-                                        len(nonce), ad, len(ad), data, len(data), self._impl),
-              f"{self.name} encryption")
+        check(
+            lib.nuri_schwaemm_encrypt(
+                self._variant,
+                out,
+                cap,
+                out_len,
+                self._key,
+                len(self._key),
+                nonce,
+                len(nonce),
+                ad,
+                len(ad),
+                data,
+                len(data),
+                self._impl,
+            ),
+            f"{self.name} encryption",
+        )
         return ffi.buffer(out, out_len[0])[:]
 
     def decrypt(self, nonce: bytes, data: bytes, associated_data: bytes = None) -> bytes:
@@ -67,9 +83,24 @@ class _Schwaemm:
         out = ffi.new("uint8_t[]", max(cap, 1))
         out_len = ffi.new("size_t *")
         try:
-            check(lib.nuri_schwaemm_decrypt(self._variant, out, cap, out_len, self._key, len(self._key), nonce,
-                                            len(nonce), ad, len(ad), data, len(data), self._impl),
-                  f"{self.name} decryption")
+            check(
+                lib.nuri_schwaemm_decrypt(
+                    self._variant,
+                    out,
+                    cap,
+                    out_len,
+                    self._key,
+                    len(self._key),
+                    nonce,
+                    len(nonce),
+                    ad,
+                    len(ad),
+                    data,
+                    len(data),
+                    self._impl,
+                ),
+                f"{self.name} decryption",
+            )
             return ffi.buffer(out, out_len[0])[:]
         finally:
             lib.nuri_wipe(out, max(cap, 1))
@@ -96,12 +127,17 @@ class _Schwaemm:
         c_nonce = ffi.new("uint8_t *[]", [ffi.from_buffer("uint8_t[]", x) for x in nonces])
         c_in, c_out, c_len = ffi.new("uint8_t *[]", ins), ffi.new("uint8_t *[]", outs), ffi.new("size_t[]", in_lens)
         if encrypt:
-            check(lib.nuri_schwaemm_encrypt_many(self._variant, c_out, self._key, len(self._key), c_nonce, c_ad,
-                                                 c_alen, c_in, c_len, n, self._impl), f"{self.name} batch encryption")
+            check(
+                lib.nuri_schwaemm_encrypt_many(
+                    self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen, c_in, c_len, n, self._impl
+                ),
+                f"{self.name} batch encryption",
+            )
             return []
         status = ffi.new("int[]", n)
-        rc = lib.nuri_schwaemm_decrypt_many(self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen,
-                                            c_in, c_len, status, n, self._impl)
+        rc = lib.nuri_schwaemm_decrypt_many(
+            self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen, c_in, c_len, status, n, self._impl
+        )
         if rc != lib.NURI_EAUTH:
             check(rc, f"{self.name} batch decryption")
             return []
@@ -110,8 +146,10 @@ class _Schwaemm:
     def _failed(self, failed):
         """The InvalidTag for a batch (raised by the caller: no frame holds it, so no reference cycle
         keeps the buffers of the batch exported)."""
-        err = InvalidTag(f"{self.name} batch decryption: authentication failed for message {failed[0]}"
-                         + (f" and {len(failed) - 1} more" if len(failed) > 1 else ""))
+        err = InvalidTag(
+            f"{self.name} batch decryption: authentication failed for message {failed[0]}"
+            + (f" and {len(failed) - 1} more" if len(failed) > 1 else "")
+        )
         err.failed = failed
         return err
 
@@ -177,7 +215,9 @@ class _Schwaemm:
             raise ValueError(f"need one output buffer per message, got {len(outs)} for {len(ins)} messages")
         for i, (m, o) in enumerate(zip(ins, outs)):
             if out_len(len(m)) < 0:
-                raise ValueError(f"{data_name}[{i}] must hold at least the {self.tag_size}-byte tag, got {len(m)} bytes")
+                raise ValueError(
+                    f"{data_name}[{i}] must hold at least the {self.tag_size}-byte tag, got {len(m)} bytes"
+                )
             if len(o) < out_len(len(m)):
                 raise ValueError(f"outputs[{i}] holds {len(o)} bytes, needs {out_len(len(m))}")
         return ins, outs
@@ -213,12 +253,23 @@ def _buffer(value, name, writable=False):
 
 def _make(cls_name, variant, display):
     key = lib.nuri_schwaemm_key_bytes(variant)
-    doc = (f"{display}: key {key} bytes, nonce {lib.nuri_schwaemm_nonce_bytes(variant)} bytes, "
-           f"tag {lib.nuri_schwaemm_tag_bytes(variant)} bytes.")
-    return type(cls_name, (_Schwaemm,), {
-        "__doc__": doc, "_variant": variant, "name": display, "key_size": key,
-        "nonce_size": lib.nuri_schwaemm_nonce_bytes(variant), "tag_size": lib.nuri_schwaemm_tag_bytes(variant),
-        "__module__": __name__})
+    doc = (
+        f"{display}: key {key} bytes, nonce {lib.nuri_schwaemm_nonce_bytes(variant)} bytes, "
+        f"tag {lib.nuri_schwaemm_tag_bytes(variant)} bytes."
+    )
+    return type(
+        cls_name,
+        (_Schwaemm,),
+        {
+            "__doc__": doc,
+            "_variant": variant,
+            "name": display,
+            "key_size": key,
+            "nonce_size": lib.nuri_schwaemm_nonce_bytes(variant),
+            "tag_size": lib.nuri_schwaemm_tag_bytes(variant),
+            "__module__": __name__,
+        },
+    )
 
 
 Schwaemm128_128 = _make("Schwaemm128_128", 0, "Schwaemm128-128")

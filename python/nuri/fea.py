@@ -20,6 +20,7 @@ ePrint 2020/1311), and NIST requires 10**6 for FF1.
 >>> len(c), c.isdigit(), fea.decrypt_digits(key, c)
 (16, True, '4111111111111111')
 """
+
 import hashlib
 import secrets
 import threading
@@ -27,11 +28,27 @@ import threading
 from ._native import ffi, lib
 from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
-__all__ = ["encrypt", "decrypt", "encrypt_batch", "decrypt_batch", "encrypt_digits", "decrypt_digits",
-           "encrypt_digits_batch", "decrypt_digits_batch", "encrypt_radix_batch", "decrypt_radix_batch",
-           "FPE", "Alphabet", "Template", "implementations", "default_implementation", "MIN_SAFE_DOMAIN", "clear_cache"]
+__all__ = [
+    "encrypt",
+    "decrypt",
+    "encrypt_batch",
+    "decrypt_batch",
+    "encrypt_digits",
+    "decrypt_digits",
+    "encrypt_digits_batch",
+    "decrypt_digits_batch",
+    "encrypt_radix_batch",
+    "decrypt_radix_batch",
+    "FPE",
+    "Alphabet",
+    "Template",
+    "implementations",
+    "default_implementation",
+    "MIN_SAFE_DOMAIN",
+    "clear_cache",
+]
 
-MIN_SAFE_DOMAIN = 10 ** 6
+MIN_SAFE_DOMAIN = 10**6
 _M64 = (1 << 64) - 1
 _NURI_EDOMAIN = -10
 
@@ -48,6 +65,7 @@ def default_implementation():
 
 
 # ------------------------------------------------------------------------------------------ argument checks
+
 
 def _check_key(key):
     key = as_bytes(key, "key")
@@ -78,8 +96,9 @@ def _check_tweak(tweak, variant, nbits):
     bits = _tweak_bits(variant, nbits)
     tweak = as_int(tweak, "tweak")
     if not 0 <= tweak < (1 << bits):
-        raise ValueError(f"tweak must be an integer with 0 <= tweak < 2**{bits} "
-                         f"(FEA-{variant} with n = {nbits}), got {tweak!r}")
+        raise ValueError(
+            f"tweak must be an integer with 0 <= tweak < 2**{bits} (FEA-{variant} with n = {nbits}), got {tweak!r}"
+        )
     return tweak
 
 
@@ -122,8 +141,12 @@ def _tweaks(tweak, count, variant, nbits):
 class _Key:
     def __init__(self, key, nbits, variant, impl=None):
         self.k = ffi.new("nuri_fea_key *")
-        check(lib.nuri_fea_key_init(self.k, _check_key(key), len(key), _check_variant(variant), _check_nbits(nbits),
-                                    impl_arg(impl)), "FEA key setup")
+        check(
+            lib.nuri_fea_key_init(
+                self.k, _check_key(key), len(key), _check_variant(variant), _check_nbits(nbits), impl_arg(impl)
+            ),
+            "FEA key setup",
+        )
         self.nbits, self.variant = nbits, variant
 
     def __del__(self):
@@ -186,11 +209,15 @@ def _key_for(key, nbits, variant, impl):
 def _fmt_for(key, radix, length, variant, allow_small_domain, impl):
     allow = bool(allow_small_domain)
     _check_variant(variant)
-    return _cached(key, ("fmt", radix, length, variant, allow, _dispatch_token(impl)),
-                   lambda kb: _Fmt(kb, radix, length, variant, allow, impl))
+    return _cached(
+        key,
+        ("fmt", radix, length, variant, allow, _dispatch_token(impl)),
+        lambda kb: _Fmt(kb, radix, length, variant, allow, impl),
+    )
 
 
 # ------------------------------------------------------------------------------------------ binary values
+
 
 def _check_value(v, nbits):
     v = as_int(v, "value")
@@ -224,8 +251,12 @@ def decrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1
 def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
     nbits, variant = _check_nbits(nbits), _check_variant(variant)
     k = _key_for(key, nbits, variant, impl)
-    if values is None or isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__len__") \
-            and not hasattr(values, "__iter__"):
+    if (
+        values is None
+        or isinstance(values, (str, bytes, bytearray, memoryview))
+        or not hasattr(values, "__len__")
+        and not hasattr(values, "__iter__")
+    ):
         raise TypeError(f"values must be a sequence or array of integers, not {type(values).__name__}")
     if nbits <= 64:
         try:
@@ -245,8 +276,17 @@ def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
             out = np.empty_like(src)
             t, nt = _tweaks(tweak, src.size, variant, nbits)
             fn = lib.nuri_fea_encrypt_u64 if enc else lib.nuri_fea_decrypt_u64
-            check(fn(k.k, ffi.cast("uint64_t *", ffi.from_buffer(out)), ffi.cast("const uint64_t *", ffi.from_buffer(src)),
-                     src.size, t, nt), "FEA")
+            check(
+                fn(
+                    k.k,
+                    ffi.cast("uint64_t *", ffi.from_buffer(out)),
+                    ffi.cast("const uint64_t *", ffi.from_buffer(src)),
+                    src.size,
+                    t,
+                    nt,
+                ),
+                "FEA",
+            )
             return out.reshape(arr.shape)
     vals = [_check_value(v, nbits) for v in values]
     n = len(vals)
@@ -272,21 +312,28 @@ def decrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, imp
 
 # ------------------------------------------------------------------------------------------ radix formats
 
+
 def _domain_check(radix, length, allow_small_domain):
     radix = as_int(radix, "radix")
     if not 2 <= radix <= 65536:
         raise ValueError(f"radix must be an integer with 2 <= radix <= 65536, got {radix!r}")
-    size = radix ** length
+    size = radix**length
     if length < 1 or size < 256:
-        raise ValueError(f"a format of {length} symbols of radix {radix} has {size} values: "
-                         f"at least 2**8 = 256 are needed to encrypt")
+        raise ValueError(
+            f"a format of {length} symbols of radix {radix} has {size} values: "
+            f"at least 2**8 = 256 are needed to encrypt"
+        )
     if size >= 1 << 128:
-        raise ValueError(f"a format of {length} symbols of radix {radix} has {size} values: "
-                         f"at most 2**128 - 1 fit FEA (n <= 128 bits)")
+        raise ValueError(
+            f"a format of {length} symbols of radix {radix} has {size} values: "
+            f"at most 2**128 - 1 fit FEA (n <= 128 bits)"
+        )
     if size < MIN_SAFE_DOMAIN and not allow_small_domain:
-        raise ValueError(f"a format of {length} symbols of radix {radix} has only {size} values (< 10**6): "
-                         f"small FEA domains are attackable (ePrint 2021/815, 2020/1311); "
-                         f"pass allow_small_domain=True to accept that")
+        raise ValueError(
+            f"a format of {length} symbols of radix {radix} has only {size} values (< 10**6): "
+            f"small FEA domains are attackable (ePrint 2021/815, 2020/1311); "
+            f"pass allow_small_domain=True to accept that"
+        )
     return size.bit_length()
 
 
@@ -294,9 +341,19 @@ class _Fmt:
     def __init__(self, key, radix, length, variant, allow_small_domain, impl=None):
         nbits = _domain_check(radix, length, allow_small_domain)
         self.f = ffi.new("nuri_fea_fmt *")
-        check(lib.nuri_fea_fmt_init(self.f, _check_key(key), len(key), _check_variant(variant), radix, length,
-                                    lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
-                                    impl_arg(impl)), "FEA format setup")
+        check(
+            lib.nuri_fea_fmt_init(
+                self.f,
+                _check_key(key),
+                len(key),
+                _check_variant(variant),
+                radix,
+                length,
+                lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
+                impl_arg(impl),
+            ),
+            "FEA format setup",
+        )
         self.nbits, self.variant, self.radix, self.length = nbits, variant, radix, length
 
     def __del__(self):
@@ -314,7 +371,7 @@ class _Fmt:
         fn = lib.nuri_fea_fmt_encrypt_digits if enc else lib.nuri_fea_fmt_decrypt_digits
         check(fn(self.f, out, raw, n, t, nt), "FEA digits")
         b = ffi.buffer(out, n * L)[:].decode("ascii")
-        return [b[i * L:(i + 1) * L] for i in range(n)]
+        return [b[i * L : (i + 1) * L] for i in range(n)]
 
     def digit1(self, s, tweak, enc):
         """One string of self.length digits (checked by the caller), one integer tweak."""
@@ -336,7 +393,7 @@ class _Fmt:
         buf = ffi.new("uint16_t[]", flat or [0])
         fn = lib.nuri_fea_fmt_encrypt if enc else lib.nuri_fea_fmt_decrypt
         check(fn(self.f, buf, buf, n, t, nt), "FEA radix")
-        return [list(buf[i * L:(i + 1) * L]) for i in range(n)]
+        return [list(buf[i * L : (i + 1) * L]) for i in range(n)]
 
 
 def _digits_batch(key, strings, tweak, variant, allow_small_domain, impl, enc):
@@ -377,15 +434,17 @@ def _digits1(key, s, tweak, variant, allow_small_domain, impl, enc):
     return f.digit1(s, tweak, enc)
 
 
-def encrypt_digits(key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False,
-                   impl=None) -> str:
+def encrypt_digits(
+    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, impl=None
+) -> str:
     """Encrypts a string of 3..38 decimal digits to another of the same length (leading zeros are
     digits). The tweak has 128 - n bits for FEA-1, n = (10**len(digits)).bit_length()."""
     return _digits1(key, digits, tweak, variant, allow_small_domain, impl, True)
 
 
-def decrypt_digits(key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False,
-                   impl=None) -> str:
+def decrypt_digits(
+    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, impl=None
+) -> str:
     """Decrypts a decimal string (see encrypt_digits)."""
     return _digits1(key, digits, tweak, variant, allow_small_domain, impl, False)
 
@@ -419,19 +478,18 @@ def _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, enc
     return out
 
 
-def encrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False,
-                        impl=None):
+def encrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
     """Encrypts rows of symbol indices (0 <= symbol < radix, 2 <= radix <= 65536)."""
     return _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, True)
 
 
-def decrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False,
-                        impl=None):
+def decrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
     """Decrypts rows of symbol indices."""
     return _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, False)
 
 
 # ------------------------------------------------------------------------------------------ formats
+
 
 class _PatternFormat:
     """A format of an FPE key over the one pattern syntax (nuri.fea_formats, src/fea/pattern.c)."""
@@ -441,9 +499,15 @@ class _PatternFormat:
 
         self.fpe, self.spec = fpe, spec
         self._cc = {}
-        self._make = lambda tweak: ColumnCipher(fpe.key, spec, tweak=tweak, variant=fpe.variant,
-                                                allow_small_domain=fpe.allow_small_domain, symbols=symbols,
-                                                impl=fpe.impl)
+        self._make = lambda tweak: ColumnCipher(
+            fpe.key,
+            spec,
+            tweak=tweak,
+            variant=fpe.variant,
+            allow_small_domain=fpe.allow_small_domain,
+            symbols=symbols,
+            impl=fpe.impl,
+        )
         self._make(fpe.tweak)  # a bad pattern or domain fails here, not at the first value
 
     def _run(self, strings, tweak, enc):
@@ -488,8 +552,9 @@ class Alphabet(_PatternFormat):
     def __init__(self, fpe, symbols):
         symbols = list(symbols)
         if not 2 <= len(symbols) <= 65536 or len(set(symbols)) != len(symbols):
-            raise ValueError(f"an alphabet needs 2..65536 distinct symbols, got {len(symbols)} "
-                             f"({len(set(symbols))} distinct)")
+            raise ValueError(
+                f"an alphabet needs 2..65536 distinct symbols, got {len(symbols)} ({len(set(symbols))} distinct)"
+            )
         self.symbols = symbols
         super().__init__(fpe, "alphabet:" + "".join(symbols))
 
@@ -503,7 +568,7 @@ class Template(_PatternFormat):
         toks, i = [], 0
         while i < len(pattern):  # (text, is '#') tokens, escapes kept as written
             n = 2 if pattern[i] == "\\" else 1
-            toks.append([pattern[i:i + n], pattern[i:i + n] == "#"])
+            toks.append([pattern[i : i + n], pattern[i : i + n] == "#"])
             i += n
         slots = [t for t in toks if t[1]]
         if not slots:
@@ -513,8 +578,7 @@ class Template(_PatternFormat):
         for k in list(keep) + list(range(len(slots) - keep_last, len(slots))):
             slots[k][0] = "*"
         self.pattern = pattern
-        super().__init__(fpe, "template:" + "".join(t[0] for t in toks),
-                         None if symbols == "0123456789" else symbols)
+        super().__init__(fpe, "template:" + "".join(t[0] for t in toks), None if symbols == "0123456789" else symbols)
 
 
 class FPE:
@@ -536,12 +600,14 @@ class FPE:
         self.allow_small_domain, self.impl = allow_small_domain, impl
 
     def encrypt_digits(self, s, tweak=None):
-        return _digits1(self.key, s, self.tweak if tweak is None else tweak, self.variant,
-                        self.allow_small_domain, self.impl, True)
+        return _digits1(
+            self.key, s, self.tweak if tweak is None else tweak, self.variant, self.allow_small_domain, self.impl, True
+        )
 
     def decrypt_digits(self, s, tweak=None):
-        return _digits1(self.key, s, self.tweak if tweak is None else tweak, self.variant,
-                        self.allow_small_domain, self.impl, False)
+        return _digits1(
+            self.key, s, self.tweak if tweak is None else tweak, self.variant, self.allow_small_domain, self.impl, False
+        )
 
     def digits(self, length):
         """Decimal strings of a fixed length, as a template of '#'."""

@@ -28,7 +28,8 @@ values all have the same layout (16-digit card numbers, fixed templates). NULLs 
 Traceback (most recent call last):
   ...
 nuri.fea_formats.FitError: row 1: value '4111 1111 1111 1234' does not match template '####-####-####-****' (position 5: ' ', expected '-')
-"""
+"""  # noqa: E501 (a doctest's expected output is one line)
+
 from ._native import ffi, lib
 from ._util import check
 
@@ -74,12 +75,22 @@ class Pattern:
         self._spec_c = ffi.new("char[]", self._spec_b)
         self.p = ffi.new("nuri_fea_pattern *")
         msg = ffi.new("char[]", _MSG)
-        rc = lib.nuri_fea_pattern_init(self.p, self._spec_c, len(self._spec_b), self._sym_b,
-                                       len(_utf8(symbols, "symbols")) if symbols is not None else 0, msg, _MSG)
+        rc = lib.nuri_fea_pattern_init(
+            self.p,
+            self._spec_c,
+            len(self._spec_b),
+            self._sym_b,
+            len(_utf8(symbols, "symbols")) if symbols is not None else 0,
+            msg,
+            _MSG,
+        )
         if rc != 0:
             raise ValueError(f"pattern {spec!r}: {ffi.string(msg).decode('utf-8', 'replace')}")
-        self.kind = {lib.NURI_FEA_PATTERN_DIGITS: "digits", lib.NURI_FEA_PATTERN_TEMPLATE: "template",
-                     lib.NURI_FEA_PATTERN_ALPHABET: "alphabet"}[self.p.kind]
+        self.kind = {
+            lib.NURI_FEA_PATTERN_DIGITS: "digits",
+            lib.NURI_FEA_PATTERN_TEMPLATE: "template",
+            lib.NURI_FEA_PATTERN_ALPHABET: "alphabet",
+        }[self.p.kind]
         self.radix = self.p.radix
 
     @property
@@ -91,14 +102,18 @@ class Pattern:
         """-> the symbol indices to encrypt (list of int); FitError (message without the value) if
         the value does not fit."""
         b = _utf8(value, "value")
-        syms, n, msg = ffi.new("uint16_t[]", lib.NURI_FEA_PATTERN_MAX_SYMBOLS), ffi.new("size_t *"), \
-            ffi.new("char[]", _MSG)  # per call: engines call from several threads
-        rc = lib.nuri_fea_pattern_split(self.p, b, len(b), syms, n,
-                                        lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG)
+        syms, n, msg = (
+            ffi.new("uint16_t[]", lib.NURI_FEA_PATTERN_MAX_SYMBOLS),
+            ffi.new("size_t *"),
+            ffi.new("char[]", _MSG),
+        )  # per call: engines call from several threads
+        rc = lib.nuri_fea_pattern_split(
+            self.p, b, len(b), syms, n, lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG
+        )
         if rc != 0:
             why = ffi.string(msg).decode("utf-8", "replace")
             raise FitError(f"value {value!r} {why}", value=value, why=why)
-        out = list(syms[0:n[0]])
+        out = list(syms[0 : n[0]])
         lib.nuri_wipe(syms, 2 * n[0])
         return out
 
@@ -115,8 +130,9 @@ class Pattern:
     def check_domain(self, nsymbols, allow_small_domain=False):
         """ValueError (saying why) unless radix**nsymbols is a domain FEA accepts."""
         msg = ffi.new("char[]", _MSG)
-        rc = lib.nuri_fea_pattern_check_domain(self.radix, nsymbols,
-                                               lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG)
+        rc = lib.nuri_fea_pattern_check_domain(
+            self.radix, nsymbols, lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0, msg, _MSG
+        )
         if rc != 0:
             raise ValueError(f"pattern {self.spec!r} {ffi.string(msg).decode()}")
 
@@ -143,9 +159,19 @@ class _Formats:
         f = self.cache.get((radix, length))
         if f is None:
             f = ffi.new("nuri_fea_fmt *")
-            check(lib.nuri_fea_fmt_init(f, self.key, len(self.key), self.variant, radix, length,
-                                        lib.NURI_FEA_ALLOW_SMALL_DOMAIN if self.allow_small else 0,
-                                        self.impl.encode() if self.impl else ffi.NULL), "FEA format setup")
+            check(
+                lib.nuri_fea_fmt_init(
+                    f,
+                    self.key,
+                    len(self.key),
+                    self.variant,
+                    radix,
+                    length,
+                    lib.NURI_FEA_ALLOW_SMALL_DOMAIN if self.allow_small else 0,
+                    self.impl.encode() if self.impl else ffi.NULL,
+                ),
+                "FEA format setup",
+            )
             self.cache[(radix, length)] = f
         return f
 
@@ -156,8 +182,10 @@ class _Formats:
         nbits = lib.nuri_fea_fmt_nbits(radix, length)
         bits = 128 - nbits if self.variant == 1 else 128
         if not 0 <= tweak < (1 << bits):
-            raise ValueError(f"tweak must be an integer with 0 <= tweak < 2**{bits} "
-                             f"(FEA-{self.variant} with n = {nbits}), got {tweak}")
+            raise ValueError(
+                f"tweak must be an integer with 0 <= tweak < 2**{bits} "
+                f"(FEA-{self.variant} with n = {nbits}), got {tweak}"
+            )
         t = ffi.new("nuri_fea_u128[1]")
         t[0].hi, t[0].lo = tweak >> 64, tweak & _M64
         return t, 1
@@ -179,8 +207,17 @@ class ColumnCipher:
     "keep" (the value stays unchanged; ``self.problems`` lists (row, value, reason), 1-based rows).
     """
 
-    def __init__(self, key, pattern="digits", tweak=0, variant=1, allow_small_domain=False, symbols=None,
-                 on_error="stop", impl=None):
+    def __init__(
+        self,
+        key,
+        pattern="digits",
+        tweak=0,
+        variant=1,
+        allow_small_domain=False,
+        symbols=None,
+        on_error="stop",
+        impl=None,
+    ):
         from .fea import _check_key, _check_variant
 
         self.key = _check_key(key)
@@ -274,7 +311,7 @@ class ColumnCipher:
             fn = lib.nuri_fea_fmt_encrypt if enc else lib.nuri_fea_fmt_decrypt
             check(fn(f, buf, buf, len(items), t, nt), "FEA")
             for k, (j, _) in enumerate(items):
-                out[j] = p.join(values[j], buf[k * length:(k + 1) * length])
+                out[j] = p.join(values[j], buf[k * length : (k + 1) * length])
             lib.nuri_wipe(buf, 2 * length * len(items))
         return out
 
@@ -285,24 +322,28 @@ class ColumnCipher:
         import numpy as np
 
         p = self.pattern
-        if p.radix != 10 or p.kind == "alphabet" or not (pa.types.is_string(arr.type)
-                                                         or pa.types.is_large_string(arr.type)):
+        if (
+            p.radix != 10
+            or p.kind == "alphabet"
+            or not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type))
+        ):
             return None
         n = len(arr)
         if n == 0 or arr.null_count == n:
             return arr
         _, offs_buf, data_buf = arr.buffers()
         odt = np.int64 if pa.types.is_large_string(arr.type) else np.int32
-        offs = np.frombuffer(offs_buf, dtype=odt)[arr.offset:arr.offset + n + 1]
+        offs = np.frombuffer(offs_buf, dtype=odt)[arr.offset : arr.offset + n + 1]
         lens = np.diff(offs)
-        valid = np.ones(n, dtype=bool) if arr.null_count == 0 else \
-            np.asarray(arr.is_valid().to_numpy(zero_copy_only=False))
+        valid = (
+            np.ones(n, dtype=bool) if arr.null_count == 0 else np.asarray(arr.is_valid().to_numpy(zero_copy_only=False))
+        )
         if arr.null_count and lens[~valid].any():
             return None  # null slots with bytes: not the packed layout
         width = int(lens[valid][0])
         if width == 0 or (lens[valid] != width).any():
             return None
-        data = np.frombuffer(data_buf, dtype=np.uint8)[offs[0]:offs[-1]]
+        data = np.frombuffer(data_buf, dtype=np.uint8)[offs[0] : offs[-1]]
         rows = data.reshape(-1, width)  # the valid values, packed
         if p.kind == "digits":
             if not ((rows >= 48) & (rows <= 57)).all():
@@ -329,8 +370,17 @@ class ColumnCipher:
         res = np.empty_like(src)
         f = self.fmts.get(10, length)
         fn = lib.nuri_fea_fmt_encrypt_digits if enc else lib.nuri_fea_fmt_decrypt_digits
-        check(fn(f, ffi.cast("char *", ffi.from_buffer(res)), ffi.cast("const char *", ffi.from_buffer(src)),
-                 src.shape[0], t, nt), "FEA digits")
+        check(
+            fn(
+                f,
+                ffi.cast("char *", ffi.from_buffer(res)),
+                ffi.cast("const char *", ffi.from_buffer(src)),
+                src.shape[0],
+                t,
+                nt,
+            ),
+            "FEA digits",
+        )
         if enc_cols is None:
             new_data = res
         else:
@@ -340,8 +390,12 @@ class ColumnCipher:
             src[...] = 0
         new_offs = (offs - offs[0]).astype(odt)
         vbuf = pa.py_buffer(np.packbits(valid, bitorder="little").tobytes()) if arr.null_count else None
-        return pa.Array.from_buffers(arr.type, n, [vbuf, pa.py_buffer(new_offs.tobytes()),
-                                                  pa.py_buffer(new_data.tobytes())], null_count=arr.null_count)
+        return pa.Array.from_buffers(
+            arr.type,
+            n,
+            [vbuf, pa.py_buffer(new_offs.tobytes()), pa.py_buffer(new_data.tobytes())],
+            null_count=arr.null_count,
+        )
 
 
 def _ascii_layout(p):

@@ -10,6 +10,7 @@
 >>> h.name, h.digest_size, h.block_size
 ('esch256', 32, 16)
 """
+
 import threading
 
 from ._native import ffi, lib
@@ -21,6 +22,7 @@ __all__ = ["Esch256", "Esch384", "esch256", "esch384", "esch256_many", "esch384_
 class _Esch:
     """cffi releases the GIL during C calls, so two threads could drive one C context at once: every
     method holds the object's lock while it touches the context (as hashlib's objects do)."""
+
     digest_size = None
     block_size = 16
     name = None
@@ -66,12 +68,14 @@ class _Esch:
 
 class Esch256(_Esch):
     """Esch256: 32-byte digest (SPARKLE384)."""
+
     digest_size = 32
     name = "esch256"
 
 
 class Esch384(_Esch):
     """Esch384: 48-byte digest (SPARKLE512)."""
+
     digest_size = 48
     name = "esch384"
 
@@ -94,10 +98,19 @@ def _many(size, messages, impl):
         return []
     keep = [ffi.from_buffer("uint8_t[]", m) for m in msgs]
     out = ffi.new("uint8_t[]", size * len(msgs))
-    check(lib.nuri_esch_many(size, out, ffi.new("uint8_t *[]", keep), ffi.new("size_t[]", [len(m) for m in msgs]),
-                             len(msgs), impl_arg(impl)), "Esch batch")
+    check(
+        lib.nuri_esch_many(
+            size,
+            out,
+            ffi.new("uint8_t *[]", keep),
+            ffi.new("size_t[]", [len(m) for m in msgs]),
+            len(msgs),
+            impl_arg(impl),
+        ),
+        "Esch batch",
+    )
     raw = ffi.buffer(out)[:]
-    return [raw[i * size:(i + 1) * size] for i in range(len(msgs))]
+    return [raw[i * size : (i + 1) * size] for i in range(len(msgs))]
 
 
 def esch256_many(messages, impl: str = None):

@@ -29,6 +29,7 @@ Traceback (most recent call last):
     ...
 nuri.keyfile.KeyFileError: key file says 128 bits but holds 2 bytes (expected 16)
 """
+
 import os
 import re
 import stat
@@ -39,8 +40,19 @@ BITS = (128, 192, 256)
 ENV_VAR = "NURI_KEY_HEX"
 _MAX_FILE = 4096
 
-__all__ = ["KeyFileError", "generate", "format_key", "parse_key", "read_key", "write_key", "write_secret_file",
-           "key_from_env", "MAGIC", "BITS", "ENV_VAR"]
+__all__ = [
+    "KeyFileError",
+    "generate",
+    "format_key",
+    "parse_key",
+    "read_key",
+    "write_key",
+    "write_secret_file",
+    "key_from_env",
+    "MAGIC",
+    "BITS",
+    "ENV_VAR",
+]
 
 
 class KeyFileError(ValueError):

@@ -23,13 +23,30 @@ Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus chec
 §7.3 hash check on ``dk``). A well-formed ciphertext that was altered is not an error: ``decaps``
 then returns the implicit-rejection key, which matches nothing the sender has.
 """
+
 from ._native import ffi, lib
 from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
-__all__ = ["keygen", "encaps", "decaps", "encaps_many", "decaps_many", "check_encapsulation_key", "check_decapsulation_key", "sizes",
-           "implementations", "default_implementation", "LEVELS", "SHARED_KEY_SIZE",
-           "MLKEM512PrivateKey", "MLKEM512PublicKey", "MLKEM768PrivateKey", "MLKEM768PublicKey",
-           "MLKEM1024PrivateKey", "MLKEM1024PublicKey"]
+__all__ = [
+    "keygen",
+    "encaps",
+    "decaps",
+    "encaps_many",
+    "decaps_many",
+    "check_encapsulation_key",
+    "check_decapsulation_key",
+    "sizes",
+    "implementations",
+    "default_implementation",
+    "LEVELS",
+    "SHARED_KEY_SIZE",
+    "MLKEM512PrivateKey",
+    "MLKEM512PublicKey",
+    "MLKEM768PrivateKey",
+    "MLKEM768PublicKey",
+    "MLKEM1024PrivateKey",
+    "MLKEM1024PublicKey",
+]
 
 LEVELS = (512, 768, 1024)
 SHARED_KEY_SIZE = 32
@@ -80,8 +97,16 @@ def keygen(level: int, seed: bytes = None, *, impl: str = None):
     if seed is not None:
         seed = _sized(seed, "seed (d || z)", SEED_SIZE, level)
     ek, dk = ffi.new(f"uint8_t[{nek}]"), ffi.new(f"uint8_t[{ndk}]")
-    rc = lib.nuri_mlkem_keygen(level, ek, nek, dk, ndk, seed if seed is not None else ffi.NULL,
-                               SEED_SIZE if seed is not None else 0, _impl(impl))
+    rc = lib.nuri_mlkem_keygen(
+        level,
+        ek,
+        nek,
+        dk,
+        ndk,
+        seed if seed is not None else ffi.NULL,
+        SEED_SIZE if seed is not None else 0,
+        _impl(impl),
+    )
     check(rc, f"ML-KEM-{level} key generation")
     out = (bytes(ek), bytes(dk))
     lib.nuri_wipe(dk, ndk)
@@ -98,11 +123,22 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
     if m is not None:
         m = _sized(m, "m", MESSAGE_SIZE, level)
     ct, ss = ffi.new(f"uint8_t[{nct}]"), ffi.new("uint8_t[32]")
-    rc = lib.nuri_mlkem_encaps(level, ct, nct, ss, 32, ek, nek, m if m is not None else ffi.NULL,
-                               MESSAGE_SIZE if m is not None else 0, _impl(impl))
+    rc = lib.nuri_mlkem_encaps(
+        level,
+        ct,
+        nct,
+        ss,
+        32,
+        ek,
+        nek,
+        m if m is not None else ffi.NULL,
+        MESSAGE_SIZE if m is not None else 0,
+        _impl(impl),
+    )
     if rc == lib.NURI_EBADEK:
-        raise ValueError(f"invalid ML-KEM-{level} encapsulation key: a coefficient is >= q = 3329 "
-                         "(FIPS 203 modulus check)")
+        raise ValueError(
+            f"invalid ML-KEM-{level} encapsulation key: a coefficient is >= q = 3329 (FIPS 203 modulus check)"
+        )
     check(rc, f"ML-KEM-{level} encapsulation")
     out = (bytes(ss), bytes(ct))
     lib.nuri_wipe(ss, 32)
@@ -120,8 +156,9 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
     ss = ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_decaps(level, ss, 32, ciphertext, nct, dk, ndk, _impl(impl))
     if rc == lib.NURI_EBADDK:
-        raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
-                         "(FIPS 203 hash check)")
+        raise ValueError(
+            f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek (FIPS 203 hash check)"
+        )
     check(rc, f"ML-KEM-{level} decapsulation")
     out = bytes(ss)
     lib.nuri_wipe(ss, 32)
@@ -130,8 +167,9 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
 
 def _items(values, name, want, level):
     if isinstance(values, (bytes, bytearray, memoryview, str)):
-        raise TypeError(f"{name} must be a sequence of byte strings (one per operation), not a single "
-                        f"{type(values).__name__}")
+        raise TypeError(
+            f"{name} must be a sequence of byte strings (one per operation), not a single {type(values).__name__}"
+        )
     try:
         values = list(values)
     except TypeError:
@@ -158,16 +196,29 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
         return []
     ct, ss = ffi.new(f"uint8_t[{n * nct}]"), ffi.new(f"uint8_t[{n * 32}]")
     mbuf = b"".join(ms) if ms is not None else ffi.NULL
-    rc = lib.nuri_mlkem_encaps_many(level, ct, n * nct, ss, n * 32, b"".join(eks), n * nek, mbuf,
-                                    n * MESSAGE_SIZE if ms is not None else 0, n, _impl(impl))
+    rc = lib.nuri_mlkem_encaps_many(
+        level,
+        ct,
+        n * nct,
+        ss,
+        n * 32,
+        b"".join(eks),
+        n * nek,
+        mbuf,
+        n * MESSAGE_SIZE if ms is not None else 0,
+        n,
+        _impl(impl),
+    )
     if rc == lib.NURI_EBADEK:
         bad = next((i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0), "?")
-        raise ValueError(f"invalid ML-KEM-{level} encapsulation key eks[{bad}]: a coefficient is >= q = 3329 "
-                         "(FIPS 203 modulus check)")
+        raise ValueError(
+            f"invalid ML-KEM-{level} encapsulation key eks[{bad}]: a coefficient is >= q = 3329 "
+            "(FIPS 203 modulus check)"
+        )
     check(rc, f"ML-KEM-{level} batch encapsulation")
     sb, cb = bytes(ss), bytes(ct)
     lib.nuri_wipe(ss, n * 32)
-    return [(sb[32 * i:32 * i + 32], cb[nct * i:nct * i + nct]) for i in range(n)]
+    return [(sb[32 * i : 32 * i + 32], cb[nct * i : nct * i + nct]) for i in range(n)]
 
 
 def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
@@ -185,12 +236,13 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
     ss = ffi.new(f"uint8_t[{n * 32}]")
     rc = lib.nuri_mlkem_decaps_many(level, ss, n * 32, b"".join(cts), n * nct, dk, ndk, n, _impl(impl))
     if rc == lib.NURI_EBADDK:
-        raise ValueError(f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek "
-                         "(FIPS 203 hash check)")
+        raise ValueError(
+            f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek (FIPS 203 hash check)"
+        )
     check(rc, f"ML-KEM-{level} batch decapsulation")
     sb = bytes(ss)
     lib.nuri_wipe(ss, n * 32)
-    return [sb[32 * i:32 * i + 32] for i in range(n)]
+    return [sb[32 * i : 32 * i + 32] for i in range(n)]
 
 
 def check_encapsulation_key(level: int, ek: bytes) -> bool:
@@ -208,6 +260,7 @@ def check_decapsulation_key(level: int, dk: bytes) -> bool:
 
 
 # ---- pyca/cryptography-style key objects ----
+
 
 class _PublicKey:
     _level = 0
@@ -270,7 +323,7 @@ class _PrivateKey:
         if not check_decapsulation_key(cls._level, data):
             raise ValueError(f"invalid ML-KEM-{cls._level} decapsulation key (FIPS 203 hash check)")
         k = cls._level // 256
-        return cls(data[384 * k: 768 * k + 32], data, None)
+        return cls(data[384 * k : 768 * k + 32], data, None)
 
     def private_bytes_raw(self) -> bytes:
         """The 64-byte seed d || z (as pyca/cryptography); ValueError if the key was loaded

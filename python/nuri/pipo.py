@@ -12,6 +12,7 @@ use ``nuri.aead`` when integrity matters.
 >>> pipo.decrypt(key, ct, "cbc", iv=bytes(8), padding="pkcs7")
 b'attack at dawn'
 """
+
 import threading
 
 from ._native import ffi, lib
@@ -21,8 +22,17 @@ BLOCK_SIZE = 8
 _MODES = {"ecb": 0, "cbc": 1, "ctr": 2}
 _PADDINGS = {"none": 0, "pkcs7": 1}
 
-__all__ = ["encrypt_block", "decrypt_block", "encrypt", "decrypt", "implementations", "default_implementation",
-           "Encryptor", "Decryptor", "BLOCK_SIZE"]
+__all__ = [
+    "encrypt_block",
+    "decrypt_block",
+    "encrypt",
+    "decrypt",
+    "implementations",
+    "default_implementation",
+    "Encryptor",
+    "Decryptor",
+    "BLOCK_SIZE",
+]
 
 
 def implementations():
@@ -86,7 +96,9 @@ def _mode_args(mode, iv, padding):
         iv = b""
     else:
         if iv is None:
-            raise ValueError(f"{mode.upper()} needs an 8-byte iv" + (" (the initial counter block)" if mode == "ctr" else ""))
+            raise ValueError(
+                f"{mode.upper()} needs an 8-byte iv" + (" (the initial counter block)" if mode == "ctr" else "")
+            )
         iv = check_len(iv, "iv", (8,))
     return _MODES[mode], iv, _PADDINGS[padding]
 
@@ -129,8 +141,10 @@ class _Stream:
         self._lock = threading.Lock()
         self._key = _Key(key)
         self._ctx = ffi.new("nuri_pipo_ctx *")
-        check(lib.nuri_pipo_init(self._ctx, self._key.k, m, 1 if encrypting else 0, iv if iv else ffi.NULL, len(iv), pad),
-              "PIPO init")
+        check(
+            lib.nuri_pipo_init(self._ctx, self._key.k, m, 1 if encrypting else 0, iv if iv else ffi.NULL, len(iv), pad),
+            "PIPO init",
+        )
         self._done = False
 
     def update(self, data: bytes) -> bytes:

@@ -8,6 +8,7 @@ A state is 32, 48 or 64 bytes: the words x0,y0,x1,y1,... each little-endian.
 >>> sparkle.permute(bytes(32), 0) == bytes(32)
 True
 """
+
 from ._native import ffi, lib
 from ._util import as_bytes, as_int, check, impl_arg, impl_names
 
@@ -38,6 +39,5 @@ def permute(state: bytes, steps: int, impl: str = None) -> bytes:
     if steps < 0 or steps > 0xFFFFFFFF:
         raise ValueError(f"steps must be an integer in 0..2**32-1, got {steps!r}")
     buf = ffi.new("uint8_t[]", state)
-    check(lib.nuri_sparkle_permute_bytes(buf, len(state), steps, impl_arg(impl)),
-          "SPARKLE permutation")
+    check(lib.nuri_sparkle_permute_bytes(buf, len(state), steps, impl_arg(impl)), "SPARKLE permutation")
     return ffi.buffer(buf, len(state))[:]

@@ -28,7 +28,7 @@ static uint32_t detect(void)
     if (c & (1u << 1)) f |= NURI_CPU_PCLMUL;
     int osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
     uint64_t xcr0 = osxsave ? read_xcr0() : 0;
-    int ymm_ok = (xcr0 & 0x6) == 0x6;          /* XMM and YMM state */
+    int ymm_ok = (xcr0 & 0x6) == 0x6;             /* XMM and YMM state */
     int zmm_ok = ymm_ok && (xcr0 & 0xe0) == 0xe0; /* opmask, ZMM_Hi256, Hi16_ZMM */
     if (avx && ymm_ok) f |= NURI_CPU_AVX;
     uint32_t max_leaf = __get_cpuid_max(0, NULL);
@@ -85,12 +85,27 @@ int nuri_cpu_has(uint32_t need) { return (nuri_cpu_features() & need) == need; }
 
 const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen)
 {
-    static const struct { uint32_t bit; const char *name; } names[] = {
-        {NURI_CPU_SSE2, "sse2"},       {NURI_CPU_SSSE3, "ssse3"},         {NURI_CPU_SSE41, "sse4.1"},
-        {NURI_CPU_AVX, "avx"},         {NURI_CPU_AVX2, "avx2"},           {NURI_CPU_BMI2, "bmi2"},
-        {NURI_CPU_AVX512F, "avx512f"}, {NURI_CPU_AVX512BW, "avx512bw"},   {NURI_CPU_AVX512VL, "avx512vl"},
-        {NURI_CPU_AVX512DQ, "avx512dq"}, {NURI_CPU_AVX512VBMI, "avx512vbmi"}, {NURI_CPU_GFNI, "gfni"}, {NURI_CPU_VAES, "vaes"},
-        {NURI_CPU_AESNI, "aes"},       {NURI_CPU_PCLMUL, "pclmul"},       {NURI_CPU_NEON, "neon"}, {NURI_CPU_ARM_AES, "armv8-aes"},
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {
+        {NURI_CPU_SSE2, "sse2"},
+        {NURI_CPU_SSSE3, "ssse3"},
+        {NURI_CPU_SSE41, "sse4.1"},
+        {NURI_CPU_AVX, "avx"},
+        {NURI_CPU_AVX2, "avx2"},
+        {NURI_CPU_BMI2, "bmi2"},
+        {NURI_CPU_AVX512F, "avx512f"},
+        {NURI_CPU_AVX512BW, "avx512bw"},
+        {NURI_CPU_AVX512VL, "avx512vl"},
+        {NURI_CPU_AVX512DQ, "avx512dq"},
+        {NURI_CPU_AVX512VBMI, "avx512vbmi"},
+        {NURI_CPU_GFNI, "gfni"},
+        {NURI_CPU_VAES, "vaes"},
+        {NURI_CPU_AESNI, "aes"},
+        {NURI_CPU_PCLMUL, "pclmul"},
+        {NURI_CPU_NEON, "neon"},
+        {NURI_CPU_ARM_AES, "armv8-aes"},
     };
     size_t used = 0;
     if (buflen == 0) return buf;

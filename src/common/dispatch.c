@@ -8,7 +8,9 @@
 static int forced_from_env(const char *family, char *out, size_t outlen)
 {
 #ifdef NURI_NO_GETENV
-    (void)family; (void)out; (void)outlen;
+    (void)family;
+    (void)out;
+    (void)outlen;
     return 0;
 #else
     const char *env = nuri_getenv_cached(NURI_ENV_IMPL);

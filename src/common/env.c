@@ -38,7 +38,7 @@ const char *nuri_getenv_cached(int which)
     char **slot = NULL;
     for (; e[n]; n++)
         if (v && e[n] + nlen == v) slot = &e[n]; /* the entry getenv found */
-    if (v && !slot) return v;                   /* not from this array: do not cache */
+    if (v && !slot) return v;                    /* not from this array: do not cache */
     c->arr = e;
     c->n = n;
     c->last = n ? e[n - 1] : NULL;

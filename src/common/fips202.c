@@ -24,8 +24,8 @@ static NURI_ALWAYS_INLINE void keccak_permute(uint64_t *s, size_t st)
     uint64_t a10 = s[10 * st], a11 = s[11 * st], a12 = s[12 * st], a13 = s[13 * st], a14 = s[14 * st];
     uint64_t a15 = s[15 * st], a16 = s[16 * st], a17 = s[17 * st], a18 = s[18 * st], a19 = s[19 * st];
     uint64_t a20 = s[20 * st], a21 = s[21 * st], a22 = s[22 * st], a23 = s[23 * st], a24 = s[24 * st];
-    uint64_t e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20,
-        e21, e22, e23, e24;
+    uint64_t e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20, e21, e22,
+        e23, e24;
     uint64_t b0, b1, b2, b3, b4, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
     for (int r = 0; r < 24; r += 2) {
         KECCAK_ROUND_AE
@@ -33,11 +33,31 @@ static NURI_ALWAYS_INLINE void keccak_permute(uint64_t *s, size_t st)
         KECCAK_ROUND_EA
         a0 ^= RC[r + 1];
     }
-    s[0 * st] = a0; s[1 * st] = a1; s[2 * st] = a2; s[3 * st] = a3; s[4 * st] = a4;
-    s[5 * st] = a5; s[6 * st] = a6; s[7 * st] = a7; s[8 * st] = a8; s[9 * st] = a9;
-    s[10 * st] = a10; s[11 * st] = a11; s[12 * st] = a12; s[13 * st] = a13; s[14 * st] = a14;
-    s[15 * st] = a15; s[16 * st] = a16; s[17 * st] = a17; s[18 * st] = a18; s[19 * st] = a19;
-    s[20 * st] = a20; s[21 * st] = a21; s[22 * st] = a22; s[23 * st] = a23; s[24 * st] = a24;
+    s[0 * st] = a0;
+    s[1 * st] = a1;
+    s[2 * st] = a2;
+    s[3 * st] = a3;
+    s[4 * st] = a4;
+    s[5 * st] = a5;
+    s[6 * st] = a6;
+    s[7 * st] = a7;
+    s[8 * st] = a8;
+    s[9 * st] = a9;
+    s[10 * st] = a10;
+    s[11 * st] = a11;
+    s[12 * st] = a12;
+    s[13 * st] = a13;
+    s[14 * st] = a14;
+    s[15 * st] = a15;
+    s[16 * st] = a16;
+    s[17 * st] = a17;
+    s[18 * st] = a18;
+    s[19 * st] = a19;
+    s[20 * st] = a20;
+    s[21 * st] = a21;
+    s[22 * st] = a22;
+    s[23 * st] = a23;
+    s[24 * st] = a24;
 }
 
 void nuri_keccakf1600(uint64_t s[25]) { keccak_permute(s, 1); }
@@ -89,12 +109,12 @@ static void extract_bytes(uint8_t *out, const uint64_t *s, size_t st, unsigned p
 }
 
 /* Absorb a whole message into a zeroed strided state and pad with domain byte `ds`. */
-static void absorb_pad(uint64_t *s, size_t st, unsigned rate, const uint8_t *in, size_t len, uint8_t ds,
-                       int x4)
+static void absorb_pad(uint64_t *s, size_t st, unsigned rate, const uint8_t *in, size_t len, uint8_t ds, int x4)
 {
     while (len >= rate) {
         xor_bytes(s, st, 0, in, rate);
-        if (x4) keccak_permute(s, 4); else keccak_permute(s, 1);
+        if (x4) keccak_permute(s, 4);
+        else keccak_permute(s, 1);
         in += rate;
         len -= rate;
     }
@@ -247,6 +267,9 @@ void nuri_shake_x4_squeezeblocks(uint8_t *out0, uint8_t *out1, uint8_t *out2, ui
         extract_bytes(out1, st->s + 1, 4, 0, rate);
         extract_bytes(out2, st->s + 2, 4, 0, rate);
         extract_bytes(out3, st->s + 3, 4, 0, rate);
-        out0 += rate; out1 += rate; out2 += rate; out3 += rate;
+        out0 += rate;
+        out1 += rate;
+        out2 += rate;
+        out3 += rate;
     }
 }

@@ -14,8 +14,8 @@ static void keccak1(uint64_t s[25])
     uint64_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4], a5 = s[5], a6 = s[6], a7 = s[7], a8 = s[8];
     uint64_t a9 = s[9], a10 = s[10], a11 = s[11], a12 = s[12], a13 = s[13], a14 = s[14], a15 = s[15], a16 = s[16];
     uint64_t a17 = s[17], a18 = s[18], a19 = s[19], a20 = s[20], a21 = s[21], a22 = s[22], a23 = s[23], a24 = s[24];
-    uint64_t e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20, e21,
-        e22, e23, e24;
+    uint64_t e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20, e21, e22,
+        e23, e24;
     uint64_t b0, b1, b2, b3, b4, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
     for (int r = 0; r < 24; r += 2) {
         KECCAK_ROUND_AE
@@ -23,9 +23,31 @@ static void keccak1(uint64_t s[25])
         KECCAK_ROUND_EA
         a0 ^= RC[r + 1];
     }
-    s[0] = a0; s[1] = a1; s[2] = a2; s[3] = a3; s[4] = a4; s[5] = a5; s[6] = a6; s[7] = a7; s[8] = a8;
-    s[9] = a9; s[10] = a10; s[11] = a11; s[12] = a12; s[13] = a13; s[14] = a14; s[15] = a15; s[16] = a16;
-    s[17] = a17; s[18] = a18; s[19] = a19; s[20] = a20; s[21] = a21; s[22] = a22; s[23] = a23; s[24] = a24;
+    s[0] = a0;
+    s[1] = a1;
+    s[2] = a2;
+    s[3] = a3;
+    s[4] = a4;
+    s[5] = a5;
+    s[6] = a6;
+    s[7] = a7;
+    s[8] = a8;
+    s[9] = a9;
+    s[10] = a10;
+    s[11] = a11;
+    s[12] = a12;
+    s[13] = a13;
+    s[14] = a14;
+    s[15] = a15;
+    s[16] = a16;
+    s[17] = a17;
+    s[18] = a18;
+    s[19] = a19;
+    s[20] = a20;
+    s[21] = a21;
+    s[22] = a22;
+    s[23] = a23;
+    s[24] = a24;
 }
 
 void nuri_keccak_job_bmi2(const nuri_keccak_job *j, unsigned rate)

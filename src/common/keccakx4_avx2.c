@@ -15,14 +15,14 @@ typedef uint64_t v4u64 __attribute__((vector_size(32), aligned(32)));
 
 static inline v4u64 rol8(v4u64 x)
 {
-    const __m256i m = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6,
-                                       15, 8, 9, 10, 11, 12, 13, 14);
+    const __m256i m = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14, 7, 0, 1, 2, 3, 4, 5, 6, 15,
+                                       8, 9, 10, 11, 12, 13, 14);
     return (v4u64)_mm256_shuffle_epi8((__m256i)x, m);
 }
 static inline v4u64 rol56(v4u64 x)
 {
-    const __m256i m = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0,
-                                       9, 10, 11, 12, 13, 14, 15, 8);
+    const __m256i m = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 1, 2, 3, 4, 5, 6, 7, 0, 9,
+                                       10, 11, 12, 13, 14, 15, 8);
     return (v4u64)_mm256_shuffle_epi8((__m256i)x, m);
 }
 #define ROL(x, n) ((n) == 8 ? rol8(x) : (n) == 56 ? rol56(x) : (((x) << (n)) | ((x) >> (64 - (n)))))
@@ -31,14 +31,37 @@ static inline v4u64 rol56(v4u64 x)
 void nuri_keccakf1600_x4_avx2(uint64_t s[100])
 {
     v4u64 *v = (v4u64 *)s; /* nuri_keccakx4 is 32-byte aligned by its users; loads below are unaligned-safe */
-    v4u64 a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21,
-        a22, a23, a24;
-    v4u64 e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20, e21,
-        e22, e23, e24;
+    v4u64 a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23,
+        a24;
+    v4u64 e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11, e12, e13, e14, e15, e16, e17, e18, e19, e20, e21, e22, e23,
+        e24;
     v4u64 b0, b1, b2, b3, b4, c0, c1, c2, c3, c4, d0, d1, d2, d3, d4;
 #define LD(i) a##i = (v4u64)_mm256_loadu_si256((const __m256i *)&v[i])
-    LD(0); LD(1); LD(2); LD(3); LD(4); LD(5); LD(6); LD(7); LD(8); LD(9); LD(10); LD(11); LD(12);
-    LD(13); LD(14); LD(15); LD(16); LD(17); LD(18); LD(19); LD(20); LD(21); LD(22); LD(23); LD(24);
+    LD(0);
+    LD(1);
+    LD(2);
+    LD(3);
+    LD(4);
+    LD(5);
+    LD(6);
+    LD(7);
+    LD(8);
+    LD(9);
+    LD(10);
+    LD(11);
+    LD(12);
+    LD(13);
+    LD(14);
+    LD(15);
+    LD(16);
+    LD(17);
+    LD(18);
+    LD(19);
+    LD(20);
+    LD(21);
+    LD(22);
+    LD(23);
+    LD(24);
 #undef LD
     for (int r = 0; r < 24; r += 2) {
         KECCAK_ROUND_AE
@@ -47,8 +70,31 @@ void nuri_keccakf1600_x4_avx2(uint64_t s[100])
         a0 ^= RC[r + 1];
     }
 #define ST(i) _mm256_storeu_si256((__m256i *)&v[i], (__m256i)a##i)
-    ST(0); ST(1); ST(2); ST(3); ST(4); ST(5); ST(6); ST(7); ST(8); ST(9); ST(10); ST(11); ST(12);
-    ST(13); ST(14); ST(15); ST(16); ST(17); ST(18); ST(19); ST(20); ST(21); ST(22); ST(23); ST(24);
+    ST(0);
+    ST(1);
+    ST(2);
+    ST(3);
+    ST(4);
+    ST(5);
+    ST(6);
+    ST(7);
+    ST(8);
+    ST(9);
+    ST(10);
+    ST(11);
+    ST(12);
+    ST(13);
+    ST(14);
+    ST(15);
+    ST(16);
+    ST(17);
+    ST(18);
+    ST(19);
+    ST(20);
+    ST(21);
+    ST(22);
+    ST(23);
+    ST(24);
 #undef ST
 }
 
@@ -75,9 +121,12 @@ static void xor_blocks(uint64_t *s, const uint8_t *const in[4], unsigned rate)
         __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
         __m256i *v = (__m256i *)&s[4 * i];
         _mm256_storeu_si256(v, _mm256_xor_si256(_mm256_loadu_si256(v), _mm256_permute2x128_si256(t0, t2, 0x20)));
-        _mm256_storeu_si256(v + 1, _mm256_xor_si256(_mm256_loadu_si256(v + 1), _mm256_permute2x128_si256(t1, t3, 0x20)));
-        _mm256_storeu_si256(v + 2, _mm256_xor_si256(_mm256_loadu_si256(v + 2), _mm256_permute2x128_si256(t0, t2, 0x31)));
-        _mm256_storeu_si256(v + 3, _mm256_xor_si256(_mm256_loadu_si256(v + 3), _mm256_permute2x128_si256(t1, t3, 0x31)));
+        _mm256_storeu_si256(v + 1,
+                            _mm256_xor_si256(_mm256_loadu_si256(v + 1), _mm256_permute2x128_si256(t1, t3, 0x20)));
+        _mm256_storeu_si256(v + 2,
+                            _mm256_xor_si256(_mm256_loadu_si256(v + 2), _mm256_permute2x128_si256(t0, t2, 0x31)));
+        _mm256_storeu_si256(v + 3,
+                            _mm256_xor_si256(_mm256_loadu_si256(v + 3), _mm256_permute2x128_si256(t1, t3, 0x31)));
     }
     for (; i < rate / 8; i++)
         for (int j = 0; j < 4; j++) s[4 * i + j] ^= nuri_load64_le(in[j] + 8 * i);

@@ -25,14 +25,14 @@ int nuri_dispatch(const char *family, const nuri_impl_info *const *infos, size_t
  * expands to "&nuri_pipo_backend_avx2," when the macro NURI_HAVE_PIPO_AVX2 is defined to 1 (by
  * nuri_backend() in family.cmake: the backend is built) and to nothing otherwise. NURI_IF(1, x)
  * always lists x. (The test for "defined to 1" is the usual placeholder-comma trick.) */
-#define NURI_IF(cfg, entry) NURI_IF_1(cfg, entry)
-#define NURI_IF_1(cfg, entry) NURI_IF_2(NURI_IF_PLACEHOLDER_##cfg, entry)
-#define NURI_IF_PLACEHOLDER_1 0,
+#define NURI_IF(cfg, entry)           NURI_IF_1(cfg, entry)
+#define NURI_IF_1(cfg, entry)         NURI_IF_2(NURI_IF_PLACEHOLDER_##cfg, entry)
+#define NURI_IF_PLACEHOLDER_1         0,
 #define NURI_IF_2(arg_or_junk, entry) NURI_IF_3(NURI_IF_SECOND(arg_or_junk 1, 0, ~), entry)
-#define NURI_IF_SECOND(a, b, ...) b
-#define NURI_IF_3(on, entry) NURI_IF_4(on, entry)
-#define NURI_IF_4(on, entry) NURI_IF_SELECT_##on(entry)
-#define NURI_IF_SELECT_1(entry) entry,
+#define NURI_IF_SECOND(a, b, ...)     b
+#define NURI_IF_3(on, entry)          NURI_IF_4(on, entry)
+#define NURI_IF_4(on, entry)          NURI_IF_SELECT_##on(entry)
+#define NURI_IF_SELECT_1(entry)       entry,
 #define NURI_IF_SELECT_0(entry)
 
 /* getenv of NURI_IMPL / NURI_CPU_MASK, cheap when the environment did not change (env.c). */
@@ -89,7 +89,10 @@ static inline uint64_t nuri_load64_be(const uint8_t *p)
 }
 static inline void nuri_store64_be(uint8_t *p, uint64_t v)
 {
-    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }
+    for (int i = 7; i >= 0; i--) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
 }
 static inline uint32_t nuri_load32_le(const uint8_t *p)
 {
@@ -97,7 +100,10 @@ static inline uint32_t nuri_load32_le(const uint8_t *p)
 }
 static inline void nuri_store32_le(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
 }
 
 /* Marks memory as secret for valgrind constant-time checks (no-op unless NURI_CT_VALGRIND). */

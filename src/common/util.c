@@ -14,20 +14,34 @@ const char *nuri_version(void) { return NURI_VERSION_STRING; }
 const char *nuri_strerror(int code)
 {
     switch (code) {
-    case NURI_OK: return "ok";
-    case NURI_EINVAL: return "invalid argument";
-    case NURI_ELENGTH: return "wrong length";
-    case NURI_EPADDING: return "invalid padding";
-    case NURI_EUNSUPPORTED: return "implementation not supported on this CPU or build";
-    case NURI_EAUTH: return "authentication failed";
-    case NURI_ERANDOM: return "operating-system random generator failed";
-    case NURI_EBUFFER: return "output buffer too small";
-    case NURI_ESTATE: return "invalid call sequence";
-    case NURI_ENOTFOUND: return "no implementation of that name";
-    case NURI_EDOMAIN: return "value outside its domain";
-    case NURI_EBADEK: return "invalid ML-KEM encapsulation key (a coefficient is >= q)";
-    case NURI_EBADDK: return "invalid ML-KEM decapsulation key (stored H(ek) does not match ek)";
-    default: return "unknown error";
+    case NURI_OK:
+        return "ok";
+    case NURI_EINVAL:
+        return "invalid argument";
+    case NURI_ELENGTH:
+        return "wrong length";
+    case NURI_EPADDING:
+        return "invalid padding";
+    case NURI_EUNSUPPORTED:
+        return "implementation not supported on this CPU or build";
+    case NURI_EAUTH:
+        return "authentication failed";
+    case NURI_ERANDOM:
+        return "operating-system random generator failed";
+    case NURI_EBUFFER:
+        return "output buffer too small";
+    case NURI_ESTATE:
+        return "invalid call sequence";
+    case NURI_ENOTFOUND:
+        return "no implementation of that name";
+    case NURI_EDOMAIN:
+        return "value outside its domain";
+    case NURI_EBADEK:
+        return "invalid ML-KEM encapsulation key (a coefficient is >= q)";
+    case NURI_EBADDK:
+        return "invalid ML-KEM decapsulation key (stored H(ek) does not match ek)";
+    default:
+        return "unknown error";
     }
 }
 
@@ -68,7 +82,8 @@ int nuri_randombytes(uint8_t *out, size_t n)
     }
     return NURI_OK;
 #else
-    (void)out; (void)n;
+    (void)out;
+    (void)n;
     return NURI_ERANDOM; /* bare-metal builds have no entropy source: callers must use the *_derand forms */
 #endif
 }

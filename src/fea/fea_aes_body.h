@@ -13,8 +13,8 @@
 
 /* The tables are read from static memory where they are used (a broadcast load per use, or a
  * register when the compiler keeps one): nothing is copied per call, which matters for one value. */
-#define TAB(p) V_BCAST16(p)
-#define MASK V_SET1_8(0x0F)
+#define TAB(p)            V_BCAST16(p)
+#define MASK              V_SET1_8(0x0F)
 #define LOOKUP(t, lo, hi) V_XOR(V_SHUF(TAB((t)[0]), (lo)), V_SHUF(TAB((t)[1]), (hi)))
 
 static inline V apply_l1(V x)

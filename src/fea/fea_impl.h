@@ -23,7 +23,7 @@ typedef struct nuri_fea_impl {
     nuri_impl_info info;
     nuri_fea_f_fn f;
     nuri_fea_sd_fn sd;
-#if !defined(__AVR__) /* const data sits in the ATmega328P's 2 KiB of RAM: no unused field there */
+#if !defined(__AVR__)        /* const data sits in the ATmega328P's 2 KiB of RAM: no unused field there */
     nuri_fea_round_fn round; /* NULL: composed from f */
 #endif
 } nuri_fea_impl;
@@ -53,8 +53,8 @@ uint64_t nuri_fea_aesni_sd(uint64_t x);
 void nuri_fea_vaes_f(const uint64_t rk[2], uint64_t *x, size_t count);
 void nuri_fea_aesni_round(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw,
                           size_t tw_stride, unsigned sin, unsigned sout, size_t count);
-void nuri_fea_vaes_round(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw,
-                         size_t tw_stride, unsigned sin, unsigned sout, size_t count);
+void nuri_fea_vaes_round(const uint64_t rk[2], const uint64_t *src, uint64_t *dst, const uint64_t *tw, size_t tw_stride,
+                         unsigned sin, unsigned sout, size_t count);
 uint64_t nuri_fea_vaes_sd(uint64_t x);
 void nuri_fea_neon_aes_f(const uint64_t rk[2], uint64_t *x, size_t count);
 uint64_t nuri_fea_neon_aes_sd(uint64_t x);
@@ -80,10 +80,8 @@ static inline nuri_fea_u128 nuri_fea_get_value(const void *p, size_t i, int wide
 }
 static inline void nuri_fea_put_value(void *p, size_t i, nuri_fea_u128 v, int wide)
 {
-    if (wide)
-        ((nuri_fea_u128 *)p)[i] = v;
-    else
-        ((uint64_t *)p)[i] = v.lo;
+    if (wide) ((nuri_fea_u128 *)p)[i] = v;
+    else ((uint64_t *)p)[i] = v.lo;
 }
 
 /* NURI_OK if (tweaks, ntweaks) is valid for count values under k (see fea.h), else NURI_EINVAL. */

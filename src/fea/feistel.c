@@ -83,8 +83,8 @@ static int split_tweak(const nuri_fea_key *k, const nuri_fea_u128 *t, uint64_t *
 }
 
 /* Checks the tweak arguments; fills the single-tweak words when ntweaks == 1 or tweaks == NULL. */
-static int check_tweaks(const nuri_fea_key *k, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks,
-                        uint64_t *tl1, uint64_t *tr1)
+static int check_tweaks(const nuri_fea_key *k, size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks, uint64_t *tl1,
+                        uint64_t *tr1)
 {
     *tl1 = *tr1 = 0;
     if (!k->impl) return NURI_EINVAL;

@@ -30,7 +30,7 @@ static inline unsigned divmod(nuri_fea_u128 *x, uint64_t r, uint64_t recip)
     for (int w = 0; w < 2; w++) {
         for (int s = 48; s >= 0; s -= 16) {
             uint64_t cur = (rem << 16) | ((limbs[w] >> s) & 0xFFFF); /* < r * 2^16 <= 2^32 */
-            uint64_t qe = (cur * recip) >> 32;                     /* q or q - 1 */
+            uint64_t qe = (cur * recip) >> 32;                       /* q or q - 1 */
             uint64_t rr = cur - qe * r;
             uint64_t ge = 0 - (uint64_t)(((rr - r) >> 63) ^ 1); /* all-ones if rr >= r */
             qe += ge & 1;
@@ -48,7 +48,10 @@ static unsigned bitlen(nuri_fea_u128 v)
 {
     unsigned n = 0;
     uint64_t w = v.hi ? v.hi : v.lo;
-    while (w) { n++; w >>= 1; }
+    while (w) {
+        n++;
+        w >>= 1;
+    }
     return v.hi ? n + 64 : n;
 }
 
@@ -74,10 +77,10 @@ int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsig
 {
     memset(f, 0, sizeof *f);
     nuri_fea_u128 d;
-    if (domain_of(radix, len, &d) != 0) return NURI_EDOMAIN;                  /* r^L >= 2^128 */
-    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;                         /* too few values */
+    if (domain_of(radix, len, &d) != 0) return NURI_EDOMAIN; /* r^L >= 2^128 */
+    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;        /* too few values */
     if (d.hi == 0 && d.lo < NURI_FEA_MIN_SAFE_DOMAIN && !(flags & NURI_FEA_ALLOW_SMALL_DOMAIN))
-        return NURI_EDOMAIN;                                                  /* needs the opt-in */
+        return NURI_EDOMAIN; /* needs the opt-in */
     int rc = nuri_fea_key_init(&f->key, key, key_len, variant, bitlen(d), impl_name);
     if (rc != NURI_OK) {
         memset(f, 0, sizeof *f);
@@ -126,10 +129,8 @@ typedef union {
 static void pass(const nuri_fea_key *k, int dec, void *v, size_t m, const nuri_fea_u128 *tw, size_t ntw, int wide)
 {
     int rc;
-    if (wide)
-        rc = dec ? nuri_fea_decrypt_u128(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u128(k, v, v, m, tw, ntw);
-    else
-        rc = dec ? nuri_fea_decrypt_u64(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u64(k, v, v, m, tw, ntw);
+    if (wide) rc = dec ? nuri_fea_decrypt_u128(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u128(k, v, v, m, tw, ntw);
+    else rc = dec ? nuri_fea_decrypt_u64(k, v, v, m, tw, ntw) : nuri_fea_encrypt_u64(k, v, v, m, tw, ntw);
     (void)rc;
 }
 
@@ -195,10 +196,8 @@ static int fmt_crypt_int(const nuri_fea_fmt *f, int dec, void *out, const void *
     }
     const int per_value = tweaks && ntweaks == count && count > 1;
     if (out != in && count) memmove(out, in, count * size);
-    if (wide)
-        walk(f, dec, out, count, tweaks, ntweaks, per_value, 1);
-    else
-        walk(f, dec, out, count, tweaks, ntweaks, per_value, 0);
+    if (wide) walk(f, dec, out, count, tweaks, ntweaks, per_value, 1);
+    else walk(f, dec, out, count, tweaks, ntweaks, per_value, 0);
     return NURI_OK;
 }
 
@@ -230,20 +229,18 @@ int nuri_fea_fmt_decrypt_u64(const nuri_fea_fmt *f, uint64_t *out, const uint64_
  * multiplications, shifts and masks only (constant time: no branch or table index on a digit). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FEA_SWAR 1
-#define ASCII0 0x3030303030303030ULL
+#define ASCII0   0x3030303030303030ULL
 /* 8 digit bytes x[k] = s[k] ^ '0' (s[0] most significant) -> their value; any x[k] > 9 makes
  * (x | x + 6) carry into a high nibble (a byte > 0xF9 has one already, so no carry leaks out of
  * a byte that was not flagged): *bad accumulates, nothing branches. */
-static inline uint64_t not_digits8(uint64_t x)
-{
-    return (x | (x + 0x0606060606060606ULL)) & 0xF0F0F0F0F0F0F0F0ULL;
-}
+static inline uint64_t not_digits8(uint64_t x) { return (x | (x + 0x0606060606060606ULL)) & 0xF0F0F0F0F0F0F0F0ULL; }
 static inline uint64_t digits8(uint64_t x, uint64_t *bad)
 {
     *bad |= not_digits8(x);
     x = x * 10 + (x >> 8); /* byte 2k: 10 d[2k] + d[2k+1] */
     return ((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
-            ((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+            ((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >>
+           32;
 }
 static inline uint64_t load8(const char *s)
 {
@@ -253,10 +250,10 @@ static inline uint64_t load8(const char *s)
 }
 static void fmt8(char *s, uint64_t v) /* v < 10^8 as 8 ASCII digits */
 {
-    uint64_t a = (v / 10000) | ((v % 10000) << 32);              /* two 4-digit lanes */
-    uint64_t q = ((a * 10486) >> 20) & 0x0000007F0000007FULL;      /* lane / 100 */
-    uint64_t b = q | ((a - q * 100) << 16);                       /* four 2-digit lanes */
-    uint64_t t = ((b * 103) >> 10) & 0x000F000F000F000FULL;        /* lane / 10 */
+    uint64_t a = (v / 10000) | ((v % 10000) << 32);           /* two 4-digit lanes */
+    uint64_t q = ((a * 10486) >> 20) & 0x0000007F0000007FULL; /* lane / 100 */
+    uint64_t b = q | ((a - q * 100) << 16);                   /* four 2-digit lanes */
+    uint64_t t = ((b * 103) >> 10) & 0x000F000F000F000FULL;   /* lane / 10 */
     uint64_t c = (t | ((b - t * 10) << 8)) | ASCII0;
     memcpy(s, &c, 8);
 }
@@ -414,10 +411,8 @@ static int fmt_crypt_sym(const nuri_fea_fmt *f, int dec, void *outp, const void 
     for (size_t off = 0; off < count; off += SBLK) {
         size_t m = count - off < SBLK ? count - off : SBLK;
         const nuri_fea_u128 *tw = per_value ? tweaks + off : tweaks;
-        if (wide)
-            crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 1);
-        else
-            crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 0);
+        if (wide) crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 1);
+        else crypt_block(f, dec, outp, inp, off, m, tw, ntweaks, per_value, ascii, &v, 0);
     }
     nuri_wipe(&v, (count < SBLK ? count : SBLK) * (wide ? sizeof v.w[0] : sizeof v.n[0])); /* only what was used */
     return NURI_OK;

@@ -24,7 +24,7 @@
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const nuri_fea_impl nuri_fea_backend_##name;
-#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_fea_backend_##name)
+#define ENTRY(cfg, name)   NURI_IF(cfg, &nuri_fea_backend_##name)
 FEA_BACKENDS(DECLARE)
 static const nuri_fea_impl *const impls[] = {FEA_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])

@@ -69,14 +69,26 @@ static size_t utf8_put(char *out, unsigned long cp)
 {
     unsigned len = 1u + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
     NURI_CT_PUBLIC(&len, sizeof len);
-    if (len == 1) { out[0] = (char)cp; return 1; }
-    if (len == 2) { out[0] = (char)(0xC0 | (cp >> 6)); out[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
-    if (len == 3) {
-        out[0] = (char)(0xE0 | (cp >> 12)); out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F)); return 3;
+    if (len == 1) {
+        out[0] = (char)cp;
+        return 1;
     }
-    out[0] = (char)(0xF0 | (cp >> 18)); out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); out[3] = (char)(0x80 | (cp & 0x3F)); return 4;
+    if (len == 2) {
+        out[0] = (char)(0xC0 | (cp >> 6));
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (len == 3) {
+        out[0] = (char)(0xE0 | (cp >> 12));
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (cp >> 18));
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
 }
 
 /* Shows a character in a message: printable ASCII as 'c', anything else as U+XXXX. */
@@ -136,14 +148,17 @@ static int parse_symbols(nuri_fea_pattern *p, const char *sym, size_t len, char 
     int sorted = 1;
     while (i < len) {
         long cp = utf8_next(sym, len, &i);
-        if (cp < 0) { say(msg, cap, "the alphabet is not valid UTF-8"); return NURI_EINVAL; }
+        if (cp < 0) {
+            say(msg, cap, "the alphabet is not valid UTF-8");
+            return NURI_EINVAL;
+        }
         if (cp <= prev) sorted = 0;
         prev = cp;
         if (++n > NURI_FEA_MAX_RADIX) break;
     }
     if (n < 2 || n > NURI_FEA_MAX_RADIX) {
-        say(msg, cap, "an alphabet needs 2..65536 distinct symbols, got %s%zu", n > NURI_FEA_MAX_RADIX ? "more than " : "",
-            n > NURI_FEA_MAX_RADIX ? (size_t)NURI_FEA_MAX_RADIX : n);
+        say(msg, cap, "an alphabet needs 2..65536 distinct symbols, got %s%zu",
+            n > NURI_FEA_MAX_RADIX ? "more than " : "", n > NURI_FEA_MAX_RADIX ? (size_t)NURI_FEA_MAX_RADIX : n);
         return NURI_EINVAL;
     }
     if (!sorted) { /* increasing code points are distinct; otherwise compare every pair */
@@ -185,12 +200,20 @@ int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len
     int rc;
     if (spec_len == 6 && memcmp(spec, "digits", 6) == 0) {
         p->kind = NURI_FEA_PATTERN_DIGITS;
-        if (symbols) { say(msg, msg_cap, "the digits format takes no alphabet"); rc = NURI_EINVAL; goto fail; }
+        if (symbols) {
+            say(msg, msg_cap, "the digits format takes no alphabet");
+            rc = NURI_EINVAL;
+            goto fail;
+        }
         return NURI_OK;
     }
     if (starts(spec, spec_len, "alphabet:")) {
         p->kind = NURI_FEA_PATTERN_ALPHABET;
-        if (symbols) { say(msg, msg_cap, "alphabet:SYMBOLS takes its symbols from the pattern"); rc = NURI_EINVAL; goto fail; }
+        if (symbols) {
+            say(msg, msg_cap, "alphabet:SYMBOLS takes its symbols from the pattern");
+            rc = NURI_EINVAL;
+            goto fail;
+        }
         rc = parse_symbols(p, spec + 9, spec_len - 9, msg, msg_cap);
         if (rc != NURI_OK) goto fail;
         return NURI_OK;
@@ -206,7 +229,11 @@ int nuri_fea_pattern_init(nuri_fea_pattern *p, const char *spec, size_t spec_len
         size_t i = 0;
         while (i < p->tmpl_len) {
             long cp = utf8_next(p->tmpl, p->tmpl_len, &i);
-            if (cp < 0) { say(msg, msg_cap, "the template is not valid UTF-8"); rc = NURI_EINVAL; goto fail; }
+            if (cp < 0) {
+                say(msg, msg_cap, "the template is not valid UTF-8");
+                rc = NURI_EINVAL;
+                goto fail;
+            }
             if (cp == '\\') {
                 if (i >= p->tmpl_len || utf8_next(p->tmpl, p->tmpl_len, &i) < 0) {
                     say(msg, msg_cap, "the template ends with a lone '\\' (write '\\\\' for a backslash)");
@@ -264,8 +291,8 @@ int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flag
     return NURI_OK;
 }
 
-int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len, uint16_t *syms,
-                           size_t *nsyms, unsigned flags, char *msg, size_t msg_cap)
+int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len, uint16_t *syms, size_t *nsyms,
+                           unsigned flags, char *msg, size_t msg_cap)
 {
     size_t n = 0, i = 0, pos = 0;
     char b1[24], b2[24];
@@ -276,7 +303,10 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
         size_t t = 0;
         while (t < p->tmpl_len) {
             long tc = utf8_next(p->tmpl, p->tmpl_len, &t), lit = 0;
-            if (tc == '\\') { lit = 1; tc = utf8_next(p->tmpl, p->tmpl_len, &t); }
+            if (tc == '\\') {
+                lit = 1;
+                tc = utf8_next(p->tmpl, p->tmpl_len, &t);
+            }
             pos++;
             if (i >= len) {
                 say(msg, msg_cap, "does not match template '%.*s' (length %zu, expected %zu)", (int)p->tmpl_len,
@@ -284,13 +314,15 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
                 goto fail;
             }
             unsigned long c, s;
-            if (utf8_read(value, len, &i, &c) != 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
+            if (utf8_read(value, len, &i, &c) != 0) {
+                say(msg, msg_cap, "is not valid UTF-8");
+                goto fail;
+            }
             if (!lit && (tc == '#' || tc == '*')) {
                 if (!symbol_index(p, c, &s)) {
                     NURI_CT_PUBLIC(&c, sizeof c); /* reported */
                     say(msg, msg_cap, "does not match template '%.*s' (position %zu: %s is %s)", (int)p->tmpl_len,
-                        p->tmpl, pos, show((long)c, b1),
-                        is_decimal(p) ? "not a digit" : "outside the alphabet");
+                        p->tmpl, pos, show((long)c, b1), is_decimal(p) ? "not a digit" : "outside the alphabet");
                     goto fail;
                 }
                 if (tc == '#') syms[n++] = (uint16_t)s;
@@ -325,12 +357,18 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
                 syms[n++] = (uint16_t)d;
             }
         }
-        if (n == 0) { say(msg, msg_cap, "has no digits"); goto fail; }
+        if (n == 0) {
+            say(msg, msg_cap, "has no digits");
+            goto fail;
+        }
     } else if (p->kind == NURI_FEA_PATTERN_ALPHABET) {
         while (i < len) {
             unsigned long c, s;
             pos++;
-            if (utf8_read(value, len, &i, &c) != 0) { say(msg, msg_cap, "is not valid UTF-8"); goto fail; }
+            if (utf8_read(value, len, &i, &c) != 0) {
+                say(msg, msg_cap, "is not valid UTF-8");
+                goto fail;
+            }
             if (!symbol_index(p, c, &s)) {
                 NURI_CT_PUBLIC(&c, sizeof c); /* reported */
                 say(msg, msg_cap, "has %s at position %zu, outside the alphabet", show((long)c, b1), pos);
@@ -342,7 +380,10 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
             }
             syms[n++] = (uint16_t)s;
         }
-        if (n == 0) { say(msg, msg_cap, "is empty"); goto fail; }
+        if (n == 0) {
+            say(msg, msg_cap, "is empty");
+            goto fail;
+        }
     } else {
         say(msg, msg_cap, "pattern not initialised");
         rc = NURI_EINVAL;
@@ -364,8 +405,8 @@ size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len)
     return is_decimal(p) ? value_len : 4 * value_len;
 }
 
-static int join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms, size_t nsyms,
-                char *out, size_t out_cap, size_t *out_len)
+static int join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms, size_t nsyms, char *out,
+                size_t out_cap, size_t *out_len)
 {
     size_t i = 0, o = 0, k = 0;
     unsigned long cp;
@@ -418,8 +459,8 @@ bad: /* the value is not the one split (or not of this pattern) */
     return NURI_EINVAL;
 }
 
-int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms,
-                          size_t nsyms, char *out, size_t out_cap, size_t *out_len)
+int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms, size_t nsyms,
+                          char *out, size_t out_cap, size_t *out_len)
 {
     *out_len = 0;
     int rc = join(p, value, len, syms, nsyms, out, out_cap, out_len);

@@ -15,7 +15,7 @@
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const ks_engine nuri_keysearch_backend_##name;
-#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_keysearch_backend_##name)
+#define ENTRY(cfg, name)   NURI_IF(cfg, &nuri_keysearch_backend_##name)
 KS_BACKENDS(DECLARE)
 static const ks_engine *const engines[] = {KS_BACKENDS(ENTRY)};
 #define N_ENGINES (sizeof engines / sizeof engines[0])
@@ -76,8 +76,8 @@ int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds, 
     return NURI_OK;
 }
 
-int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
-                          const uint8_t *cts, size_t npairs)
+int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts, const uint8_t *cts,
+                          size_t npairs)
 {
     int ok = 1;
     uint8_t out[8];
@@ -178,8 +178,8 @@ static int selftest_case(const ks_engine *eng, size_t key_len, unsigned rounds, 
     uint64_t h1 = 0, h2 = 0, d1 = 0, d2 = 0;
     size_t n1 = eng->search(&p, want, 1 + (want & 7), &h1, 1, &d1);
     size_t n2 = eng->search(&p, want - (want & 3), 1 + (want & 3), &h2, 1, &d2);
-    return n == 1 && hits[0] == want && done == count && n1 == 1 && h1 == want && d1 == 1 && n2 == 1 &&
-           h2 == want && d2 == 1 + (want & 3);
+    return n == 1 && hits[0] == want && done == count && n1 == 1 && h1 == want && d1 == 1 && n2 == 1 && h2 == want &&
+           d2 == 1 + (want & 3);
 }
 
 int nuri_keysearch_selftest(const char *engine)
@@ -193,19 +193,31 @@ int nuri_ks_selftest_engine(const ks_engine *e)
     uint8_t m[32];
     int ok = 1;
     /* unknown bits in K0 and K1 (no shared round), 12 bits */
-    memset(m, 0, sizeof m); m[0] = 0x0F; m[9] = 0xF0; m[15] = 0x0F;
+    memset(m, 0, sizeof m);
+    m[0] = 0x0F;
+    m[9] = 0xF0;
+    m[15] = 0x0F;
     ok &= selftest_case(e, 16, 0, m);
     /* K0 only: the last round (RK13 = K1 ^ 13) is shared, decrypted from the ciphertext */
-    memset(m, 0, sizeof m); m[2] = 0xFF; m[5] = 0x0C;
+    memset(m, 0, sizeof m);
+    m[2] = 0xFF;
+    m[5] = 0x0C;
     ok &= selftest_case(e, 16, 0, m);
     /* K1 only: whitening and round 1's S-layer + R-layer are shared */
-    memset(m, 0, sizeof m); m[12] = 0x3F; m[14] = 0xF0;
+    memset(m, 0, sizeof m);
+    m[12] = 0x3F;
+    m[14] = 0xF0;
     ok &= selftest_case(e, 16, 0, m);
     /* PIPO-64/256, bits in K2 and K3 (rounds 2..15 vary) */
-    memset(m, 0, sizeof m); m[17] = 0xF0; m[30] = 0x3F;
+    memset(m, 0, sizeof m);
+    m[17] = 0xF0;
+    m[30] = 0x3F;
     ok &= selftest_case(e, 32, 0, m);
     /* reduced rounds (4), bits in K0 and K1 */
-    memset(m, 0, sizeof m); m[4] = 0x81; m[11] = 0x3C; m[13] = 0x60;
+    memset(m, 0, sizeof m);
+    m[4] = 0x81;
+    m[11] = 0x3C;
+    m[13] = 0x60;
     ok &= selftest_case(e, 16, 4, m);
     return ok ? NURI_OK : NURI_EAUTH;
 }

@@ -11,7 +11,7 @@
 
 typedef struct ks_plan {
     unsigned key_len, nwords, rounds, k;
-    uint16_t pos[64];    /* candidate bit b goes to key bit pos[b] = 8 * byte + bit */
+    uint16_t pos[64];                           /* candidate bit b goes to key bit pos[b] = 8 * byte + bit */
     uint8_t base[NURI_KEYSEARCH_MAX_KEY_BYTES]; /* template with the unknown bits cleared */
     uint8_t pt[8], ct[8];
     /* Shared rounds. `first` is the first round whose key RK_first (word first mod nwords) holds

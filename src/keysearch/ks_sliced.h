@@ -26,8 +26,8 @@ typedef signed char vb __attribute__((vector_size(8 * KS_NW)));
 #ifndef KS_NS
 #define KS_NS 1
 #endif
-#define BC(b) ((vw){0} + (uint64_t)(0x0101010101010101ULL * (uint8_t)(b))) /* byte b in every lane */
-#define EQ(a, b) ((vw)((vb)(a) == (vb)(b)))                                 /* 0xFF where bytes equal */
+#define BC(b)    ((vw){0} + (uint64_t)(0x0101010101010101ULL * (uint8_t)(b))) /* byte b in every lane */
+#define EQ(a, b) ((vw)((vb)(a) == (vb)(b)))                                   /* 0xFF where bytes equal */
 
 #ifndef KS_ANY
 /* by pointer: a 512-bit vector argument would change the ABI where AVX-512 is off (-Wpsabi) */
@@ -41,39 +41,65 @@ static inline int ks_any(const vw *v)
 #endif
 
 /* every byte rotated left by r (1..7) */
-#define ROTL(x, r)                                                                                  \
-    ((((x) << (r)) & (0x0101010101010101ULL * ((0xFFu << (r)) & 0xFF))) |                           \
+#define ROTL(x, r)                                                        \
+    ((((x) << (r)) & (0x0101010101010101ULL * ((0xFFu << (r)) & 0xFF))) | \
      (((x) >> (8 - (r))) & (0x0101010101010101ULL * ((1u << (r)) - 1))))
 
 /* S-layer (spec §1 gates) on x0..x7; outputs y0..y7 */
-#define SLAYER(x, y)                                                                                \
-    do {                                                                                           \
-        vw t0_, t1_, t2_;                                                                          \
-        x##5 ^= x##7 & x##6; x##4 ^= x##3 & x##5; x##7 ^= x##4; x##6 ^= x##3;                      \
-        x##3 ^= x##4 | x##5; x##5 ^= x##7; x##4 ^= x##5 & x##6;                                    \
-        x##2 ^= x##1 & x##0; x##0 ^= x##2 | x##1; x##1 ^= x##2 | x##0; x##2 = ~x##2;               \
-        x##7 ^= x##1; x##3 ^= x##2; x##4 ^= x##0;                                                  \
-        t0_ = x##7; t1_ = x##3; t2_ = x##4;                                                        \
-        x##6 ^= t0_ & x##5; t0_ ^= x##6; x##6 ^= t2_ | t1_; t1_ ^= x##5;                           \
-        x##5 ^= x##6 | t2_; t2_ ^= t1_ & t0_;                                                      \
-        x##2 ^= t0_;                                                                               \
-        y##7 = x##1 ^ t2_; y##6 = x##3; y##5 = x##4; y##4 = x##5;                                  \
-        y##3 = x##6; y##2 = x##2; y##1 = x##0 ^ t1_; y##0 = x##7;                                  \
+#define SLAYER(x, y)         \
+    do {                     \
+        vw t0_, t1_, t2_;    \
+        x##5 ^= x##7 & x##6; \
+        x##4 ^= x##3 & x##5; \
+        x##7 ^= x##4;        \
+        x##6 ^= x##3;        \
+        x##3 ^= x##4 | x##5; \
+        x##5 ^= x##7;        \
+        x##4 ^= x##5 & x##6; \
+        x##2 ^= x##1 & x##0; \
+        x##0 ^= x##2 | x##1; \
+        x##1 ^= x##2 | x##0; \
+        x##2 = ~x##2;        \
+        x##7 ^= x##1;        \
+        x##3 ^= x##2;        \
+        x##4 ^= x##0;        \
+        t0_ = x##7;          \
+        t1_ = x##3;          \
+        t2_ = x##4;          \
+        x##6 ^= t0_ & x##5;  \
+        t0_ ^= x##6;         \
+        x##6 ^= t2_ | t1_;   \
+        t1_ ^= x##5;         \
+        x##5 ^= x##6 | t2_;  \
+        t2_ ^= t1_ & t0_;    \
+        x##2 ^= t0_;         \
+        y##7 = x##1 ^ t2_;   \
+        y##6 = x##3;         \
+        y##5 = x##4;         \
+        y##4 = x##5;         \
+        y##3 = x##6;         \
+        y##2 = x##2;         \
+        y##1 = x##0 ^ t1_;   \
+        y##0 = x##7;         \
     } while (0)
 
 /* one round: S-layer, R-layer (rotations 0,7,4,3,6,5,1,2), round key planes K[0..7] */
-#define ROUND(x, K, rc)                                                                             \
-    do {                                                                                           \
-        vw y0, y1, y2, y3, y4, y5, y6, y7;                                                         \
-        SLAYER(x, y);                                                                              \
-        x##0 = y0 ^ (K)[0] ^ (rc);                                                                 \
-        x##1 = ROTL(y1, 7) ^ (K)[1]; x##2 = ROTL(y2, 4) ^ (K)[2]; x##3 = ROTL(y3, 3) ^ (K)[3];     \
-        x##4 = ROTL(y4, 6) ^ (K)[4]; x##5 = ROTL(y5, 5) ^ (K)[5]; x##6 = ROTL(y6, 1) ^ (K)[6];     \
-        x##7 = ROTL(y7, 2) ^ (K)[7];                                                               \
+#define ROUND(x, K, rc)                    \
+    do {                                   \
+        vw y0, y1, y2, y3, y4, y5, y6, y7; \
+        SLAYER(x, y);                      \
+        x##0 = y0 ^ (K)[0] ^ (rc);         \
+        x##1 = ROTL(y1, 7) ^ (K)[1];       \
+        x##2 = ROTL(y2, 4) ^ (K)[2];       \
+        x##3 = ROTL(y3, 3) ^ (K)[3];       \
+        x##4 = ROTL(y4, 6) ^ (K)[4];       \
+        x##5 = ROTL(y5, 5) ^ (K)[5];       \
+        x##6 = ROTL(y6, 1) ^ (K)[6];       \
+        x##7 = ROTL(y7, 2) ^ (K)[7];       \
     } while (0)
 
 static size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                 uint64_t *done)
+                        uint64_t *done)
 {
     /* NS states per pass, rounds interleaved (independent work for out-of-order cores); state h
      * holds candidates base + h * LANES + lane, so it differs from state 0 in candidate bit LB. */
@@ -106,19 +132,19 @@ static size_t KS_SEARCH(const ks_plan *p, uint64_t start, uint64_t count, uint64
     *done = count;
     for (;;) {
         vw eq[KS_NS];
-#define INIT(x, K)                                                                                 \
-    vw x##0 = BC(p->init[0]) ^ (K)[0] ^ RC[first], x##1 = BC(p->init[1]) ^ (K)[1],                   \
-       x##2 = BC(p->init[2]) ^ (K)[2], x##3 = BC(p->init[3]) ^ (K)[3], x##4 = BC(p->init[4]) ^ (K)[4], \
-       x##5 = BC(p->init[5]) ^ (K)[5], x##6 = BC(p->init[6]) ^ (K)[6], x##7 = BC(p->init[7]) ^ (K)[7]
+#define INIT(x, K)                                                                                                 \
+    vw x##0 = BC(p->init[0]) ^ (K)[0] ^ RC[first], x##1 = BC(p->init[1]) ^ (K)[1], x##2 = BC(p->init[2]) ^ (K)[2], \
+       x##3 = BC(p->init[3]) ^ (K)[3], x##4 = BC(p->init[4]) ^ (K)[4], x##5 = BC(p->init[5]) ^ (K)[5],             \
+       x##6 = BC(p->init[6]) ^ (K)[6], x##7 = BC(p->init[7]) ^ (K)[7]
 /* early abort: row X[0] of the last round (y0 = x7 after S5_1, S3 and extend) matches somewhere */
-#define ROW0_EQ(x, K)                                                                              \
-    EQ(x##7 ^ (x##4 ^ (x##3 & (x##5 ^ (x##7 & x##6)))) ^                                             \
+#define ROW0_EQ(x, K)                                                                                        \
+    EQ(x##7 ^ (x##4 ^ (x##3 & (x##5 ^ (x##7 & x##6)))) ^                                                     \
            (x##1 ^ ((x##2 ^ (x##1 & x##0)) | (x##0 ^ ((x##2 ^ (x##1 & x##0)) | x##1)))) ^ (K)[0] ^ RC[last], \
        BC(p->target[0]))
-#define MATCH(x)                                                                                   \
-    EQ((x##0 ^ BC(p->target[0])) | (x##1 ^ BC(p->target[1])) | (x##2 ^ BC(p->target[2])) |         \
-           (x##3 ^ BC(p->target[3])) | (x##4 ^ BC(p->target[4])) | (x##5 ^ BC(p->target[5])) |     \
-           (x##6 ^ BC(p->target[6])) | (x##7 ^ BC(p->target[7])),                                 \
+#define MATCH(x)                                                                                                       \
+    EQ((x##0 ^ BC(p->target[0])) | (x##1 ^ BC(p->target[1])) | (x##2 ^ BC(p->target[2])) | (x##3 ^ BC(p->target[3])) | \
+           (x##4 ^ BC(p->target[4])) | (x##5 ^ BC(p->target[5])) | (x##6 ^ BC(p->target[6])) |                         \
+           (x##7 ^ BC(p->target[7])),                                                                                  \
        (vw){0})
         INIT(x, RK[0][first]);
 #if KS_NS == 2

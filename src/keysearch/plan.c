@@ -46,7 +46,7 @@ int nuri_ks_plan_make(ks_plan *p, const nuri_keysearch_params *prm)
     } else {
         static const uint64_t zero[2] = {0, 0};
         nuri_pipo_ref_encrypt(rk, p->first - 1, p->init, p->pt, 1); /* whitening + rounds 1..first-1 */
-        nuri_pipo_ref_encrypt(zero, 1, p->init, p->init, 1);      /* S-layer + R-layer of round first */
+        nuri_pipo_ref_encrypt(zero, 1, p->init, p->init, 1);        /* S-layer + R-layer of round first */
     }
     if (p->last == R) {
         memcpy(p->target, p->ct, 8);

@@ -11,7 +11,7 @@
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const nuri_mlkem_backend nuri_mlkem_backend_##name;
-#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_mlkem_backend_##name)
+#define ENTRY(cfg, name)   NURI_IF(cfg, &nuri_mlkem_backend_##name)
 MLKEM_BACKENDS(DECLARE)
 static const nuri_mlkem_backend *const impls[] = {MLKEM_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
@@ -123,8 +123,8 @@ int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, s
     return rc;
 }
 
-int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
-                      const uint8_t *dk, size_t dk_len, const char *impl)
+int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
+                      size_t dk_len, const char *impl)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     const nuri_mlkem_backend *be = NULL;
@@ -192,59 +192,57 @@ int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uin
 }
 
 /* ---- fixed-size forms ---- */
-#define FIXED(L)                                                                                                  \
-    int nuri_mlkem##L##_keygen(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES])        \
-    {                                                                                                             \
-        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, NULL, 0, NULL);   \
-    }                                                                                                             \
-    int nuri_mlkem##L##_keygen_derand(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES], \
-                                      const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES])                           \
-    {                                                                                                             \
-        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, seed,             \
-                                 NURI_MLKEM_KEYGEN_SEED_BYTES, NULL);                                             \
-    }                                                                                                             \
-    int nuri_mlkem##L##_encaps(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],             \
-                               const uint8_t ek[NURI_MLKEM##L##_EK_BYTES])                                        \
-    {                                                                                                             \
-        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                    \
-                                 NURI_MLKEM##L##_EK_BYTES, NULL, 0, NULL);                                        \
-    }                                                                                                             \
-    int nuri_mlkem##L##_encaps_derand(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],      \
-                                      const uint8_t ek[NURI_MLKEM##L##_EK_BYTES],                                 \
-                                      const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES])                              \
-    {                                                                                                             \
-        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                    \
-                                 NURI_MLKEM##L##_EK_BYTES, m, NURI_MLKEM_ENCAPS_SEED_BYTES, NULL);                \
-    }                                                                                                             \
-    int nuri_mlkem##L##_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM##L##_CT_BYTES],       \
-                               const uint8_t dk[NURI_MLKEM##L##_DK_BYTES])                                        \
-    {                                                                                                             \
-        return nuri_mlkem_decaps(L, ss, NURI_MLKEM_SS_BYTES, ct, NURI_MLKEM##L##_CT_BYTES, dk,                    \
-                                 NURI_MLKEM##L##_DK_BYTES, NULL);                                                 \
-    }                                                                                                             \
-    int nuri_mlkem##L##_encaps_many(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],      \
-                                    const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES], size_t n)                       \
-    {                                                                                                             \
-        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,        \
-                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                         \
-                                      times(n, NURI_MLKEM##L##_EK_BYTES), NULL, 0, n, NULL);                      \
-    }                                                                                                             \
-    int nuri_mlkem##L##_encaps_many_derand(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],                                \
-                                           uint8_t ss[][NURI_MLKEM_SS_BYTES],                                     \
-                                           const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES],                          \
-                                           const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n)             \
-    {                                                                                                             \
-        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,        \
-                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                         \
-                                      times(n, NURI_MLKEM##L##_EK_BYTES), (const uint8_t *)m,                     \
-                                      times(n, NURI_MLKEM_ENCAPS_SEED_BYTES), n, NULL);                           \
-    }                                                                                                             \
-    int nuri_mlkem##L##_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES],                                            \
-                                    const uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],                                 \
-                                    const uint8_t dk[NURI_MLKEM##L##_DK_BYTES], size_t n)                         \
-    {                                                                                                             \
-        return nuri_mlkem_decaps_many(L, (uint8_t *)ss, times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ct,       \
-                                      times(n, NURI_MLKEM##L##_CT_BYTES), dk, NURI_MLKEM##L##_DK_BYTES, n, NULL); \
+#define FIXED(L)                                                                                                      \
+    int nuri_mlkem##L##_keygen(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES])            \
+    {                                                                                                                 \
+        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, NULL, 0, NULL);       \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_keygen_derand(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES],     \
+                                      const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES])                               \
+    {                                                                                                                 \
+        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, seed,                 \
+                                 NURI_MLKEM_KEYGEN_SEED_BYTES, NULL);                                                 \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_encaps(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],                 \
+                               const uint8_t ek[NURI_MLKEM##L##_EK_BYTES])                                            \
+    {                                                                                                                 \
+        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                        \
+                                 NURI_MLKEM##L##_EK_BYTES, NULL, 0, NULL);                                            \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_encaps_derand(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],          \
+                                      const uint8_t ek[NURI_MLKEM##L##_EK_BYTES],                                     \
+                                      const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES])                                  \
+    {                                                                                                                 \
+        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                        \
+                                 NURI_MLKEM##L##_EK_BYTES, m, NURI_MLKEM_ENCAPS_SEED_BYTES, NULL);                    \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM##L##_CT_BYTES],           \
+                               const uint8_t dk[NURI_MLKEM##L##_DK_BYTES])                                            \
+    {                                                                                                                 \
+        return nuri_mlkem_decaps(L, ss, NURI_MLKEM_SS_BYTES, ct, NURI_MLKEM##L##_CT_BYTES, dk,                        \
+                                 NURI_MLKEM##L##_DK_BYTES, NULL);                                                     \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_encaps_many(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],        \
+                                    const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES], size_t n)                           \
+    {                                                                                                                 \
+        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,            \
+                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                             \
+                                      times(n, NURI_MLKEM##L##_EK_BYTES), NULL, 0, n, NULL);                          \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_encaps_many_derand(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES], \
+                                           const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES],                              \
+                                           const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n)                 \
+    {                                                                                                                 \
+        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,            \
+                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                             \
+                                      times(n, NURI_MLKEM##L##_EK_BYTES), (const uint8_t *)m,                         \
+                                      times(n, NURI_MLKEM_ENCAPS_SEED_BYTES), n, NULL);                               \
+    }                                                                                                                 \
+    int nuri_mlkem##L##_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],  \
+                                    const uint8_t dk[NURI_MLKEM##L##_DK_BYTES], size_t n)                             \
+    {                                                                                                                 \
+        return nuri_mlkem_decaps_many(L, (uint8_t *)ss, times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ct,           \
+                                      times(n, NURI_MLKEM##L##_CT_BYTES), dk, NURI_MLKEM##L##_DK_BYTES, n, NULL);     \
     }
 
 FIXED(512)

@@ -200,8 +200,8 @@ static void decaps_finish(const nuri_mlkem_backend *be, const mlk_params *p, uin
     nuri_wipe(ct2, sizeof ct2);
 }
 
-int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
-                               const uint8_t *ct, const uint8_t *dk)
+int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32], const uint8_t *ct,
+                               const uint8_t *dk)
 {
     return nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, 1);
 }
@@ -242,8 +242,8 @@ void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_par
     nuri_wipe(g_in, sizeof g_in);
 }
 
-int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss,
-                                    const uint8_t *ct, const uint8_t *dk, size_t n)
+int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss, const uint8_t *ct,
+                                    const uint8_t *dk, size_t n)
 {
     const size_t pke = 384 * (size_t)p->k;
     const uint8_t *ek = dk + pke, *h = ek + p->ek_bytes, *z = h + 32;

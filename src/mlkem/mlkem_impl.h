@@ -12,11 +12,11 @@
 #include "nuri/mlkem.h"
 #include "nuri_internal.h"
 
-#define MLKEM_N 256
-#define MLKEM_Q 3329
-#define MLKEM_KMAX 4
+#define MLKEM_N         256
+#define MLKEM_Q         3329
+#define MLKEM_KMAX      4
 #define MLKEM_POLYBYTES 384
-#define MLKEM_SYMBYTES 32
+#define MLKEM_SYMBYTES  32
 
 typedef struct mlk_poly {
     _Alignas(32) int16_t c[MLKEM_N];
@@ -91,14 +91,14 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
 void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
                                 const uint8_t *ek, const uint8_t m[32]);
 /* Decapsulation runs the §7.3 hash check itself (alongside J): NURI_EINVAL if dk fails it. */
-int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32],
-                               const uint8_t *ct, const uint8_t *dk);
+int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32], const uint8_t *ct,
+                               const uint8_t *dk);
 /* Batch forms: n operations, items back to back (ct/ss/ek/m strides: ct_bytes, 32, ek_bytes, 32).
  * encaps: every ek has passed the modulus check; expansion of ek is shared by consecutive equal
  * eks. decaps: one dk for all items, hash-checked once (NURI_EINVAL, nothing written). */
 void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
                                      const uint8_t *ek, const uint8_t *m, size_t n);
-int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss,
-                                    const uint8_t *ct, const uint8_t *dk, size_t n);
+int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss, const uint8_t *ct,
+                                    const uint8_t *dk, size_t n);
 
 #endif

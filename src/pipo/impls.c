@@ -4,18 +4,18 @@
 /* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
  * Each folder defines its entry nuri_pipo_backend_<folder>; family.cmake's nuri_backend() line
  * defines NURI_HAVE_PIPO_<FOLDER> when it builds the folder. Adding a backend = one line here. */
-#define PIPO_BACKENDS(X)                          \
-    X(NURI_HAVE_PIPO_AVX512, avx512)              \
-    X(NURI_HAVE_PIPO_AVX2, avx2)                  \
-    X(NURI_HAVE_PIPO_NEON, neon)                  \
-    X(NURI_HAVE_PIPO_RV32, rv32_bs32)             \
-    X(NURI_HAVE_PIPO_RV32, rv32_4blk)             \
-    X(NURI_HAVE_PIPO_RV32, rv32_1blk)             \
-    X(NURI_HAVE_PIPO_BITSLICE64, bitslice64)      \
+#define PIPO_BACKENDS(X)                     \
+    X(NURI_HAVE_PIPO_AVX512, avx512)         \
+    X(NURI_HAVE_PIPO_AVX2, avx2)             \
+    X(NURI_HAVE_PIPO_NEON, neon)             \
+    X(NURI_HAVE_PIPO_RV32, rv32_bs32)        \
+    X(NURI_HAVE_PIPO_RV32, rv32_4blk)        \
+    X(NURI_HAVE_PIPO_RV32, rv32_1blk)        \
+    X(NURI_HAVE_PIPO_BITSLICE64, bitslice64) \
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const nuri_pipo_impl nuri_pipo_backend_##name;
-#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_pipo_backend_##name)
+#define ENTRY(cfg, name)   NURI_IF(cfg, &nuri_pipo_backend_##name)
 PIPO_BACKENDS(DECLARE)
 static const nuri_pipo_impl *const impls[] = {PIPO_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])

@@ -131,7 +131,9 @@ static void ctr_generic(const nuri_pipo_key *k, uint8_t *out, const uint8_t *in,
         c += m;
         nuri_pipo_encrypt_blocks(k, ksb, ksb, m);
         xor_blocks(out, in, ksb, m);
-        out += m * BS; in += m * BS; nb -= m;
+        out += m * BS;
+        in += m * BS;
+        nb -= m;
     }
     wipe_aligned(ks, used * BS);
 }
@@ -154,7 +156,9 @@ static void ctr_xor(nuri_pipo_ctx *ctx, uint8_t *out, const uint8_t *in, size_t 
         if (impl->ctr) impl->ctr(ctx->key.rk, ctx->key.rounds, out, in, nb, c);
         else ctr_generic(&ctx->key, out, in, nb, c);
         nuri_store64_be(ctx->iv, c + nb);
-        out += nb * BS; in += nb * BS; n -= nb * BS;
+        out += nb * BS;
+        in += nb * BS;
+        n -= nb * BS;
     }
     if (n > 0) {
         nuri_pipo_encrypt_blocks(&ctx->key, ctx->buf, ctx->iv, 1);
@@ -197,7 +201,9 @@ static void blocks(nuri_pipo_ctx *ctx, uint8_t *out, const uint8_t *in, size_t m
         }
         st64(out, tmp[0] ^ ld64(ctx->iv));
         memcpy(ctx->iv, next_iv, BS);
-        in += BS * c; out += BS * c; m -= c;
+        in += BS * c;
+        out += BS * c;
+        m -= c;
     }
     wipe_aligned(tmp, used * BS);
 }
@@ -230,12 +236,15 @@ static int update(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_
         size_t take = BS - ctx->buf_len;
         memcpy(ctx->buf + ctx->buf_len, in, take);
         blocks(ctx, out, ctx->buf, 1);
-        in += take; in_len -= take; ctx->buf_len = 0;
+        in += take;
+        in_len -= take;
+        ctx->buf_len = 0;
         done = 1;
     }
     if (nblocks > done) {
         blocks(ctx, out + BS * done, in, nblocks - done);
-        in += BS * (nblocks - done); in_len -= BS * (nblocks - done);
+        in += BS * (nblocks - done);
+        in_len -= BS * (nblocks - done);
     }
     memcpy(ctx->buf + ctx->buf_len, in, in_len);
     ctx->buf_len += in_len;
@@ -256,13 +265,19 @@ int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
 {
     int rc = NURI_OK;
     *out_len = 0;
-    if (ctx->finished || !ctx->key.impl) { rc = NURI_ESTATE; goto done; }
+    if (ctx->finished || !ctx->key.impl) {
+        rc = NURI_ESTATE;
+        goto done;
+    }
     if (ctx->mode == NURI_PIPO_CTR) goto done;
     if (ctx->padding == NURI_PAD_NONE) {
         if (ctx->buf_len != 0) rc = NURI_ELENGTH;
         goto done;
     }
-    if (out_cap < BS) { rc = NURI_EBUFFER; goto done; }
+    if (out_cap < BS) {
+        rc = NURI_EBUFFER;
+        goto done;
+    }
     if (ctx->encrypt) {
         uint8_t pad = (uint8_t)(BS - ctx->buf_len);
         memset(ctx->buf + ctx->buf_len, pad, pad);
@@ -270,7 +285,10 @@ int nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
         *out_len = BS;
         goto done;
     }
-    if (ctx->buf_len != BS) { rc = NURI_ELENGTH; goto done; }
+    if (ctx->buf_len != BS) {
+        rc = NURI_ELENGTH;
+        goto done;
+    }
     {
         uint8_t blk[BS];
         blocks(ctx, blk, ctx->buf, 1);

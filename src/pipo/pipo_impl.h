@@ -16,14 +16,14 @@ typedef void (*nuri_pipo_blocks_fn)(const uint64_t *rk, unsigned rounds, uint8_t
 /* Optional CTR keystream hook: out[i] = in[i] ^ E(counter + i) for nblocks whole blocks, the
  * counter block being the 64-bit big-endian value counter + i (mod 2^64). in and out may alias
  * exactly. NULL: modes.c generates the counter blocks and uses encrypt (the generic path). */
-typedef void (*nuri_pipo_ctr_fn)(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in,
-                                 size_t nblocks, uint64_t counter);
+typedef void (*nuri_pipo_ctr_fn)(const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t nblocks,
+                                 uint64_t counter);
 
 typedef struct nuri_pipo_impl {
     nuri_impl_info info;
     nuri_pipo_blocks_fn encrypt;
     nuri_pipo_blocks_fn decrypt;
-    nuri_pipo_ctr_fn ctr;   /* NULL = generic CTR path */
+    nuri_pipo_ctr_fn ctr; /* NULL = generic CTR path */
     /* Calls of at most this many blocks go to the one-block ref kernel (constant time too): a
      * full SIMD pass costs about as much, and CBC encryption calls one block at a time. */
     size_t small_to_ref;

@@ -35,7 +35,7 @@ const nuri_esch_params nuri_esch_table[2] = {{32, 6, 7, 11}, {48, 8, 8, 12}};
 typedef struct {
     uint32_t st[CHUNK][NURI_SPARKLE_MAX_WORDS];
     unsigned steps[CHUNK]; /* steps this round; 0 = idle */
-    size_t used, tmp_used;  /* lanes and tmp words written: what lane_wipe clears */
+    size_t used, tmp_used; /* lanes and tmp words written: what lane_wipe clears */
 #if CHUNK > 1
     uint32_t tmp[CHUNK * NURI_SPARKLE_MAX_WORDS];
 #endif
@@ -111,10 +111,11 @@ static int finish(const nuri_schwaemm_params *p, const uint32_t *st, const uint8
 }
 
 /* Inlined twice below with a constant mode, so the block steps lose their mode tests. */
-static inline __attribute__((always_inline)) int
-lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
-      const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens, const uint8_t *const *in,
-      const size_t *lens, uint8_t *const *out, int *status, size_t count)
+static inline __attribute__((always_inline)) int lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl,
+                                                       int mode, const uint8_t *key, const uint8_t *const *nonces,
+                                                       const uint8_t *const *ads, const size_t *ad_lens,
+                                                       const uint8_t *const *in, const size_t *lens,
+                                                       uint8_t *const *out, int *status, size_t count)
 {
     unsigned nb = p->nb;
     int rc = NURI_OK;
@@ -158,16 +159,18 @@ lanes(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, co
 /* One message on its own: the block steps and impl->permute (the best single-state kernel) in a
  * plain loop, with nothing of the lane bookkeeping (inlined per variant, so rate and branch
  * counts are constants). */
-static inline __attribute__((always_inline)) int
-one(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key, const uint8_t *nonce,
-    const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len, uint8_t *out, int *status)
+static inline __attribute__((always_inline)) int one(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl,
+                                                     int mode, const uint8_t *key, const uint8_t *nonce,
+                                                     const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t len,
+                                                     uint8_t *out, int *status)
 {
     uint32_t st[NURI_SPARKLE_MAX_WORDS];
     const unsigned nb = p->nb, rate = p->rate;
     impl->permute(st, nb, nuri_schwaemm_start(p, st, key, nonce));
     if (ad && ad_len) {
         size_t off = 0;
-        for (; ad_len - off > rate; off += rate) impl->permute(st, nb, nuri_schwaemm_ad_block(p, st, ad + off, rate, 0));
+        for (; ad_len - off > rate; off += rate)
+            impl->permute(st, nb, nuri_schwaemm_ad_block(p, st, ad + off, rate, 0));
         impl->permute(st, nb, nuri_schwaemm_ad_block(p, st, ad + off, ad_len - off, 1));
     }
     if (len) {
@@ -188,7 +191,8 @@ static int one_enc(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl,
     switch (p - nuri_schwaemm_table) { /* constant parameters per variant */
     case NURI_SCHWAEMM256_128:
         return one(&nuri_schwaemm_table[1], impl, NURI_DUPLEX_ENC, key, nonce, ad, ad_len, in, len, out, status);
-    default: return one(p, impl, NURI_DUPLEX_ENC, key, nonce, ad, ad_len, in, len, out, status);
+    default:
+        return one(p, impl, NURI_DUPLEX_ENC, key, nonce, ad, ad_len, in, len, out, status);
     }
 }
 
@@ -199,7 +203,8 @@ static int one_dec(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl,
     switch (p - nuri_schwaemm_table) {
     case NURI_SCHWAEMM256_128:
         return one(&nuri_schwaemm_table[1], impl, NURI_DUPLEX_DEC, key, nonce, ad, ad_len, in, len, out, status);
-    default: return one(p, impl, NURI_DUPLEX_DEC, key, nonce, ad, ad_len, in, len, out, status);
+    default:
+        return one(p, impl, NURI_DUPLEX_DEC, key, nonce, ad, ad_len, in, len, out, status);
     }
 }
 
@@ -220,9 +225,10 @@ static void soa_put(uint32_t *soa, size_t lanes, size_t k, unsigned words, const
  * every other message block goes through impl->duplex32 with the states in registers. Idle
  * lanes (n < lanes) permute a zero state over a zero block into a scratch block. */
 __attribute__((noinline)) /* its 1 KiB frame only when called (AVR has 2 KiB of RAM in all) */
-static int run_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
-                        const uint8_t *const *nonces, const uint8_t *const *ads, size_t ad_len,
-                        const uint8_t *const *in, size_t len, uint8_t *const *out, int *status, size_t n)
+static int
+run_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl *impl, int mode, const uint8_t *key,
+             const uint8_t *const *nonces, const uint8_t *const *ads, size_t ad_len, const uint8_t *const *in,
+             size_t len, uint8_t *const *out, int *status, size_t n)
 {
     const size_t lanes = impl->lanes, rate = p->rate, nad = ads ? blocks_of(ad_len, rate) : 0;
     const size_t nm = blocks_of(len, rate);
@@ -293,9 +299,11 @@ static int runs_duplex32(const nuri_schwaemm_params *p, const nuri_sparkle_impl 
             r = run_duplex32(p, impl, mode, key, nonces + i, ads ? ads + i : NULL, adl, in + i, lens[i], out + i,
                              status ? status + i : NULL, n);
         else if (mode == NURI_DUPLEX_ENC)
-            r = one_enc(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i], status ? status + i : NULL);
+            r = one_enc(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i],
+                        status ? status + i : NULL);
         else
-            r = one_dec(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i], status ? status + i : NULL);
+            r = one_dec(p, impl, key, nonces[i], ads ? ads[i] : NULL, adl, in[i], lens[i], out[i],
+                        status ? status + i : NULL);
         if (r) rc = r;
         i += n;
     }
@@ -337,8 +345,7 @@ int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *
         zero_outputs(out, msg_lens, p ? p->cap : 0, 0, count);
         return rc;
     }
-    return nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL,
-                               count);
+    return nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL, count);
 }
 
 int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *key, size_t key_len,

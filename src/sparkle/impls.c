@@ -6,16 +6,16 @@
  * defines NURI_HAVE_SPARKLE_<FOLDER> when it builds the folder. Adding a backend = one line here.
  * The multi-instance x86 entries use the opt kernel for single states and their SIMD kernel for
  * many states at once (batch API). */
-#define SPARKLE_BACKENDS(X)                 \
-    X(NURI_HAVE_SPARKLE_AVX512, avx512)     \
-    X(NURI_HAVE_SPARKLE_AVX2, avx2)         \
-    X(NURI_HAVE_SPARKLE_A64, a64)           \
-    X(NURI_HAVE_SPARKLE_NEON, neon)         \
-    X(NURI_HAVE_SPARKLE_OPT, opt)           \
+#define SPARKLE_BACKENDS(X)             \
+    X(NURI_HAVE_SPARKLE_AVX512, avx512) \
+    X(NURI_HAVE_SPARKLE_AVX2, avx2)     \
+    X(NURI_HAVE_SPARKLE_A64, a64)       \
+    X(NURI_HAVE_SPARKLE_NEON, neon)     \
+    X(NURI_HAVE_SPARKLE_OPT, opt)       \
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const nuri_sparkle_impl nuri_sparkle_backend_##name;
-#define ENTRY(cfg, name) NURI_IF(cfg, &nuri_sparkle_backend_##name)
+#define ENTRY(cfg, name)   NURI_IF(cfg, &nuri_sparkle_backend_##name)
 SPARKLE_BACKENDS(DECLARE)
 static const nuri_sparkle_impl *const impls[] = {SPARKLE_BACKENDS(ENTRY)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])

@@ -13,10 +13,7 @@ size_t nuri_schwaemm_tag_bytes(int v) { return params(v) ? params(v)->cap : 0; }
 size_t nuri_schwaemm_rate_bytes(int v) { return params(v) ? params(v)->rate : 0; }
 size_t nuri_schwaemm_ctx_bytes(void) { return sizeof(nuri_schwaemm_ctx); }
 
-static void perm(nuri_schwaemm_ctx *c, unsigned steps)
-{
-    c->impl->permute(c->state, params(c->variant)->nb, steps);
-}
+static void perm(nuri_schwaemm_ctx *c, unsigned steps) { c->impl->permute(c->state, params(c->variant)->nb, steps); }
 
 static void ad_block(nuri_schwaemm_ctx *c, const uint8_t *in, size_t len, int last)
 {
@@ -137,8 +134,8 @@ static int stream_fail(uint8_t *out, size_t out_cap, uint8_t *tag, size_t tag_le
     return rc;
 }
 
-int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len,
-                                 const uint8_t *in, size_t in_len)
+int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *in,
+                                 size_t in_len)
 {
     *out_len = 0;
     if (!c->impl || !c->encrypt || c->phase > PH_MSG) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
@@ -196,8 +193,8 @@ int nuri_schwaemm_verify_final(nuri_schwaemm_ctx *c, const uint8_t *tag, size_t 
     return NURI_OK;
 }
 
-int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len,
-                                 const uint8_t *ct, size_t ct_len)
+int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *ct,
+                                 size_t ct_len)
 {
     *out_len = 0;
     if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
@@ -208,8 +205,8 @@ int nuri_schwaemm_decrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_
     return NURI_OK;
 }
 
-int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len,
-                                const uint8_t *tag, size_t tag_len)
+int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *tag,
+                                size_t tag_len)
 {
     *out_len = 0;
     if (!c->impl || c->encrypt || c->phase != PH_VERIFIED) return stream_fail(out, out_cap, NULL, 0, NURI_ESTATE);
@@ -237,10 +234,10 @@ int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out
     const nuri_schwaemm_params *p = params(variant);
     const nuri_sparkle_impl *impl = NULL;
     *out_len = 0;
-    int rc = !p                                                    ? NURI_EINVAL
+    int rc = !p                                                         ? NURI_EINVAL
              : out_cap < msg_len + p->cap || msg_len + p->cap < msg_len ? NURI_EBUFFER
-             : key_len != p->cap || nonce_len != p->rate           ? NURI_ELENGTH
-                                                                   : nuri_sparkle_select(impl_name, &impl);
+             : key_len != p->cap || nonce_len != p->rate                ? NURI_ELENGTH
+                                                                        : nuri_sparkle_select(impl_name, &impl);
     if (rc == NURI_OK)
         rc = nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, &nonce, &ad, &ad_len, &msg, &msg_len, &out, NULL, 1);
     if (rc != NURI_OK) {

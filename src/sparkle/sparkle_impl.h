@@ -34,11 +34,11 @@ typedef struct nuri_sparkle_impl {
     void (*permute_many)(uint32_t *states, size_t count, unsigned nb, unsigned steps);
     nuri_sparkle_soa_fn permute_soa;
     nuri_schwaemm_duplex32_fn duplex32; /* optional, needs permute_soa with the same lanes */
-    unsigned lanes; /* states per pass of permute_many / permute_soa; 1 for single-state kernels */
+    unsigned lanes;                     /* states per pass of permute_many / permute_soa; 1 for single-state kernels */
 } nuri_sparkle_impl;
 
 /* Round constants c0..c7 (also the Alzette constants of branches 0..7). */
-#define NURI_SPARKLE_RCON                                                                          \
+#define NURI_SPARKLE_RCON \
     {0xB7E15162u, 0xBF715880u, 0x38B4DA56u, 0x324E7738u, 0xBB1185EBu, 0x4F7C7B57u, 0xCFBFA1C8u, 0xC2B3293Du}
 
 /* Kernels (each in its own folder). */

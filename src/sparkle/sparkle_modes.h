@@ -92,7 +92,8 @@ static inline uint32_t nuri_esch_domain(size_t last_len)
 enum { NURI_DUPLEX_ENC, NURI_DUPLEX_DEC, NURI_DUPLEX_VERIFY };
 
 /* S = N || K; returns the steps of the initial permutation (big). */
-static inline unsigned nuri_schwaemm_start(const nuri_schwaemm_params *p, uint32_t *st, const uint8_t *key, const uint8_t *nonce)
+static inline unsigned nuri_schwaemm_start(const nuri_schwaemm_params *p, uint32_t *st, const uint8_t *key,
+                                           const uint8_t *nonce)
 {
     unsigned rw = p->rate / 4;
     for (unsigned i = 0; i < rw; i++) st[i] = nuri_load32_le(nonce + 4 * i);
@@ -101,7 +102,8 @@ static inline unsigned nuri_schwaemm_start(const nuri_schwaemm_params *p, uint32
 }
 
 /* One AD block (len <= rate; len < rate only if last). */
-static inline unsigned nuri_schwaemm_ad_block(const nuri_schwaemm_params *p, uint32_t *st, const uint8_t *in, size_t len, int last)
+static inline unsigned nuri_schwaemm_ad_block(const nuri_schwaemm_params *p, uint32_t *st, const uint8_t *in,
+                                              size_t len, int last)
 {
     uint32_t d[8];
     nuri_sparkle_pad_words(d, p->rate / 4, in, len);
@@ -113,8 +115,8 @@ static inline unsigned nuri_schwaemm_ad_block(const nuri_schwaemm_params *p, uin
 
 /* One message block. ENC: out = in ^ S_L, absorb in. DEC: out = in ^ S_L = plaintext, absorb it.
  * VERIFY: as DEC without output (out unused, may be NULL). in and out may alias exactly. */
-static inline unsigned nuri_schwaemm_msg_block(const nuri_schwaemm_params *p, uint32_t *st, uint8_t *out, const uint8_t *in,
-                                 size_t len, int last, int mode)
+static inline unsigned nuri_schwaemm_msg_block(const nuri_schwaemm_params *p, uint32_t *st, uint8_t *out,
+                                               const uint8_t *in, size_t len, int last, int mode)
 {
     unsigned rw = p->rate / 4;
     uint32_t m[8];
@@ -145,7 +147,8 @@ static inline unsigned nuri_schwaemm_msg_block(const nuri_schwaemm_params *p, ui
 }
 
 /* tag = S_R ^ K (cap bytes). */
-static inline void nuri_schwaemm_tag(const nuri_schwaemm_params *p, const uint32_t *st, const uint8_t *key, uint8_t *tag)
+static inline void nuri_schwaemm_tag(const nuri_schwaemm_params *p, const uint32_t *st, const uint8_t *key,
+                                     uint8_t *tag)
 {
     unsigned rw = p->rate / 4;
     for (unsigned i = 0; i < p->cap / 4; i++) nuri_store32_le(tag + 4 * i, st[rw + i] ^ nuri_load32_le(key + 4 * i));
@@ -163,7 +166,8 @@ static inline unsigned nuri_esch_block(const nuri_esch_params *e, uint32_t *st, 
 }
 
 /* Digest: 16-byte squeezes separated by slim permutations. */
-static inline void nuri_esch_squeeze(const nuri_esch_params *e, const nuri_sparkle_impl *impl, uint32_t *st, uint8_t *out)
+static inline void nuri_esch_squeeze(const nuri_esch_params *e, const nuri_sparkle_impl *impl, uint32_t *st,
+                                     uint8_t *out)
 {
     for (unsigned off = 0;; off += 16) {
         for (unsigned i = 0; i < 4; i++) nuri_store32_le(out + off + 4 * i, st[i]);

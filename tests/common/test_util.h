@@ -10,16 +10,16 @@
 
 extern unsigned long tu_passed, tu_failed;
 
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (cond) {                                                            \
-            tu_passed++;                                                       \
-        } else {                                                               \
-            tu_failed++;                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
+#define CHECK(cond, ...)                                         \
+    do {                                                         \
+        if (cond) {                                              \
+            tu_passed++;                                         \
+        } else {                                                 \
+            tu_failed++;                                         \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                        \
+            fputc('\n', stderr);                                 \
+        }                                                        \
     } while (0)
 
 #define CHECK_MEM(a, b, n, ...) CHECK(memcmp((a), (b), (n)) == 0, __VA_ARGS__)

@@ -43,8 +43,7 @@ static int platform_exit(int rc)
     GPIOR1 = (uint8_t)rc;
     cli();
     sleep_mode();
-    for (;;) {
-    }
+    for (;;) {}
     return rc;
 }
 #else

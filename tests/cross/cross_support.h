@@ -12,25 +12,25 @@
 #ifdef __AVR__
 #include <avr/pgmspace.h>
 #define CROSS_READ(dst, src, n) memcpy_P((dst), (src), (n))
-#define CROSS_STR(s) PSTR(s)
-#define cross_printf(fmt, ...) printf_P(PSTR(fmt), ##__VA_ARGS__)
+#define CROSS_STR(s)            PSTR(s)
+#define cross_printf(fmt, ...)  printf_P(PSTR(fmt), ##__VA_ARGS__)
 #else
 #define CROSS_READ(dst, src, n) memcpy((dst), (src), (n))
-#define cross_printf(fmt, ...) printf(fmt, ##__VA_ARGS__)
+#define cross_printf(fmt, ...)  printf(fmt, ##__VA_ARGS__)
 #endif
 
 int cross_main(void);
 
 /* Checks that count and report (same output shape as the host tests). */
 extern unsigned long cross_passed, cross_failed;
-#define XCHECK(cond, fmt, ...)                                                          \
-    do {                                                                                \
-        if (cond) {                                                                     \
-            cross_passed++;                                                             \
-        } else {                                                                        \
-            cross_failed++;                                                             \
-            cross_printf("FAIL line %d: " fmt "\n", __LINE__, ##__VA_ARGS__);           \
-        }                                                                               \
+#define XCHECK(cond, fmt, ...)                                                \
+    do {                                                                      \
+        if (cond) {                                                           \
+            cross_passed++;                                                   \
+        } else {                                                              \
+            cross_failed++;                                                   \
+            cross_printf("FAIL line %d: " fmt "\n", __LINE__, ##__VA_ARGS__); \
+        }                                                                     \
     } while (0)
 /* Prints "<name>: N passed, M failed" and returns the exit status. */
 int cross_finish(const char *name);

@@ -9,7 +9,8 @@
 #include "mlkem_vectors.h"
 #include "nuri/mlkem.h"
 
-static uint8_t ek[1568], dk[3168], ct[1568], ss[32], ek2[1568], dk2[3168], ct2[1568], ss2[32], seed[64], m[32], key[4096];
+static uint8_t ek[1568], dk[3168], ct[1568], ss[32], ek2[1568], dk2[3168], ct2[1568], ss2[32], seed[64], m[32],
+    key[4096];
 
 static int hexdig(char c)
 {
@@ -56,8 +57,8 @@ static void run(const char *impl)
         size_t dkl = unhex(dk, sizeof dk, v->dk), ctl = unhex(ct, sizeof ct, v->c);
         unhex(ss2, 32, v->k);
         int rc = nuri_mlkem_decaps(L, ss, 32, ct, ctl, dk, dkl, impl);
-        XCHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s: decapsulation ML-KEM-%u tcId %u (implicit rejection %d)",
-               impl, L, v->tcid, v->implicit_rejection);
+        XCHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s: decapsulation ML-KEM-%u tcId %u (implicit rejection %d)", impl,
+               L, v->tcid, v->implicit_rejection);
         rej += v->implicit_rejection != 0;
     }
     XCHECK(rej > 0, "%s: no implicit-rejection vector ran", impl);

@@ -8,10 +8,10 @@
 #include "pipo_kat_bin.h"
 
 #ifdef __AVR__
-#define NB 9        /* blocks in the batch tests */
-#define MAXMSG 40   /* bytes in the mode tests */
+#define NB     9  /* blocks in the batch tests */
+#define MAXMSG 40 /* bytes in the mode tests */
 #else
-#define NB 72
+#define NB     72
 #define MAXMSG 600
 #endif
 
@@ -167,14 +167,15 @@ static void test_modes(const char *impl)
                 } else {
                     nuri_pipo_encrypt_blocks(&kref, blk, chain, 1);
                     for (size_t j = 0; j < m; j++) out1[i + j] = msg[i + j] ^ blk[j];
-                    for (int j = 7; j >= 0; j--) if (++chain[j]) break;
+                    for (int j = 7; j >= 0; j--)
+                        if (++chain[j]) break;
                 }
             }
             const uint8_t *ivp = mode == NURI_PIPO_ECB ? NULL : iv;
             size_t ivl = mode == NURI_PIPO_ECB ? 0 : 8, ol = 0, bl = 0;
             int rc = nuri_pipo_encrypt(&k, (nuri_pipo_mode)mode, ivp, ivl, NURI_PAD_NONE, out2, len + 8, &ol, msg, len);
-            XCHECK(rc == 0 && ol == len && memcmp(out1, out2, len) == 0, "%s: mode %d len %u matches the model",
-                   impl, mode, (unsigned)len);
+            XCHECK(rc == 0 && ol == len && memcmp(out1, out2, len) == 0, "%s: mode %d len %u matches the model", impl,
+                   mode, (unsigned)len);
             rc = nuri_pipo_decrypt(&k, (nuri_pipo_mode)mode, ivp, ivl, NURI_PAD_NONE, out1, len + 8, &bl, out2, len);
             XCHECK(rc == 0 && bl == len && memcmp(out1, msg, len) == 0, "%s: mode %d len %u round trip", impl, mode,
                    (unsigned)len);
@@ -192,10 +193,12 @@ static void test_modes(const char *impl)
  * logic, e.g. rv32-bs32's bitsliced counters), against the model from single-block ref calls. */
 static void test_ctr_carries(const char *impl)
 {
-    static const uint8_t ivs[][8] = {
-        {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0}, {0, 0, 0, 0, 0, 0, 0, 0xf8},
-        {0, 0, 0, 0, 0, 0xff, 0xff, 0xe5}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
-        {0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xe1}, {0, 0, 0, 0, 0, 0, 0x01, 0xe0}};
+    static const uint8_t ivs[][8] = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0},
+                                     {0, 0, 0, 0, 0, 0, 0, 0xf8},
+                                     {0, 0, 0, 0, 0, 0xff, 0xff, 0xe5},
+                                     {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff},
+                                     {0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xe1},
+                                     {0, 0, 0, 0, 0, 0, 0x01, 0xe0}};
     uint8_t key[16];
     cross_randbytes(key, 16);
     nuri_pipo_key k, kref;
@@ -208,7 +211,8 @@ static void test_ctr_carries(const char *impl)
         for (size_t i = 0; i < len; i += 8) {
             nuri_pipo_encrypt_blocks(&kref, blk, chain, 1);
             for (int j = 0; j < 8; j++) out1[i + j] = msg[i + j] ^ blk[j];
-            for (int j = 7; j >= 0; j--) if (++chain[j]) break;
+            for (int j = 7; j >= 0; j--)
+                if (++chain[j]) break;
         }
         size_t ol = 0;
         int rc = nuri_pipo_encrypt(&k, NURI_PIPO_CTR, ivs[v], 8, NURI_PAD_NONE, out2, len + 8, &ol, msg, len);

@@ -72,18 +72,18 @@ static void test_aead(const char *impl)
         CROSS_READ(ct, sparkle_kat_aead + off, cl);
         off += cl;
         int rc = nuri_schwaemm_encrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, msg, ml, impl);
-        XCHECK(rc == 0 && got == cl && memcmp(out, ct, cl) == 0, "%s: Schwaemm variant %d msg %u ad %u encrypt",
-               impl, var, (unsigned)ml, (unsigned)al);
+        XCHECK(rc == 0 && got == cl && memcmp(out, ct, cl) == 0, "%s: Schwaemm variant %d msg %u ad %u encrypt", impl,
+               var, (unsigned)ml, (unsigned)al);
         rc = nuri_schwaemm_decrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, ct, cl, impl);
         XCHECK(rc == 0 && got == ml && memcmp(out, msg, ml) == 0,
-               "%s: Schwaemm variant %d msg %u ad %u decrypt rc %d len %u", impl, var, (unsigned)ml, (unsigned)al,
-               rc, (unsigned)got);
+               "%s: Schwaemm variant %d msg %u ad %u decrypt rc %d len %u", impl, var, (unsigned)ml, (unsigned)al, rc,
+               (unsigned)got);
         ct[cl - 1] ^= 0x80;
         rc = nuri_schwaemm_decrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, ct, cl, impl);
         int zero = 1;
         for (size_t i = 0; i < ml; i++) zero &= out[i] == 0;
-        XCHECK(rc == NURI_EAUTH && zero, "%s: Schwaemm variant %d msg %u forged tag rc %d", impl, var,
-               (unsigned)ml, rc);
+        XCHECK(rc == NURI_EAUTH && zero, "%s: Schwaemm variant %d msg %u forged tag rc %d", impl, var, (unsigned)ml,
+               rc);
     }
 }
 

@@ -36,7 +36,7 @@ static int pattern_round_trip(const uint8_t *key, const char *spec, const char *
     if (nuri_fea_fmt_encrypt(&f, syms, syms, 1, NULL, 0) != 0) return 23;
     if (nuri_fea_pattern_join(&p, v, vlen, syms, n, out, sizeof out, &olen) != 0) return 24;
     NURI_CT_PUBLIC(out, olen); /* the ciphertext */
-    NURI_CT_SECRET(out, olen);  /* decrypting: the ciphertext in, the secret value out */
+    NURI_CT_SECRET(out, olen); /* decrypting: the ciphertext in, the secret value out */
     if (nuri_fea_pattern_split(&p, out, olen, syms, &n2, 0, NULL, 0) != 0 || n2 != n) return 25;
     if (nuri_fea_fmt_decrypt(&f, syms, syms, 1, NULL, 0) != 0) return 26;
     if (nuri_fea_pattern_join(&p, out, olen, syms, n, back, sizeof back, &blen) != 0) return 27;

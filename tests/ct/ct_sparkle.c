@@ -34,7 +34,8 @@ int main(void)
                 size_t m = lens[li], ol = 0, bl = 0;
                 NURI_CT_SECRET(key, sizeof key);
                 NURI_CT_SECRET(pt, sizeof pt);
-                if (nuri_schwaemm_encrypt(v, ct, sizeof ct, &ol, key, kl, nonce, nl, ad, 19, pt, m, name) != 0) return 3;
+                if (nuri_schwaemm_encrypt(v, ct, sizeof ct, &ol, key, kl, nonce, nl, ad, 19, pt, m, name) != 0)
+                    return 3;
                 NURI_CT_PUBLIC(ct, sizeof ct); /* the ciphertext is public */
                 int rc = nuri_schwaemm_decrypt(v, back, sizeof back, &bl, key, kl, nonce, nl, ad, 19, ct, ol, name);
                 NURI_CT_PUBLIC(&rc, sizeof rc);

@@ -1,4 +1,5 @@
 """Shared by the database tests: the key, the shared pattern table and a key directory."""
+
 import pathlib
 
 import pytest

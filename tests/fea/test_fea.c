@@ -48,7 +48,8 @@ static void key_for(nuri_fea_key *k, const uint8_t *key, size_t kl, unsigned var
 {
     int rc = nuri_fea_key_init(k, key, kl, variant, n, impl);
     if (rc != NURI_OK) {
-        fprintf(stderr, "key_init(%s, FEA-%u, n=%u) failed: %s\n", impl ? impl : "default", variant, n, nuri_strerror(rc));
+        fprintf(stderr, "key_init(%s, FEA-%u, n=%u) failed: %s\n", impl ? impl : "default", variant, n,
+                nuri_strerror(rc));
         exit(2);
     }
 }
@@ -101,7 +102,10 @@ static void check_vector(const char *impl, unsigned variant, unsigned n, const c
           impl, variant, kl * 8, n, khex);
     /* batched: the vector at every position, with one tweak and with a tweak per value */
     nuri_fea_u128 in[BATCH], o[BATCH], tws[BATCH];
-    for (int i = 0; i < BATCH; i++) { in[i] = pt; tws[i] = tw; }
+    for (int i = 0; i < BATCH; i++) {
+        in[i] = pt;
+        tws[i] = tw;
+    }
     int ok = nuri_fea_encrypt_u128(&k, o, in, BATCH, tws, BATCH) == 0;
     for (int i = 0; i < BATCH; i++) ok &= eq128(o[i], ct);
     ok &= nuri_fea_decrypt_u128(&k, o, o, BATCH, &tw, 1) == 0;
@@ -160,7 +164,8 @@ static void test_shared_files(const char *dir)
             const char *k = tu_kv_get(&kv, "KEY"), *n = tu_kv_get(&kv, "n"), *t = tu_kv_get(&kv, "TWEAK");
             const char *p = tu_kv_get(&kv, "PT"), *c = tu_kv_get(&kv, "CT");
             if (!k || !n || !p || !c) continue;
-            for (size_t i = 0; i < n_impls; i++) check_vector(impl_names[i], variant, (unsigned)atoi(n), k, t ? t : "", p, c);
+            for (size_t i = 0; i < n_impls; i++)
+                check_vector(impl_names[i], variant, (unsigned)atoi(n), k, t ? t : "", p, c);
             total++;
         }
         tu_kv_close(&kv);
@@ -172,9 +177,12 @@ static void test_shared_files(const char *dir)
 static nuri_fea_u128 rand_bits(unsigned bits)
 {
     nuri_fea_u128 v = {tu_rand64(), tu_rand64()};
-    if (bits == 0) { v.hi = v.lo = 0; }
-    else if (bits <= 64) { v.hi = 0; v.lo = bits == 64 ? v.lo : v.lo & ((UINT64_C(1) << bits) - 1); }
-    else if (bits < 128) v.hi &= (UINT64_C(1) << (bits - 64)) - 1;
+    if (bits == 0) {
+        v.hi = v.lo = 0;
+    } else if (bits <= 64) {
+        v.hi = 0;
+        v.lo = bits == 64 ? v.lo : v.lo & ((UINT64_C(1) << bits) - 1);
+    } else if (bits < 128) v.hi &= (UINT64_C(1) << (bits - 64)) - 1;
     return v;
 }
 
@@ -194,7 +202,10 @@ static void test_differential(void)
             size_t kl = kls[tu_rand64() % 3];
             unsigned tbits = variant == 1 ? 128 - n : 128;
             size_t cnt = 1 + tu_rand64() % CNT;
-            for (size_t i = 0; i < cnt; i++) { in[i] = rand_bits(n); tw[i] = rand_bits(tbits); }
+            for (size_t i = 0; i < cnt; i++) {
+                in[i] = rand_bits(n);
+                tw[i] = rand_bits(tbits);
+            }
             for (size_t ii = 0; ii < n_impls; ii++) {
                 nuri_fea_key k;
                 key_for(&k, key, kl, variant, n, impl_names[ii]);
@@ -252,9 +263,13 @@ static void test_errors(void)
         nuri_fea_u128 x = {0, 5}, o = {7, 7};
         nuri_fea_u128 lim = {0, 0}, max; /* 2^(128-n) and 2^(128-n) - 1 */
         unsigned tb = 128 - n;
-        if (tb >= 64) lim.hi = UINT64_C(1) << (tb - 64); else lim.lo = UINT64_C(1) << tb;
+        if (tb >= 64) lim.hi = UINT64_C(1) << (tb - 64);
+        else lim.lo = UINT64_C(1) << tb;
         max = lim;
-        if (max.lo == 0) { max.hi--; max.lo = ~UINT64_C(0); } else max.lo--;
+        if (max.lo == 0) {
+            max.hi--;
+            max.lo = ~UINT64_C(0);
+        } else max.lo--;
         CHECK(nuri_fea_encrypt_u128(&k, &o, &x, 1, &max, 1) == 0, "n=%u max tweak accepted", n);
         o.hi = o.lo = 7;
         CHECK(nuri_fea_encrypt_u128(&k, &o, &x, 1, &lim, 1) == NURI_EINVAL && o.hi == 0 && o.lo == 0,
@@ -263,12 +278,14 @@ static void test_errors(void)
         CHECK(nuri_fea_encrypt_u128(&k, os, xs, 2, two, 2) == NURI_EINVAL, "n=%u per-value tweak out of range", n);
         if (n < 128) {
             nuri_fea_u128 big = {0, 0};
-            if (n >= 64) big.hi = UINT64_C(1) << (n - 64); else big.lo = UINT64_C(1) << n;
+            if (n >= 64) big.hi = UINT64_C(1) << (n - 64);
+            else big.lo = UINT64_C(1) << n;
             CHECK(nuri_fea_encrypt_u128(&k, &o, &big, 1, NULL, 0) == NURI_EDOMAIN, "n=%u value 2^n refused", n);
         }
         if (n <= 64) {
             uint64_t v = n < 64 ? UINT64_C(1) << n : 0, ov = 9;
-            if (n < 64) CHECK(nuri_fea_encrypt_u64(&k, &ov, &v, 1, NULL, 0) == NURI_EDOMAIN && ov == 0, "u64 n=%u 2^n", n);
+            if (n < 64)
+                CHECK(nuri_fea_encrypt_u64(&k, &ov, &v, 1, NULL, 0) == NURI_EDOMAIN && ov == 0, "u64 n=%u 2^n", n);
         } else {
             uint64_t v = 1, ov = 9;
             CHECK(nuri_fea_encrypt_u64(&k, &ov, &v, 1, NULL, 0) == NURI_EINVAL && ov == 0, "u64 API with n=%u", n);
@@ -287,7 +304,8 @@ static void test_errors(void)
 /* ---- formatted data ---- */
 
 /* cycle-walk by hand over the binary API */
-static nuri_fea_u128 walk_ref(const nuri_fea_key *k, nuri_fea_u128 x, nuri_fea_u128 dom, const nuri_fea_u128 *tw, int dec)
+static nuri_fea_u128 walk_ref(const nuri_fea_key *k, nuri_fea_u128 x, nuri_fea_u128 dom, const nuri_fea_u128 *tw,
+                              int dec)
 {
     do {
         int rc = dec ? nuri_fea_decrypt_u128(k, &x, &x, 1, tw, 1) : nuri_fea_encrypt_u128(k, &x, &x, 1, tw, 1);
@@ -481,8 +499,10 @@ static void test_fmt_u64(void)
 
 static void test_radix(void)
 {
-    static const struct { unsigned radix, len; } cases[] = {
-        {2, 8}, {2, 127}, {10, 16}, {10, 30}, {16, 16}, {36, 10}, {62, 8}, {26, 5}, {256, 15}, {11172, 4}, {65535, 3}, {65536, 7}, {3, 80}};
+    static const struct {
+        unsigned radix, len;
+    } cases[] = {{2, 8},  {2, 127},  {10, 16},   {10, 30},   {16, 16},   {36, 10}, {62, 8},
+                 {26, 5}, {256, 15}, {11172, 4}, {65535, 3}, {65536, 7}, {3, 80}};
     int bad = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         unsigned r = cases[c].radix, L = cases[c].len;
@@ -509,8 +529,10 @@ static void test_radix(void)
                 uint64_t h0 = (x.hi & 0xFFFFFFFFu) * r + (l1 >> 32), h1 = (x.hi >> 32) * r + (h0 >> 32);
                 x.lo = (l0 & 0xFFFFFFFFu) | (l1 << 32);
                 x.hi = (h0 & 0xFFFFFFFFu) | (h1 << 32);
-                l0 = (y.lo & 0xFFFFFFFFu) * r + out[i * L + j]; l1 = (y.lo >> 32) * r + (l0 >> 32);
-                h0 = (y.hi & 0xFFFFFFFFu) * r + (l1 >> 32); h1 = (y.hi >> 32) * r + (h0 >> 32);
+                l0 = (y.lo & 0xFFFFFFFFu) * r + out[i * L + j];
+                l1 = (y.lo >> 32) * r + (l0 >> 32);
+                h0 = (y.hi & 0xFFFFFFFFu) * r + (l1 >> 32);
+                h1 = (y.hi >> 32) * r + (h0 >> 32);
                 y.lo = (l0 & 0xFFFFFFFFu) | (l1 << 32);
                 y.hi = (h0 & 0xFFFFFFFFu) | (h1 << 32);
             }
@@ -530,7 +552,8 @@ static void test_format_errors(void)
     nuri_fea_fmt f;
     CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 10, 2, NURI_FEA_ALLOW_SMALL_DOMAIN, NULL) == NURI_EDOMAIN, "100 < 2^8");
     CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 2, 7, NURI_FEA_ALLOW_SMALL_DOMAIN, NULL) == NURI_EDOMAIN, "2^7 < 2^8");
-    CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 2, 8, NURI_FEA_ALLOW_SMALL_DOMAIN, NULL) == 0 && f.key.n == 9, "2^8: n = 9");
+    CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 2, 8, NURI_FEA_ALLOW_SMALL_DOMAIN, NULL) == 0 && f.key.n == 9,
+          "2^8: n = 9");
     CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 10, 5, 0, NULL) == NURI_EDOMAIN, "10^5 without opt-in");
     CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 10, 5, NURI_FEA_ALLOW_SMALL_DOMAIN, NULL) == 0, "10^5 with opt-in");
     CHECK(nuri_fea_fmt_init(&f, key, 16, 1, 10, 6, 0, NULL) == 0 && f.key.n == 20, "10^6: n = 20");

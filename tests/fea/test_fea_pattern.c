@@ -60,16 +60,20 @@ static void random_strings(void)
 {
     static const char *specs[] = {"digits", "template:####-####-****", "template:\xEC\xB9\xB4##\\###",
                                   "alphabet:0123456789abcdef", "alphabet:ab\xEA\xB0\x80\xEA\xB0\x81\xF0\x9F\x98\x80"};
-    static const char *samples[] = {"12-3456 789", "1234-5678-9012", "\xEC\xB9\xB4" "12#34", "deadbeef",
-                                    "ab\xEA\xB0\x80\xF0\x9F\x98\x80" "ba\xEA\xB0\x81\xEA\xB0\x80"};
+    static const char *samples[] = {"12-3456 789", "1234-5678-9012",
+                                    "\xEC\xB9\xB4"
+                                    "12#34",
+                                    "deadbeef",
+                                    "ab\xEA\xB0\x80\xF0\x9F\x98\x80"
+                                    "ba\xEA\xB0\x81\xEA\xB0\x80"};
     static const char pool[] = "0123456789-*#\\ab\xEA\xB0\x80\xEA\xB0\x81\xF0\x9F\x98\x80\xC0\xFF\x80";
     char value[64], out[256], msg[256];
     uint16_t syms[NURI_FEA_PATTERN_MAX_SYMBOLS];
     size_t n, olen;
     for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
         nuri_fea_pattern p;
-        CHECK(nuri_fea_pattern_init(&p, specs[s], strlen(specs[s]), NULL, 0, msg, sizeof msg) == 0, "%s: %s",
-              specs[s], msg);
+        CHECK(nuri_fea_pattern_init(&p, specs[s], strlen(specs[s]), NULL, 0, msg, sizeof msg) == 0, "%s: %s", specs[s],
+              msg);
         unsigned ok = 0;
         for (int it = 0; it < 20000; it++) {
             size_t len = (size_t)(tu_rand64() % 24);
@@ -86,13 +90,15 @@ static void random_strings(void)
             }
             ok++;
             CHECK(nuri_fea_pattern_join(&p, value, len, syms, n, out, sizeof out, &olen) == 0 && olen == len &&
-                      memcmp(out, value, len) == 0, "%s: split/join is not the identity", specs[s]);
+                      memcmp(out, value, len) == 0,
+                  "%s: split/join is not the identity", specs[s]);
         }
         CHECK(ok > 100, "%s: only %u values split", specs[s], ok);
     }
     nuri_fea_pattern p;
     CHECK(nuri_fea_pattern_init(&p, "alphabet:aba", 12, NULL, 0, msg, sizeof msg) == NURI_EINVAL &&
-              strstr(msg, "repeats"), "repeated symbol refused");
+              strstr(msg, "repeats"),
+          "repeated symbol refused");
     CHECK(nuri_fea_pattern_init(&p, "alphabet:a\xC0", 11, NULL, 0, msg, sizeof msg) == NURI_EINVAL, "bad UTF-8");
     CHECK(nuri_fea_pattern_init(&p, "template:####", 13, NULL, 0, msg, sizeof msg) == 0, "template");
     memset(out, 0xAA, sizeof out);

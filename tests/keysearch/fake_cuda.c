@@ -16,8 +16,17 @@
 #include "ks_bitplane.cuh"
 
 typedef int CUresult;
-enum { OK = 0, ERR_INVALID_VALUE = 1, ERR_OUT_OF_MEMORY = 2, ERR_NOT_INITIALIZED = 3, ERR_NO_DEVICE = 100,
-       ERR_INVALID_DEVICE = 101, ERR_INVALID_IMAGE = 200, ERR_NOT_FOUND = 500, ERR_LAUNCH_FAILED = 719 };
+enum {
+    OK = 0,
+    ERR_INVALID_VALUE = 1,
+    ERR_OUT_OF_MEMORY = 2,
+    ERR_NOT_INITIALIZED = 3,
+    ERR_NO_DEVICE = 100,
+    ERR_INVALID_DEVICE = 101,
+    ERR_INVALID_IMAGE = 200,
+    ERR_NOT_FOUND = 500,
+    ERR_LAUNCH_FAILED = 719
+};
 
 #define API __attribute__((visibility("default")))
 
@@ -41,16 +50,36 @@ API CUresult cuInit(unsigned flags)
 API CUresult cuGetErrorName(CUresult rc, const char **name)
 {
     switch (rc) {
-    case OK: *name = "CUDA_SUCCESS"; return OK;
-    case ERR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; return OK;
-    case ERR_OUT_OF_MEMORY: *name = "CUDA_ERROR_OUT_OF_MEMORY"; return OK;
-    case ERR_NOT_INITIALIZED: *name = "CUDA_ERROR_NOT_INITIALIZED"; return OK;
-    case ERR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; return OK;
-    case ERR_INVALID_DEVICE: *name = "CUDA_ERROR_INVALID_DEVICE"; return OK;
-    case ERR_INVALID_IMAGE: *name = "CUDA_ERROR_INVALID_IMAGE"; return OK;
-    case ERR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; return OK;
-    case ERR_LAUNCH_FAILED: *name = "CUDA_ERROR_LAUNCH_FAILED"; return OK;
-    default: *name = NULL; return ERR_INVALID_VALUE;
+    case OK:
+        *name = "CUDA_SUCCESS";
+        return OK;
+    case ERR_INVALID_VALUE:
+        *name = "CUDA_ERROR_INVALID_VALUE";
+        return OK;
+    case ERR_OUT_OF_MEMORY:
+        *name = "CUDA_ERROR_OUT_OF_MEMORY";
+        return OK;
+    case ERR_NOT_INITIALIZED:
+        *name = "CUDA_ERROR_NOT_INITIALIZED";
+        return OK;
+    case ERR_NO_DEVICE:
+        *name = "CUDA_ERROR_NO_DEVICE";
+        return OK;
+    case ERR_INVALID_DEVICE:
+        *name = "CUDA_ERROR_INVALID_DEVICE";
+        return OK;
+    case ERR_INVALID_IMAGE:
+        *name = "CUDA_ERROR_INVALID_IMAGE";
+        return OK;
+    case ERR_NOT_FOUND:
+        *name = "CUDA_ERROR_NOT_FOUND";
+        return OK;
+    case ERR_LAUNCH_FAILED:
+        *name = "CUDA_ERROR_LAUNCH_FAILED";
+        return OK;
+    default:
+        *name = NULL;
+        return ERR_INVALID_VALUE;
     }
 }
 

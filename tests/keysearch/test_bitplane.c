@@ -10,8 +10,7 @@
 static bp_params bp; /* 3 KB: static, as in __constant__ memory on the GPU */
 
 /* first0 = 1: the kernel's path (no shared first round: first = 0, init = plaintext) */
-static size_t twin_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                          int first0)
+static size_t twin_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits, int first0)
 {
     if (first0) bp_prepare(&bp, p->nwords, 0, p->last, p->pt, p->target, p->base, p->pos, p->k);
     else bp_prepare(&bp, p->nwords, p->first, p->last, p->init, p->target, p->base, p->pos, p->k);
@@ -71,7 +70,8 @@ static void test_ctr(void)
         size_t ol;
         CHECK(nuri_pipo_key_init(&k, key, key_len, NULL) == 0, "key");
         CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_NONE, want, sizeof want, &ol, zero, 256) == 0 &&
-                  ol == 256, "pipo ctr");
+                  ol == 256,
+              "pipo ctr");
         bp_w rkp[64 * (NURI_PIPO_MAX_ROUNDS + 1)];
         bp_round_key_planes(k.rk, k.rounds, rkp);
         if (key_len == 16) bp_ctr_keystream(rkp, k.rounds, ctr0, NULL, got, 13);
@@ -94,7 +94,10 @@ int main(void)
         tu_unhex(prm.key, 16, "9722152EAD201D7ED2289477DD16C46D");
         tu_unhex(prm.pt, 8, "2600271EF6528509");
         tu_unhex(prm.ct, 8, "27035DAD81296B6B");
-        prm.mask[1] = 0xFF; prm.mask[6] = 0xF0; prm.mask[9] = 0x0F; prm.mask[14] = 0xFF;
+        prm.mask[1] = 0xFF;
+        prm.mask[6] = 0xF0;
+        prm.mask[9] = 0x0F;
+        prm.mask[14] = 0xFF;
         ks_plan p;
         CHECK(nuri_ks_plan_make(&p, &prm) == 0 && p.k == 24, "plan");
         uint64_t hits[4];

@@ -76,8 +76,8 @@ static void plant(nuri_keysearch_params *p, uint64_t index)
 static void test_selftests(void)
 {
     for (size_t i = 0; i < n_eng; i++)
-        CHECK((direct[i] ? nuri_ks_selftest_engine(direct[i]) : nuri_keysearch_selftest(eng[i])) == 0,
-              "%s: self-test", eng[i]);
+        CHECK((direct[i] ? nuri_ks_selftest_engine(direct[i]) : nuri_keysearch_selftest(eng[i])) == 0, "%s: self-test",
+              eng[i]);
     CHECK(nuri_keysearch_selftest("auto") == 0, "auto self-test");
 }
 
@@ -97,7 +97,9 @@ static void test_planted(void)
         uint64_t win_lo = want > 100 ? want - 1 - rnd(100) : 0;
         uint64_t win_hi = want + 1 + rnd(100);
         if (win_hi > space) win_hi = space;
-        struct { uint64_t s, c; } win[3] = {{want, win_hi - want}, {win_lo, win_hi - win_lo}, {win_lo, want + 1 - win_lo}};
+        struct {
+            uint64_t s, c;
+        } win[3] = {{want, win_hi - want}, {win_lo, win_hi - win_lo}, {win_lo, want + 1 - win_lo}};
         for (size_t e = 0; e < n_eng; e++)
             for (int w = 0; w < 3; w++) {
                 uint64_t hits[8], done;
@@ -105,8 +107,9 @@ static void test_planted(void)
                 int rc = run(&p, win[w].s, win[w].c, hits, 8, &n, &done, e);
                 int found = 0;
                 for (size_t h = 0; h < n; h++) found |= hits[h] == want;
-                CHECK(rc == 0 && found && done == win[w].c, "%s: trial %d k=%u rounds=%u words=%x window %d: rc %d n %zu",
-                      eng[e], trial, k, rounds, words, w, rc, n);
+                CHECK(rc == 0 && found && done == win[w].c,
+                      "%s: trial %d k=%u rounds=%u words=%x window %d: rc %d n %zu", eng[e], trial, k, rounds, words, w,
+                      rc, n);
                 /* the window without the planted key finds nothing (a 64-bit false match would be 2^-50) */
                 if (w == 0 && want > 0 && rounds != 1) {
                     uint64_t s = want > 64 ? want - 64 : 0;
@@ -163,8 +166,7 @@ static void test_top_of_keyspace(void)
         CHECK(rc == 0 && n == 1 && hits[0] == want && done == 100, "%s: top of a 2^64 keyspace", eng[e]);
         rc = run(&p, UINT64_MAX, 1, hits, 4, &n, &done, e);
         CHECK(rc == 0 && n == 0 && done == 1, "%s: last candidate", eng[e]);
-        CHECK(run(&p, UINT64_MAX, 2, hits, 4, &n, &done, e) == NURI_EINVAL,
-              "%s: range past 2^64", eng[e]);
+        CHECK(run(&p, UINT64_MAX, 2, hits, 4, &n, &done, e) == NURI_EINVAL, "%s: range past 2^64", eng[e]);
     }
 }
 
@@ -177,8 +179,8 @@ static void test_max_hits(void)
     for (size_t e = 0; e < n_eng; e++) {
         uint64_t hits[7], done;
         size_t n;
-        CHECK(run(&p, 100, 50, hits, 7, &n, &done, e) == 0 && n == 7 && done == 7 &&
-                  hits[0] == 100 && hits[6] == 106, "%s: max_hits", eng[e]);
+        CHECK(run(&p, 100, 50, hits, 7, &n, &done, e) == 0 && n == 7 && done == 7 && hits[0] == 100 && hits[6] == 106,
+              "%s: max_hits", eng[e]);
     }
     /* a real search with two planted keys: one found, stop, resume from start + done */
     random_template(&p, 16, 12, 3, 3);
@@ -253,7 +255,12 @@ static void test_errors_zero_outputs(void)
     static uint8_t gp[NURI_KEYSEARCH_GPU_PARAMS_BYTES + 8];
     int eq;
     random_template(&p, 16, 20, 3, 0);
-    struct { uint64_t start, count; const char *engine; int want; const char *what; } runs[] = {
+    struct {
+        uint64_t start, count;
+        const char *engine;
+        int want;
+        const char *what;
+    } runs[] = {
         {0, 1u << 20, "nosuch", NURI_ENOTFOUND, "unknown engine"},
         {1u << 20, 1, NULL, NURI_EINVAL, "start past the keyspace"},
         {5, 1u << 20, NULL, NURI_EINVAL, "range past the keyspace"},

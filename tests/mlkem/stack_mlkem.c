@@ -13,7 +13,7 @@
 #include "test_util.h"
 
 #define STACK_BYTES (512 * 1024)
-#define BUDGET (160 * 1024)
+#define BUDGET      (160 * 1024)
 
 typedef struct {
     int op; /* 0 nothing, 1 keygen, 2 encaps, 3 decaps */
@@ -27,12 +27,21 @@ typedef struct {
 static void *run(void *arg)
 {
     job *j = arg;
-    size_t ekl = nuri_mlkem_ek_bytes(j->level), dkl = nuri_mlkem_dk_bytes(j->level), ctl = nuri_mlkem_ct_bytes(j->level);
+    size_t ekl = nuri_mlkem_ek_bytes(j->level), dkl = nuri_mlkem_dk_bytes(j->level),
+           ctl = nuri_mlkem_ct_bytes(j->level);
     switch (j->op) {
-    case 1: j->rc = nuri_mlkem_keygen(j->level, j->ek, ekl, j->dk, dkl, j->seed, 64, j->impl); break;
-    case 2: j->rc = nuri_mlkem_encaps(j->level, j->ct, ctl, j->ss, 32, j->ek, ekl, j->m, 32, j->impl); break;
-    case 3: j->rc = nuri_mlkem_decaps(j->level, j->ss, 32, j->ct, ctl, j->dk, dkl, j->impl); break;
-    default: j->rc = 0; break;
+    case 1:
+        j->rc = nuri_mlkem_keygen(j->level, j->ek, ekl, j->dk, dkl, j->seed, 64, j->impl);
+        break;
+    case 2:
+        j->rc = nuri_mlkem_encaps(j->level, j->ct, ctl, j->ss, 32, j->ek, ekl, j->m, 32, j->impl);
+        break;
+    case 3:
+        j->rc = nuri_mlkem_decaps(j->level, j->ss, 32, j->ct, ctl, j->dk, dkl, j->impl);
+        break;
+    default:
+        j->rc = 0;
+        break;
     }
     return NULL;
 }

@@ -54,11 +54,16 @@ static int all_zero(const uint8_t *p, size_t n)
 /* ---------------- SHA-3 ---------------- */
 static void test_sha3(void)
 {
-    static const struct { const char *msg; const char *h256, *h512; } kat[] = {
+    static const struct {
+        const char *msg;
+        const char *h256, *h512;
+    } kat[] = {
         {"", "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a",
-         "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d95b6d3e301758586281dcd26"},
+         "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d95b6d"
+         "3e301758586281dcd26"},
         {"abc", "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532",
-         "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d5a56592f8274eec53f0"},
+         "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4cf408d"
+         "5a56592f8274eec53f0"},
     };
     uint8_t out[64], want[64];
     for (size_t i = 0; i < 2; i++) {
@@ -73,7 +78,9 @@ static void test_sha3(void)
     tu_unhex(want, 32, "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
     CHECK_MEM(out, want, 32, "SHAKE128('')");
     nuri_shake256(out, 64, NULL, 0);
-    tu_unhex(want, 64, "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762fd75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be");
+    tu_unhex(want, 64,
+             "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762fd75dc4ddd8c0f200cb05019d67b592f6fc821c494"
+             "79ab48640292eacb3b7c4be");
     CHECK_MEM(out, want, 64, "SHAKE256('')");
 
     /* incremental (odd chunkings) == one-shot; block API and x4 == one-shot */
@@ -82,9 +89,11 @@ static void test_sha3(void)
     for (size_t len = 0; len < sizeof msg; len += 37) {
         for (int v = 0; v < 2; v++) {
             unsigned rate = v ? 136 : 168;
-            if (v) nuri_shake256(a, sizeof a, msg, len); else nuri_shake128(a, sizeof a, msg, len);
+            if (v) nuri_shake256(a, sizeof a, msg, len);
+            else nuri_shake128(a, sizeof a, msg, len);
             nuri_shake_ctx x;
-            if (v) nuri_shake256_init(&x); else nuri_shake128_init(&x);
+            if (v) nuri_shake256_init(&x);
+            else nuri_shake128_init(&x);
             for (size_t p = 0, step = 1; p < len; p += step, step = step * 3 % 17 + 1)
                 nuri_shake_absorb(&x, msg + p, p + step <= len ? step : len - p);
             for (size_t p = 0, step = 5; p < sizeof b; p += step, step = step * 7 % 151 + 1)
@@ -97,14 +106,16 @@ static void test_sha3(void)
             nuri_keccakx4 st;
             nuri_shake_x4_absorb_once(&st, rate, msg, msg, msg, msg, len);
             nuri_shake_x4_squeezeblocks(c[0], c[1], c[2], c[3], 3, &st, rate);
-            for (int j = 0; j < 4; j++) CHECK_MEM(a, c[j], 3 * rate, "x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
+            for (int j = 0; j < 4; j++)
+                CHECK_MEM(a, c[j], 3 * rate, "x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
 #if defined(NURI_HAVE_MLKEM_AVX2)
             if (nuri_cpu_has(NURI_CPU_AVX2)) {
                 /* AVX2 x4 on four different messages (prefixes of msg) against one-shot SHAKE */
                 uint8_t w4[4][3 * 168];
                 size_t l4 = len;
                 for (int j = 0; j < 4; j++) {
-                    if (v) nuri_shake256(w4[j], 3 * rate, msg + j, l4); else nuri_shake128(w4[j], 3 * rate, msg + j, l4);
+                    if (v) nuri_shake256(w4[j], 3 * rate, msg + j, l4);
+                    else nuri_shake128(w4[j], 3 * rate, msg + j, l4);
                 }
                 _Alignas(32) nuri_keccakx4 sa;
                 nuri_shake_x4_absorb_once_avx2(&sa, rate, msg, msg + 1, msg + 2, msg + 3, l4);
@@ -133,7 +144,7 @@ static void test_sha3(void)
                 size_t len = it % 4 == 3 ? tu_rand64() % 600 : base + tu_rand64() % 8;
                 int sha3 = rate == 72 || (rate == 136 && (tu_rand64() & 1));
                 size_t outlen = rate == 72 ? 64 : sha3 ? 32 : 1 + tu_rand64() % rate;
-                jobs[j] = (nuri_keccak_job){prelen ? msg + 600 : NULL, prelen, msg + j, len, NULL, outlen,
+                jobs[j] = (nuri_keccak_job){prelen ? msg + 600 : NULL,    prelen, msg + j, len, NULL, outlen,
                                             (uint8_t)(sha3 ? 0x06 : 0x1F)};
                 memcpy(cat[j], msg + 600, prelen);
                 memcpy(cat[j] + prelen, msg + j, len);
@@ -180,10 +191,22 @@ static void test_sha3(void)
             else EVP_DigestFinalXOF(ctx, b, olen);
             EVP_MD_CTX_free(ctx);
             switch (m) {
-            case 0: nuri_sha3_256(a, msg, len); ol = 32; break;
-            case 1: nuri_sha3_512(a, msg, len); ol = 64; break;
-            case 2: nuri_shake128(a, olen, msg, len); ol = (unsigned)olen; break;
-            default: nuri_shake256(a, olen, msg, len); ol = (unsigned)olen; break;
+            case 0:
+                nuri_sha3_256(a, msg, len);
+                ol = 32;
+                break;
+            case 1:
+                nuri_sha3_512(a, msg, len);
+                ol = 64;
+                break;
+            case 2:
+                nuri_shake128(a, olen, msg, len);
+                ol = (unsigned)olen;
+                break;
+            default:
+                nuri_shake256(a, olen, msg, len);
+                ol = (unsigned)olen;
+                break;
             }
             CHECK_MEM(a, b, ol, "SHA-3 variant %d vs OpenSSL, len %zu", m, len);
         }
@@ -223,9 +246,11 @@ static int in_range(const mlk_poly *a, int lo, int hi)
 
 static const nuri_mlkem_backend *backend_by_name(const char *name)
 {
-    static const nuri_mlkem_backend *const all[] = {&nuri_mlkem_backend_ref, &nuri_mlkem_backend_opt,
+    static const nuri_mlkem_backend *const all[] = {
+        &nuri_mlkem_backend_ref,
+        &nuri_mlkem_backend_opt,
 #if defined(NURI_HAVE_MLKEM_AVX2)
-                                                    &nuri_mlkem_backend_avx2,
+        &nuri_mlkem_backend_avx2,
 #endif
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -288,14 +313,19 @@ static void test_compress_all_backends(void)
                 for (int i = 0; i < 256; i++) {
                     acc |= (uint64_t)(uint16_t)v.c[i] << bits;
                     bits += d;
-                    while (bits >= 8) { buf[o++] = (uint8_t)acc; acc >>= 8; bits -= 8; }
+                    while (bits >= 8) {
+                        buf[o++] = (uint8_t)acc;
+                        acc >>= 8;
+                        bits -= 8;
+                    }
                 }
                 nuri_mlkem_ref_decompress(&x, buf, d);
                 be->decompress(&y, buf, d);
                 bad += memcmp(&x, &y, sizeof x) != 0;
             }
         }
-        CHECK(be && bad == 0, "%s: Compress_d of every x < q and Decompress_d of every d-bit value == ref (d = 1, 4, 5, 10, 11)",
+        CHECK(be && bad == 0,
+              "%s: Compress_d of every x < q and Decompress_d of every d-bit value == ref (d = 1, 4, 5, 10, 11)",
               impl_names[ii]);
     }
 }
@@ -331,20 +361,28 @@ static void test_kernels(void)
             mlk_poly a, b, x, y, av[4], bv[4];
             mlk_mulcache c1[4], c2[4];
             rand_poly(&a, -MLKEM_Q, MLKEM_Q);
-            x = a; y = a;
-            ref->ntt(&x); be->ntt(&y);
+            x = a;
+            y = a;
+            ref->ntt(&x);
+            be->ntt(&y);
             ok_ntt &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
             rand_poly(&a, -MLKEM_Q + 1, MLKEM_Q - 1);
-            x = a; y = a;
-            ref->invntt(&x); be->invntt(&y);
+            x = a;
+            y = a;
+            ref->invntt(&x);
+            be->invntt(&y);
             ok_inv &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
             /* invntt(ntt(a)) == a * R (and * R^-1 from basemul: check via the unit) */
             rand_poly(&a, -32768, 32767);
-            x = a; y = a;
-            ref->reduce(&x); be->reduce(&y);
+            x = a;
+            y = a;
+            ref->reduce(&x);
+            be->reduce(&y);
             ok_red &= poly_eq_modq(&x, &a) && in_range(&y, 0, MLKEM_Q - 1) && poly_eq_modq(&y, &a);
-            x = a; y = a;
-            ref->tomont(&x); be->tomont(&y);
+            x = a;
+            y = a;
+            ref->tomont(&x);
+            be->tomont(&y);
             ok_mont &= poly_eq_modq(&x, &y) && in_range(&y, -MLKEM_Q + 1, MLKEM_Q - 1);
             for (unsigned k = 1; k <= 4; k++) {
                 for (unsigned l = 0; l < k; l++) {
@@ -359,17 +397,20 @@ static void test_kernels(void)
             }
             uint8_t buf1[384], buf2[384];
             rand_poly(&a, 0, MLKEM_Q - 1);
-            ref->tobytes(buf1, &a); be->tobytes(buf2, &a);
+            ref->tobytes(buf1, &a);
+            be->tobytes(buf2, &a);
             ok_pack &= memcmp(buf1, buf2, 384) == 0;
             tu_randbytes(buf1, 384);
-            ref->frombytes(&x, buf1); be->frombytes(&y, buf1);
+            ref->frombytes(&x, buf1);
+            be->frombytes(&y, buf1);
             ok_pack &= memcmp(&x, &y, sizeof x) == 0 && in_range(&y, 0, MLKEM_Q - 1);
             static const unsigned ds[] = {1, 4, 5, 10, 11};
             for (int di = 0; di < 5; di++) {
                 be->compress(buf2, &a, ds[di]);
                 ref->compress(buf1, &a, ds[di]);
                 ok_pack &= memcmp(buf1, buf2, 32 * ds[di]) == 0;
-                ref->decompress(&x, buf1, ds[di]); be->decompress(&y, buf1, ds[di]);
+                ref->decompress(&x, buf1, ds[di]);
+                be->decompress(&y, buf1, ds[di]);
                 ok_pack &= memcmp(&x, &y, sizeof x) == 0;
             }
             uint8_t seed[32];
@@ -416,8 +457,8 @@ static void test_acvp(void)
             tu_unhex(seed + 32, 32, t->z);
             uint8_t *wek = unhex_alloc(t->ek, &n), *wdk = unhex_alloc(t->dk, &n);
             int rc = nuri_mlkem_keygen(t->level, ek, ekl, dk, dkl, seed, 64, impl);
-            CHECK(rc == 0 && memcmp(ek, wek, ekl) == 0 && memcmp(dk, wdk, dkl) == 0, "%s: ACVP keyGen tcId %u",
-                  impl, t->tcid);
+            CHECK(rc == 0 && memcmp(ek, wek, ekl) == 0 && memcmp(dk, wdk, dkl) == 0, "%s: ACVP keyGen tcId %u", impl,
+                  t->tcid);
             free(wek);
             free(wdk);
         }
@@ -428,9 +469,12 @@ static void test_acvp(void)
                     *wk = unhex_alloc(t->k, &kl);
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32];
             int rc = nuri_mlkem_encaps(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
-            CHECK(rc == 0 && memcmp(ct, wc, cl) == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP encapsulation tcId %u",
-                  impl, t->tcid);
-            free(ek); free(m); free(wc); free(wk);
+            CHECK(rc == 0 && memcmp(ct, wc, cl) == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP encapsulation tcId %u", impl,
+                  t->tcid);
+            free(ek);
+            free(m);
+            free(wc);
+            free(wk);
         }
         int rejections = 0;
         for (size_t v = 0; v < sizeof mlkem_acvp_decaps / sizeof mlkem_acvp_decaps[0]; v++) {
@@ -449,7 +493,9 @@ static void test_acvp(void)
             CHECK((memcmp(ss, j, 32) == 0) == t->implicit_rejection, "%s: tcId %u implicit rejection = %d", impl,
                   t->tcid, t->implicit_rejection);
             rejections += t->implicit_rejection;
-            free(dk); free(c); free(wk);
+            free(dk);
+            free(c);
+            free(wk);
         }
         CHECK(rejections >= 3, "ACVP subset has implicit-rejection cases (%d)", rejections);
     }
@@ -464,7 +510,8 @@ static void test_acvp(void)
         /* and encaps itself refuses it */
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {1};
-            int rc2 = nuri_mlkem_encaps(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
+            int rc2 =
+                nuri_mlkem_encaps(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
             CHECK((rc2 == 0) == t->passed, "%s: encaps on ACVP ek tcId %u", impl_names[ii], t->tcid);
         }
         fails += !t->passed;
@@ -490,7 +537,9 @@ static void test_acvp(void)
 
 /* ---------------- NIST-style KAT (AES-256 CTR-DRBG, test code only) ---------------- */
 #if defined(NURI_TEST_OPENSSL)
-typedef struct { uint8_t key[32], v[16]; } drbg;
+typedef struct {
+    uint8_t key[32], v[16];
+} drbg;
 
 static void aes256_ecb(const uint8_t key[32], const uint8_t in[16], uint8_t out[16])
 {
@@ -537,7 +586,10 @@ static void drbg_bytes(drbg *d, uint8_t *out, size_t n)
     drbg_update(d, NULL);
 }
 
-typedef struct { char *p; size_t len, cap; } sbuf;
+typedef struct {
+    char *p;
+    size_t len, cap;
+} sbuf;
 static void sb_add(sbuf *s, const char *name, const uint8_t *b, size_t n)
 {
     size_t need = s->len + strlen(name) + 2 * n + 8;
@@ -587,7 +639,10 @@ static void test_kat(const char *shared_dir)
                 snprintf(cnt, sizeof cnt, "count = %d\n", i);
                 for (int pass = 0; pass < (i == 0 ? 2 : 1); pass++, s = &single) {
                     size_t need = s->len + strlen(cnt) + 1;
-                    if (need > s->cap) { s->cap = need * 2 + 4096; s->p = realloc(s->p, s->cap); }
+                    if (need > s->cap) {
+                        s->cap = need * 2 + 4096;
+                        s->p = realloc(s->p, s->cap);
+                    }
                     s->len += (size_t)sprintf(s->p + s->len, "%s", cnt);
                     sb_add(s, "seed", seeds[i], 48);
                     sb_add(s, "pk", ek, ekl);
@@ -604,8 +659,8 @@ static void test_kat(const char *shared_dir)
                   mlkem_kat_digests[li].level, level);
             /* liboqs "all": the 100 entries without the final trailing newline */
             sha256_hex(h, all.p, all.len - 1);
-            CHECK(strcmp(h, mlkem_kat_digests[li].all) == 0, "%s: ML-KEM-%u KAT all digest %s, want %s",
-                  impl_names[ii], level, h, mlkem_kat_digests[li].all);
+            CHECK(strcmp(h, mlkem_kat_digests[li].all) == 0, "%s: ML-KEM-%u KAT all digest %s, want %s", impl_names[ii],
+                  level, h, mlkem_kat_digests[li].all);
             printf("%s ML-KEM-%u KAT all    sha256 %s\n", impl_names[ii], level, h);
             sha256_hex(h, single.p, single.len);
             printf("%s ML-KEM-%u KAT single sha256 %s\n", impl_names[ii], level, h);
@@ -625,7 +680,10 @@ static void test_kat(const char *shared_dir)
                             const char *val = tu_kv_get(&kv, f[fi]);
                             if (!val) val = "";
                             size_t need = e.len + strlen(val) + 16;
-                            if (need > e.cap) { e.cap = need * 2; e.p = realloc(e.p, e.cap); }
+                            if (need > e.cap) {
+                                e.cap = need * 2;
+                                e.p = realloc(e.p, e.cap);
+                            }
                             e.len += (size_t)sprintf(e.p + e.len, "%s = %s\n", f[fi], val);
                         }
                         CHECK(e.len == single.len && memcmp(e.p, single.p, e.len) == 0, "%s matches", path);
@@ -695,8 +753,8 @@ static void test_modulus_check(void)
             set_coeff(bad, idx, 3328);
             boundary_ok &= nuri_mlkem_check_ek(level, bad, ekl) == 0;
         }
-        CHECK(rejected == total && total == 767, "ML-KEM-%u: modulus check rejects %d of %d values 3329..4095",
-              level, rejected, total);
+        CHECK(rejected == total && total == 767, "ML-KEM-%u: modulus check rejects %d of %d values 3329..4095", level,
+              rejected, total);
         CHECK(zeroed == total, "ML-KEM-%u: outputs zeroed on rejected ek", level);
         CHECK(boundary_ok, "ML-KEM-%u: coefficient 3328 accepted", level);
     }
@@ -766,13 +824,13 @@ static void test_length_errors(void)
         tu_randbytes(seed, sizeof seed);
         tu_randbytes(m, sizeof m);
         int ok = 1;
-#define EXPECT(call, code, ...)                                                                    \
-    do {                                                                                           \
-        memset(ct, 0xAA, sizeof ct);                                                               \
-        memset(ss, 0xAA, sizeof ss);                                                               \
-        int rc_ = (call);                                                                          \
-        CHECK(rc_ == (code), "ML-KEM-%u: " __VA_ARGS__);                                           \
-        (void)ok;                                                                                  \
+#define EXPECT(call, code, ...)                          \
+    do {                                                 \
+        memset(ct, 0xAA, sizeof ct);                     \
+        memset(ss, 0xAA, sizeof ss);                     \
+        int rc_ = (call);                                \
+        CHECK(rc_ == (code), "ML-KEM-%u: " __VA_ARGS__); \
+        (void)ok;                                        \
     } while (0)
         static const long deltas[] = {-1, 1, -32};
         uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 8], dk2[NURI_MLKEM_MAX_DK_BYTES + 8];
@@ -785,22 +843,30 @@ static void test_length_errors(void)
                       all_zero(ek2, ekl + dl) && all_zero(dk2, dkl),
                   "ML-KEM-%u: keygen ek_len %+ld -> ELENGTH, outputs zeroed", level, dl);
             memset(dk2, 0xAA, sizeof dk2);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl + dl, seed, 64, NULL) == NURI_ELENGTH && all_zero(dk2, dkl + dl),
+            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl + dl, seed, 64, NULL) == NURI_ELENGTH &&
+                      all_zero(dk2, dkl + dl),
                   "ML-KEM-%u: keygen dk_len %+ld", level, dl);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl, seed, 64 + dl, NULL) == NURI_ELENGTH, "ML-KEM-%u: seed_len %+ld",
-                  level, dl);
+            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl, seed, 64 + dl, NULL) == NURI_ELENGTH,
+                  "ML-KEM-%u: seed_len %+ld", level, dl);
             /* encaps: ct, ss, ek, m */
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl + dl, ss, 32, ek, ekl, m, 32, NULL), NURI_ELENGTH, "encaps ct_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl + dl, ss, 32, ek, ekl, m, 32, NULL), NURI_ELENGTH,
+                   "encaps ct_len %+ld", level, dl);
             CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on error", level);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32 + dl, ek, ekl, m, 32, NULL), NURI_ELENGTH, "encaps ss_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl + dl, m, 32, NULL), NURI_ELENGTH, "encaps ek_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32 + dl, ek, ekl, m, 32, NULL), NURI_ELENGTH,
+                   "encaps ss_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl + dl, m, 32, NULL), NURI_ELENGTH,
+                   "encaps ek_len %+ld", level, dl);
             EXPECT(nuri_mlkem_check_ek(level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32 + dl, NULL), NURI_ELENGTH, "encaps m_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32 + dl, NULL), NURI_ELENGTH,
+                   "encaps m_len %+ld", level, dl);
             /* decaps: ss, ct, dk */
-            EXPECT(nuri_mlkem_decaps(level, ss, 32 + dl, ct, ctl, dk, dkl, NULL), NURI_ELENGTH, "decaps ss_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl + dl, dk, dkl, NULL), NURI_ELENGTH, "decaps ct_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_decaps(level, ss, 32 + dl, ct, ctl, dk, dkl, NULL), NURI_ELENGTH, "decaps ss_len %+ld",
+                   level, dl);
+            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl + dl, dk, dkl, NULL), NURI_ELENGTH, "decaps ct_len %+ld",
+                   level, dl);
             CHECK(all_zero(ss, 32), "ML-KEM-%u: decaps output zeroed on error", level);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl + dl, NULL), NURI_ELENGTH, "decaps dk_len %+ld", level, dl);
+            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl + dl, NULL), NURI_ELENGTH, "decaps dk_len %+ld",
+                   level, dl);
             EXPECT(nuri_mlkem_check_dk(level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level, dl);
         }
         /* the other level's sizes */
@@ -814,7 +880,8 @@ static void test_length_errors(void)
         EXPECT(nuri_mlkem_decaps(level, ss, 32, NULL, ctl, dk, dkl, NULL), NURI_ELENGTH, "NULL ct", level);
         EXPECT(nuri_mlkem_keygen(level, NULL, ekl, dk2, dkl, seed, 64, NULL), NURI_ELENGTH, "NULL ek out", level);
         /* unknown implementation, bad level */
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "nope"), NURI_ENOTFOUND, "unknown impl", level);
+        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "nope"), NURI_ENOTFOUND, "unknown impl",
+               level);
         CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for an unknown impl", level);
         EXPECT(nuri_mlkem_encaps(level + 1, ct, ctl, ss, 32, ek, ekl, m, 32, NULL), NURI_EINVAL, "bad level", level);
         EXPECT(nuri_mlkem_keygen(0, ek2, ekl, dk2, dkl, seed, 64, NULL), NURI_EINVAL, "keygen level 0", level);
@@ -830,24 +897,31 @@ static void test_api_and_differential(void)
     uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
     uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES], ct2[NURI_MLKEM_MAX_CT_BYTES], ss3[32];
     uint8_t seed[64], m[32];
-    CHECK(nuri_mlkem512_keygen(ek, dk) == 0 && nuri_mlkem512_encaps(ct, ss, ek) == 0 && nuri_mlkem512_decaps(ss2, ct, dk) == 0 &&
-              memcmp(ss, ss2, 32) == 0, "ML-KEM-512 random round trip (OS RNG)");
-    CHECK(nuri_mlkem768_keygen(ek, dk) == 0 && nuri_mlkem768_encaps(ct, ss, ek) == 0 && nuri_mlkem768_decaps(ss2, ct, dk) == 0 &&
-              memcmp(ss, ss2, 32) == 0, "ML-KEM-768 random round trip (OS RNG)");
-    CHECK(nuri_mlkem1024_keygen(ek, dk) == 0 && nuri_mlkem1024_encaps(ct, ss, ek) == 0 && nuri_mlkem1024_decaps(ss2, ct, dk) == 0 &&
-              memcmp(ss, ss2, 32) == 0, "ML-KEM-1024 random round trip (OS RNG)");
+    CHECK(nuri_mlkem512_keygen(ek, dk) == 0 && nuri_mlkem512_encaps(ct, ss, ek) == 0 &&
+              nuri_mlkem512_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0,
+          "ML-KEM-512 random round trip (OS RNG)");
+    CHECK(nuri_mlkem768_keygen(ek, dk) == 0 && nuri_mlkem768_encaps(ct, ss, ek) == 0 &&
+              nuri_mlkem768_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0,
+          "ML-KEM-768 random round trip (OS RNG)");
+    CHECK(nuri_mlkem1024_keygen(ek, dk) == 0 && nuri_mlkem1024_encaps(ct, ss, ek) == 0 &&
+              nuri_mlkem1024_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0,
+          "ML-KEM-1024 random round trip (OS RNG)");
     tu_randbytes(seed, 64);
     tu_randbytes(m, 32);
     CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 &&
               nuri_mlkem_keygen(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 && memcmp(ek, ek2, 1184) == 0 &&
-              memcmp(dk, dk2, 2400) == 0, "fixed-size keygen_derand == generic ref");
+              memcmp(dk, dk2, 2400) == 0,
+          "fixed-size keygen_derand == generic ref");
     CHECK(nuri_mlkem768_encaps_derand(ct, ss, ek, m) == 0 &&
               nuri_mlkem_encaps(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
-              memcmp(ss, ss2, 32) == 0, "fixed-size encaps_derand == generic ref");
+              memcmp(ss, ss2, 32) == 0,
+          "fixed-size encaps_derand == generic ref");
     CHECK(nuri_mlkem512_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem512_encaps_derand(ct, ss, ek, m) == 0 &&
-              nuri_mlkem512_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0, "ML-KEM-512 derand round trip");
+              nuri_mlkem512_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0,
+          "ML-KEM-512 derand round trip");
     CHECK(nuri_mlkem1024_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem1024_encaps_derand(ct, ss, ek, m) == 0 &&
-              nuri_mlkem1024_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0, "ML-KEM-1024 derand round trip");
+              nuri_mlkem1024_decaps(ss2, ct, dk) == 0 && memcmp(ss, ss2, 32) == 0,
+          "ML-KEM-1024 derand round trip");
     int ok = 1;
     for (int it = 0; it < 60; it++) {
         unsigned level = LEVELS[it % 3];
@@ -897,12 +971,15 @@ static void test_batch(void)
             for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
                 size_t n = counts[ci];
                 /* encaps_many to keys 0,0,1,2,0,... (runs of equal keys and changes) */
-                for (size_t i = 0; i < n; i++) memcpy(eks + i * ekl, ek[(i * 7 / 3) % 3 == 1 ? 1 : (i % 5 == 4 ? 2 : 0)], ekl);
+                for (size_t i = 0; i < n; i++)
+                    memcpy(eks + i * ekl, ek[(i * 7 / 3) % 3 == 1 ? 1 : (i % 5 == 4 ? 2 : 0)], ekl);
                 tu_randbytes(ms, n * 32);
                 memset(cts, 0xAA, sizeof cts);
-                ok_enc &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
+                ok_enc &=
+                    nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
                 for (size_t i = 0; i < n; i++) {
-                    ok_enc &= nuri_mlkem_encaps(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
+                    ok_enc &=
+                        nuri_mlkem_encaps(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
                     ok_enc &= memcmp(ct1, cts + i * ctl, ctl) == 0 && memcmp(s1, ss + i * 32, 32) == 0;
                 }
                 /* decaps_many under dk (key 0): items for other keys and altered ones reject implicitly */
@@ -923,7 +1000,8 @@ static void test_batch(void)
             n = 6;
             set_coeff(eks + 4 * ekl, 3, MLKEM_Q);
             memset(ss, 0x55, n * 32);
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBADEK;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) ==
+                      NURI_EBADEK;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
             /* a dk failing its hash check */
             memcpy(dk2, dk, dkl);
@@ -935,8 +1013,10 @@ static void test_batch(void)
             ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_ELENGTH;
             ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
             ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) == NURI_ELENGTH;
+            ok_err &=
+                nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
+            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) ==
+                      NURI_ELENGTH;
             ok_err &= nuri_mlkem_encaps_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
                                              SIZE_MAX / ctl + 2, impl) == NURI_ELENGTH;
             /* an unknown level: NURI_EINVAL, and the outputs zeroed all the same */
@@ -945,7 +1025,8 @@ static void test_batch(void)
             ok_err &= all_zero(ss2, n * 32);
             memset(ss, 0x55, n * 32);
             memset(cts, 0x55, n * ctl);
-            ok_err &= nuri_mlkem_encaps_many(600, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+            ok_err &=
+                nuri_mlkem_encaps_many(600, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
         }
         CHECK(ok_enc, "%s: encaps_many == encaps per item (3 levels, n = 0..21, repeated and distinct keys)", impl);

@@ -141,8 +141,7 @@ static void test_sbox_tables(void)
             int y = pipo_sbox[x];
             for (int j = 0; j < 8; j++) s[j] |= (uint8_t)(((y >> j) & 1) << c);
         }
-        for (int j = 0; j < 8; j++)
-            want[8 * b + j] = (uint8_t)((s[j] << rot[j]) | (s[j] >> ((8 - rot[j]) & 7)));
+        for (int j = 0; j < 8; j++) want[8 * b + j] = (uint8_t)((s[j] << rot[j]) | (s[j] >> ((8 - rot[j]) & 7)));
     }
     for (int i = 0; i < 256; i++) CHECK(pipo_inv_sbox[pipo_sbox[i]] == i, "S_inv table inverts S at %d", i);
     for (size_t i = 0; i < n_impls; i++) {
@@ -157,8 +156,8 @@ static void test_sbox_tables(void)
     }
 }
 
-static const size_t lengths[] = {0, 1, 7, 8, 9, 15, 16, 63, 64, 65, 127, 128, 255, 256, 511, 512, 513,
-                                 1000, 1024, 4096, 8191, 16384, 65536, 100000};
+static const size_t lengths[] = {0,   1,   7,   8,   9,   15,   16,   63,   64,   65,    127,   128,
+                                 255, 256, 511, 512, 513, 1000, 1024, 4096, 8191, 16384, 65536, 100000};
 #define NLEN (sizeof lengths / sizeof lengths[0])
 
 /* CBC and CTR composed by hand from single-block ECB with ref: an independent model of the modes. */
@@ -179,7 +178,8 @@ static void model_ctr(const nuri_pipo_key *k, const uint8_t iv[8], uint8_t *out,
     for (size_t i = 0; i < n; i++) {
         if (i % 8 == 0) {
             nuri_pipo_encrypt_blocks(k, ks, ctr, 1);
-            for (int j = 7; j >= 0; j--) if (++ctr[j]) break; /* big-endian increment, wraps */
+            for (int j = 7; j >= 0; j--)
+                if (++ctr[j]) break; /* big-endian increment, wraps */
         }
         out[i] = in[i] ^ ks[i % 8];
     }
@@ -218,10 +218,12 @@ static void test_modes_differential(void)
                         size_t ol = 0, bl = 0;
                         int rc = nuri_pipo_encrypt(&k, mode, ivp, ivl, pad, out, len + 8, &ol, msg, len);
                         if (!pad && !whole && mode != NURI_PIPO_CTR) {
-                            CHECK(rc == NURI_ELENGTH, "%s mode %d len %zu: partial block must be ELENGTH", impl_names[i], mode, len);
+                            CHECK(rc == NURI_ELENGTH, "%s mode %d len %zu: partial block must be ELENGTH",
+                                  impl_names[i], mode, len);
                             continue;
                         }
-                        CHECK(rc == NURI_OK, "%s mode %d pad %d len %zu: encrypt rc %d", impl_names[i], mode, pad, len, rc);
+                        CHECK(rc == NURI_OK, "%s mode %d pad %d len %zu: encrypt rc %d", impl_names[i], mode, pad, len,
+                              rc);
                         if (have_model) {
                             CHECK(ol == mlen && memcmp(out, ref_out, len) == 0, "%s mode %d len %zu: matches the model",
                                   impl_names[i], mode, len);
@@ -235,7 +237,8 @@ static void test_modes_differential(void)
                         if (pad) CHECK(ol == (len / 8 + 1) * 8, "padded length for %zu is %zu", len, ol);
                         rc = nuri_pipo_decrypt(&k, mode, ivp, ivl, pad, back, ol + 8, &bl, out, ol);
                         CHECK(rc == NURI_OK && bl == len && memcmp(back, msg, len) == 0,
-                              "%s mode %d pad %d len %zu: decrypt(encrypt(x)) == x (rc %d)", impl_names[i], mode, pad, len, rc);
+                              "%s mode %d pad %d len %zu: decrypt(encrypt(x)) == x (rc %d)", impl_names[i], mode, pad,
+                              len, rc);
                         nuri_pipo_key_wipe(&k);
                     }
                     (void)first;
@@ -317,8 +320,12 @@ static void test_streaming(void)
                 rc = nuri_pipo_final(&ctx, out + sl, 8, &w);
                 CHECK(rc == 0, "final rc %d", rc);
                 sl += w;
-                if (dir) CHECK(sl == ol && memcmp(out, ref_out, ol) == 0, "%s: streaming encrypt == one-shot (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
-                else CHECK(sl == len && memcmp(out, msg, len) == 0, "%s: streaming decrypt == plaintext (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
+                if (dir)
+                    CHECK(sl == ol && memcmp(out, ref_out, ol) == 0,
+                          "%s: streaming encrypt == one-shot (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
+                else
+                    CHECK(sl == len && memcmp(out, msg, len) == 0,
+                          "%s: streaming decrypt == plaintext (mode %d pad %d len %zu)", impl_names[i], mode, pad, len);
             }
         }
     }
@@ -395,13 +402,20 @@ static void test_errors(void)
     CHECK(nuri_pipo_key_init(&k, key, 16, "nosuch") == NURI_ENOTFOUND, "unknown implementation name");
     CHECK(nuri_pipo_key_init(&k, key, 16, NULL) == NURI_OK, "default dispatch works");
     CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CBC, iv, 7, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "7-byte IV");
-    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CBC, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "missing IV");
-    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, iv, 8, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH, "IV given for ECB");
-    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 8) == NURI_EINVAL, "padding with CTR");
-    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 8, &ol, buf, 8) == NURI_EBUFFER && ol == 0, "small output buffer");
-    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 12) == NURI_ELENGTH, "ECB partial block");
-    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, buf, 0) == NURI_ELENGTH, "padded decrypt of empty input");
-    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_CBC, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 13) == NURI_ELENGTH, "padded decrypt of partial block");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CBC, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH,
+          "missing IV");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, iv, 8, NURI_PAD_NONE, o, 64, &ol, buf, 8) == NURI_ELENGTH,
+          "IV given for ECB");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_CTR, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 8) == NURI_EINVAL,
+          "padding with CTR");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 8, &ol, buf, 8) == NURI_EBUFFER && ol == 0,
+          "small output buffer");
+    CHECK(nuri_pipo_encrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_NONE, o, 64, &ol, buf, 12) == NURI_ELENGTH,
+          "ECB partial block");
+    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, buf, 0) == NURI_ELENGTH,
+          "padded decrypt of empty input");
+    CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_CBC, iv, 8, NURI_PAD_PKCS7, o, 64, &ol, buf, 13) == NURI_ELENGTH,
+          "padded decrypt of partial block");
     /* bad padding: every last-byte value that is not a valid pad */
     int bad_ok = 1;
     for (int p = 0; p < 256; p++) {
@@ -418,10 +432,12 @@ static void test_errors(void)
     {
         uint8_t blk[8] = {8, 8, 8, 8, 8, 8, 8, 8}, ct[8];
         nuri_pipo_encrypt_blocks(&k, ct, blk, 1);
-        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == 0 && ol == 0, "full pad block");
+        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == 0 && ol == 0,
+              "full pad block");
         blk[0] = 9;
         nuri_pipo_encrypt_blocks(&k, ct, blk, 1);
-        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == NURI_EPADDING, "pad 8 with a wrong byte");
+        CHECK(nuri_pipo_decrypt(&k, NURI_PIPO_ECB, NULL, 0, NURI_PAD_PKCS7, o, 64, &ol, ct, 8) == NURI_EPADDING,
+              "pad 8 with a wrong byte");
     }
     nuri_pipo_ctx ctx;
     CHECK(nuri_pipo_init(&ctx, &k, NURI_PIPO_ECB, 1, NULL, 0, NURI_PAD_NONE) == 0, "init");
@@ -454,10 +470,11 @@ static void test_kernels_batch(void)
                 memcpy(back, ref_out, 8 * nb);
                 back[8 * nb] = 0x5A;
                 nuri_pipo_decrypt_blocks(&k, back, back, nb);
-                CHECK(memcmp(back, msg, 8 * nb) == 0 && back[8 * nb] == 0x5A, "%s: in-place decrypt %zu blocks (key %d)",
-                      impl_names[i], nb, ks);
+                CHECK(memcmp(back, msg, 8 * nb) == 0 && back[8 * nb] == 0x5A,
+                      "%s: in-place decrypt %zu blocks (key %d)", impl_names[i], nb, ks);
                 nuri_pipo_encrypt_blocks(&k, back, back, nb);
-                CHECK(memcmp(back, ref_out, 8 * nb) == 0, "%s: in-place encrypt %zu blocks (key %d)", impl_names[i], nb, ks);
+                CHECK(memcmp(back, ref_out, 8 * nb) == 0, "%s: in-place encrypt %zu blocks (key %d)", impl_names[i], nb,
+                      ks);
                 nuri_pipo_key_wipe(&k);
             }
         }
@@ -492,7 +509,10 @@ int main(int argc, char **argv)
 {
     tu_seed_from_env();
     load_impls();
-    msg = malloc(MAXLEN + 16); ref_out = malloc(MAXLEN + 16); out = malloc(MAXLEN + 16); back = malloc(MAXLEN + 16);
+    msg = malloc(MAXLEN + 16);
+    ref_out = malloc(MAXLEN + 16);
+    out = malloc(MAXLEN + 16);
+    back = malloc(MAXLEN + 16);
     test_embedded_vectors();
     if (argc > 1) test_shared_files(argv[1]);
     test_traces();
@@ -503,6 +523,9 @@ int main(int argc, char **argv)
     test_errors();
     test_kernels_batch();
     test_dispatch_env();
-    free(msg); free(ref_out); free(out); free(back);
+    free(msg);
+    free(ref_out);
+    free(out);
+    free(back);
     return tu_finish("test_pipo");
 }

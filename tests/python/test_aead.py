@@ -1,15 +1,16 @@
 """nuri.aead: Schwaemm KAT records, round trips, tamper rejection, argument checks."""
+
 import os
 
 import pytest
 
 import nuri
 from nuri import aead, sparkle
+
 from vectors import SHARED_VECTORS, records
 
 CLASSES = [aead.Schwaemm128_128, aead.Schwaemm256_128, aead.Schwaemm192_192, aead.Schwaemm256_256]
-FILES = ["LWC_AEAD_KAT_128_128.txt", "LWC_AEAD_KAT_128_256.txt", "LWC_AEAD_KAT_192_192.txt",
-         "LWC_AEAD_KAT_256_256.txt"]
+FILES = ["LWC_AEAD_KAT_128_128.txt", "LWC_AEAD_KAT_128_256.txt", "LWC_AEAD_KAT_192_192.txt", "LWC_AEAD_KAT_256_256.txt"]
 # (class, Count, CT) records from the NIST KAT files (Key/Nonce/PT/AD = 00 01 02 ...)
 KAT = [
     (aead.Schwaemm256_128, 1, 0, 0, "9E3F9F2E8E26E7D00A9EB92730717A51"),
@@ -25,8 +26,6 @@ def test_kat_records(cls, count, mlen, adlen, ct):
     nonce = bytes(range(cls.nonce_size))
     assert a.encrypt(nonce, bytes(range(mlen)), bytes(range(adlen))).hex().upper() == ct
     assert a.decrypt(nonce, bytes.fromhex(ct), bytes(range(adlen))) == bytes(range(mlen))
-
-
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared vectors not present")
@@ -117,11 +116,11 @@ def test_batches_into_buffers(cls):
             b.decrypt_spans_into(nonces, dst, [(d, n + t) for d, (_, n) in zip(offs, spans)], dst, offs, ads)
         assert e.value.failed == [4]
         for i, (d, (_, n)) in enumerate(zip(offs, spans)):
-            assert bytes(dst[d:d + n]) == (bytes(n) if i == 4 else msgs[i]), (impl, i)
+            assert bytes(dst[d : d + n]) == (bytes(n) if i == 4 else msgs[i]), (impl, i)
         # memoryview slices as the outputs of decrypt_many_into
         back = bytearray(sum(lens))
         mv = memoryview(back)
-        views = [mv[so:so + n] for so, n in spans]
+        views = [mv[so : so + n] for so, n in spans]
         bad = list(want)
         bad[11] = want[11][:-1] + bytes([want[11][-1] ^ 1])  # message 11: its tag
         with pytest.raises(nuri.InvalidTag, match="message 11"):

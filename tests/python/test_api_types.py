@@ -1,9 +1,11 @@
 """issue 11: the public Python API raises TypeError for wrong types, as pyca/cryptography and hashlib do
 (hash.esch256(None) returned the digest of b""; a tweak '1' was taken as 1; encrypt_batch([1.5]) gave [1]).
 Every public function is called with each argument replaced by values of wrong types."""
+
 import pytest
 
-from nuri import aead, fea, hash as H, mlkem, pipo, sparkle
+from nuri import aead, fea, mlkem, pipo, sparkle
+from nuri import hash as H
 
 K16, K32 = bytes(16), bytes(32)
 WRONG_BYTES = [None, 1, 1.5, "abc", True, [1, 2]]
@@ -61,17 +63,34 @@ def cases():
         ("fea.encrypt_batch(values)", lambda v: fea.encrypt_batch(K16, [v], 64), [1.5, True, "5", None, b"5"]),
         ("fea.encrypt_batch(values >64)", lambda v: fea.encrypt_batch(K16, [v], 100), [1.5, True, "5", None]),
         ("fea.encrypt_batch(values)", lambda v: fea.encrypt_batch(K16, v, 64), [None, 1, 1.5]),
-        ("fea.encrypt_batch(tweaks)", lambda v: fea.encrypt_batch(K16, [1, 2], 64, tweak=[1, v]), [1.5, "1", True, None]),
+        (
+            "fea.encrypt_batch(tweaks)",
+            lambda v: fea.encrypt_batch(K16, [1, 2], 64, tweak=[1, v]),
+            [1.5, "1", True, None],
+        ),
         ("fea.encrypt_digits(digits)", lambda v: fea.encrypt_digits(K16, v), [None, 123456, 1.5, b"123456"]),
         ("fea.encrypt_digits(tweak)", lambda v: fea.encrypt_digits(K16, "123456", tweak=v), [1.5, "1", True, b"1"]),
-        ("fea.encrypt_digits_batch(tweaks)",
-         lambda v: fea.encrypt_digits_batch(K16, ["123456", "654321"], tweak=[0, v]), [1.5, "1", True, None]),
-        ("fea.encrypt_digits_batch(strings)", lambda v: fea.encrypt_digits_batch(K16, ["123456", v]), [None, 123456, 1.5]),
+        (
+            "fea.encrypt_digits_batch(tweaks)",
+            lambda v: fea.encrypt_digits_batch(K16, ["123456", "654321"], tweak=[0, v]),
+            [1.5, "1", True, None],
+        ),
+        (
+            "fea.encrypt_digits_batch(strings)",
+            lambda v: fea.encrypt_digits_batch(K16, ["123456", v]),
+            [None, 123456, 1.5],
+        ),
         ("fea.encrypt_radix_batch(radix)", lambda v: fea.encrypt_radix_batch(K16, [[1] * 8], v), WRONG_INT),
-        ("fea.encrypt_radix_batch(symbol)", lambda v: fea.encrypt_radix_batch(K16, [[1] * 7 + [v]], 16),
-         [1.5, "1", True, None]),
-        ("fea.encrypt_radix_batch(tweaks)",
-         lambda v: fea.encrypt_radix_batch(K16, [[1] * 8, [2] * 8], 16, tweak=[0, v]), [1.5, "1", True, None]),
+        (
+            "fea.encrypt_radix_batch(symbol)",
+            lambda v: fea.encrypt_radix_batch(K16, [[1] * 7 + [v]], 16),
+            [1.5, "1", True, None],
+        ),
+        (
+            "fea.encrypt_radix_batch(tweaks)",
+            lambda v: fea.encrypt_radix_batch(K16, [[1] * 8, [2] * 8], 16, tweak=[0, v]),
+            [1.5, "1", True, None],
+        ),
         ("fea.FPE(key)", lambda v: fea.FPE(v), WRONG_BYTES),
         ("fea.FPE(tweak)", lambda v: fea.FPE(K16, tweak=v).encrypt_digits("123456"), [1.5, "1", True]),
         ("fea.FPE.encrypt_digits", lambda v: fea.FPE(K16).encrypt_digits(v), [None, 123456, 1.5, b"123456"]),
@@ -94,6 +113,9 @@ def test_right_types_still_work():
     np = pytest.importorskip("numpy")
     assert H.esch256(bytearray(b"abc")) == H.esch256(memoryview(b"abc")) == H.esch256(b"abc")
     assert fea.encrypt(K16, np.uint64(5), np.int64(64), tweak=np.int32(3)) == fea.encrypt(K16, 5, 64, tweak=3)
-    assert list(fea.encrypt_batch(K16, [1, 2], 64, tweak=[0, 1])) == [fea.encrypt(K16, 1, 64), fea.encrypt(K16, 2, 64, tweak=1)]
+    assert list(fea.encrypt_batch(K16, [1, 2], 64, tweak=[0, 1])) == [
+        fea.encrypt(K16, 1, 64),
+        fea.encrypt(K16, 2, 64, tweak=1),
+    ]
     assert sparkle.permute(bytes(32), np.int64(7)) == sparkle.permute(bytes(32), 7)
     assert mlkem.sizes(np.int16(768)) == mlkem.sizes(768)

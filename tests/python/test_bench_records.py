@@ -1,6 +1,7 @@
 """issue 11, honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found
 from any directory and run side by side with their family (compared runs alternating), and Ascon shown
 with the faster published C."""
+
 import os
 
 import pytest
@@ -34,13 +35,19 @@ def test_peers_run_side_by_side_with_their_family(monkeypatch):
     monkeypatch.setattr(bench, "families", lambda: ["pipo", "fea", "sparkle", "mlkem"])
     monkeypatch.setattr(bench, "run_c", lambda fam, quick, impl: calls.append(("nuri", fam)) or [])
     monkeypatch.setattr(bench, "run_fea_per_call", lambda quick, impl: [])
-    monkeypatch.setattr(bench, "run_interleaved",
-                        lambda args, prog, fam, quick, st: calls.append(("both", args[1], prog)) or ([], []))
+    monkeypatch.setattr(
+        bench, "run_interleaved", lambda args, prog, fam, quick, st: calls.append(("both", args[1], prog)) or ([], [])
+    )
     monkeypatch.setattr(bench, "peer_programs", lambda: ["/x/peer_ascon", "/x/peer_ff1", "/x/peer_other"])
     monkeypatch.setattr(bench, "_run_one_peer", lambda prog, fam, quick, st: calls.append(("peer", prog)) or [])
     bench.run("all", quick=True)
-    assert calls == [("nuri", "pipo"), ("both", "fea", "/x/peer_ff1"), ("both", "sparkle", "/x/peer_ascon"),
-                     ("nuri", "mlkem"), ("peer", "/x/peer_other")]
+    assert calls == [
+        ("nuri", "pipo"),
+        ("both", "fea", "/x/peer_ff1"),
+        ("both", "sparkle", "/x/peer_ascon"),
+        ("nuri", "mlkem"),
+        ("peer", "/x/peer_other"),
+    ]
 
 
 FAKE_PEER = r"""
@@ -83,6 +90,8 @@ def test_nuri_and_peer_runs_alternate(tmp_path, delay):
     assert paired == [0, 1] * 5, trace
     # every run of the peer got its turn, each handed out once
     assert log.read_text().count("run ") == 7 == sum(1 for who, _ in trace if who == 1)
+
+
 def test_ascon_shown_with_the_faster_published_c():
     for key, value in (("epyc-ascon-aead128", 5.1), ("epyc-ascon-hash256", 15.0)):
         a = anchors.by_key(key)

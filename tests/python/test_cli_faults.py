@@ -1,6 +1,7 @@
 """issue 11, faults that lose nothing: a killed `open` leaves no plaintext (temporaries are 0600, unnamed
 where the filesystem allows, removed on SIGINT/SIGTERM/SIGHUP), `--force` never renames over a device, a
 FIFO or a symlink, and full disks, /dev/full and read errors give one line, exit 2 and no partial output."""
+
 import contextlib
 import os
 import resource
@@ -59,10 +60,14 @@ def test_killed_open_leaves_no_plaintext(tmp_path, sealed, sig):
     outdir.mkdir()
     # the child starts with default dispositions: under nohup (or a CI runner ignoring SIGHUP) nuri
     # keeps an inherited SIG_IGN, as it should, and the signal would not be tested
-    p = subprocess.Popen([NURI_BIN, "open", "-i", "-", "-o", str(outdir / "plain")], stdin=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=dict(os.environ, NURI_KEY_HEX=KEY_HEX, NURI_NO_PROGRESS="1"),
-                         preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)])
-    p.stdin.write(blob[:len(blob) - (100 << 10)])  # all but the last chunks: plaintext is being written
+    p = subprocess.Popen(
+        [NURI_BIN, "open", "-i", "-", "-o", str(outdir / "plain")],
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ, NURI_KEY_HEX=KEY_HEX, NURI_NO_PROGRESS="1"),
+        preexec_fn=lambda: [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)],
+    )
+    p.stdin.write(blob[: len(blob) - (100 << 10)])  # all but the last chunks: plaintext is being written
     p.stdin.flush()
     tmp_fd = None
     deadline = time.monotonic() + 20
@@ -112,6 +117,7 @@ def test_open_final_mode_and_temporary(tmp_path, sealed):
 
 
 # ------------------------------------------------------------------ --force and special files
+
 
 def test_force_onto_fifo_writes_through_after_verification(tmp_path, sealed):
     path, data = sealed
@@ -184,13 +190,16 @@ def test_refuses_other_special_files(tmp_path, sealed):
 
 # ------------------------------------------------------------------ full disks and I/O errors
 
+
 @pytest.fixture
 def tiny_fs(tmp_path):
     """A 16 KiB tmpfs (needs root and mount(2)); the rlimit tests below run everywhere."""
     mnt = tmp_path / "mnt"
     mnt.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mnt)],
-                                           capture_output=True).returncode:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mnt)], capture_output=True).returncode
+    ):
         pytest.skip("mounting a tmpfs needs root and mount(2) (make check runs as root in CI)")
     yield mnt
     subprocess.run(["umount", str(mnt)], check=True)
@@ -226,10 +235,23 @@ def test_full_disk(tmp_path, tiny_fs):
 def test_full_disk_parquet(tmp_path, tiny_fs):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
-    pq.write_table(pa.table({"card": [str(4000000000000000 + i * 7919) for i in range(20000)]}),
-                   tmp_path / "c.parquet", compression="none")
-    r = run("fpe", "encrypt", "--column", "card", "--format", "digits", "-i", tmp_path / "c.parquet",
-            "-o", tiny_fs / "out.parquet")
+    pq.write_table(
+        pa.table({"card": [str(4000000000000000 + i * 7919) for i in range(20000)]}),
+        tmp_path / "c.parquet",
+        compression="none",
+    )
+    r = run(
+        "fpe",
+        "encrypt",
+        "--column",
+        "card",
+        "--format",
+        "digits",
+        "-i",
+        tmp_path / "c.parquet",
+        "-o",
+        tiny_fs / "out.parquet",
+    )
     one_line_exit_2(r)
     assert list(tiny_fs.iterdir()) == []
 
@@ -254,23 +276,36 @@ def test_dev_full_stdout(tmp_path):
     cmds = _commands(tmp_path, big)
     with open("/dev/full", "wb") as full:
         for name, cmd in cmds.items():
-            r = subprocess.run([NURI_BIN] + [str(a) for a in cmd] + ["-o", "-"], stdout=full, stderr=subprocess.PIPE,
-                               env=dict(os.environ, NURI_KEY_HEX=KEY_HEX))
+            r = subprocess.run(
+                [NURI_BIN] + [str(a) for a in cmd] + ["-o", "-"],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                env=dict(os.environ, NURI_KEY_HEX=KEY_HEX),
+            )
             one_line_exit_2(r)
             assert b"No space left on device" in r.stderr, (name, r.stderr)
         (tmp_path / "a").write_bytes(b"abc")
         r = subprocess.run([NURI_BIN, "hash", "esch256", str(tmp_path / "a")], stdout=full, stderr=subprocess.PIPE)
         one_line_exit_2(r)
-        r = subprocess.run([NURI_BIN, "kem", "keygen", "--public", str(tmp_path / "pk"), "--secret",
-                            str(tmp_path / "sk")], stdout=full, stderr=subprocess.PIPE)
+        r = subprocess.run(
+            [NURI_BIN, "kem", "keygen", "--public", str(tmp_path / "pk"), "--secret", str(tmp_path / "sk")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+        )
         assert r.returncode == 0  # writes files, nothing to stdout
 
 
 def test_read_errors_are_one_line(tmp_path):
-    for cmd in (["seal", "-o", tmp_path / "o"], ["pipo", "encrypt", "--mode", "ctr", "-o", tmp_path / "o"],
-                ["hash", "esch256"]):
-        r = run(*cmd, "-i" if cmd[0] != "hash" else "", "/proc/self/mem") if cmd[0] != "hash" else \
-            run(*cmd, "/proc/self/mem")
+    for cmd in (
+        ["seal", "-o", tmp_path / "o"],
+        ["pipo", "encrypt", "--mode", "ctr", "-o", tmp_path / "o"],
+        ["hash", "esch256"],
+    ):
+        r = (
+            run(*cmd, "-i" if cmd[0] != "hash" else "", "/proc/self/mem")
+            if cmd[0] != "hash"
+            else run(*cmd, "/proc/self/mem")
+        )
         one_line_exit_2(r)
         assert b"/proc/self/mem" in r.stderr and b"Input/output error" in r.stderr
         assert not (tmp_path / "o").exists()

@@ -1,4 +1,5 @@
 """nuri fpe encrypt|decrypt over CSV and Parquet: formats, round trips, schema kept, bad values reported."""
+
 import csv
 import os
 
@@ -39,8 +40,23 @@ def read_csv(path):
 def test_cards_round_trip(tmp_path, key):
     rows = [["id", "card", "name"]] + [[str(i), c, f"name {i}"] for i, c in enumerate(CARDS)]
     write_csv(tmp_path / "in.csv", rows)
-    assert nuri("fpe", "encrypt", "-k", key, "--column", "card", "--format", "digits", "-i", tmp_path / "in.csv",
-                "-o", tmp_path / "enc.csv") == 0
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "--column",
+            "card",
+            "--format",
+            "digits",
+            "-i",
+            tmp_path / "in.csv",
+            "-o",
+            tmp_path / "enc.csv",
+        )
+        == 0
+    )
     enc = read_csv(tmp_path / "enc.csv")
     assert enc[0] == rows[0] and len(enc) == len(rows)
     k = keyfile.read_key(str(key))
@@ -52,17 +68,43 @@ def test_cards_round_trip(tmp_path, key):
         digits = "".join(c for c in src[1] if c.isdigit())
         assert "".join(c for c in out[1] if c.isdigit()) == fea.encrypt_digits(k, digits)
     assert enc[1][1] != rows[1][1]
-    assert nuri("fpe", "decrypt", "-k", key, "--column", "card", "--format", "digits", "-i", tmp_path / "enc.csv",
-                "-o", tmp_path / "dec.csv") == 0
+    assert (
+        nuri(
+            "fpe",
+            "decrypt",
+            "-k",
+            key,
+            "--column",
+            "card",
+            "--format",
+            "digits",
+            "-i",
+            tmp_path / "enc.csv",
+            "-o",
+            tmp_path / "dec.csv",
+        )
+        == 0
+    )
     assert read_csv(tmp_path / "dec.csv") == rows
 
 
 def test_template_and_several_columns(tmp_path, key):
-    rows = [["card", "rrn", "note"], ["4111-1111-1111-1111", "900101-1234567", "x"],
-            ["5500-0000-0000-0004", "851231-2345678", ""]]
+    rows = [
+        ["card", "rrn", "note"],
+        ["4111-1111-1111-1111", "900101-1234567", "x"],
+        ["5500-0000-0000-0004", "851231-2345678", ""],
+    ]
     write_csv(tmp_path / "in.csv", rows)
-    args = ["--column", "card", "--format", "template:####-####-####-****", "--column", "rrn",
-            "--format", "template:******-#######"]
+    args = [
+        "--column",
+        "card",
+        "--format",
+        "template:####-####-####-****",
+        "--column",
+        "rrn",
+        "--format",
+        "template:******-#######",
+    ]
     assert nuri("fpe", "encrypt", "-k", key, *args, "-i", tmp_path / "in.csv", "-o", tmp_path / "e.csv") == 0
     enc = read_csv(tmp_path / "e.csv")
     for src, out in zip(rows[1:], enc[1:]):
@@ -77,18 +119,56 @@ def test_tweak_and_variant_change_output(tmp_path, key):
     outs = []
     for extra in ([], ["--tweak", "5"], ["--variant", "2"]):
         o = tmp_path / f"o{len(outs)}.csv"
-        assert nuri("fpe", "encrypt", "-k", key, "--column", "c", "--format", "digits", *extra,
-                    "-i", tmp_path / "in.csv", "-o", o) == 0
+        assert (
+            nuri(
+                "fpe",
+                "encrypt",
+                "-k",
+                key,
+                "--column",
+                "c",
+                "--format",
+                "digits",
+                *extra,
+                "-i",
+                tmp_path / "in.csv",
+                "-o",
+                o,
+            )
+            == 0
+        )
         outs.append(read_csv(o)[1][0])
-        assert nuri("fpe", "decrypt", "-k", key, "--column", "c", "--format", "digits", *extra,
-                    "-i", o, "-o", tmp_path / f"d{len(outs)}.csv") == 0
+        assert (
+            nuri(
+                "fpe",
+                "decrypt",
+                "-k",
+                key,
+                "--column",
+                "c",
+                "--format",
+                "digits",
+                *extra,
+                "-i",
+                o,
+                "-o",
+                tmp_path / f"d{len(outs)}.csv",
+            )
+            == 0
+        )
         assert read_csv(tmp_path / f"d{len(outs)}.csv")[1][0] == "1234567890123456"
     assert len(set(outs)) == 3
 
 
 def test_malformed_values(tmp_path, key, capsys):
-    rows = [["id", "card"], ["1", "4111-1111-1111-1111"], ["2", "n/a"], ["3", "12"], ["4", ""],
-            ["5", "5500000000000004"]]
+    rows = [
+        ["id", "card"],
+        ["1", "4111-1111-1111-1111"],
+        ["2", "n/a"],
+        ["3", "12"],
+        ["4", ""],
+        ["5", "5500000000000004"],
+    ]
     write_csv(tmp_path / "in.csv", rows)
     base = ["fpe", "encrypt", "-k", key, "--column", "card", "--format", "digits", "-i", tmp_path / "in.csv"]
     assert nuri(*base, "-o", tmp_path / "stop.csv") == 1
@@ -105,15 +185,61 @@ def test_malformed_values(tmp_path, key, capsys):
 
 def test_template_mismatch_and_small_domain(tmp_path, key, capsys):
     write_csv(tmp_path / "in.csv", [["c"], ["4111 1111 1111 1111"]])
-    assert nuri("fpe", "encrypt", "-k", key, "--column", "c", "--format", "template:####-####-####-####",
-                "-i", tmp_path / "in.csv", "-o", tmp_path / "o.csv") == 1
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "--column",
+            "c",
+            "--format",
+            "template:####-####-####-####",
+            "-i",
+            tmp_path / "in.csv",
+            "-o",
+            tmp_path / "o.csv",
+        )
+        == 1
+    )
     assert "does not match template" in capsys.readouterr().err
     write_csv(tmp_path / "small.csv", [["c"], ["12345"]])
-    assert nuri("fpe", "encrypt", "-k", key, "--column", "c", "--format", "digits",
-                "-i", tmp_path / "small.csv", "-o", tmp_path / "o.csv") == 1
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "--column",
+            "c",
+            "--format",
+            "digits",
+            "-i",
+            tmp_path / "small.csv",
+            "-o",
+            tmp_path / "o.csv",
+        )
+        == 1
+    )
     assert "10^6" in capsys.readouterr().err
-    assert nuri("fpe", "encrypt", "-k", key, "--column", "c", "--format", "digits", "--allow-small-domain",
-                "-i", tmp_path / "small.csv", "-o", tmp_path / "o.csv") == 0
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "--column",
+            "c",
+            "--format",
+            "digits",
+            "--allow-small-domain",
+            "-i",
+            tmp_path / "small.csv",
+            "-o",
+            tmp_path / "o.csv",
+        )
+        == 0
+    )
 
 
 def test_usage_errors(tmp_path, key):
@@ -121,36 +247,102 @@ def test_usage_errors(tmp_path, key):
     base = ["fpe", "encrypt", "-k", key, "-i", tmp_path / "in.csv", "-o", tmp_path / "o.csv"]
     assert nuri(*base, "--column", "zzz", "--format", "digits") == 2
     assert nuri(*base, "--column", "a", "--format", "bogus") == 2
-    assert nuri(*base, "--column", "a", "--column", "b", "--format", "digits", "--format", "digits",
-                "--format", "digits") == 2
+    assert (
+        nuri(*base, "--column", "a", "--column", "b", "--format", "digits", "--format", "digits", "--format", "digits")
+        == 2
+    )
     assert nuri(*base, "--column", "a", "--format", "template:----") == 2
     assert nuri(*base, "--column", "a", "--format", "alphabet:aa") == 2
     (tmp_path / "bad.csv").write_text("a,b\n1,2,3\n")
-    assert nuri("fpe", "encrypt", "-k", key, "-i", tmp_path / "bad.csv", "-o", tmp_path / "o.csv", "--column", "a",
-                "--format", "digits") == 2
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "-i",
+            tmp_path / "bad.csv",
+            "-o",
+            tmp_path / "o.csv",
+            "--column",
+            "a",
+            "--format",
+            "digits",
+        )
+        == 2
+    )
     (tmp_path / "o.csv").write_text("keep")
     assert nuri(*base, "--column", "a", "--format", "digits") == 2
     assert (tmp_path / "o.csv").read_text() == "keep"
-    assert nuri("fpe", "encrypt", "-k", key, "-i", tmp_path / "in.csv", "-o", tmp_path / "nodir" / "o.csv",
-                "--column", "a", "--format", "digits") == 2
-    assert nuri("fpe", "encrypt", "-k", key, "-i", tmp_path / "in.unknown", "-o", tmp_path / "o2.csv",
-                "--column", "a", "--format", "digits") == 2
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "-i",
+            tmp_path / "in.csv",
+            "-o",
+            tmp_path / "nodir" / "o.csv",
+            "--column",
+            "a",
+            "--format",
+            "digits",
+        )
+        == 2
+    )
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "-i",
+            tmp_path / "in.unknown",
+            "-o",
+            tmp_path / "o2.csv",
+            "--column",
+            "a",
+            "--format",
+            "digits",
+        )
+        == 2
+    )
 
 
 def test_wrong_key_length(tmp_path):
     write_csv(tmp_path / "in.csv", [["a"], ["123456789"]])
     (tmp_path / "k").write_text("nuri-key-v1 128 0011\n")
-    assert nuri("fpe", "encrypt", "-k", tmp_path / "k", "--column", "a", "--format", "digits",
-                "-i", tmp_path / "in.csv", "-o", tmp_path / "o.csv") == 2
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            tmp_path / "k",
+            "--column",
+            "a",
+            "--format",
+            "digits",
+            "-i",
+            tmp_path / "in.csv",
+            "-o",
+            tmp_path / "o.csv",
+        )
+        == 2
+    )
 
 
 def test_parquet_round_trip_keeps_schema(tmp_path, key):
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     n = 25000  # several batches
-    t = pa.table({"id": pa.array(range(n), pa.int32()),
-                  "card": pa.array([f"4{i:015d}" if i % 7 else None for i in range(n)], pa.string()),
-                  "acct": pa.array([i * 7919 for i in range(n)], pa.int64())})
+    t = pa.table(
+        {
+            "id": pa.array(range(n), pa.int32()),
+            "card": pa.array([f"4{i:015d}" if i % 7 else None for i in range(n)], pa.string()),
+            "acct": pa.array([i * 7919 for i in range(n)], pa.int64()),
+        }
+    )
     pq.write_table(t, tmp_path / "in.parquet")
     args = ["--column", "card", "--format", "digits", "--column", "acct", "--format", "digits"]
     assert nuri("fpe", "encrypt", "-k", key, *args, "-i", tmp_path / "in.parquet", "-o", tmp_path / "e.parquet") == 0
@@ -159,15 +351,30 @@ def test_parquet_round_trip_keeps_schema(tmp_path, key):
     assert e.column("id").equals(t.column("id"))
     ec = e.column("card").to_pylist()
     assert ec[0] is None and ec[1] != t.column("card")[1].as_py() and len(ec[1]) == 16
-    assert all(0 <= v < 10 ** 18 for v in e.column("acct").to_pylist())
+    assert all(0 <= v < 10**18 for v in e.column("acct").to_pylist())
     assert nuri("fpe", "decrypt", "-k", key, *args, "-i", tmp_path / "e.parquet", "-o", tmp_path / "d.parquet") == 0
     assert pq.read_table(tmp_path / "d.parquet").equals(t)
 
 
 def test_unwritable_output(tmp_path, key):
     write_csv(tmp_path / "in.csv", [["a"], ["123456789"]])
-    assert nuri("fpe", "encrypt", "-k", key, "--column", "a", "--format", "digits", "-i", tmp_path / "in.csv",
-                "-o", "/proc/nuri-test.csv") == 2
+    assert (
+        nuri(
+            "fpe",
+            "encrypt",
+            "-k",
+            key,
+            "--column",
+            "a",
+            "--format",
+            "digits",
+            "-i",
+            tmp_path / "in.csv",
+            "-o",
+            "/proc/nuri-test.csv",
+        )
+        == 2
+    )
 
 
 def test_csv_stdin_stdout(tmp_path, key):
@@ -179,8 +386,9 @@ def test_csv_stdin_stdout(tmp_path, key):
     base = [nuri_bin, "fpe", "{}", "-k", str(key), "--column", "card", "--format", "digits", "-i", "-", "-o", "-"]
     enc = subprocess.run([a.format("encrypt") for a in base], input=data, capture_output=True, text=True, check=True)
     assert enc.stdout.splitlines()[0] == "id,card" and enc.stdout != data
-    dec = subprocess.run([a.format("decrypt") for a in base], input=enc.stdout, capture_output=True, text=True,
-                         check=True)
+    dec = subprocess.run(
+        [a.format("decrypt") for a in base], input=enc.stdout, capture_output=True, text=True, check=True
+    )
     assert dec.stdout == data
 
 

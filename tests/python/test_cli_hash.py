@@ -1,4 +1,5 @@
 """nuri hash esch256|esch384: sha256sum-style output and -c checking."""
+
 import os
 import subprocess
 import sys
@@ -55,11 +56,9 @@ def test_check(tmp_path, capsys, monkeypatch):
 
 def test_stdin_and_missing(tmp_path):
     data = os.urandom(5000)
-    r = subprocess.run([NURI_BIN, "hash", "esch256", "-"], input=data,
-                       capture_output=True, check=True)
+    r = subprocess.run([NURI_BIN, "hash", "esch256", "-"], input=data, capture_output=True, check=True)
     assert r.stdout.decode() == f"{H.esch256(data).hex()}  -\n"
-    r = subprocess.run([NURI_BIN, "hash", "esch256", str(tmp_path / "nope")],
-                       capture_output=True)
+    r = subprocess.run([NURI_BIN, "hash", "esch256", str(tmp_path / "nope")], capture_output=True)
     assert r.returncode == 2 and b"cannot read" in r.stderr
 
 

@@ -1,4 +1,5 @@
 """nuri kem keygen|encaps|decaps with key files."""
+
 import stat
 
 import pytest

@@ -1,4 +1,5 @@
 """nuri CLI: --help everywhere, usage errors, and the key-file format (nuri keygen)."""
+
 import os
 import stat
 import subprocess
@@ -94,16 +95,19 @@ def test_keygen_unwritable(tmp_path):
     assert nuri("keygen", "-o", str(d / "k")) == 2
 
 
-@pytest.mark.parametrize("text,msg", [
-    ("", "empty"),
-    ("nuri-key-v1 128 00ff\n", "says 128 bits but holds 2 bytes"),
-    ("nuri-key-v2 128 " + "00" * 16, "unsupported version"),
-    ("nuri-key-v1 100 " + "00" * 16, "bits must be"),
-    ("nuri-key-v1 128 " + "zz" * 16, "hex"),
-    ("00" * 20, "expected 16, 24 or 32"),
-    ("abc", "odd number"),
-    ("a b c d", "expected"),
-])
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("", "empty"),
+        ("nuri-key-v1 128 00ff\n", "says 128 bits but holds 2 bytes"),
+        ("nuri-key-v2 128 " + "00" * 16, "unsupported version"),
+        ("nuri-key-v1 100 " + "00" * 16, "bits must be"),
+        ("nuri-key-v1 128 " + "zz" * 16, "hex"),
+        ("00" * 20, "expected 16, 24 or 32"),
+        ("abc", "odd number"),
+        ("a b c d", "expected"),
+    ],
+)
 def test_bad_key_files(text, msg):
     with pytest.raises(keyfile.KeyFileError, match=msg):
         keyfile.parse_key(text)

@@ -1,5 +1,6 @@
 """issue 11: passphrase handling says no in one line: a missing argon2-cffi (the 'cli' extra), an empty
 --argon2, and no terminal to ask on (getpass would read stdin with an echo warning)."""
+
 import os
 import subprocess
 import sys
@@ -29,8 +30,16 @@ def test_missing_argon2_names_the_extra(tmp_path):
     (fake / "argon2").mkdir(parents=True)
     (fake / "argon2" / "__init__.py").write_text("raise ImportError('No module named argon2')\n")
     pp = os.pathsep.join([str(fake)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
-    r = run(tmp_path, "seal", "-p", "-i", tmp_path / "p", "-o", tmp_path / "s",
-            env={"NURI_PASSPHRASE": "x", "PYTHONPATH": pp})
+    r = run(
+        tmp_path,
+        "seal",
+        "-p",
+        "-i",
+        tmp_path / "p",
+        "-o",
+        tmp_path / "s",
+        env={"NURI_PASSPHRASE": "x", "PYTHONPATH": pp},
+    )
     err = one_line_2(r)
     assert "argon2-cffi" in err and "nuri[cli]" in err
     assert not (tmp_path / "s").exists()
@@ -38,15 +47,25 @@ def test_missing_argon2_names_the_extra(tmp_path):
 
 def test_empty_argon2_is_a_usage_error(tmp_path):
     (tmp_path / "p").write_bytes(b"x")
-    r = run(tmp_path, "seal", "-p", "--argon2", "", "-i", tmp_path / "p", "-o", tmp_path / "s",
-            env={"NURI_PASSPHRASE": "x"})
+    r = run(
+        tmp_path, "seal", "-p", "--argon2", "", "-i", tmp_path / "p", "-o", tmp_path / "s", env={"NURI_PASSPHRASE": "x"}
+    )
     assert "--argon2" in one_line_2(r)
     assert not (tmp_path / "s").exists()
 
 
 def test_no_terminal_no_echo_warning(tmp_path):
     (tmp_path / "p").write_bytes(b"x")
-    r = run(tmp_path, "seal", "-p", "-i", tmp_path / "p", "-o", tmp_path / "s", input=b"secret\nsecret\n",
-            start_new_session=True)  # no controlling terminal: /dev/tty cannot be opened
+    r = run(
+        tmp_path,
+        "seal",
+        "-p",
+        "-i",
+        tmp_path / "p",
+        "-o",
+        tmp_path / "s",
+        input=b"secret\nsecret\n",
+        start_new_session=True,
+    )  # no controlling terminal: /dev/tty cannot be opened
     assert "no terminal" in one_line_2(r)
     assert not (tmp_path / "s").exists()

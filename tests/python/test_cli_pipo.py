@@ -1,4 +1,5 @@
 """nuri pipo encrypt|decrypt: agrees with nuri.pipo, streams, and fails cleanly on bad input."""
+
 import os
 import subprocess
 import sys
@@ -46,7 +47,9 @@ def test_matches_library_with_iv(tmp_path, key128, mode, size):
     pad = "none" if mode == "ctr" else "pkcs7"
     want = pipo.encrypt(bytes(range(16)), data, mode, iv=None if mode == "ecb" else bytes(range(8)), padding=pad)
     assert (tmp_path / "ct").read_bytes() == want
-    assert nuri("pipo", "decrypt", "--mode", mode, "-k", key128, "-i", tmp_path / "ct", "-o", tmp_path / "out", *iv) == 0
+    assert (
+        nuri("pipo", "decrypt", "--mode", mode, "-k", key128, "-i", tmp_path / "ct", "-o", tmp_path / "out", *iv) == 0
+    )
     assert (tmp_path / "out").read_bytes() == data
 
 
@@ -66,12 +69,42 @@ def test_random_iv_prefix(tmp_path, key256, mode):
 
 def test_padding_none(tmp_path, key128):
     (tmp_path / "pt").write_bytes(b"x" * 10)
-    assert nuri("pipo", "encrypt", "--mode", "ecb", "--padding", "none", "-k", key128, "-i", tmp_path / "pt",
-                "-o", tmp_path / "ct") == 2
+    assert (
+        nuri(
+            "pipo",
+            "encrypt",
+            "--mode",
+            "ecb",
+            "--padding",
+            "none",
+            "-k",
+            key128,
+            "-i",
+            tmp_path / "pt",
+            "-o",
+            tmp_path / "ct",
+        )
+        == 2
+    )
     assert not (tmp_path / "ct").exists()
     (tmp_path / "pt").write_bytes(b"x" * 16)
-    assert nuri("pipo", "encrypt", "--mode", "ecb", "--padding", "none", "-k", key128, "-i", tmp_path / "pt",
-                "-o", tmp_path / "ct") == 0
+    assert (
+        nuri(
+            "pipo",
+            "encrypt",
+            "--mode",
+            "ecb",
+            "--padding",
+            "none",
+            "-k",
+            key128,
+            "-i",
+            tmp_path / "pt",
+            "-o",
+            tmp_path / "ct",
+        )
+        == 0
+    )
     assert (tmp_path / "ct").stat().st_size == 16
 
 
@@ -116,19 +149,57 @@ def test_io_errors(tmp_path, key128):
     assert (tmp_path / "ct").read_bytes() == b"keep"
     assert nuri(*base, "-i", tmp_path / "pt", "-o", tmp_path / "ct", "--force") == 0
     assert nuri(*base, "--iv", "0011", "-i", tmp_path / "pt", "-o", tmp_path / "c2") == 2
-    assert nuri("pipo", "encrypt", "--mode", "ecb", "--iv", "00" * 8, "-k", key128, "-i", tmp_path / "pt",
-                "-o", tmp_path / "c3") == 2
-    assert nuri("pipo", "encrypt", "--mode", "ctr", "--padding", "pkcs7", "-k", key128, "-i", tmp_path / "pt",
-                "-o", tmp_path / "c4") == 2
+    assert (
+        nuri(
+            "pipo",
+            "encrypt",
+            "--mode",
+            "ecb",
+            "--iv",
+            "00" * 8,
+            "-k",
+            key128,
+            "-i",
+            tmp_path / "pt",
+            "-o",
+            tmp_path / "c3",
+        )
+        == 2
+    )
+    assert (
+        nuri(
+            "pipo",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--padding",
+            "pkcs7",
+            "-k",
+            key128,
+            "-i",
+            tmp_path / "pt",
+            "-o",
+            tmp_path / "c4",
+        )
+        == 2
+    )
 
 
 def test_pipes(tmp_path, key128):
     data = os.urandom(300000)
     cmd = [NURI_BIN, "pipo"]
-    enc = subprocess.run(cmd + ["encrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"], input=data,
-                         capture_output=True, check=True).stdout
-    dec = subprocess.run(cmd + ["decrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"], input=enc,
-                         capture_output=True, check=True).stdout
+    enc = subprocess.run(
+        cmd + ["encrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
+    ).stdout
+    dec = subprocess.run(
+        cmd + ["decrypt", "--mode", "cbc", "-k", str(key128), "-i", "-", "-o", "-"],
+        input=enc,
+        capture_output=True,
+        check=True,
+    ).stdout
     assert dec == data and len(enc) == 8 + len(data) + 8 - len(data) % 8
 
 

@@ -1,10 +1,11 @@
 """nuri report: writes index.md, records.json and PNG charts that put measurements beside anchors."""
+
 import json
 
 import pytest
 
-from nuri.tools import anchors
 from nuri.cli.main import main
+from nuri.tools import anchors
 
 pytest.importorskip("matplotlib")
 
@@ -47,9 +48,11 @@ def test_report_summary_and_exit_status_when_a_part_fails(tmp_path, monkeypatch,
 
     script = tmp_path / "scripts" / "bench-cross.sh"
     script.parent.mkdir()
-    script.write_text('if [ "$1" = rv32 ]; then echo "bench-cross: rv32: build failed" >&2; exit 1; fi\n'
-                      'echo \'{"family": "pipo", "impl": "ref", "op": "ecb", "param": "64/128", "size": 64, '
-                      '"platform": "x", "metric": "instructions", "median": 1, "min": 1, "max": 1, "runs": 1}\'\n')
+    script.write_text(
+        'if [ "$1" = rv32 ]; then echo "bench-cross: rv32: build failed" >&2; exit 1; fi\n'
+        'echo \'{"family": "pipo", "impl": "ref", "op": "ecb", "param": "64/128", "size": 64, '
+        '"platform": "x", "metric": "instructions", "median": 1, "min": 1, "max": 1, "runs": 1}\'\n'
+    )
     monkeypatch.setattr(report, "find_repo_file", lambda rel: str(script) if rel.endswith("bench-cross.sh") else None)
     monkeypatch.setattr(report, "CROSS_TARGETS", ("rv32", "aarch64", "avr"))
     monkeypatch.setattr(report, "CROSS_TOOLS", {"rv32": ("sh",), "aarch64": ("sh",), "avr": ("no-such-tool-nuri",)})
@@ -57,13 +60,15 @@ def test_report_summary_and_exit_status_when_a_part_fails(tmp_path, monkeypatch,
     assert main(["report", "--quick", "--no-peers", "-o", str(out)]) == 1
     err = capsys.readouterr().err
     md = (out / "index.md").read_text()
-    head = md[:md.index("## Self-test")]
+    head = md[: md.index("## Self-test")]
     assert "## Summary" in head and "1 part(s) of this run FAILED" in head
     assert "| emulated target rv32 | **FAILED** |" in head and "bench-cross: rv32: build failed" in head
     assert "| emulated target aarch64 | ok |" in head
     assert "| emulated target avr | skipped | not installed: no-such-tool-nuri" in head
-    assert "| self-test | ok |" in head and "| host benchmarks | ok |" in head and "| peers | skipped | --no-peers" in head
-    summary = err[err.index("nuri report summary:"):]
+    assert (
+        "| self-test | ok |" in head and "| host benchmarks | ok |" in head and "| peers | skipped | --no-peers" in head
+    )
+    summary = err[err.index("nuri report summary:") :]
     assert "emulated target rv32" in summary and "FAILED" in summary and "part(s) failed: emulated target rv32" in err
 
 

@@ -1,5 +1,6 @@
 """nuri seal / nuri open (nuri-seal v1 over Schwaemm256-128): round trips, and every kind of tampering
 (truncation, reordering, splicing, bit flips, appended data, wrong key) exits 1 and leaves no output."""
+
 import hashlib
 import hmac
 import os
@@ -26,10 +27,10 @@ def nuri(*argv):
 def test_hkdf_rfc5869_case1():
     from nuri.seal import hkdf_sha256
 
-    okm = hkdf_sha256(bytes.fromhex("0b" * 22), bytes.fromhex("000102030405060708090a0b0c"),
-                      bytes.fromhex("f0f1f2f3f4f5f6f7f8f9"), 42)
-    assert okm.hex() == ("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
-                         "34007208d5b887185865")
+    okm = hkdf_sha256(
+        bytes.fromhex("0b" * 22), bytes.fromhex("000102030405060708090a0b0c"), bytes.fromhex("f0f1f2f3f4f5f6f7f8f9"), 42
+    )
+    assert okm.hex() == ("3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
     # cross-check against the stdlib HMAC construction for a longer output
     prk = hmac.new(b"s", b"k", hashlib.sha256).digest()
     t1 = hmac.new(prk, b"i\x01", hashlib.sha256).digest()
@@ -44,10 +45,15 @@ def test_header_checks():
     b = h.to_bytes()
     assert len(b) == HEADER_LEN and b[:8] == b"NURISEAL"
     assert Header.parse(b).to_bytes() == b
-    for bad, msg in [(b"XURISEAL" + b[8:], "not a nuri sealed file"), (b[:8] + b"\x02" + b[9:], "version 2"),
-                     (b[:10] + b"\x05" + b[11:], "chunk size"), (b[:11] + b"\x01" + b[12:], "reserved"),
-                     (b[:9] + b"\x07" + b[10:], "unknown key derivation"), (b[:20], "truncated header"),
-                     (b"", "not a nuri sealed file")]:
+    for bad, msg in [
+        (b"XURISEAL" + b[8:], "not a nuri sealed file"),
+        (b[:8] + b"\x02" + b[9:], "version 2"),
+        (b[:10] + b"\x05" + b[11:], "chunk size"),
+        (b[:11] + b"\x01" + b[12:], "reserved"),
+        (b[:9] + b"\x07" + b[10:], "unknown key derivation"),
+        (b[:20], "truncated header"),
+        (b"", "not a nuri sealed file"),
+    ]:
         with pytest.raises(SealFormatError, match=msg):
             Header.parse(bad)
 
@@ -67,8 +73,21 @@ def key(tmp_path):
 
 def seal(tmp_path, key, data, name="s", extra=()):
     (tmp_path / f"{name}.pt").write_bytes(data)
-    assert nuri("seal", "-k", key, "--chunk-log2", "10", "-i", tmp_path / f"{name}.pt", "-o",
-                tmp_path / f"{name}.sealed", *extra) == 0
+    assert (
+        nuri(
+            "seal",
+            "-k",
+            key,
+            "--chunk-log2",
+            "10",
+            "-i",
+            tmp_path / f"{name}.pt",
+            "-o",
+            tmp_path / f"{name}.sealed",
+            *extra,
+        )
+        == 0
+    )
     return (tmp_path / f"{name}.sealed").read_bytes()
 
 
@@ -104,12 +123,12 @@ def test_default_chunk_size_and_large(tmp_path, key):
 def test_fresh_salt_each_time(tmp_path, key):
     a = seal(tmp_path, key, b"same", "a")
     b = seal(tmp_path, key, b"same", "b")
-    assert a[HDR - 32:HDR] != b[HDR - 32:HDR] and a[HDR:] != b[HDR:]
+    assert a[HDR - 32 : HDR] != b[HDR - 32 : HDR] and a[HDR:] != b[HDR:]
 
 
 def _chunks(blob):
     body = blob[HDR:]
-    return blob[:HDR], [body[i:i + BLOCK] for i in range(0, len(body), BLOCK)]
+    return blob[:HDR], [body[i : i + BLOCK] for i in range(0, len(body), BLOCK)]
 
 
 def test_truncation_detected(tmp_path, key):
@@ -117,8 +136,16 @@ def test_truncation_detected(tmp_path, key):
     blob = seal(tmp_path, key, data)
     hdr, ch = _chunks(blob)
     assert len(ch) == 4
-    cases = [hdr + b"".join(ch[:3]),  # final chunk removed: cut at a chunk boundary
-             hdr + b"".join(ch[:1]), hdr, blob[:-1], blob[:-16], blob[:HDR + 10], blob[:30], b""]
+    cases = [
+        hdr + b"".join(ch[:3]),  # final chunk removed: cut at a chunk boundary
+        hdr + b"".join(ch[:1]),
+        hdr,
+        blob[:-1],
+        blob[:-16],
+        blob[: HDR + 10],
+        blob[:30],
+        b"",
+    ]
     for bad in cases:
         assert open_(tmp_path, key, bad) == (1, None), len(bad)
 
@@ -148,8 +175,17 @@ def test_appended_data_detected(tmp_path, key):
 
 def test_every_bit_flip_position_class(tmp_path, key):
     blob = seal(tmp_path, key, os.urandom(2 * CS + 50))
-    positions = list(range(HDR)) + [HDR, HDR + 500, HDR + CS - 1, HDR + CS, HDR + CS + 15, HDR + BLOCK,
-                                    len(blob) - 17, len(blob) - 16, len(blob) - 1]
+    positions = list(range(HDR)) + [
+        HDR,
+        HDR + 500,
+        HDR + CS - 1,
+        HDR + CS,
+        HDR + CS + 15,
+        HDR + BLOCK,
+        len(blob) - 17,
+        len(blob) - 16,
+        len(blob) - 1,
+    ]
     for pos in positions:
         for bit in (0, 7):
             bad = bytearray(blob)
@@ -251,8 +287,8 @@ def test_open_to_stdout(tmp_path, key):
     r = subprocess.run(cmd + ["-i", "-"], input=blob, capture_output=True)
     assert r.returncode == 0 and r.stdout == data
     # a stream cut short: exit 1 after the authenticated whole chunks, never a byte of the cut one
-    r = subprocess.run(cmd + ["-i", "-"], input=blob[:HDR + 2 * BLOCK + 100], capture_output=True)
-    assert r.returncode == 1 and r.stdout == data[:2 * CS] and b"chunk 2" in r.stderr
+    r = subprocess.run(cmd + ["-i", "-"], input=blob[: HDR + 2 * BLOCK + 100], capture_output=True)
+    assert r.returncode == 1 and r.stdout == data[: 2 * CS] and b"chunk 2" in r.stderr
     bad = bytearray(blob)
     bad[-1] ^= 1
     (tmp_path / "bad").write_bytes(bytes(bad))
@@ -263,14 +299,17 @@ def test_open_to_stdout(tmp_path, key):
 def test_pipe_in_and_out(tmp_path, key):
     data = os.urandom(200000)
     base = [NURI_BIN]
-    sealed = subprocess.run(base + ["seal", "-k", str(key), "-i", "-", "-o", "-"], input=data, capture_output=True,
-                            check=True).stdout
-    r = subprocess.run(base + ["open", "-k", str(key), "-i", "-", "-o", str(tmp_path / "out")], input=sealed,
-                       capture_output=True)
+    sealed = subprocess.run(
+        base + ["seal", "-k", str(key), "-i", "-", "-o", "-"], input=data, capture_output=True, check=True
+    ).stdout
+    r = subprocess.run(
+        base + ["open", "-k", str(key), "-i", "-", "-o", str(tmp_path / "out")], input=sealed, capture_output=True
+    )
     assert r.returncode == 0 and (tmp_path / "out").read_bytes() == data
     assert stat.S_IMODE(os.stat(tmp_path / "out").st_mode) & 0o077 == 0o644 & 0o077 & ~os.umask(os.umask(0))
-    r = subprocess.run(base + ["open", "-k", str(key), "-i", "-", "-o", str(tmp_path / "out2")], input=sealed[:-5],
-                       capture_output=True)
+    r = subprocess.run(
+        base + ["open", "-k", str(key), "-i", "-", "-o", str(tmp_path / "out2")], input=sealed[:-5], capture_output=True
+    )
     assert r.returncode == 1 and not (tmp_path / "out2").exists()
 
 

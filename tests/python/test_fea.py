@@ -1,18 +1,19 @@
 """nuri.fea: vectors through the Python API, batches (numpy and lists), per-value tweaks,
 formats (digits, alphabets, templates, RRN) and ValueError messages naming the allowed range."""
+
 import random
 
 import pytest
 
+import nuri
 from nuri import fea
+
 from vectors import SHARED_VECTORS, records
 
 SHARED = SHARED_VECTORS / "fea"
 
 # from shared/vectors/fea/fea1_128.txt (COUNT 0) and fea2_128.txt
 KEY0 = bytes(range(16))
-
-
 
 
 def test_first_vector():
@@ -93,7 +94,7 @@ def test_digits_equals_cycle_walk_on_integers():
     x = int(s)
     while True:
         x = fea.encrypt(KEY0, x, 54, tweak=99)
-        if x < 10 ** 16:
+        if x < 10**16:
             break
     assert c == f"{x:016d}"
 
@@ -114,7 +115,7 @@ def test_alphabet_and_radix():
     c = hexa.encrypt(s)
     assert len(c) == len(s) and all(ch in "0123456789abcdef" for ch in c) and hexa.decrypt(c) == s
     hangul = f.alphabet([chr(0xAC00 + i) for i in range(11172)])
-    name = "\uD64D\uAE38\uB3D9"
+    name = "\ud64d\uae38\ub3d9"
     c = hangul.encrypt(name)
     assert len(c) == 3 and all(0xAC00 <= ord(ch) < 0xAC00 + 11172 for ch in c) and hangul.decrypt(c) == name
     with pytest.raises(ValueError, match="outside the alphabet"):
@@ -183,7 +184,7 @@ def test_key_cache_follows_key_params_and_dispatch(monkeypatch):
     f_ref = fea._fmt_for(k1, 10, 16, 1, False, None)
     assert f_ref is not f_default and fea.encrypt_digits(k1, s) == c1
     monkeypatch.setenv("NURI_IMPL", "fea:no-such-impl")
-    with pytest.raises(Exception):
+    with pytest.raises(nuri.UnsupportedImplementation):
         fea.encrypt_digits(k1, s)  # not answered from the cache
     monkeypatch.delenv("NURI_IMPL")
     assert fea._fmt_for(k1, 10, 16, 1, False, None) is f_default
@@ -197,11 +198,16 @@ def test_key_cache_follows_key_params_and_dispatch(monkeypatch):
 def test_bench_per_call_records():
     """nuri bench fea adds per-call Python records (schema only: no timing is asserted)."""
     from nuri.tools import bench
+
     recs = bench.run_fea_per_call(quick=True, impl="table")
     assert [(r["op"], r["param"]) for r in recs] == [
-        ("python-digits-per-call", "FEA-1/128 16 digits"), ("python-digits-per-call-cpu", "FEA-1/128 16 digits"),
-        ("python-digits-per-call", "FEA-2/128 16 digits"), ("python-digits-per-call-cpu", "FEA-2/128 16 digits")]
+        ("python-digits-per-call", "FEA-1/128 16 digits"),
+        ("python-digits-per-call-cpu", "FEA-1/128 16 digits"),
+        ("python-digits-per-call", "FEA-2/128 16 digits"),
+        ("python-digits-per-call-cpu", "FEA-2/128 16 digits"),
+    ]
     keys = {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs"}
-    assert all(set(r) == keys and r["impl"] == "table" and r["metric"] == "values_per_s" and r["median"] > 0
-               for r in recs)
+    assert all(
+        set(r) == keys and r["impl"] == "table" and r["metric"] == "values_per_s" and r["median"] > 0 for r in recs
+    )
     assert bench.run_fea_per_call(quick=True, impl="no-such-impl") == []

@@ -1,6 +1,7 @@
 """The one pattern syntax (src/fea/pattern.c through nuri.fea_formats): every case of the shared
 table tests/fea/pattern_cases.tsv against an independent splice of nuri.fea.encrypt_digits, the
 Arrow fast path against the per-value path, NULLs, on_error keep/stop, alphabets and UTF-8."""
+
 import pathlib
 import random
 
@@ -29,7 +30,7 @@ def reference(pattern, value, tweak=0):
     if pattern == "digits":
         pos = [i for i, c in enumerate(value) if c.isdigit()]
     else:
-        tmpl, pos, i, k = pattern[len("template:"):], [], 0, 0
+        tmpl, pos, i, k = pattern[len("template:") :], [], 0, 0
         while i < len(tmpl):
             if tmpl[i] == "\\":
                 i += 1
@@ -56,14 +57,18 @@ def test_shared_cases(pattern, value, want):
     else:
         with pytest.raises(FitError, match="row 1") as e:
             cc.encrypt([value])
-        assert want[len("error:"):] in str(e.value)
+        assert want[len("error:") :] in str(e.value)
 
 
 def test_arrow_fast_path_matches_per_value_path():
     rng = random.Random(1)
-    for pattern, gen in [("digits", lambda: "".join(rng.choice("0123456789") for _ in range(16))),
-                         ("template:####-####-####-****",
-                          lambda: "-".join("".join(rng.choice("0123456789") for _ in range(4)) for _ in range(4)))]:
+    for pattern, gen in [
+        ("digits", lambda: "".join(rng.choice("0123456789") for _ in range(16))),
+        (
+            "template:####-####-####-****",
+            lambda: "-".join("".join(rng.choice("0123456789") for _ in range(4)) for _ in range(4)),
+        ),
+    ]:
         vals = [gen() if rng.random() > 0.1 else None for _ in range(3000)]
         cc = ColumnCipher(KEY, pattern, tweak=123456789)
         arr = pa.array(vals)
@@ -111,8 +116,13 @@ def test_alphabets_and_utf8():
 
 
 def test_bad_patterns():
-    for spec, why in [("template:----", "no '#'"), ("alphabet:aa", "repeats"), ("alphabet:a", "2..65536"),
-                      ("bogus", "unknown format"), ("template:##\\", "lone")]:
+    for spec, why in [
+        ("template:----", "no '#'"),
+        ("alphabet:aa", "repeats"),
+        ("alphabet:a", "2..65536"),
+        ("bogus", "unknown format"),
+        ("template:##\\", "lone"),
+    ]:
         with pytest.raises(ValueError, match=why):
             Pattern(spec)
     with pytest.raises(ValueError, match="10\\^6"):

@@ -1,10 +1,12 @@
 """nuri.hash: Esch256/Esch384 KAT records, hashlib-style API, chunking, copy, batch."""
+
 import os
 
 import pytest
 
 from nuri import hash as H
 from nuri import sparkle
+
 from vectors import SHARED_VECTORS, records
 
 SHARED = SHARED_VECTORS / "sparkle"
@@ -19,8 +21,6 @@ KAT = [
 def test_kat_records(cls, msg, md):
     assert cls(bytes.fromhex(msg)).hexdigest().upper() == md
     assert H.esch256(bytes.fromhex(msg)).hex().upper() == md
-
-
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared vectors not present")
@@ -41,7 +41,7 @@ def test_api(cls, size):
     assert len(one) == size
     pos = 0
     for step in (0, 1, 15, 16, 17, 3, 100, 500):
-        h.update(data[pos:pos + step])
+        h.update(data[pos : pos + step])
         pos += step
     c = h.copy()
     h.update(data[pos:])

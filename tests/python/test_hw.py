@@ -6,6 +6,7 @@ the cocotb tests), at all three levels. The Verilator device (a simulation built
 minutes) runs from `make check-hw`, which sets NURI_HW_SIM=1; elsewhere it is skipped with that
 reason.
 """
+
 import os
 import sys
 from pathlib import Path
@@ -103,11 +104,11 @@ def test_pynq_rejections_and_arguments():
     dev = hw.PynqDevice(overlay=FakeOverlay(3), allocate=fake_allocate)
     ek, dk = mlkem.keygen(768, bytes(64))
     bad_ek = bytearray(ek)
-    bad_ek[0], bad_ek[1] = 0xFF, 0x0F            # coefficient 4095 >= q
+    bad_ek[0], bad_ek[1] = 0xFF, 0x0F  # coefficient 4095 >= q
     with pytest.raises(ValueError, match="modulus check"):
         hw.encaps(768, bytes(bad_ek), m=bytes(32), device=dev)
     bad_dk = bytearray(dk)
-    bad_dk[768 * 3 + 40] ^= 1                     # inside the stored H(ek)
+    bad_dk[768 * 3 + 40] ^= 1  # inside the stored H(ek)
     with pytest.raises(ValueError, match="hash check"):
         hw.decaps(768, bytes(bad_dk), bytes(1088), device=dev)
     with pytest.raises(ValueError, match="ML-KEM-512"):
@@ -123,8 +124,9 @@ def test_pynq_rejections_and_arguments():
             hw.PynqDevice("missing.bit")
 
 
-@pytest.mark.skipif(not os.environ.get("NURI_HW_SIM"),
-                    reason="the Verilator simulation (minutes to build) runs in make check-hw")
+@pytest.mark.skipif(
+    not os.environ.get("NURI_HW_SIM"), reason="the Verilator simulation (minutes to build) runs in make check-hw"
+)
 def test_verilator_device_against_mlkem():
     level = 768
     dev = hw.simulator(level)
@@ -141,7 +143,7 @@ def test_verilator_device_against_mlkem():
     bad[100] ^= 4
     assert hw.decaps(level, dk, bytes(bad)) == mlkem.decaps(level, dk, bytes(bad))
     bad_ek = bytearray(ek)
-    bad_ek[3 * 10 + 2] = 0xFF                     # coefficient 21 >= 0xFF0 > q
+    bad_ek[3 * 10 + 2] = 0xFF  # coefficient 21 >= 0xFF0 > q
     with pytest.raises(ValueError, match="modulus check"):
         hw.encaps(level, bytes(bad_ek), m=m)
     bad_dk = bytearray(dk)
@@ -154,12 +156,29 @@ def test_report_section(tmp_path):
     """nuri report's hardware section: the records of make hw-report beside the published designs,
     each kind of figure named."""
     import json
+
     from nuri.tools import report
+
     assert report.hw_section(str(tmp_path / "missing.json")) == []
     path = tmp_path / "report.json"
-    path.write_text(json.dumps({"family": "mlkem-hw", "impl": "bu2", "op": "decaps", "param": "ML-KEM-768",
-                                "size": 256, "platform": "verilator", "metric": "cycles", "median": 12345,
-                                "min": 12345, "max": 12345, "runs": 1}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "family": "mlkem-hw",
+                "impl": "bu2",
+                "op": "decaps",
+                "param": "ML-KEM-768",
+                "size": 256,
+                "platform": "verilator",
+                "metric": "cycles",
+                "median": 12345,
+                "min": 12345,
+                "max": 12345,
+                "runs": 1,
+            }
+        )
+        + "\n"
+    )
     md = "\n".join(report.hw_section(str(path)))
     assert "| bu2 | decaps | ML-KEM-768 | verilator | cycles | 12345 |" in md
     for words in ("simulation cycles", "synthesis estimates", "post-route Fmax", "170945", "10049"):
@@ -170,13 +189,13 @@ def test_report_takes_the_median_ecp5_seed(monkeypatch):
     # hw/scripts/report.py places the whole core with several seeds and reports the median run
     # (the tools are replaced by canned results: this checks the bookkeeping, not the tools)
     import report
+
     fmax = {"1": 75.86, "2": 79.63, "3": 77.38, "4": 80.28, "5": 81.53}
 
     def fake_cached(name, fn, flow=""):
         if name.startswith("ecp5-core768-bu2-seed"):
             seed = name.rsplit("seed", 1)[1]
-            return {"fmax_mhz": fmax[seed], "seed": int(seed), "part": "p", "comb": 1, "ff": 1,
-                    "critical_path": {}}
+            return {"fmax_mhz": fmax[seed], "seed": int(seed), "part": "p", "comb": 1, "ff": 1, "critical_path": {}}
         if name.startswith("ecp5-"):
             return {"fmax_mhz": 1.0, "seed": 1}
         return {}
@@ -195,6 +214,7 @@ def test_flattened_lut_count_includes_kept_modules():
     # a flattened run with keep_hierarchy modules lists them apart; the totals are in 'design
     # hierarchy' (counting the top module alone would drop the Keccak's theta from the LUT count)
     import report
+
     stat = """
 === keccak_theta ===
      LUT2                          320

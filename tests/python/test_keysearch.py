@@ -2,6 +2,7 @@
 last candidate is the key, 1 and 2 pairs, PIPO-64/256, reduced rounds), exit codes 0/1/2/3/4, the
 status stream, restore files (SIGINT then --restore), engines agreeing with each other, the
 benchmark records."""
+
 import json
 import os
 import random
@@ -14,7 +15,7 @@ import pytest
 from nuri import keysearch as ks
 
 ENGINES = ks.engine_names()
-RNG = random.Random(0x6b657973)
+RNG = random.Random(0x6B657973)
 OFFICIAL_KEY = "9722152EAD201D7ED2289477DD16C46D"
 OFFICIAL_PAIR = "2600271EF6528509:27035DAD81296B6B"
 
@@ -22,8 +23,14 @@ OFFICIAL_PAIR = "2600271EF6528509:27035DAD81296B6B"
 def nuri(*args, env=None, cwd=None, timeout=120):
     e = dict(os.environ, NURI_NO_PROGRESS="1")
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "nuri", "keysearch", *args], capture_output=True, text=True,
-                          env=e, cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "nuri", "keysearch", *args],
+        capture_output=True,
+        text=True,
+        env=e,
+        cwd=cwd,
+        timeout=timeout,
+    )
 
 
 def index_of(key, mask):
@@ -69,8 +76,20 @@ def args_for(cipher, template, pairs, mask=None, *more):
 def test_every_engine_finds_a_planted_24_bit_key(engine):
     template, mask, pairs, key, idx = plant(nibbles=(3, 9, 14, 17, 22, 30))
     lo = max(0, idx - (1 << 15)) if engine == "ref" else 0
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip", str(lo),
-                       "--limit", str(1 << 16) if engine == "ref" else str(1 << 24)))
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            template,
+            pairs,
+            None,
+            "--engine",
+            engine,
+            "--skip",
+            str(lo),
+            "--limit",
+            str(1 << 16) if engine == "ref" else str(1 << 24),
+        )
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [key]
 
@@ -79,19 +98,33 @@ def test_every_engine_finds_a_planted_24_bit_key(engine):
 def test_key_at_first_and_last_candidate_of_a_slice(engine):
     template, mask, pairs, key, idx = plant(nibbles=(0, 5, 11, 16, 20, 27, 31))
     for skip in (idx, idx - 40):
-        r = nuri(*args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip", str(skip),
-                           "--limit", "41"))
+        r = nuri(
+            *args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip", str(skip), "--limit", "41")
+        )
         assert r.returncode == 0 and r.stdout.split() == [key], (skip, r.stderr)
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip", str(idx + 1),
-                       "--limit", "1000"))
+    r = nuri(
+        *args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip", str(idx + 1), "--limit", "1000")
+    )
     assert r.returncode == 1 and r.stdout == ""
 
 
 @pytest.mark.parametrize("engine", [e for e in ENGINES if e != "ref"])
 def test_40_unknown_bits_window_two_pairs(engine):
     template, mask, pairs, key, idx = plant(nibbles=tuple(range(10, 20)), npairs=2)
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--engine", engine, "--skip",
-                       str(max(0, idx - 3_000_000)), "--limit", "4000000"))
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            template,
+            pairs,
+            None,
+            "--engine",
+            engine,
+            "--skip",
+            str(max(0, idx - 3_000_000)),
+            "--limit",
+            "4000000",
+        )
+    )
     assert r.returncode == 0 and r.stdout.split() == [key], r.stderr
     assert "warning" not in r.stderr
 
@@ -102,8 +135,20 @@ def test_pipo256_and_mask_bits(engine):
     bits = [3, 7, 11, 12, 19, 25, 31, 33, 40, 47, 63] + [130, 134, 141, 150, 152, 160, 170, 177, 190]
     template, mask, pairs, key, idx = plant("pipo-64/256", mask_bits=bits)
     lo = max(0, idx - 30000) if engine == "ref" else 0
-    r = nuri(*args_for("pipo-64/256", template, pairs, mask, "--engine", engine, "--skip", str(lo),
-                       "--limit", "60000" if engine == "ref" else str(1 << 20)))
+    r = nuri(
+        *args_for(
+            "pipo-64/256",
+            template,
+            pairs,
+            mask,
+            "--engine",
+            engine,
+            "--skip",
+            str(lo),
+            "--limit",
+            "60000" if engine == "ref" else str(1 << 20),
+        )
+    )
     assert r.returncode == 0 and r.stdout.split() == [key], r.stderr
 
 
@@ -112,8 +157,22 @@ def test_reduced_and_full_rounds(rounds):
     template, mask, pairs, key, idx = plant(nibbles=(1, 4, 8, 13, 21, 26), rounds=rounds, npairs=2)
     for engine in ENGINES:
         lo = max(0, idx - 5000) if engine == "ref" else 0
-        r = nuri(*args_for("pipo-64/128", template, pairs, None, "--rounds", str(rounds), "--engine", engine,
-                           "--skip", str(lo), "--limit", "10000" if engine == "ref" else str(1 << 24)))
+        r = nuri(
+            *args_for(
+                "pipo-64/128",
+                template,
+                pairs,
+                None,
+                "--rounds",
+                str(rounds),
+                "--engine",
+                engine,
+                "--skip",
+                str(lo),
+                "--limit",
+                "10000" if engine == "ref" else str(1 << 24),
+            )
+        )
         assert r.returncode == 0 and r.stdout.split() == [key], (engine, r.stderr)
     if rounds == 4:  # the same pairs do not fit the full cipher
         r = nuri(*args_for("pipo-64/128", template, pairs, None, "--skip", str(max(0, idx - 5000)), "--limit", "10000"))
@@ -133,8 +192,16 @@ def test_official_vector_status_json_and_keyspace():
 
 
 def test_no_key_in_range_and_false_key_warning():
-    r = nuri(*args_for("pipo-64/128", "9722152EAD20????????????????C46D",
-                       ["2600271EF6528509:0000000000000000"], None, "--limit", "100000"))
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            "9722152EAD20????????????????C46D",
+            ["2600271EF6528509:0000000000000000"],
+            None,
+            "--limit",
+            "100000",
+        )
+    )
     assert r.returncode == 1 and r.stdout == ""
     assert "warning" in r.stderr and "false keys" in r.stderr  # 64 unknown bits, one pair: ~1 false key
 
@@ -145,8 +212,10 @@ def test_auto_says_no_gpu_and_cuda_is_a_usage_error(tmp_path):
     nogpu = {"NURI_CUDA_DRIVER": str(tmp_path / "libcuda.so.1")}
     r = nuri(*args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR]), env=nogpu)
     assert r.returncode == 0 and "no NVIDIA GPU found" in r.stderr and "; running on the CPU" in r.stderr
-    r = nuri(*args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], None, "--engine", "cuda"),
-             env=nogpu)
+    r = nuri(
+        *args_for("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], None, "--engine", "cuda"),
+        env=nogpu,
+    )
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
 
 
@@ -156,20 +225,112 @@ BAD = [
     ["--cipher", "pipo-64/128", "--key-template", "G" + "?" * 31, "--pair", OFFICIAL_PAIR],
     ["--cipher", "pipo-64/128", "--key-template", OFFICIAL_KEY, "--pair", OFFICIAL_PAIR],  # no unknown bit
     ["--cipher", "pipo-64/128", "--key-template", "?" * 17 + "0" * 15, "--pair", OFFICIAL_PAIR],  # 2^68
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", "2600271EF652850:27035DAD81296B6B"],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        "2600271EF652850:27035DAD81296B6B",
+    ],
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", "2600271EF6528509"],
     ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??"],  # no pair
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--engine", "gpu9"],
-    *([] if "avx512" in ENGINES else  # an engine this CPU cannot run
-      [["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR,
-        "--engine", "avx512"]]),
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--skip", "256"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--skip", "x"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--limit", "0"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--rounds", "14"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--mask", "00"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--threads", "0"],
-    ["--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??", "--pair", OFFICIAL_PAIR, "--bogus"],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--engine",
+        "gpu9",
+    ],
+    *(
+        []
+        if "avx512" in ENGINES
+        # an engine this CPU cannot run
+        else [
+            [
+                "--cipher",
+                "pipo-64/128",
+                "--key-template",
+                "9722152EAD201D7ED2289477DD16C4??",
+                "--pair",
+                OFFICIAL_PAIR,
+                "--engine",
+                "avx512",
+            ]
+        ]
+    ),
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--skip",
+        "256",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--skip",
+        "x",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--limit",
+        "0",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--rounds",
+        "14",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--mask",
+        "00",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--threads",
+        "0",
+    ],
+    [
+        "--cipher",
+        "pipo-64/128",
+        "--key-template",
+        "9722152EAD201D7ED2289477DD16C4??",
+        "--pair",
+        OFFICIAL_PAIR,
+        "--bogus",
+    ],
     ["--restore", "no-such-session"],
 ]
 
@@ -185,11 +346,31 @@ def test_sigint_then_restore_finds_key_past_the_stop_point(tmp_path):
     # 28 unknown bits: ref (about 1e7 keys/s per thread) needs many seconds, so SIGINT lands mid-search
     template, mask, pairs, key, idx = plant(nibbles=(2, 6, 10, 15, 19, 24, 28))
     lo = max(0, idx - (1 << 27))
-    a = args_for("pipo-64/128", template, pairs, None, "--engine", "ref", "--threads", "1", "--skip", str(lo),
-                 "--limit", str(idx - lo + 100), "--session", "job1", "--status-json")
+    a = args_for(
+        "pipo-64/128",
+        template,
+        pairs,
+        None,
+        "--engine",
+        "ref",
+        "--threads",
+        "1",
+        "--skip",
+        str(lo),
+        "--limit",
+        str(idx - lo + 100),
+        "--session",
+        "job1",
+        "--status-json",
+    )
     env = dict(os.environ, NURI_SESSION_DIR=str(tmp_path))
-    p = subprocess.Popen([sys.executable, "-m", "nuri", "keysearch", *a], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "nuri", "keysearch", *a],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     # wait for the first status line (the search is running), then interrupt
     line = p.stderr.readline()
     while line and not line.startswith("{"):
@@ -202,7 +383,9 @@ def test_sigint_then_restore_finds_key_past_the_stop_point(tmp_path):
     saved = json.loads((tmp_path / "job1.restore").read_text())
     assert lo < saved["next_index"] < idx and saved["found"] == []
     # a new search may not take over the session's file
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--session", "job1"), env={"NURI_SESSION_DIR": str(tmp_path)})
+    r = nuri(
+        *args_for("pipo-64/128", template, pairs, None, "--session", "job1"), env={"NURI_SESSION_DIR": str(tmp_path)}
+    )
     assert r.returncode == 2 and "exists" in r.stderr
     # options that define the search cannot change on --restore
     r = nuri("--restore", "job1", "--skip", "5", env={"NURI_SESSION_DIR": str(tmp_path)})
@@ -215,8 +398,13 @@ def test_sigint_then_restore_finds_key_past_the_stop_point(tmp_path):
 def test_interrupt_without_session_writes_a_named_restore_file(tmp_path):
     template, mask, pairs, key, idx = plant(nibbles=(2, 6, 10, 15, 19, 24, 28))
     a = args_for("pipo-64/128", template, pairs, None, "--engine", "ref", "--threads", "1", "--status-json")
-    p = subprocess.Popen([sys.executable, "-m", "nuri", "keysearch", *a], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=dict(os.environ, NURI_SESSION_DIR=str(tmp_path)))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "nuri", "keysearch", *a],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, NURI_SESSION_DIR=str(tmp_path)),
+    )
     line = p.stderr.readline()
     while line and not line.startswith("{"):
         line = p.stderr.readline()
@@ -250,8 +438,19 @@ def test_selftest_failure_exits_3(monkeypatch, capsys):
     from nuri.cli.main import main
 
     monkeypatch.setattr(ks, "selftest", lambda engine: False)
-    rc = main(["keysearch", "--cipher", "pipo-64/128", "--key-template", "9722152EAD201D7ED2289477DD16C4??",
-               "--pair", OFFICIAL_PAIR, "--engine", ENGINES[-1]])
+    rc = main(
+        [
+            "keysearch",
+            "--cipher",
+            "pipo-64/128",
+            "--key-template",
+            "9722152EAD201D7ED2289477DD16C4??",
+            "--pair",
+            OFFICIAL_PAIR,
+            "--engine",
+            ENGINES[-1],
+        ]
+    )
     assert rc == 3 and "self-test FAILED" in capsys.readouterr().err
 
 
@@ -262,8 +461,12 @@ def test_every_engine_passes_its_selftest():
 
 
 def test_benchmark_records():
-    r = subprocess.run([sys.executable, "-m", "nuri", "bench", "keysearch", "--json", "--quick", "--no-peers"], capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "nuri", "bench", "keysearch", "--json", "--quick", "--no-peers"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     recs = [json.loads(line) for line in r.stdout.splitlines()]
     assert sorted(x["impl"] for x in recs) == sorted(ENGINES)
@@ -271,12 +474,28 @@ def test_benchmark_records():
 
 
 def test_two_worker_local_cluster_finds_a_planted_key():
-    pytest.importorskip("distributed", reason="the cluster extra (dask, distributed) is installed by "
-                                              "scripts/deps/keysearch.pip in make check")
+    pytest.importorskip(
+        "distributed",
+        reason="the cluster extra (dask, distributed) is installed by scripts/deps/keysearch.pip in make check",
+    )
     template, mask, pairs, key, idx = plant(nibbles=(1, 5, 9, 12, 18, 23, 29), npairs=2)  # 28 bits
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", "local:2", "--status-json",
-                       "--skip", str(max(0, idx - (1 << 24))), "--limit", str(1 << 25)),
-             env={"NURI_KEYSEARCH_SLICE_S": "0.3"}, timeout=300)
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            template,
+            pairs,
+            None,
+            "--cluster",
+            "local:2",
+            "--status-json",
+            "--skip",
+            str(max(0, idx - (1 << 24))),
+            "--limit",
+            str(1 << 25),
+        ),
+        env={"NURI_KEYSEARCH_SLICE_S": "0.3"},
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [key]
     status = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")]
@@ -290,9 +509,23 @@ def test_two_worker_local_cluster_finds_a_planted_key():
 def test_two_worker_local_ray_cluster_finds_a_planted_key():
     pytest.importorskip("ray", reason="the ray extra is installed by scripts/deps/keysearch.pip in make check")
     template, mask, pairs, key, idx = plant(nibbles=(0, 4, 9, 13, 18, 22, 27), npairs=2)  # 28 bits
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", "ray:local:2", "--status-json",
-                       "--skip", str(max(0, idx - (1 << 24))), "--limit", str(1 << 25)),
-             env={"NURI_KEYSEARCH_SLICE_S": "0.3"}, timeout=300)
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            template,
+            pairs,
+            None,
+            "--cluster",
+            "ray:local:2",
+            "--status-json",
+            "--skip",
+            str(max(0, idx - (1 << 24))),
+            "--limit",
+            str(1 << 25),
+        ),
+        env={"NURI_KEYSEARCH_SLICE_S": "0.3"},
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [key]
     status = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")]
@@ -311,9 +544,23 @@ def test_slice_of_a_crashed_worker_is_searched_again(tmp_path, spec, extra):
     pytest.importorskip(extra, reason="the cluster extras are installed by scripts/deps/keysearch.pip in make check")
     template, mask, pairs, key, idx = plant(nibbles=(1, 5, 10, 14, 19, 23), npairs=2)  # 24 bits
     crash = tmp_path / "crashed"
-    r = nuri(*args_for("pipo-64/128", template, pairs, None, "--cluster", spec, "--status-json",
-                       "--skip", str(idx), "--limit", str(1 << 22)),  # the key is the first slice's first candidate
-             env={"NURI_KEYSEARCH_TEST_CRASH_ONCE": str(crash)}, timeout=300)
+    r = nuri(
+        *args_for(
+            "pipo-64/128",
+            template,
+            pairs,
+            None,
+            "--cluster",
+            spec,
+            "--status-json",
+            "--skip",
+            str(idx),
+            "--limit",
+            str(1 << 22),
+        ),  # the key is the first slice's first candidate
+        env={"NURI_KEYSEARCH_TEST_CRASH_ONCE": str(crash)},
+        timeout=300,
+    )
     assert crash.exists()  # a worker did die
     assert r.returncode == 0 and r.stdout.split() == [key], (r.stdout, r.stderr)
     status = [json.loads(line) for line in r.stderr.splitlines() if line.startswith("{")]
@@ -344,6 +591,11 @@ def test_avx512_engine_registered_with_its_cpu_needs():
     assert (ks.default_engine() == "avx512") == has
     # without AVX-512F (NURI_CPU_MASK clears bit 6), auto never picks it
     code = "from nuri import keysearch as ks; print(ks.default_engine(), ks.engine_names())"
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       env=dict(os.environ, NURI_CPU_MASK="40"), timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, NURI_CPU_MASK="40"),
+        timeout=60,
+    )
     assert r.returncode == 0 and not r.stdout.startswith("avx512") and "'avx512'" not in r.stdout, r.stdout + r.stderr

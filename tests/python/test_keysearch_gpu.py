@@ -6,6 +6,7 @@ slice exactly once, none outside), keys at the first and last candidate of a sli
 that overflows (launch split), every candidate equivalent (CPU path), two devices, interrupt and
 restore, the self-test (exit 3), and the error paths: no driver, no device, a failing launch (exit 2,
 one line). No real GPU ran any of this."""
+
 import json
 import os
 import shutil
@@ -26,8 +27,20 @@ def fake(tmp_path_factory):
     out = tmp_path_factory.mktemp("fakecuda") / "libcuda_fake.so"
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     assert cc, "a C compiler is needed to build the fake CUDA driver (it builds nuri too)"
-    subprocess.run([cc, "-shared", "-fPIC", "-O2", "-I", os.path.join(ROOT, "gpu"), "-o", str(out),
-                    os.path.join(ROOT, "tests", "keysearch", "fake_cuda.c")], check=True)
+    subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-O2",
+            "-I",
+            os.path.join(ROOT, "gpu"),
+            "-o",
+            str(out),
+            os.path.join(ROOT, "tests", "keysearch", "fake_cuda.c"),
+        ],
+        check=True,
+    )
     return str(out)
 
 
@@ -37,8 +50,14 @@ def nuri(*args, driver=None, env=None, timeout=300, cwd=None):
     if driver:
         e["NURI_CUDA_DRIVER"] = driver
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "nuri", "keysearch", *args], capture_output=True, text=True,
-                          env=e, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "nuri", "keysearch", *args],
+        capture_output=True,
+        text=True,
+        env=e,
+        timeout=timeout,
+        cwd=cwd,
+    )
 
 
 def plant(cipher, template_fn, rounds=None, npairs=1, seed=1):
@@ -79,12 +98,30 @@ def errors(stderr):
     return [ln for ln in stderr.splitlines() if ln.startswith("nuri keysearch:")]
 
 
-@pytest.mark.parametrize("cipher,nibbles", [("pipo-64/128", (3, 9, 14, 17, 22, 30)),  # 24 bits, K0 and K1
-                                            ("pipo-64/256", (5, 20, 33, 47, 50, 63))])  # 24 bits, K0..K3
+@pytest.mark.parametrize(
+    "cipher,nibbles",
+    [
+        ("pipo-64/128", (3, 9, 14, 17, 22, 30)),  # 24 bits, K0 and K1
+        ("pipo-64/256", (5, 20, 33, 47, 50, 63)),
+    ],
+)  # 24 bits, K0..K3
 def test_planted_24_bit_key(fake, cipher, nibbles):
     template, pairs, key, idx = plant(cipher, lambda h: hide(h, nibbles), npairs=2)
-    r = nuri(*args(cipher, template, pairs, "--engine", "cuda", "--skip", str(max(0, idx - (1 << 19))),
-                   "--limit", str(1 << 20), "--status-json"), driver=fake)
+    r = nuri(
+        *args(
+            cipher,
+            template,
+            pairs,
+            "--engine",
+            "cuda",
+            "--skip",
+            str(max(0, idx - (1 << 19))),
+            "--limit",
+            str(1 << 20),
+            "--status-json",
+        ),
+        driver=fake,
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [key]
     assert "engine cuda on 1 GPU(s): fake CUDA device 0 (host twin)" in r.stderr
@@ -97,8 +134,11 @@ def test_auto_uses_the_gpu_when_one_is_present(fake):
     assert r.returncode == 0 and r.stdout.split() == ["9722152EAD201D7ED2289477DD16C46D"], r.stderr
     assert "engine cuda on 1 GPU(s)" in r.stderr and "cuda:0" in r.stderr
     # NURI_IMPL naming a CPU engine keeps auto on the CPU
-    r = nuri(*args("pipo-64/128", "9722152EAD201D7ED2289477DD16????", [OFFICIAL_PAIR]), driver=fake,
-             env={"NURI_IMPL": "keysearch:portable"})
+    r = nuri(
+        *args("pipo-64/128", "9722152EAD201D7ED2289477DD16????", [OFFICIAL_PAIR]),
+        driver=fake,
+        env={"NURI_IMPL": "keysearch:portable"},
+    )
     assert r.returncode == 0 and "engine cuda" not in r.stderr and "portable" in r.stderr
 
 
@@ -108,12 +148,17 @@ def test_slicing_into_launches(fake, tmp_path):
     template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (2, 7, 11, 19, 25)), seed=2)  # 20 bits
     skip, limit = idx - 20000 - 13, 50000 + 7
     log = tmp_path / "launches"
-    r = nuri(*args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(limit)),
-             driver=fake, env={"FAKE_CUDA_LOG": str(log), "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "7"})
+    r = nuri(
+        *args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(limit)),
+        driver=fake,
+        env={"FAKE_CUDA_LOG": str(log), "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "7"},
+    )
     assert r.returncode == 0 and r.stdout.split() == [key], r.stderr
     search = [x for x in launches(log)][12:]  # the self-test's 12 launches come first
-    assert all(k == "nuri_ks_kernel_128" and 1 <= nb <= 7 and b == 64 and g == (nb + 63) // 64 and mh == 1024
-               for k, fb, nb, g, b, mh in search)
+    assert all(
+        k == "nuri_ks_kernel_128" and 1 <= nb <= 7 and b == 64 and g == (nb + 63) // 64 and mh == 1024
+        for k, fb, nb, g, b, mh in search
+    )
     covered = {}
     for _, fb, nb, *_ in search:
         for b in range(fb, fb + nb):
@@ -128,13 +173,15 @@ def test_key_at_the_first_and_last_candidate_of_a_slice(fake, where):
     template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (1, 6, 12, 20, 27, 31)), seed=3)
     n = 4099  # not a multiple of 32: the slice ends inside a batch
     skip = idx if where == "first" else idx - n + 1
-    r = nuri(*args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(n)),
-             driver=fake)
+    r = nuri(
+        *args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(n)), driver=fake
+    )
     assert r.returncode == 0 and r.stdout.split() == [key], r.stderr
     # the neighbouring slice (the key one candidate outside it) finds nothing: exit 1
     skip = idx + 1 if where == "first" else idx - n
-    r = nuri(*args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(n)),
-             driver=fake)
+    r = nuri(
+        *args("pipo-64/128", template, pairs, "--engine", "cuda", "--skip", str(skip), "--limit", str(n)), driver=fake
+    )
     assert r.returncode == 1 and r.stdout == "", r.stderr
 
 
@@ -146,8 +193,7 @@ def test_hit_buffer_overflow_splits_the_launch(fake, tmp_path):
     mask = "0" * 62 + "30"  # two more K3 bits (6 in all)
     a = args("pipo-64/256", template, pairs, "--rounds", "2", "--mask", mask)
     log = tmp_path / "launches"
-    r = nuri(*a, "--engine", "cuda", driver=fake,
-             env={"FAKE_CUDA_LOG": str(log), "NURI_KEYSEARCH_CUDA_MAX_HITS": "32"})
+    r = nuri(*a, "--engine", "cuda", driver=fake, env={"FAKE_CUDA_LOG": str(log), "NURI_KEYSEARCH_CUDA_MAX_HITS": "32"})
     assert r.returncode == 0, r.stderr
     cpu = nuri(*a, "--engine", "portable")
     assert cpu.returncode == 0 and len(cpu.stdout.split()) == 64
@@ -167,8 +213,11 @@ def test_every_candidate_equivalent_runs_on_the_cpu(fake):
 
 def test_two_devices_share_the_range(fake):
     template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (0, 8, 16, 24, 29)), seed=6)  # 20 bits
-    r = nuri(*args("pipo-64/128", template, pairs, "--engine", "cuda", "--status-json"), driver=fake,
-             env={"FAKE_CUDA_DEVICES": "2", "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "64"})
+    r = nuri(
+        *args("pipo-64/128", template, pairs, "--engine", "cuda", "--status-json"),
+        driver=fake,
+        env={"FAKE_CUDA_DEVICES": "2", "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "64"},
+    )
     assert r.returncode == 0 and r.stdout.split() == [key], r.stderr
     assert "engine cuda on 2 GPU(s)" in r.stderr
     status = [json.loads(ln) for ln in r.stderr.splitlines() if ln.startswith("{")]
@@ -183,10 +232,27 @@ def test_interrupt_and_restore_on_the_gpu(fake, tmp_path):
     assert idx >= 1 << 28  # seed 7: 1,094,532,478
     env = dict(os.environ, NURI_CUDA_DRIVER=fake, NURI_SESSION_DIR=str(tmp_path))
     env.pop("NURI_IMPL", None)
-    a = args("pipo-64/128", template, pairs, "--engine", "cuda", "--session", "g", "--status-json",
-             "--skip", str(idx - (1 << 28)), "--limit", str((1 << 28) + (1 << 20)))
-    p = subprocess.Popen([sys.executable, "-m", "nuri", "keysearch", *a], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env)
+    a = args(
+        "pipo-64/128",
+        template,
+        pairs,
+        "--engine",
+        "cuda",
+        "--session",
+        "g",
+        "--status-json",
+        "--skip",
+        str(idx - (1 << 28)),
+        "--limit",
+        str((1 << 28) + (1 << 20)),
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-m", "nuri", "keysearch", *a],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     for line in p.stderr:  # the first status line: the search is running
         if line.startswith("{"):
             break
@@ -212,26 +278,38 @@ def test_no_driver_no_device_launch_failure_exit_2_one_line(fake, tmp_path):
     assert "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED" in r.stderr
     # during the search (after the self-test's 12 launches): no key printed, one error line
     template, pairs, key, idx = plant("pipo-64/128", lambda h: hide(h, (3, 9, 14, 22, 30)), seed=8)
-    r = nuri(*args("pipo-64/128", template, pairs, "--engine", "cuda"), driver=fake,
-             env={"FAKE_CUDA_FAIL_LAUNCH": "14", "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "4"})
+    r = nuri(
+        *args("pipo-64/128", template, pairs, "--engine", "cuda"),
+        driver=fake,
+        env={"FAKE_CUDA_FAIL_LAUNCH": "14", "NURI_KEYSEARCH_CUDA_MAX_BATCHES": "4"},
+    )
     assert r.returncode == 2 and r.stdout == "", r.stderr
     assert len(errors(r.stderr)) == 1 and "CUDA_ERROR_LAUNCH_FAILED" in errors(r.stderr)[0], r.stderr
     # auto without a driver says so and runs on the CPU
-    r = nuri(*args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR]),
-             driver=str(tmp_path / "libcuda.so.1"))
+    r = nuri(
+        *args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR]), driver=str(tmp_path / "libcuda.so.1")
+    )
     assert r.returncode == 0 and "no NVIDIA GPU found" in r.stderr and "running on the CPU" in r.stderr
 
 
 def test_a_device_that_misses_hits_fails_its_selftest(fake):
-    r = nuri(*args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], "--engine", "cuda"),
-             driver=fake, env={"FAKE_CUDA_DROP_HITS": "1"})
+    r = nuri(
+        *args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], "--engine", "cuda"),
+        driver=fake,
+        env={"FAKE_CUDA_DROP_HITS": "1"},
+    )
     assert r.returncode == 3 and "self-test FAILED" in r.stderr and r.stdout == ""
 
 
 def test_bench_includes_cuda_when_a_gpu_is_usable(fake):
     e = dict(os.environ, NURI_CUDA_DRIVER=fake)
-    r = subprocess.run([sys.executable, "-m", "nuri", "bench", "keysearch", "--json", "--quick", "--no-peers"],
-                       capture_output=True, text=True, timeout=300, env=e)
+    r = subprocess.run(
+        [sys.executable, "-m", "nuri", "bench", "keysearch", "--json", "--quick", "--no-peers"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=e,
+    )
     assert r.returncode == 0, r.stderr
     recs = {x["impl"]: x for x in map(json.loads, r.stdout.splitlines())}
     assert set(recs) == set(ks.engine_names()) | {"cuda"}
@@ -252,6 +330,7 @@ def test_gpu_params_api():
 
 
 def test_shipped_ptx_is_generated_from_the_current_kernel_source():
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu_ptx.py"), "--check"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "scripts", "gpu_ptx.py"), "--check"], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr

@@ -2,6 +2,7 @@
 
 Independent checks use hashlib (SHA3-256 for H(ek), SHAKE256 for the implicit-rejection key);
 the ACVP subset and the count = 0 KAT entry are read from ../shared when it is present."""
+
 import hashlib
 import json
 import pathlib
@@ -36,8 +37,8 @@ def test_sizes_and_round_trip(level):
     assert mlkem.decaps(level, dk, ct) == ss
     # dk layout: dk_PKE || ek || H(ek) || z
     k = level // 256
-    assert dk[384 * k: 768 * k + 32] == ek
-    assert dk[768 * k + 32: 768 * k + 64] == hashlib.sha3_256(ek).digest()
+    assert dk[384 * k : 768 * k + 32] == ek
+    assert dk[768 * k + 32 : 768 * k + 64] == hashlib.sha3_256(ek).digest()
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -1,6 +1,7 @@
 """Property tests (hypothesis) of the parsers that read untrusted input: the sealed-file header (v1 and
 v2), the key-file parser, and `nuri fpe`'s CSV handling (byte-exact round trips). make check installs
 hypothesis (scripts/deps/fuzz.pip); outside it the module is skipped with that reason."""
+
 import csv
 import io
 import os
@@ -8,7 +9,8 @@ import os
 import pytest
 
 hyp = pytest.importorskip("hypothesis", reason="hypothesis is installed by make check (scripts/deps/fuzz.pip)")
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from nuri import keyfile  # noqa: E402
 from nuri.cli import _csvio  # noqa: E402
@@ -18,6 +20,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 
 
 # ------------------------------------------------------------------ sealed-file header
+
 
 @SETTINGS
 @given(st.binary(max_size=400))
@@ -29,14 +32,20 @@ def test_read_header_any_bytes(b):
         return
     assert b[:8] == H.MAGIC
     if h.version == 1:
-        assert h.to_bytes() == b[:H.HEADER_LEN]
+        assert h.to_bytes() == b[: H.HEADER_LEN]
     else:
-        assert h.to_bytes() == b[:len(h.to_bytes())]
+        assert h.to_bytes() == b[: len(h.to_bytes())]
 
 
 @SETTINGS
-@given(st.sampled_from([H.KDF_KEY, H.KDF_ARGON2ID]), st.integers(H.MIN_CHUNK_LOG2, H.MAX_CHUNK_LOG2),
-       st.integers(1, 10), st.integers(1, 4), st.binary(min_size=32, max_size=32), st.data())
+@given(
+    st.sampled_from([H.KDF_KEY, H.KDF_ARGON2ID]),
+    st.integers(H.MIN_CHUNK_LOG2, H.MAX_CHUNK_LOG2),
+    st.integers(1, 10),
+    st.integers(1, 4),
+    st.binary(min_size=32, max_size=32),
+    st.data(),
+)
 def test_header_v1_round_trip(kdf, log2, t, p, salt, data):
     m = data.draw(st.integers(8 * p, 8 * p + 4096))
     h = H.Header.new(kdf, log2, (t, m, p), salt)
@@ -55,10 +64,14 @@ def test_header_v1_round_trip(kdf, log2, t, p, salt, data):
 
 
 @SETTINGS
-@given(st.sampled_from([H.KIND_FILE, H.KIND_VIDEO]), st.integers(H.MIN_CHUNK_LOG2, H.MAX_CHUNK_LOG2),
-       st.binary(min_size=32, max_size=32),
-       st.lists(st.tuples(st.integers(0, 65535), st.binary(max_size=300)), min_size=1, max_size=5),
-       st.binary(min_size=32, max_size=32), st.data())
+@given(
+    st.sampled_from([H.KIND_FILE, H.KIND_VIDEO]),
+    st.integers(H.MIN_CHUNK_LOG2, H.MAX_CHUNK_LOG2),
+    st.binary(min_size=32, max_size=32),
+    st.lists(st.tuples(st.integers(0, 65535), st.binary(max_size=300)), min_size=1, max_size=5),
+    st.binary(min_size=32, max_size=32),
+    st.data(),
+)
 def test_header_v2_round_trip_and_truncation(kind, log2, salt, stanzas, mac, data):
     b = H.HeaderV2(kind, log2, salt, stanzas, mac).to_bytes()
     g = H.read_header(io.BytesIO(b))
@@ -69,6 +82,7 @@ def test_header_v2_round_trip_and_truncation(kind, log2, salt, stanzas, mac, dat
 
 
 # ------------------------------------------------------------------ key files
+
 
 @SETTINGS
 @given(st.text(max_size=120))
@@ -81,8 +95,11 @@ def test_parse_key_any_text(text):
 
 
 @SETTINGS
-@given(st.sampled_from([16, 24, 32]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
-       st.sampled_from(["", " ", "\n", "\r\n", "  \n"]), st.booleans())
+@given(
+    st.sampled_from([16, 24, 32]).flatmap(lambda n: st.binary(min_size=n, max_size=n)),
+    st.sampled_from(["", " ", "\n", "\r\n", "  \n"]),
+    st.booleans(),
+)
 def test_key_round_trip(key, pad, upper):
     text = keyfile.format_key(key)
     assert keyfile.parse_key(pad + text + pad) == key
@@ -112,8 +129,9 @@ def csv_files(draw):
     records = draw(st.lists(st.lists(field, min_size=ncol, max_size=ncol), min_size=1, max_size=8))
     delim = draw(st.sampled_from([",", ";", "\t", "|"]))
     ends = draw(st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=len(records), max_size=len(records)))
-    qf = draw(st.lists(st.lists(st.booleans(), min_size=ncol, max_size=ncol), min_size=len(records),
-                       max_size=len(records)))
+    qf = draw(
+        st.lists(st.lists(st.booleans(), min_size=ncol, max_size=ncol), min_size=len(records), max_size=len(records))
+    )
     return records, delim, ends, qf, draw(st.booleans()), draw(st.booleans())
 
 
@@ -139,17 +157,23 @@ def test_csv_reader_round_trip(f, block):
     assert r.bom == (_csvio.BOM if bom else "") and r.bom + "".join(g.text(delim) for g in got) == text
     if "\r" not in "".join(ends) and [""] not in want:
         # the csv module reads the same fields (it cannot tell CR endings, and reads a blank line as [])
-        body = text[len(r.bom):]
+        body = text[len(r.bom) :]
         assert list(csv.reader(io.StringIO(body, newline=""), delimiter=delim)) == want
 
 
 digits = st.text(alphabet="0123456789", min_size=6, max_size=19)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(digits, field), min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]),
-       st.booleans(), st.booleans(), st.booleans())
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.tuples(digits, field), min_size=1, max_size=6),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
 def test_fpe_csv_round_trip_is_byte_exact(tmp_path, rows, end, bom, final, quote_cards):
     from nuri.cli.main import main
 

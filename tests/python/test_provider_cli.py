@@ -4,6 +4,7 @@ NURI_PROVIDER_DIR names the directory holding nuri.so and the nuri-prov-decap he
 EVP program: `openssl pkeyutl -decap` exists only from OpenSSL 3.4). `make check-provider` builds
 both and sets it; run outside it, these tests skip and say why.
 """
+
 import os
 import shutil
 import subprocess
@@ -15,7 +16,8 @@ from nuri import mlkem, pipo
 
 PROV = os.environ.get("NURI_PROVIDER_DIR")
 pytestmark = pytest.mark.skipif(
-    not PROV, reason="NURI_PROVIDER_DIR is not set: run `make check-provider` (it builds nuri.so and sets it)")
+    not PROV, reason="NURI_PROVIDER_DIR is not set: run `make check-provider` (it builds nuri.so and sets it)"
+)
 NURI_BIN = os.path.join(os.path.dirname(sys.executable), "nuri")
 KEY = "000102030405060708090a0b0c0d0e0f"
 IV = "0f0e0d0c0b0a0908"
@@ -54,8 +56,9 @@ def test_enc_round_trip_matches_library(tmp_path, mode, bits):
     openssl("enc", *common, "-in", tmp_path / "m", "-out", tmp_path / "c")
     ct = (tmp_path / "c").read_bytes()
     # the same bytes as the library (openssl enc pads block modes with PKCS#7)
-    want = pipo.encrypt(key, msg, mode, iv=None if mode == "ecb" else bytes.fromhex(IV),
-                        padding="none" if mode == "ctr" else "pkcs7")
+    want = pipo.encrypt(
+        key, msg, mode, iv=None if mode == "ecb" else bytes.fromhex(IV), padding="none" if mode == "ctr" else "pkcs7"
+    )
     assert ct == want
     openssl("enc", "-d", *common, "-in", tmp_path / "c", "-out", tmp_path / "p")
     assert (tmp_path / "p").read_bytes() == msg
@@ -68,15 +71,44 @@ def test_enc_wrong_padding_fails(tmp_path, last):
     plain = os.urandom(63) + bytes([last])
     ct = pipo.encrypt(bytes.fromhex(KEY), plain, "cbc", iv=bytes.fromhex(IV), padding="none")
     (tmp_path / "c").write_bytes(ct)
-    r = openssl("enc", "-d", "-pipo-128-cbc", "-K", KEY, "-iv", IV, "-provider", "nuri", "-provider", "default",
-                "-in", tmp_path / "c", "-out", tmp_path / "p", check=False)
+    r = openssl(
+        "enc",
+        "-d",
+        "-pipo-128-cbc",
+        "-K",
+        KEY,
+        "-iv",
+        IV,
+        "-provider",
+        "nuri",
+        "-provider",
+        "default",
+        "-in",
+        tmp_path / "c",
+        "-out",
+        tmp_path / "p",
+        check=False,
+    )
     assert r.returncode != 0 and b"bad decrypt" in r.stderr
 
 
 def test_enc_refuses_aead(tmp_path):
     (tmp_path / "m").write_bytes(b"x")
-    r = openssl("enc", "-schwaemm256-128", "-K", KEY, "-iv", "00" * 32, "-provider", "nuri", "-provider", "default",
-                "-in", tmp_path / "m", check=False)
+    r = openssl(
+        "enc",
+        "-schwaemm256-128",
+        "-K",
+        KEY,
+        "-iv",
+        "00" * 32,
+        "-provider",
+        "nuri",
+        "-provider",
+        "default",
+        "-in",
+        tmp_path / "m",
+        check=False,
+    )
     assert r.returncode != 0 and b"AEAD ciphers not supported" in r.stderr
 
 
@@ -108,26 +140,32 @@ def test_genpkey_mlkem768_python_encaps_provider_decaps(tmp_path, form):
     openssl("genpkey", "-algorithm", "ML-KEM-768", "-provider", "nuri", "-outform", form, "-out", key)
     # read back: the key parses and its public half comes out as SubjectPublicKeyInfo DER
     openssl("pkey", "-in", key, "-inform", form, "-provider", "nuri", "-provider", "default", "-noout")
-    pub = openssl("pkey", "-in", key, "-inform", form, "-pubout", "-outform", "DER", "-provider", "nuri",
-                  "-provider", "default").stdout
+    pub = openssl(
+        "pkey", "-in", key, "-inform", form, "-pubout", "-outform", "DER", "-provider", "nuri", "-provider", "default"
+    ).stdout
     ek = _spki_public_key(pub, 768)
     mlkem.check_encapsulation_key(768, ek)
-    text = openssl("pkey", "-in", key, "-inform", form, "-text_pub", "-noout", "-provider", "nuri", "-provider",
-                   "default").stdout.decode()
+    text = openssl(
+        "pkey", "-in", key, "-inform", form, "-text_pub", "-noout", "-provider", "nuri", "-provider", "default"
+    ).stdout.decode()
     assert text.startswith("ML-KEM-768 Public-Key:\nek:") and "dk:" not in text
     assert bytes.fromhex(text.split("ek:", 1)[1].replace(":", "").replace("\n", "").replace(" ", "")) == ek
     shared, ct = mlkem.encaps(768, ek)
     (tmp_path / "ct").write_bytes(ct)
-    r = subprocess.run([os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(key), str(tmp_path / "ct")],
-                       capture_output=True)
+    r = subprocess.run(
+        [os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(key), str(tmp_path / "ct")], capture_output=True
+    )
     assert r.returncode == 0, r.stderr.decode(errors="replace")
     assert r.stdout.decode().strip() == shared.hex()
     # a different ciphertext gives a different key (implicit rejection), not the sender's
     bad = bytearray(ct)
     bad[0] ^= 1
     (tmp_path / "ct").write_bytes(bytes(bad))
-    r = subprocess.run([os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(key), str(tmp_path / "ct")],
-                       capture_output=True, check=True)
+    r = subprocess.run(
+        [os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(key), str(tmp_path / "ct")],
+        capture_output=True,
+        check=True,
+    )
     assert r.stdout.decode().strip() != shared.hex()
 
 
@@ -145,6 +183,9 @@ def test_genpkey_encrypted_key(tmp_path):
     pub = openssl("pkey", "-in", tmp_path / "plain.pem", "-pubout", "-outform", "DER", *prov).stdout
     shared, ct = mlkem.encaps(512, _spki_public_key(pub, 512))
     (tmp_path / "ct").write_bytes(ct)
-    r = subprocess.run([os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(tmp_path / "plain.pem"),
-                        str(tmp_path / "ct")], capture_output=True, check=True)
+    r = subprocess.run(
+        [os.path.join(PROV, "tests", "nuri-prov-decap"), PROV, str(tmp_path / "plain.pem"), str(tmp_path / "ct")],
+        capture_output=True,
+        check=True,
+    )
     assert r.stdout.decode().strip() == shared.hex()

@@ -2,6 +2,7 @@
 standard library for HKDF/HMAC, pyca/cryptography's HPKE for the recipient stanzas, argon2-cffi for
 passphrases and only the Schwaemm256-128 primitive from nuri. It must open every known-answer file in
 tests/seal/kat/ (and a fresh file nuri writes) to the same plaintext as nuri."""
+
 import hashlib
 import hmac
 import os
@@ -32,9 +33,11 @@ def hkdf(ikm, salt, info, n):
 
 
 def payload(body, key, prefix, ad, cs):
-    aead, blocks = Schwaemm256_128(key), [body[j:j + cs + 16] for j in range(0, len(body), cs + 16)] or [b""]
-    return b"".join(aead.decrypt(prefix + struct.pack(">Q", i) + bytes([i == len(blocks) - 1]), blk, ad)
-                    for i, blk in enumerate(blocks))
+    aead, blocks = Schwaemm256_128(key), [body[j : j + cs + 16] for j in range(0, len(body), cs + 16)] or [b""]
+    return b"".join(
+        aead.decrypt(prefix + struct.pack(">Q", i) + bytes([i == len(blocks) - 1]), blk, ad)
+        for i, blk in enumerate(blocks)
+    )
 
 
 def open_v1(blob, key=None, passphrase=None):
@@ -43,6 +46,7 @@ def open_v1(blob, key=None, passphrase=None):
     salt = blob[24:56]
     if kdf == 1:
         from argon2.low_level import Type, hash_secret_raw
+
         key = hash_secret_raw(passphrase, salt, time_cost=t, memory_cost=m, parallelism=p, hash_len=32, type=Type.ID)
     okm = hkdf(key, salt, b"nuri-seal/v1 payload", 39)
     return payload(blob[56:], okm[:16], okm[16:], blob[:56], 1 << log2)
@@ -52,8 +56,9 @@ def pyca_identity(data):
     if len(data) == 64:
         return 0x0041, PM.MLKEM768PrivateKey.from_seed_bytes(data)
     e = hashlib.shake_256(data).digest(96)
-    return 0x647A, P.MLKEM768X25519PrivateKey(PM.MLKEM768PrivateKey.from_seed_bytes(e[:64]),
-                                              PX.X25519PrivateKey.from_private_bytes(e[64:]))
+    return 0x647A, P.MLKEM768X25519PrivateKey(
+        PM.MLKEM768PrivateKey.from_seed_bytes(e[:64]), PX.X25519PrivateKey.from_private_bytes(e[64:])
+    )
 
 
 def v2_header(blob):
@@ -61,10 +66,10 @@ def v2_header(blob):
     kind, log2, _, salt, n = struct.unpack(">BBB32sH", blob[9:46])
     pos, stanzas = 46, []
     for _ in range(n):
-        kem, ln = struct.unpack(">HH", blob[pos:pos + 4])
-        stanzas.append((kem, blob[pos + 4:pos + 4 + ln]))
+        kem, ln = struct.unpack(">HH", blob[pos : pos + 4])
+        stanzas.append((kem, blob[pos + 4 : pos + 4 + ln]))
         pos += 4 + ln
-    return kind, 1 << log2, salt, stanzas, blob[:pos], blob[pos:pos + 32], pos + 32
+    return kind, 1 << log2, salt, stanzas, blob[:pos], blob[pos : pos + 32], pos + 32
 
 
 def v2_file_key(stanzas, salt, body, mac, ident):
@@ -80,8 +85,7 @@ def v2_file_key(stanzas, salt, body, mac, ident):
                 continue
     else:
         raise AssertionError("not a recipient")
-    assert hmac.compare_digest(hmac.new(hkdf(fk, salt, b"nuri-seal/v2 header", 32), body, hashlib.sha256).digest(),
-                               mac)
+    assert hmac.compare_digest(hmac.new(hkdf(fk, salt, b"nuri-seal/v2 header", 32), body, hashlib.sha256).digest(), mac)
     return fk
 
 
@@ -105,8 +109,9 @@ def open_video(d, ident):
     for i, name in enumerate(names):
         assert name == f"seg{i:05d}.ts.nseal"
         okm = hkdf(fk, salt, b"nuri-seal/v2 segment" + struct.pack(">Q", i), 39)
-        out += payload(open(os.path.join(d, name), "rb").read(), okm[:16], okm[16:],
-                       mac + bytes([i == len(names) - 1]), cs)
+        out += payload(
+            open(os.path.join(d, name), "rb").read(), okm[:16], okm[16:], mac + bytes([i == len(names) - 1]), cs
+        )
     return out
 
 
@@ -127,6 +132,7 @@ def test_known_answer_files():
 
 def test_fresh_nuri_files():
     from nuri import seal
+
     for kem in ("mlkem768-x25519",):
         pk, sk = seal.generate(kem)
         for n in (0, 1, 65536, 200001):

@@ -3,6 +3,7 @@ with fixed keys, salts, file keys and KEM randomness. The test rebuilds each byt
 parameters below through the library, and opens each stored file through the CLI.
 
 Regenerate (only when the format changes on purpose): python tests/python/test_seal_kat.py --write"""
+
 import hashlib
 import io
 import os
@@ -16,11 +17,11 @@ if os.environ.get("CI"):  # scripts/deps/seal.pip installs pyca/cryptography >= 
 KAT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "seal", "kat")
 PT = bytes((i * 7 + 3) % 256 for i in range(2500))  # 3 chunks of 1 KiB (2^10): 1024, 1024, 452
 PASSPHRASE = b"correct horse battery staple"
-MLKEM_SEED = bytes(range(64))          # identity 1: ML-KEM-768 seed d || z
-XWING_SEED = bytes(range(64, 96))      # identity 2: ML-KEM-768+X25519 seed
+MLKEM_SEED = bytes(range(64))  # identity 1: ML-KEM-768 seed d || z
+XWING_SEED = bytes(range(64, 96))  # identity 2: ML-KEM-768+X25519 seed
 FILE_KEY = bytes(range(100, 132))
-RAND_MLKEM = bytes(range(200, 232))            # ML-KEM m for the stanza of identity 1
-RAND_XWING = bytes(range(150, 214))            # ML-KEM m || X25519 ephemeral secret for identity 2
+RAND_MLKEM = bytes(range(200, 232))  # ML-KEM m for the stanza of identity 1
+RAND_XWING = bytes(range(150, 214))  # ML-KEM m || X25519 ephemeral secret for identity 2
 
 
 def build():
@@ -43,12 +44,14 @@ def build():
     out["v1-passphrase.nseal"] = v1(seal.KDF_ARGON2ID, bytes(range(32, 64)), pw=PASSPHRASE, argon2=(2, 256, 1))
 
     from nuri import mlkem
+
     ek = mlkem.keygen(768, MLKEM_SEED)[0]
     xpk = hpke.xwing_public_key(XWING_SEED)
 
     def v2(kind, salt, segments=None):
-        fk, h = seal.new_v2_header([ek, xpk], 10, kind=kind, file_key=FILE_KEY, salt=salt,
-                                   rands=[RAND_MLKEM, RAND_XWING])
+        fk, h = seal.new_v2_header(
+            [ek, xpk], 10, kind=kind, file_key=FILE_KEY, salt=salt, rands=[RAND_MLKEM, RAND_XWING]
+        )
         if segments is None:
             b = io.BytesIO()
             b.write(h.to_bytes())
@@ -71,9 +74,11 @@ def build():
     return out
 
 
-PLAYLIST = ("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n"
-            "#NURI-SEAL-HEADER:stream.nseal\n#EXTINF:1.000,\nseg00000.ts.nseal\n#EXTINF:1.000,\n"
-            "seg00001.ts.nseal\n#EXT-X-ENDLIST\n")
+PLAYLIST = (
+    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:0\n"
+    "#NURI-SEAL-HEADER:stream.nseal\n#EXTINF:1.000,\nseg00000.ts.nseal\n#EXTINF:1.000,\n"
+    "seg00001.ts.nseal\n#EXT-X-ENDLIST\n"
+)
 
 
 def write():
@@ -128,17 +133,39 @@ def test_stored_files_open(tmp_path):
     assert (tmp_path / "e").read_bytes() == b""
     pw = tmp_path / "pw"
     pw.write_bytes(PASSPHRASE + b"\n")
-    assert nuri("open", "--passphrase-file", pw, "-i", os.path.join(KAT, "v1-passphrase.nseal"), "-o",
-                tmp_path / "b") == 0
+    assert (
+        nuri("open", "--passphrase-file", pw, "-i", os.path.join(KAT, "v1-passphrase.nseal"), "-o", tmp_path / "b") == 0
+    )
     assert (tmp_path / "b").read_bytes() == PT
     for ident in ("mlkem768.seed", "mlkem768-x25519.seed"):
         out = tmp_path / ident
-        assert nuri("open", "--identity", os.path.join(KAT, "ids", ident), "-i",
-                    os.path.join(KAT, "v2-two-recipients.nseal"), "-o", out) == 0
+        assert (
+            nuri(
+                "open",
+                "--identity",
+                os.path.join(KAT, "ids", ident),
+                "-i",
+                os.path.join(KAT, "v2-two-recipients.nseal"),
+                "-o",
+                out,
+            )
+            == 0
+        )
         assert out.read_bytes() == PT
         vout = tmp_path / (ident + ".ts")
-        assert nuri("video", "open", "--identity", os.path.join(KAT, "ids", ident), "-i", os.path.join(KAT, "video"),
-                    "-o", vout) == 0
+        assert (
+            nuri(
+                "video",
+                "open",
+                "--identity",
+                os.path.join(KAT, "ids", ident),
+                "-i",
+                os.path.join(KAT, "video"),
+                "-o",
+                vout,
+            )
+            == 0
+        )
         assert vout.read_bytes() == PT
 
 

@@ -1,4 +1,5 @@
 """nuri.tools.selftest: the known-answer tables of every family, kept out of the primitive modules."""
+
 import importlib
 
 import pytest

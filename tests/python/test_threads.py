@@ -1,12 +1,14 @@
 """issue 11: one object wrapping a mutable C context, used from 8 threads at once (cffi releases the GIL
 during C calls). Esch256 crashed or gave wrong digests; every such object now holds a per-object lock.
 Identical chunks make every interleaving process the same message, so the result is checkable."""
+
 import collections
 import threading
 
 import pytest
 
-from nuri import hash as H, pipo
+from nuri import hash as H
+from nuri import pipo
 
 THREADS, ROUNDS = 8, 300
 
@@ -57,9 +59,8 @@ def test_pipo_stream_from_8_threads(mode, iv, encrypting):
 
     hammer(step)
     assert s.finalize() == b""
-    full = (pipo.encrypt if encrypting else pipo.decrypt)(key, chunk * (THREADS * ROUNDS), mode, iv=iv,
-                                                          padding="none")
-    pieces = [full[i:i + len(chunk)] for i in range(0, len(full), len(chunk))]
+    full = (pipo.encrypt if encrypting else pipo.decrypt)(key, chunk * (THREADS * ROUNDS), mode, iv=iv, padding="none")
+    pieces = [full[i : i + len(chunk)] for i in range(0, len(full), len(chunk))]
     # identical input chunks: whatever the interleaving, every update's output is one aligned piece of
     # the one-shot result, each piece exactly once
     assert collections.Counter(outs) == collections.Counter(pieces)

@@ -1,6 +1,7 @@
 """nuri video seal/open: ffmpeg cuts H.264 into MPEG-TS segments at keyframes, each sealed with its
 index and the stream's header MAC bound in. Checks the frames survive, every kind of segment damage
 is reported by index with exit 1 and no output, and the live pipes of issue 13 work."""
+
 import os
 import shutil
 import subprocess
@@ -26,8 +27,19 @@ def run(*argv, **kw):
 
 
 def frames(path_or_bytes):
-    args = ["ffprobe", "-hide_banner", "-loglevel", "error", "-select_streams", "v:0", "-count_frames",
-            "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0"]
+    args = [
+        "ffprobe",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-select_streams",
+        "v:0",
+        "-count_frames",
+        "-show_entries",
+        "stream=codec_name,nb_read_frames",
+        "-of",
+        "csv=p=0",
+    ]
     if isinstance(path_or_bytes, bytes):
         r = subprocess.run(args + ["-"], input=path_or_bytes, capture_output=True)
     else:
@@ -39,12 +51,35 @@ def frames(path_or_bytes):
 def clip(tmp_path_factory):
     d = tmp_path_factory.mktemp("video")
     c = d / "clip.mp4"
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
-                    "testsrc2=size=160x120:rate=15:duration=4", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
-                    "-pix_fmt", "yuv420p", str(c)], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc2=size=160x120:rate=15:duration=4",
+            "-c:v",
+            "libx264",
+            "-preset",
+            "ultrafast",
+            "-g",
+            "15",
+            "-pix_fmt",
+            "yuv420p",
+            str(c),
+        ],
+        check=True,
+    )
     for name, kem in (("a", "mlkem768"), ("b", "mlkem768-x25519"), ("c", "mlkem768")):
-        assert run(NURI, "kem", "keygen", "--kem", kem, "--public", d / f"{name}.pk", "--secret",
-                   d / f"{name}.sk").returncode == 0
+        assert (
+            run(
+                NURI, "kem", "keygen", "--kem", kem, "--public", d / f"{name}.pk", "--secret", d / f"{name}.sk"
+            ).returncode
+            == 0
+        )
     return d
 
 
@@ -94,6 +129,7 @@ def test_damage_reported_by_index(clip, tmp_path):
             b = bytearray((d / name).read_bytes())
             b[pos] ^= 1
             (d / name).write_bytes(bytes(b))
+
         return f
 
     def swap(d):
@@ -110,8 +146,9 @@ def test_damage_reported_by_index(clip, tmp_path):
 
     def reorder_playlist(d):
         pl = (d / "playlist.m3u8").read_text()
-        (d / "playlist.m3u8").write_text(pl.replace("seg00001", "TMP").replace("seg00002", "seg00001")
-                                         .replace("TMP", "seg00002"))
+        (d / "playlist.m3u8").write_text(
+            pl.replace("seg00001", "TMP").replace("seg00002", "seg00001").replace("TMP", "seg00002")
+        )
 
     cases = {
         "missing": (lambda d: (d / "seg00002.ts.nseal").unlink(), "segment 2"),
@@ -119,13 +156,21 @@ def test_damage_reported_by_index(clip, tmp_path):
         "playlist reordered": (reorder_playlist, "segment 1"),
         "flipped": (flip("seg00002.ts.nseal", 100), "segment 2"),
         "flipped tag": (flip("seg00003.ts.nseal", -1), "segment 3"),
-        "truncated segment": (lambda d: (d / "seg00001.ts.nseal").write_bytes(
-            (d / "seg00001.ts.nseal").read_bytes()[:-20]), "segment 1"),
-        "spliced from another stream": (lambda d: shutil.copy(tmp_path / "other" / "seg00002.ts.nseal",
-                                                              d / "seg00002.ts.nseal"), "segment 2"),
+        "truncated segment": (
+            lambda d: (d / "seg00001.ts.nseal").write_bytes((d / "seg00001.ts.nseal").read_bytes()[:-20]),
+            "segment 1",
+        ),
+        "spliced from another stream": (
+            lambda d: shutil.copy(tmp_path / "other" / "seg00002.ts.nseal", d / "seg00002.ts.nseal"),
+            "segment 2",
+        ),
         "stream cut short": (cut_last, "segment 2"),
-        "end mark removed": (lambda d: (d / "playlist.m3u8").write_text(
-            (d / "playlist.m3u8").read_text().replace("#EXT-X-ENDLIST\n", "")), "segment 3: is the final"),
+        "end mark removed": (
+            lambda d: (d / "playlist.m3u8").write_text(
+                (d / "playlist.m3u8").read_text().replace("#EXT-X-ENDLIST\n", "")
+            ),
+            "segment 3: is the final",
+        ),
     }
     for what, (change, where) in cases.items():
         msg = _damaged(clip, tmp_path, change)
@@ -138,10 +183,12 @@ def test_damage_reported_by_index(clip, tmp_path):
 
 def test_live_pipe_through_seal_and_open(clip):
     """ffmpeg ... -f mpegts pipe:1 | nuri seal -r PK -i - -o - | nuri open --identity SK -i - -o - | ffprobe -"""
-    sh = (f"ffmpeg -hide_banner -loglevel error -i {clip / 'clip.mp4'} -c copy -f mpegts pipe:1"
-          f" | {NURI} seal -r {clip / 'b.pk'} -i - -o - | {NURI} open --identity {clip / 'b.sk'} -i - -o -"
-          " | ffprobe -hide_banner -loglevel error -select_streams v:0 -count_frames"
-          " -show_entries stream=codec_name,nb_read_frames -of csv=p=0 -")
+    sh = (
+        f"ffmpeg -hide_banner -loglevel error -i {clip / 'clip.mp4'} -c copy -f mpegts pipe:1"
+        f" | {NURI} seal -r {clip / 'b.pk'} -i - -o - | {NURI} open --identity {clip / 'b.sk'} -i - -o -"
+        " | ffprobe -hide_banner -loglevel error -select_streams v:0 -count_frames"
+        " -show_entries stream=codec_name,nb_read_frames -of csv=p=0 -"
+    )
     r = subprocess.run(["bash", "-o", "pipefail", "-c", sh], capture_output=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.decode().split()[0] == "h264,60"
@@ -150,12 +197,31 @@ def test_live_pipe_through_seal_and_open(clip):
 def test_video_seal_from_a_pipe_and_follow(clip, tmp_path):
     """A live MPEG-TS input sealed segment by segment while 'video open --follow' already plays it."""
     out = tmp_path / "live"
-    feed = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-i", str(clip / "clip.mp4"),
-                             "-c", "copy", "-f", "mpegts", "pipe:1"], stdout=subprocess.PIPE)
-    sealer = subprocess.Popen([NURI, "video", "seal", "-r", str(clip / "a.pk"), "-i", "-", "-o", str(out),
-                               "--segment-time", "1"], stdin=feed.stdout, stderr=subprocess.PIPE)
+    feed = subprocess.Popen(
+        [
+            "ffmpeg",
+            "-hide_banner",
+            "-loglevel",
+            "error",
+            "-re",
+            "-i",
+            str(clip / "clip.mp4"),
+            "-c",
+            "copy",
+            "-f",
+            "mpegts",
+            "pipe:1",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    sealer = subprocess.Popen(
+        [NURI, "video", "seal", "-r", str(clip / "a.pk"), "-i", "-", "-o", str(out), "--segment-time", "1"],
+        stdin=feed.stdout,
+        stderr=subprocess.PIPE,
+    )
     feed.stdout.close()
     import time
+
     t0 = time.monotonic()
     while not (out / "stream.nseal").exists() and time.monotonic() - t0 < 20:
         time.sleep(0.05)
@@ -170,17 +236,51 @@ def test_bench_records_follow_the_schema(tmp_path):
     robust spread and the busy flag, and the table beside the work's seconds."""
     import json
 
-    r = run(sys.executable, "-m", "nuri.seal.videobench", "--dir", tmp_path, "--seconds", "1", "--sizes", "96x64",
-            "--codecs", "h264", "--runs", "2", "--no-cli")
+    r = run(
+        sys.executable,
+        "-m",
+        "nuri.seal.videobench",
+        "--dir",
+        tmp_path,
+        "--seconds",
+        "1",
+        "--sizes",
+        "96x64",
+        "--codecs",
+        "h264",
+        "--runs",
+        "2",
+        "--no-cli",
+    )
     assert r.returncode == 0, r.stderr
     recs = [json.loads(line) for line in r.stdout.decode().splitlines()]
     assert {(x["impl"], x["op"], x["metric"]) for x in recs} == {
-        ("python-api", "seal", "seconds"), ("python-api", "open", "seconds"), ("python-api", "seal+open", "seconds"),
-        ("python-api", "seal+open", "cpu-seconds"), ("python-api-discard", "seal+open", "seconds"),
-        ("python-api-discard", "seal+open", "cpu-seconds"), ("copy", "copy+copy", "seconds")}
+        ("python-api", "seal", "seconds"),
+        ("python-api", "open", "seconds"),
+        ("python-api", "seal+open", "seconds"),
+        ("python-api", "seal+open", "cpu-seconds"),
+        ("python-api-discard", "seal+open", "seconds"),
+        ("python-api-discard", "seal+open", "cpu-seconds"),
+        ("copy", "copy+copy", "seconds"),
+    }
     for x in recs:
-        assert {"family", "impl", "op", "param", "size", "platform", "metric", "median", "min", "max", "runs",
-                "p10", "p90", "load", "busy"} <= set(x), x
+        assert {
+            "family",
+            "impl",
+            "op",
+            "param",
+            "size",
+            "platform",
+            "metric",
+            "median",
+            "min",
+            "max",
+            "runs",
+            "p10",
+            "p90",
+            "load",
+            "busy",
+        } <= set(x), x
         assert x["min"] <= x["p10"] <= x["median"] <= x["p90"] <= x["max"] and x["runs"] == 2
         assert isinstance(x["busy"], bool)
     assert "| 96x64 | h264 |" in (tmp_path / "table.md").read_text()

@@ -1,5 +1,6 @@
 """Shared helpers for the Python tests: where ../shared is, and a reader for its
 "NAME = VALUE" vector files (NIST KAT style: records separated by blank lines, '#' comments)."""
+
 import pathlib
 
 SHARED_VECTORS = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "vectors"

@@ -95,8 +95,7 @@ static void test_perm_differential(void)
                 impl->permute(one, nb, steps);
                 CHECK_MEM(one, b, 8 * nb, "%s: random state nb=%u steps=%u", impl_names[i], nb, steps);
                 nuri_sparkle_impl_permute_many(impl, a, cnt, nb, steps);
-                CHECK_MEM(a, b, 8 * nb * cnt, "%s: random batch of %zu nb=%u steps=%u", impl_names[i], cnt, nb,
-                          steps);
+                CHECK_MEM(a, b, 8 * nb * cnt, "%s: random batch of %zu nb=%u steps=%u", impl_names[i], cnt, nb, steps);
                 CHECK(a[2 * nb * cnt] == b[2 * nb * cnt], "%s: batch wrote past its states", impl_names[i]);
             }
     }
@@ -256,7 +255,9 @@ static void aead_kat(int v, const char *impl, int method)
         }
     char what[96];
     snprintf(what, sizeof what, "%s %s (%s)", impl, variant_names[v],
-             method == 0 ? "one-shot" : method == 1 ? "streaming" : "batch");
+             method == 0   ? "one-shot"
+             : method == 1 ? "streaming"
+                           : "batch");
     check_text(&t, aead_files[v], what);
     free(t.p);
 }
@@ -303,7 +304,10 @@ static void hash_kat(size_t dl, const char *impl, int method)
         tx_add(&t, "\n");
     }
     char what[96];
-    snprintf(what, sizeof what, "%s Esch%zu (%s)", impl, dl * 8, method == 0 ? "one-shot" : method == 1 ? "streaming" : "batch");
+    snprintf(what, sizeof what, "%s Esch%zu (%s)", impl, dl * 8,
+             method == 0   ? "one-shot"
+             : method == 1 ? "streaming"
+                           : "batch");
     check_text(&t, dl == 32 ? "LWC_HASH_KAT_256.txt" : "LWC_HASH_KAT_384.txt", what);
     free(t.p);
 }
@@ -405,7 +409,8 @@ static void test_streaming_random(void)
             int v = trial % 4;
             size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
             uint8_t key[32], nonce[32];
-            size_t m = (size_t)(tu_rand64() % (trial < 12 ? 300 : 5000)), al = (size_t)(tu_rand64() % 700), cl, o = 0, w;
+            size_t m = (size_t)(tu_rand64() % (trial < 12 ? 300 : 5000)), al = (size_t)(tu_rand64() % 700), cl, o = 0,
+                   w;
             tu_randbytes(key, sizeof key);
             tu_randbytes(nonce, sizeof nonce);
             tu_randbytes(msg, m);
@@ -455,8 +460,8 @@ static void test_streaming_random(void)
             }
             ok &= nuri_schwaemm_decrypt_final(&c, pt + o, sizeof pt - o, &w, ct + m, tl) == 0;
             o += w;
-            CHECK(ok && o == m && memcmp(pt, msg, m) == 0, "%s: %s streaming decrypt (m=%zu)", impl,
-                  variant_names[v], m);
+            CHECK(ok && o == m && memcmp(pt, msg, m) == 0, "%s: %s streaming decrypt (m=%zu)", impl, variant_names[v],
+                  m);
             /* one-shot decrypt, in place (long messages take the two-pass path) */
             memcpy(ct2, ct, cl);
             size_t pl;
@@ -648,8 +653,8 @@ static void test_batch_decrypt(void)
                 if (k % 5 == 0) ok &= status[k] == NURI_EAUTH && all_zero_bytes(pts[k], ml[k]);
                 else ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
             }
-            CHECK(ok, "%s: %s decrypt_many: tampered messages zeroed with NURI_EAUTH, the others opened",
-                  impl_names[i], variant_names[v]);
+            CHECK(ok, "%s: %s decrypt_many: tampered messages zeroed with NURI_EAUTH, the others opened", impl_names[i],
+                  variant_names[v]);
             /* in place: out[i] == cts[i] */
             rc = nuri_schwaemm_decrypt_many(v, op, key, kl, np, ap, al, cp, cl, NULL, N, impl_names[i]);
             ok = rc == NURI_EAUTH;
@@ -676,8 +681,9 @@ static void test_batch_decrypt(void)
 static void test_batch_uniform(void)
 {
     enum { N = 41, MAXM = 1100 };
-    static const struct { size_t m, a; } shapes[] = {{0, 0},  {1, 0},   {31, 5},  {32, 0},   {33, 32},
-                                                     {64, 33}, {65, 1}, {96, 0}, {1023, 7}, {MAXM - 1, 40}};
+    static const struct {
+        size_t m, a;
+    } shapes[] = {{0, 0}, {1, 0}, {31, 5}, {32, 0}, {33, 32}, {64, 33}, {65, 1}, {96, 0}, {1023, 7}, {MAXM - 1, 40}};
     static uint8_t msgs[N][MAXM], cts[N][MAXM + 32], pts[N][MAXM + 32], ads[N][40];
     const uint8_t *mp[N], *ap[N], *np[N], *cp[N];
     uint8_t *op[N], *pp[N], nonces[N][32], key[32];
@@ -702,8 +708,8 @@ static void test_batch_uniform(void)
                     cl[k] = ml[k] + tl;
                 }
                 int with_ad = sh % 2 == 0;
-                int ok = nuri_schwaemm_encrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, mp, ml,
-                                                    cnt, impl_names[i]) == 0;
+                int ok = nuri_schwaemm_encrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, mp,
+                                                    ml, cnt, impl_names[i]) == 0;
                 for (size_t k = 0; k < cnt; k++) {
                     uint8_t ct[MAXM + 32];
                     size_t ol;
@@ -836,8 +842,7 @@ static void test_stream_errors_zero(void)
     FILL();
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, 30, &ol, msg, 3) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
           "encrypt_update on a decryption context zeroes out");
-    CHECK(nuri_schwaemm_verify_update(&c, ct, 40) == 0 && nuri_schwaemm_verify_final(&c, ct + 40, 16) == 0,
-          "verify");
+    CHECK(nuri_schwaemm_verify_update(&c, ct, 40) == 0 && nuri_schwaemm_verify_final(&c, ct + 40, 16) == 0, "verify");
     FILL();
     CHECK(nuri_schwaemm_decrypt_update(&c, buf, 10, &ol, ct, 40) == NURI_EBUFFER && ol == 0 && zeroed(buf, 10) &&
               buf[10] == 0xA5,

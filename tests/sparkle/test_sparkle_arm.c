@@ -46,14 +46,26 @@ static const struct {
      "25BFC2F355DD53FC0654D6CA17F9AF9E8C64A53F48F2A2E1EEFC41583C7E933A442CF761DA73662BA5198416226B9EFF"},
     {6, 11, "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F",
      "C3B356D638376821DBC1036782EA95A3F0FDD10D084FA093A97DC5D94E97A6E7F34DB2249F962859D242EB0751C0D2BD"},
-    {8, 8, "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-     "47079EE474E39E9542EEDD6033FD351B97A62956420BA6D66492B6D2AD3D9FE8EA9C6A5F91EB1529255850FF01C4A5ED82798D09A0B02BC6EBD3A15A01C08500"},
-    {8, 8, "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F",
-     "B557276B6607C859F268551FB154FD9C080D717217DA83690D82E58FAD1CC022C82A857C3B184FD1EC38E30B6DB17B4F04E7B2AB37129B27A285B969BD80E91E"},
-    {8, 12, "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-     "4005224EA9A4C139EC0751B8DE6955D91E71087EB1991924D676F53C7B5906DC68742EFB4D38F1B7F6BB41A8D0169379F019A57FE7C86A0BE5DEC146C8FA2EB6"},
-    {8, 12, "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F",
-     "97A3EBA469BC018F68E5C04B3A55E03A8F23FB390FDB1150B395D795FA8CEA178D12C722911814BEF78DE3F0CC65EDD454AD58F0A8738F0046F1CCBDFB8D09F1"},
+    {8, 8,
+     "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "000000000000000",
+     "47079EE474E39E9542EEDD6033FD351B97A62956420BA6D66492B6D2AD3D9FE8EA9C6A5F91EB1529255850FF01C4A5ED82798D09A0B02BC6E"
+     "BD3A15A01C08500"},
+    {8, 8,
+     "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F30313233343536373"
+     "8393A3B3C3D3E3F",
+     "B557276B6607C859F268551FB154FD9C080D717217DA83690D82E58FAD1CC022C82A857C3B184FD1EC38E30B6DB17B4F04E7B2AB37129B27A"
+     "285B969BD80E91E"},
+    {8, 12,
+     "00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "000000000000000",
+     "4005224EA9A4C139EC0751B8DE6955D91E71087EB1991924D676F53C7B5906DC68742EFB4D38F1B7F6BB41A8D0169379F019A57FE7C86A0BE"
+     "5DEC146C8FA2EB6"},
+    {8, 12,
+     "000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F202122232425262728292A2B2C2D2E2F30313233343536373"
+     "8393A3B3C3D3E3F",
+     "97A3EBA469BC018F68E5C04B3A55E03A8F23FB390FDB1150B395D795FA8CEA178D12C722911814BEF78DE3F0CC65EDD454AD58F0A8738F004"
+     "6F1CCBDFB8D09F1"},
 };
 
 static void load_le(uint32_t *w, const uint8_t *b, size_t nwords)
@@ -76,8 +88,8 @@ static void test_vectors(void)
             load_le(st, in, (size_t)n / 4);
             load_le(exp, out, (size_t)n / 4);
             kernels[k].fn(st, perm_vectors[v].nb, perm_vectors[v].steps);
-            CHECK_MEM(st, exp, (size_t)n, "%s: SPARKLE%ld-%u vector %zu", kernels[k].name, n * 8,
-                      perm_vectors[v].steps, v);
+            CHECK_MEM(st, exp, (size_t)n, "%s: SPARKLE%ld-%u vector %zu", kernels[k].name, n * 8, perm_vectors[v].steps,
+                      v);
         }
     }
 }
@@ -99,8 +111,8 @@ static void test_differential(void)
                     kernels[k].fn(got + GUARD, nb, steps);
                     if (memcmp(want, got, sizeof want) != 0) ok = 0;
                 }
-                CHECK(ok, "%s: SPARKLE%u with %u steps differs from ref (or wrote outside the state)",
-                      kernels[k].name, 64 * nb, steps);
+                CHECK(ok, "%s: SPARKLE%u with %u steps differs from ref (or wrote outside the state)", kernels[k].name,
+                      64 * nb, steps);
             }
         }
     }
@@ -127,73 +139,123 @@ static void test_differential(void)
 static uint64_t abi_call(perm_fn fn, uint32_t *st, unsigned nb, unsigned steps)
 {
     uint64_t bad;
-    __asm__ volatile(
-        "mov x0, %1\n\t"
-        "mov w1, %w2\n\t"
-        "mov w2, %w3\n\t"
-        "mov x16, %4\n\t"
-        "stp x19, x20, [sp, #-96]!\n\t"
-        "stp x21, x22, [sp, #16]\n\t"
-        "stp x23, x24, [sp, #32]\n\t"
-        "stp x25, x26, [sp, #48]\n\t"
-        "stp x27, x28, [sp, #64]\n\t"
-        "mov x17, sp\n\t"
-        "str x17, [sp, #80]\n\t"
-        "movz x19, #0x1919, lsl #16\n\t"
-        "add x20, x19, #1\n\t"
-        "add x21, x19, #2\n\t"
-        "add x22, x19, #3\n\t"
-        "add x23, x19, #4\n\t"
-        "add x24, x19, #5\n\t"
-        "add x25, x19, #6\n\t"
-        "add x26, x19, #7\n\t"
-        "add x27, x19, #8\n\t"
-        "add x28, x19, #9\n\t"
-        "add x9, x19, #10\n\t"
-        "fmov d8, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d9, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d10, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d11, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d12, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d13, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d14, x9\n\t"
-        "add x9, x9, #1\n\t" "fmov d15, x9\n\t"
-        "blr x16\n\t"
-        "mov x10, #0\n\t"
-        "movz x9, #0x1919, lsl #16\n\t"
-        "eor x11, x19, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x20, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x21, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x22, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x23, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x24, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x25, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x26, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x27, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "eor x11, x28, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d8\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d9\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d10\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d11\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d12\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d13\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d14\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t" "add x9, x9, #1\n\t"
-        "fmov x11, d15\n\t" "eor x11, x11, x9\n\t" "orr x10, x10, x11\n\t"
-        "mov x17, sp\n\t"
-        "ldr x9, [sp, #80]\n\t"
-        "eor x11, x17, x9\n\t" "orr x10, x10, x11\n\t"
-        "ldp x21, x22, [sp, #16]\n\t"
-        "ldp x23, x24, [sp, #32]\n\t"
-        "ldp x25, x26, [sp, #48]\n\t"
-        "ldp x27, x28, [sp, #64]\n\t"
-        "ldp x19, x20, [sp], #96\n\t"
-        "mov %0, x10\n\t"
-        : "=r"(bad)
-        : "r"(st), "r"(nb), "r"(steps), "r"(fn)
-        : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
-          "x15", "x16", "x17", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
-          "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23",
-          "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31", "cc", "memory");
+    __asm__ volatile("mov x0, %1\n\t"
+                     "mov w1, %w2\n\t"
+                     "mov w2, %w3\n\t"
+                     "mov x16, %4\n\t"
+                     "stp x19, x20, [sp, #-96]!\n\t"
+                     "stp x21, x22, [sp, #16]\n\t"
+                     "stp x23, x24, [sp, #32]\n\t"
+                     "stp x25, x26, [sp, #48]\n\t"
+                     "stp x27, x28, [sp, #64]\n\t"
+                     "mov x17, sp\n\t"
+                     "str x17, [sp, #80]\n\t"
+                     "movz x19, #0x1919, lsl #16\n\t"
+                     "add x20, x19, #1\n\t"
+                     "add x21, x19, #2\n\t"
+                     "add x22, x19, #3\n\t"
+                     "add x23, x19, #4\n\t"
+                     "add x24, x19, #5\n\t"
+                     "add x25, x19, #6\n\t"
+                     "add x26, x19, #7\n\t"
+                     "add x27, x19, #8\n\t"
+                     "add x28, x19, #9\n\t"
+                     "add x9, x19, #10\n\t"
+                     "fmov d8, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d9, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d10, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d11, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d12, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d13, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d14, x9\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov d15, x9\n\t"
+                     "blr x16\n\t"
+                     "mov x10, #0\n\t"
+                     "movz x9, #0x1919, lsl #16\n\t"
+                     "eor x11, x19, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x20, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x21, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x22, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x23, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x24, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x25, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x26, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x27, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "eor x11, x28, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d8\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d9\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d10\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d11\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d12\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d13\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d14\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "add x9, x9, #1\n\t"
+                     "fmov x11, d15\n\t"
+                     "eor x11, x11, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "mov x17, sp\n\t"
+                     "ldr x9, [sp, #80]\n\t"
+                     "eor x11, x17, x9\n\t"
+                     "orr x10, x10, x11\n\t"
+                     "ldp x21, x22, [sp, #16]\n\t"
+                     "ldp x23, x24, [sp, #32]\n\t"
+                     "ldp x25, x26, [sp, #48]\n\t"
+                     "ldp x27, x28, [sp, #64]\n\t"
+                     "ldp x19, x20, [sp], #96\n\t"
+                     "mov %0, x10\n\t"
+                     : "=r"(bad)
+                     : "r"(st), "r"(nb), "r"(steps), "r"(fn)
+                     : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
+                       "x15", "x16", "x17", "x30", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
+                       "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
+                       "v25", "v26", "v27", "v28", "v29", "v30", "v31", "cc", "memory");
     return bad;
 }
 
@@ -208,10 +270,9 @@ static void test_abi(void)
                 memcpy(c, a, sizeof a);
                 nuri_sparkle_ref_permute(a, nbs[b], steps);
                 uint64_t bad = abi_call(kernels[k].fn, c, nbs[b], steps);
-                CHECK(bad == 0, "%s: SPARKLE%u/%u steps clobbers a callee-saved register (mask %llx)",
-                      kernels[k].name, 64 * nbs[b], steps, (unsigned long long)bad);
-                CHECK_MEM(a, c, 8 * nbs[b], "%s: SPARKLE%u/%u through abi_call", kernels[k].name, 64 * nbs[b],
-                          steps);
+                CHECK(bad == 0, "%s: SPARKLE%u/%u steps clobbers a callee-saved register (mask %llx)", kernels[k].name,
+                      64 * nbs[b], steps, (unsigned long long)bad);
+                CHECK_MEM(a, c, 8 * nbs[b], "%s: SPARKLE%u/%u through abi_call", kernels[k].name, 64 * nbs[b], steps);
             }
         }
     }

@@ -33,7 +33,8 @@ static void string_copy(duckdb_function_info info, duckdb_data_chunk input, duck
     }
 }
 
-DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info, struct duckdb_extension_access *access)
+DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info,
+                            struct duckdb_extension_access *access)
 {
     duckdb_scalar_function f = duckdb_create_scalar_function();
     duckdb_scalar_function_set_name(f, "bench_string_copy");

@@ -1,4 +1,5 @@
 """python -m nuri.cli: the same as the installed ``nuri`` command."""
+
 import sys
 
 from nuri.cli.main import main

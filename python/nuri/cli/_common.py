@@ -1,5 +1,6 @@
 """Helpers shared by the cmd_*.py modules: keys, '-' for stdin/stdout, atomic output files,
 progress bars. (Not a command: main.py only loads cmd_*.py.)"""
+
 import contextlib
 import os
 import secrets
@@ -15,10 +16,13 @@ CHUNK = 1 << 16
 
 
 def add_key_arg(p, required_note=""):
-    p.add_argument("-k", "--key", metavar="KEYFILE",
-                   help="key file from 'nuri keygen' (or one line of hex digits). Without -k the key is read "
-                        "from the environment variable NURI_KEY_HEX. Keys are never taken on the command line"
-                        + required_note)
+    p.add_argument(
+        "-k",
+        "--key",
+        metavar="KEYFILE",
+        help="key file from 'nuri keygen' (or one line of hex digits). Without -k the key is read "
+        "from the environment variable NURI_KEY_HEX. Keys are never taken on the command line" + required_note,
+    )
 
 
 def load_key(args, allowed=(16, 24, 32), what="key"):
@@ -33,8 +37,9 @@ def load_key(args, allowed=(16, 24, 32), what="key"):
             key = keyfile.key_from_env()
             src = keyfile.ENV_VAR
             if key is None:
-                raise UsageError("no key: give -k KEYFILE (make one with 'nuri keygen -o KEYFILE') "
-                                 f"or set {keyfile.ENV_VAR}")
+                raise UsageError(
+                    f"no key: give -k KEYFILE (make one with 'nuri keygen -o KEYFILE') or set {keyfile.ENV_VAR}"
+                )
     except keyfile.KeyFileError as e:
         raise UsageError(str(e)) from None
     if len(key) not in allowed:
@@ -332,9 +337,18 @@ class Progress:
         if quiet or not sys.stderr.isatty() or os.environ.get("NURI_NO_PROGRESS"):
             return
         try:
-            from rich.progress import (BarColumn, DownloadColumn, MofNCompleteColumn, Progress as RP, TextColumn,
-                                       TimeRemainingColumn, TransferSpeedColumn)
             from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
+            from rich.progress import (
+                Progress as RP,
+            )
         except ImportError:
             return
         cols = [TextColumn("{task.description}"), BarColumn()]

@@ -6,6 +6,7 @@ and each keeps its raw text; only the fields that change are written again, quot
 RFC 4180 fields: unquoted (no delimiter, CR or LF; a quote inside is taken literally, as csv does) or
 quoted ("..." with "" for a quote, may hold delimiters and line breaks). Records end with CRLF, LF or CR.
 """
+
 import re
 
 BOM = "\ufeff"
@@ -18,6 +19,7 @@ class CsvError(ValueError):
 
 class Record:
     """One record: ``fields`` (values), and the raw text of each field (``raw``) and of its terminator."""
+
     __slots__ = ("fields", "raw", "end", "line")
 
     def __init__(self, fields, raw, end, line):
@@ -80,7 +82,7 @@ class Reader:
         if not b:
             self.eof = True
             return False
-        self.buf = self.buf[self.pos:] + b
+        self.buf = self.buf[self.pos :] + b
         self.pos = 0
         return True
 

@@ -1,4 +1,5 @@
 """nuri bench [family] [--json]: the benchmark harness as a table or JSON records."""
+
 import json
 import sys
 
@@ -6,12 +7,19 @@ from .main import UsageError
 
 
 def register(sub):
-    p = sub.add_parser("bench", help="benchmark every implementation (table or --json records)",
-                       description="Runs the benchmark harness: medians of rdtsc cycles (x86-64 ticks at the TSC "
-                                   "rate), per implementation, with peers measured in the same run.")
-    p.add_argument("family", nargs="?", default="all",
-                   help="pipo, fea, sparkle, mlkem, keysearch or all (default); fpe-engines: FEA in the CLI, "
-                        "DuckDB, PostgreSQL and Spark (not part of all)")
+    p = sub.add_parser(
+        "bench",
+        help="benchmark every implementation (table or --json records)",
+        description="Runs the benchmark harness: medians of rdtsc cycles (x86-64 ticks at the TSC "
+        "rate), per implementation, with peers measured in the same run.",
+    )
+    p.add_argument(
+        "family",
+        nargs="?",
+        default="all",
+        help="pipo, fea, sparkle, mlkem, keysearch or all (default); fpe-engines: FEA in the CLI, "
+        "DuckDB, PostgreSQL and Spark (not part of all)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON record per line")
     p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
     p.add_argument("--impl", help="only implementations whose name contains this")
@@ -41,7 +49,7 @@ def run(args):
     try:
         records = bench.run(args.family, args.quick, args.impl, peers=peers, status=status)
     except ValueError as e:
-        raise UsageError(str(e))
+        raise UsageError(str(e)) from None
     for name, st, why in status:
         if st != "ok":
             print(f"nuri bench: {name}: {st} ({why})", file=sys.stderr)
@@ -54,12 +62,26 @@ def _print(records, as_json):
             print(json.dumps(r))
         return 0
     cols = ["family", "impl", "op", "param", "size", "metric", "median", "min", "max"]
-    rows = [[str(r["family"]), r["impl"], r["op"], r["param"], str(int(r["size"])), r["metric"],
-             _fmt(r["median"]), _fmt(r["min"]), _fmt(r["max"])] for r in records]
+    rows = [
+        [
+            str(r["family"]),
+            r["impl"],
+            r["op"],
+            r["param"],
+            str(int(r["size"])),
+            r["metric"],
+            _fmt(r["median"]),
+            _fmt(r["min"]),
+            _fmt(r["max"]),
+        ]
+        for r in records
+    ]
     widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
     print("  ".join(c.ljust(w) for c, w in zip(cols, widths)))
     for row in rows:
         print("  ".join(v.ljust(w) for v, w in zip(row, widths)))
     if records:
-        print(f"\n{len(records)} records on {records[0]['platform']}; cycles are rdtsc ticks on x86-64.", file=sys.stderr)
+        print(
+            f"\n{len(records)} records on {records[0]['platform']}; cycles are rdtsc ticks on x86-64.", file=sys.stderr
+        )
     return 0

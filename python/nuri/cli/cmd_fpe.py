@@ -1,4 +1,5 @@
 """nuri fpe encrypt|decrypt: FEA format-preserving encryption of CSV and Parquet columns."""
+
 import contextlib
 import io
 import os
@@ -30,32 +31,50 @@ domains: Beyne, ePrint 2021/815; Dunkelman et al., ePrint 2020/1311); below 2^8 
 
 
 def register(sub):
-    p = sub.add_parser("fpe", help="format-preserving encryption (FEA) of CSV/Parquet columns",
-                       description="Encrypts or decrypts chosen columns of a CSV or Parquet table with FEA "
-                                   "(TTAK.KO-12.0275), so a card number stays a card number. The output keeps "
-                                   "the input's columns, order and types. FEA-1 (default) or FEA-2; the FEA key "
-                                   "length (128/192/256) follows the key file.")
+    p = sub.add_parser(
+        "fpe",
+        help="format-preserving encryption (FEA) of CSV/Parquet columns",
+        description="Encrypts or decrypts chosen columns of a CSV or Parquet table with FEA "
+        "(TTAK.KO-12.0275), so a card number stays a card number. The output keeps "
+        "the input's columns, order and types. FEA-1 (default) or FEA-2; the FEA key "
+        "length (128/192/256) follows the key file.",
+    )
     ops = p.add_subparsers(dest="op", metavar="OP", parser_class=type(p))
     ops.required = True
     for op in ("encrypt", "decrypt"):
-        q = ops.add_parser(op, help=f"{op} columns of a CSV or Parquet file", description=_FORMATS,
-                           formatter_class=_RawDesc,
-                           epilog=f"example: nuri fpe {op} -k my.key --column card --format digits "
-                                  f"-i cards.csv -o out.csv")
+        q = ops.add_parser(
+            op,
+            help=f"{op} columns of a CSV or Parquet file",
+            description=_FORMATS,
+            formatter_class=_RawDesc,
+            epilog=f"example: nuri fpe {op} -k my.key --column card --format digits -i cards.csv -o out.csv",
+        )
         C.add_key_arg(q, " (128, 192 or 256 bits)")
         q.add_argument("--column", action="append", required=True, metavar="NAME", help="column to process (repeat)")
-        q.add_argument("--format", action="append", required=True, metavar="FMT",
-                       help="digits | template:PATTERN | alphabet:SYMBOLS (repeat, one per --column)")
+        q.add_argument(
+            "--format",
+            action="append",
+            required=True,
+            metavar="FMT",
+            help="digits | template:PATTERN | alphabet:SYMBOLS (repeat, one per --column)",
+        )
         q.add_argument("-i", "--input", required=True, metavar="IN", help="input .csv or .parquet ('-' = CSV on stdin)")
         q.add_argument("-o", "--output", required=True, metavar="OUT", help="output file ('-' = CSV on stdout)")
         q.add_argument("--input-format", choices=("csv", "parquet"), help="default: from the file name")
-        q.add_argument("--on-error", choices=("stop", "keep"), default="stop",
-                       help="a value that does not fit its format: stop (exit 1, no output) or keep it unchanged "
-                            "and report it (default stop)")
+        q.add_argument(
+            "--on-error",
+            choices=("stop", "keep"),
+            default="stop",
+            help="a value that does not fit its format: stop (exit 1, no output) or keep it unchanged "
+            "and report it (default stop)",
+        )
         q.add_argument("--variant", type=int, choices=(1, 2), default=1, help="FEA-1 (default) or FEA-2")
         q.add_argument("--tweak", type=int, default=0, help="tweak (integer, default 0)")
-        q.add_argument("--allow-small-domain", action="store_true",
-                       help="allow formats with fewer than 10^6 possible values (weak: see above)")
+        q.add_argument(
+            "--allow-small-domain",
+            action="store_true",
+            help="allow formats with fewer than 10^6 possible values (weak: see above)",
+        )
         q.add_argument("--delimiter", default=",", help="CSV delimiter (default ',')")
         q.add_argument("--force", action="store_true", help="overwrite an existing OUT")
         q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -72,6 +91,7 @@ class _RawDesc(argparse.RawDescriptionHelpFormatter):
 # ---------------------------------------------------------------------------------------------------------------
 # Formats: each turns a cell into (digits or symbols to encrypt, a function putting the result back).
 
+
 class FitError(ValueError):
     """A value does not fit its column's format."""
 
@@ -79,6 +99,7 @@ class FitError(ValueError):
 class Format:
     """A --format in nuri's one pattern syntax (nuri.fea_formats; the C code in src/fea/pattern.c
     is shared with Python, PostgreSQL, DuckDB and Spark)."""
+
     width = None  # digits:W: fixed width for integer columns
 
     def __init__(self, spec):
@@ -126,6 +147,7 @@ def parse_format(text):
 # ---------------------------------------------------------------------------------------------------------------
 # The FEA engine: groups symbol strings by length and sends each group through one batch call.
 
+
 class Engine:
     def __init__(self, key, variant, tweak, encrypting, allow_small):
         try:
@@ -158,8 +180,9 @@ class Engine:
 
             cc = self.ciphers.get(fmt.p.spec)
             if cc is None:
-                cc = self.ciphers[fmt.p.spec] = ColumnCipher(self.key, fmt.p, tweak=self.tweak, variant=self.variant,
-                                                             allow_small_domain=self.allow_small)
+                cc = self.ciphers[fmt.p.spec] = ColumnCipher(
+                    self.key, fmt.p, tweak=self.tweak, variant=self.variant, allow_small_domain=self.allow_small
+                )
             res = cc.uniform([None if v == "" else v for v in values], self.encrypting)
         except (ImportError, ValueError):
             return None
@@ -169,8 +192,9 @@ class Engine:
         """strings: list of lists of symbol indices, all the same length. Returns the same shape."""
         if not strings:
             return []
-        return _fea_batch(self.fea, self.key, radix, strings, self.encrypting, self.variant, self.tweak,
-                          self.allow_small)
+        return _fea_batch(
+            self.fea, self.key, radix, strings, self.encrypting, self.variant, self.tweak, self.allow_small
+        )
 
 
 def _domain(radix, length, allow_small):
@@ -178,8 +202,12 @@ def _domain(radix, length, allow_small):
     from .._native import ffi, lib
 
     msg = ffi.new("char[256]")
-    if lib.nuri_fea_pattern_check_domain(radix, length, lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small else 0,
-                                         msg, 256) != 0:
+    if (
+        lib.nuri_fea_pattern_check_domain(
+            radix, length, lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small else 0, msg, 256
+        )
+        != 0
+    ):
         raise ValueError(ffi.string(msg).decode())
 
 
@@ -203,6 +231,7 @@ def _fea_batch(fea, key, radix, strings, encrypting, variant, tweak, allow_small
 
 # ---------------------------------------------------------------------------------------------------------------
 
+
 class Problems:
     def __init__(self, mode):
         self.mode, self.count, self.shown = mode, 0, 0
@@ -222,7 +251,8 @@ def _plain_digits(digs):
 
 
 def transform_values(engine, fmt, values, col, first_row, problems):
-    """values: list of str or None. Returns the new list; bad values are reported (row numbers are 1-based data rows)."""
+    """values: list of str or None. Returns the new list; bad values are reported (row numbers are
+    1-based data rows)."""
     fast = engine.uniform(fmt, values)
     if fast is not None:
         return fast
@@ -253,14 +283,16 @@ def transform_values(engine, fmt, values, col, first_row, problems):
             # not a value that does not fit (those were sorted out above) but the parameters (a tweak too
             # large for this length): an error for the whole run, never "left unchanged"
             j = items[0][0]
-            raise UsageError(f"row {first_row + j}, column {col!r}: FEA refused {n}-symbol values: {e} "
-                             "(nothing written)") from None
+            raise UsageError(
+                f"row {first_row + j}, column {col!r}: FEA refused {n}-symbol values: {e} (nothing written)"
+            ) from None
         for (j, _, rebuild), r in zip(items, res):
             out[j] = rebuild(r)
     return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
+
 
 def _pairs(args):
     cols, fmts = args.column, args.format
@@ -307,8 +339,11 @@ def run(args):
         _run_parquet(args, engine, pairs, problems)
     if problems.count:
         more = problems.count - problems.shown
-        print(f"nuri fpe: {problems.count} value(s) did not fit and were left unchanged"
-              + (f" ({more} not listed)" if more > 0 else ""), file=sys.stderr)
+        print(
+            f"nuri fpe: {problems.count} value(s) did not fit and were left unchanged"
+            + (f" ({more} not listed)" if more > 0 else ""),
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -333,8 +368,10 @@ def _run_csv(args, engine, pairs, problems):
                     raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
                 idx.append((header.fields.index(col), col, fmt))
             ncols = len(header.fields)
-            with C.AtomicOutput(args.output, args.force) as out, \
-                    C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar:
+            with (
+                C.AtomicOutput(args.output, args.force) as out,
+                C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar,
+            ):
                 out.write((reader.bom + header.text(reader.d)).encode("utf-8"))
                 row_no = 1
                 last_pos = 0
@@ -345,8 +382,9 @@ def _run_csv(args, engine, pairs, problems):
                             batch.append(r)
                             continue
                         if len(r.fields) != ncols:
-                            raise UsageError(f"{args.input}: line {r.line} has {len(r.fields)} fields, "
-                                             f"the header has {ncols}")
+                            raise UsageError(
+                                f"{args.input}: line {r.line} has {len(r.fields)} fields, the header has {ncols}"
+                            )
                         batch.append(r)
                         if len(batch) >= BATCH_ROWS:
                             break
@@ -370,8 +408,9 @@ def _run_csv(args, engine, pairs, problems):
         except _csvio.CsvError as e:
             raise UsageError(f"{args.input}: {e}") from None
         except UnicodeDecodeError as e:
-            raise UsageError(f"{args.input}: input is not UTF-8 text ({e.reason} at {e.object[e.start:e.start + 4]!r})") \
-                from None
+            raise UsageError(
+                f"{args.input}: input is not UTF-8 text ({e.reason} at {e.object[e.start : e.start + 4]!r})"
+            ) from None
 
 
 def _run_parquet(args, engine, pairs, problems):
@@ -395,7 +434,7 @@ def _run_parquet(args, engine, pairs, problems):
                 raise UsageError(f"column {col!r} is {t}: integer columns take the digits format only")
             if fmt.width is None:
                 fmt = Digits({8: 2, 16: 4, 32: 9, 64: 18}[t.bit_width])
-            if 10 ** fmt.width > 2 ** (t.bit_width - (1 if pa.types.is_signed_integer(t) else 0)):
+            if 10**fmt.width > 2 ** (t.bit_width - (1 if pa.types.is_signed_integer(t) else 0)):
                 raise UsageError(f"column {col!r} is {t}: digits:{fmt.width} does not fit the type")
             plan.append((col, fmt, "int", t))
         elif pa.types.is_string(t) or pa.types.is_large_string(t):
@@ -405,8 +444,10 @@ def _run_parquet(args, engine, pairs, problems):
         else:
             raise UsageError(f"column {col!r} is {t}: FPE takes string or integer columns")
     total = pf.metadata.num_rows
-    with C.AtomicOutput(args.output, args.force) as out, \
-            C.Progress(total if total > 100000 else None, f"fpe {args.op}", unit="rows", quiet=args.quiet) as bar:
+    with (
+        C.AtomicOutput(args.output, args.force) as out,
+        C.Progress(total if total > 100000 else None, f"fpe {args.op}", unit="rows", quiet=args.quiet) as bar,
+    ):
         writer = pq.ParquetWriter(out.f, schema)
         try:
             _parquet_rows(pf, writer, plan, engine, problems, bar, pa)

@@ -1,4 +1,5 @@
 """nuri hash esch256|esch384 FILE... (sha256sum-style lines) and -c SUMS to check them."""
+
 import re
 import sys
 
@@ -9,12 +10,15 @@ _ALGS = {"esch256": 64, "esch384": 96}
 
 
 def register(sub):
-    p = sub.add_parser("hash", help="Esch256/Esch384 digests of files, sha256sum-style (-c to check)",
-                       description="Prints '<hex>  <file>' for each FILE ('-' or none: stdin), the format of "
-                                   "sha256sum. With -c, reads such lines from SUMS and checks each file: "
-                                   "'<file>: OK' or '<file>: FAILED'; exit status 1 if any file fails or "
-                                   "cannot be read.",
-                       epilog="examples: nuri hash esch256 *.txt > SUMS;  nuri hash esch256 -c SUMS")
+    p = sub.add_parser(
+        "hash",
+        help="Esch256/Esch384 digests of files, sha256sum-style (-c to check)",
+        description="Prints '<hex>  <file>' for each FILE ('-' or none: stdin), the format of "
+        "sha256sum. With -c, reads such lines from SUMS and checks each file: "
+        "'<file>: OK' or '<file>: FAILED'; exit status 1 if any file fails or "
+        "cannot be read.",
+        epilog="examples: nuri hash esch256 *.txt > SUMS;  nuri hash esch256 -c SUMS",
+    )
     p.add_argument("algorithm", choices=sorted(_ALGS), help="Esch256 (256-bit digest) or Esch384 (384-bit)")
     p.add_argument("files", nargs="*", metavar="FILE", help="files to hash ('-' = stdin)")
     p.add_argument("-c", "--check", metavar="SUMS", help="check the digests listed in SUMS ('-' = stdin)")
@@ -35,7 +39,9 @@ def _digest(alg, path):
     h = _hasher(alg)
     with C.open_input(path) as f:
         size = C.input_size(f)
-        with C.Progress(size if size and size > (64 << 20) else None, path, quiet=size is None or size <= (64 << 20)) as bar:
+        with C.Progress(
+            size if size and size > (64 << 20) else None, path, quiet=size is None or size <= (64 << 20)
+        ) as bar:
             while True:
                 b = f.read(1 << 20)
                 if not b:
@@ -89,8 +95,10 @@ def _check(args):
         if not m or len(m.group(2)) != n_hex:
             bad_format += 1
             if not args.status:
-                print(f"nuri hash: {args.check}:{ln}: not a '<{n_hex} hex digits>  <file>' line for "
-                      f"{args.algorithm}", file=sys.stderr)
+                print(
+                    f"nuri hash: {args.check}:{ln}: not a '<{n_hex} hex digits>  <file>' line for {args.algorithm}",
+                    file=sys.stderr,
+                )
             continue
         want, name = m.group(2).lower(), m.group(3)
         if m.group(1):

@@ -1,50 +1,75 @@
 """nuri kem keygen|encaps|decaps: ML-KEM-512/768/1024 (FIPS 203) with key files."""
+
 import contextlib
 
 from .main import UsageError, VerifyError
 
 # FIPS 203 sizes: encapsulation key, decapsulation key, ciphertext.
 SIZES = {512: (800, 1632, 768), 768: (1184, 2400, 1088), 1024: (1568, 3168, 1568)}
-_DESC = ("ML-KEM (FIPS 203) key encapsulation. Files hold the raw FIPS 203 byte strings: the public "
-         "(encapsulation) key, the secret (decapsulation) key (mode 0600), the ciphertext, and the 32-byte "
-         "shared secret (mode 0600; '-' prints it as hex). The level is read from the file sizes; --level "
-         "checks it.")
+_DESC = (
+    "ML-KEM (FIPS 203) key encapsulation. Files hold the raw FIPS 203 byte strings: the public "
+    "(encapsulation) key, the secret (decapsulation) key (mode 0600), the ciphertext, and the 32-byte "
+    "shared secret (mode 0600; '-' prints it as hex). The level is read from the file sizes; --level "
+    "checks it."
+)
 
 
 def register(sub):
-    p = sub.add_parser("kem", help="ML-KEM-512/768/1024 key pairs, encapsulation and decapsulation",
-                       description=_DESC)
+    p = sub.add_parser("kem", help="ML-KEM-512/768/1024 key pairs, encapsulation and decapsulation", description=_DESC)
     ops = p.add_subparsers(dest="op", metavar="OP", parser_class=type(p))
     ops.required = True
-    g = ops.add_parser("keygen", help="make a key pair", description=_DESC,
-                       epilog="example: nuri kem keygen --level 768 --public alice.pk --secret alice.sk; "
-                              "nuri seal -r alice.pk -i IN -o OUT; nuri open --identity alice.sk -i OUT -o IN2")
+    g = ops.add_parser(
+        "keygen",
+        help="make a key pair",
+        description=_DESC,
+        epilog="example: nuri kem keygen --level 768 --public alice.pk --secret alice.sk; "
+        "nuri seal -r alice.pk -i IN -o OUT; nuri open --identity alice.sk -i OUT -o IN2",
+    )
     g.add_argument("--level", type=int, choices=sorted(SIZES), default=768, help="512, 768 (default) or 1024")
-    g.add_argument("--kem", choices=["mlkem512", "mlkem768", "mlkem1024", "mlkem768-x25519"], default=None,
-                   help="the KEM (default mlkem768, or --level's): mlkem768-x25519 makes an ML-KEM-768+X25519 "
-                        "(X-Wing) pair for 'nuri seal -r': a 1,216-byte public key and a 32-byte secret seed")
-    g.add_argument("--seed", action="store_true",
-                   help="write the ML-KEM secret as its 64-byte seed d || z (FIPS 203 KeyGen_internal input; what "
-                        "pyca/cryptography's MLKEM*PrivateKey.from_seed_bytes loads; 'nuri open --identity' "
-                        "reads it for ML-KEM-768) instead of the expanded decapsulation key")
+    g.add_argument(
+        "--kem",
+        choices=["mlkem512", "mlkem768", "mlkem1024", "mlkem768-x25519"],
+        default=None,
+        help="the KEM (default mlkem768, or --level's): mlkem768-x25519 makes an ML-KEM-768+X25519 "
+        "(X-Wing) pair for 'nuri seal -r': a 1,216-byte public key and a 32-byte secret seed",
+    )
+    g.add_argument(
+        "--seed",
+        action="store_true",
+        help="write the ML-KEM secret as its 64-byte seed d || z (FIPS 203 KeyGen_internal input; what "
+        "pyca/cryptography's MLKEM*PrivateKey.from_seed_bytes loads; 'nuri open --identity' "
+        "reads it for ML-KEM-768) instead of the expanded decapsulation key",
+    )
     g.add_argument("--public", required=True, metavar="PK", help="where to write the public key")
     g.add_argument("--secret", required=True, metavar="SK", help="where to write the secret key (mode 0600)")
     g.add_argument("--force", action="store_true", help="overwrite existing files")
     g.set_defaults(func=run_keygen)
-    e = ops.add_parser("encaps", help="make a shared secret and its ciphertext for a public key", description=_DESC,
-                       epilog="example: nuri kem encaps --public alice.pk --ciphertext ct.bin --shared ss.bin")
+    e = ops.add_parser(
+        "encaps",
+        help="make a shared secret and its ciphertext for a public key",
+        description=_DESC,
+        epilog="example: nuri kem encaps --public alice.pk --ciphertext ct.bin --shared ss.bin",
+    )
     e.add_argument("--level", type=int, choices=sorted(SIZES), help="expected level (default: from PK's size)")
     e.add_argument("--public", required=True, metavar="PK", help="the recipient's public key")
     e.add_argument("--ciphertext", required=True, metavar="CT", help="where to write the ciphertext")
-    e.add_argument("--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)")
+    e.add_argument(
+        "--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)"
+    )
     e.add_argument("--force", action="store_true", help="overwrite existing files")
     e.set_defaults(func=run_encaps)
-    d = ops.add_parser("decaps", help="recover the shared secret from a ciphertext", description=_DESC,
-                       epilog="example: nuri kem decaps --secret alice.sk --ciphertext ct.bin --shared ss.bin")
+    d = ops.add_parser(
+        "decaps",
+        help="recover the shared secret from a ciphertext",
+        description=_DESC,
+        epilog="example: nuri kem decaps --secret alice.sk --ciphertext ct.bin --shared ss.bin",
+    )
     d.add_argument("--level", type=int, choices=sorted(SIZES), help="expected level (default: from SK's size)")
     d.add_argument("--secret", required=True, metavar="SK", help="your secret key")
     d.add_argument("--ciphertext", required=True, metavar="CT", help="the ciphertext")
-    d.add_argument("--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)")
+    d.add_argument(
+        "--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)"
+    )
     d.add_argument("--force", action="store_true", help="overwrite existing files")
     d.set_defaults(func=run_decaps)
 

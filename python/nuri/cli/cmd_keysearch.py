@@ -1,6 +1,7 @@
 """nuri keysearch: PIPO brute-force key search over a key template (the command line is pinned:
 scripts depend on it). Exit codes: 0 a key matched every pair, 1 range exhausted without one,
 2 usage, 3 an engine's self-test failed, 4 interrupted (restore file written)."""
+
 import json
 import os
 import sys
@@ -10,25 +11,38 @@ from .main import UsageError
 EXIT_FOUND, EXIT_EXHAUSTED, EXIT_USAGE, EXIT_SELFTEST, EXIT_INTERRUPTED = 0, 1, 2, 3, 4
 ENGINES = ("auto", "avx512", "avx2", "portable", "cuda", "ref")
 
-_DESC = ("Enumerates the candidates of a PIPO key template and prints every key that maps all --pair "
-         "plaintexts to their ciphertexts (the engines filter on the first pair; each hit is re-checked "
-         "with the reference cipher on all pairs). Candidate i puts bits 0, 1, 2, ... of i into the unknown "
-         "bits, taken from the last hex digit's least significant bit towards the first digit's most "
-         "significant bit; --skip/--limit count candidates in that order.")
-_EPILOG = ("exit codes: 0 key found, 1 range exhausted, 2 usage, 3 engine self-test failed, 4 interrupted. "
-           "example: nuri keysearch --cipher pipo-64/128 --pair 2600271EF6528509:27035DAD81296B6B "
-           "--key-template 9722152EAD201D7ED2289477DD16????")
+_DESC = (
+    "Enumerates the candidates of a PIPO key template and prints every key that maps all --pair "
+    "plaintexts to their ciphertexts (the engines filter on the first pair; each hit is re-checked "
+    "with the reference cipher on all pairs). Candidate i puts bits 0, 1, 2, ... of i into the unknown "
+    "bits, taken from the last hex digit's least significant bit towards the first digit's most "
+    "significant bit; --skip/--limit count candidates in that order."
+)
+_EPILOG = (
+    "exit codes: 0 key found, 1 range exhausted, 2 usage, 3 engine self-test failed, 4 interrupted. "
+    "example: nuri keysearch --cipher pipo-64/128 --pair 2600271EF6528509:27035DAD81296B6B "
+    "--key-template 9722152EAD201D7ED2289477DD16????"
+)
 
 
 def register(sub):
-    p = sub.add_parser("keysearch", help="PIPO brute-force key search over a key template",
-                       description=_DESC, epilog=_EPILOG)
+    p = sub.add_parser(
+        "keysearch", help="PIPO brute-force key search over a key template", description=_DESC, epilog=_EPILOG
+    )
     p.error = lambda message: _one_line_error(message)
     p.add_argument("--cipher", help="pipo-64/128 or pipo-64/256")
-    p.add_argument("--pair", action="append", default=[], metavar="PT:CT",
-                   help="known plaintext:ciphertext, 16 hex digits each (byte order of the vectors); repeatable")
-    p.add_argument("--key-template", metavar="TEMPLATE",
-                   help="the key as 32 (64/128) or 64 (64/256) hex digits, '?' = unknown nibble")
+    p.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="PT:CT",
+        help="known plaintext:ciphertext, 16 hex digits each (byte order of the vectors); repeatable",
+    )
+    p.add_argument(
+        "--key-template",
+        metavar="TEMPLATE",
+        help="the key as 32 (64/128) or 64 (64/256) hex digits, '?' = unknown nibble",
+    )
     p.add_argument("--mask", metavar="HEX", help="unknown bits that are not whole nibbles (1 = unknown), same length")
     p.add_argument("--engine", default="auto", metavar="|".join(ENGINES), help="search engine (default auto)")
     p.add_argument("--threads", metavar="N", help="CPU threads (default: every core this process may use)")
@@ -38,8 +52,12 @@ def register(sub):
     p.add_argument("--session", metavar="NAME", help="write NAME.restore (cwd or $NURI_SESSION_DIR) every few seconds")
     p.add_argument("--restore", metavar="NAME", help="continue the search saved in NAME.restore")
     p.add_argument("--status-json", action="store_true", help="status as one JSON object per line on stderr")
-    p.add_argument("--cluster", metavar="SPEC", help="local:N (a local Dask cluster), tcp://HOST:PORT (a Dask scheduler), "
-                   "ray:local:N (a local Ray instance) or ray://HOST:PORT (a Ray cluster)")
+    p.add_argument(
+        "--cluster",
+        metavar="SPEC",
+        help="local:N (a local Dask cluster), tcp://HOST:PORT (a Dask scheduler), "
+        "ray:local:N (a local Ray instance) or ray://HOST:PORT (a Ray cluster)",
+    )
     p.add_argument("--keyspace", action="store_true", help="print the number of candidates 2^k and exit")
     p.add_argument("--benchmark", action="store_true", help="measure every engine usable here (keys/s, all threads)")
     p.add_argument("--json", action="store_true", help="with --benchmark: JSON records")
@@ -124,12 +142,14 @@ def _run_gpu(args, prob, start, end, threads, session, restore, err):
             return EXIT_SELFTEST
         print(f"keysearch: engine cuda on {len(names)} GPU(s): {', '.join(names)}", file=err)
         _warn_false_keys(prob, err)
-        search = driver.Search(prob, start, end, "cuda", threads, status_json=args.status_json, session=session,
-                               restore=restore)
+        search = driver.Search(
+            prob, start, end, "cuda", threads, status_json=args.status_json, session=session, restore=restore
+        )
         if session is not None:
             session.id = search.search_id
-        return search.run(lambda ranges, hits, progress, stop, errors:
-                          gpu.run_devices(prob, ranges, hits, progress, stop, errors))
+        return search.run(
+            lambda ranges, hits, progress, stop, errors: gpu.run_devices(prob, ranges, hits, progress, stop, errors)
+        )
     except (gpu.CudaError, gpu.GpuUnavailable) as e:
         raise UsageError(f"engine cuda: {e}") from None
     except driver.SessionError as e:
@@ -139,8 +159,11 @@ def _run_gpu(args, prob, start, end, threads, session, restore, err):
 def _warn_false_keys(prob, err):
     fk = prob.false_keys()
     if fk >= 1e-6:
-        print(f"keysearch: warning: {len(prob.pairs)} pair(s) cannot pin the key down: about {fk:.3g} false keys "
-              f"expected among 2^{prob.bits} candidates ((2^k-1)*2^(-64n)); give more --pair", file=err)
+        print(
+            f"keysearch: warning: {len(prob.pairs)} pair(s) cannot pin the key down: about {fk:.3g} false keys "
+            f"expected among 2^{prob.bits} candidates ((2^k-1)*2^(-64n)); give more --pair",
+            file=err,
+        )
 
 
 def run(args):
@@ -163,9 +186,20 @@ def run(args):
     threads = _int(args.threads, "--threads", 1) if args.threads else None
     restore = None
     if args.restore:
-        defining = [o for o, v in (("--cipher", args.cipher), ("--pair", args.pair), ("--key-template", args.key_template),
-                                   ("--mask", args.mask), ("--skip", args.skip), ("--limit", args.limit),
-                                   ("--rounds", args.rounds), ("--session", args.session)) if v]
+        defining = [
+            o
+            for o, v in (
+                ("--cipher", args.cipher),
+                ("--pair", args.pair),
+                ("--key-template", args.key_template),
+                ("--mask", args.mask),
+                ("--skip", args.skip),
+                ("--limit", args.limit),
+                ("--rounds", args.rounds),
+                ("--session", args.session),
+            )
+            if v
+        ]
         if defining:
             raise UsageError(f"--restore continues a saved search: {defining[0]} cannot be changed")
         try:
@@ -197,16 +231,19 @@ def run(args):
     if engine == "cuda" and args.cluster and args.engine == "auto":
         engine = ks.default_engine()  # cluster workers run their CPU engines
     if engine == "cuda" and args.cluster:
-        raise UsageError("the cuda engine runs on this machine's GPUs; --cluster workers use their CPU engines "
-                         "(give --engine auto or a CPU engine)")
+        raise UsageError(
+            "the cuda engine runs on this machine's GPUs; --cluster workers use their CPU engines "
+            "(give --engine auto or a CPU engine)"
+        )
     if engine == "cuda":
         return _run_gpu(args, prob, start, end, threads, session, restore, err)
     if not ks.selftest(engine):
         print(f"nuri keysearch: engine {engine}: known-answer self-test FAILED; not searching", file=err)
         return EXIT_SELFTEST
     _warn_false_keys(prob, err)
-    search = driver.Search(prob, start, end, engine, threads, status_json=args.status_json, session=session,
-                           restore=restore)
+    search = driver.Search(
+        prob, start, end, engine, threads, status_json=args.status_json, session=session, restore=restore
+    )
     if session is not None:
         session.id = search.search_id
     try:
@@ -214,8 +251,9 @@ def run(args):
             from ..keysearch import cluster
 
             try:
-                return search.run(cluster.runner(args.cluster, prob, args.engine if args.engine == "auto" else engine,
-                                                 err))
+                return search.run(
+                    cluster.runner(args.cluster, prob, args.engine if args.engine == "auto" else engine, err)
+                )
             except cluster.ClusterError as e:
                 raise UsageError(str(e)) from None
             except cluster.SelfTestFailed as e:

@@ -1,32 +1,39 @@
 """nuri pipo encrypt|decrypt: raw PIPO-64/128 or PIPO-64/256 in ECB, CBC or CTR (NOT authenticated)."""
+
 import os
 
 from . import _common as C
 from .main import UsageError, VerifyError
 
-_DESC = ("PIPO-64/128 (128-bit key) or PIPO-64/256 (256-bit key) in ECB, CBC or CTR over a file, streamed "
-         "in 64 KiB pieces (constant memory). These modes are NOT authenticated: a modified ciphertext "
-         "decrypts to garbage without any error. Use 'nuri seal' when integrity matters.")
-_IV = ("8-byte IV as 16 hex digits (for CTR: the initial 64-bit big-endian counter block). Without --iv, "
-       "encrypt picks a random IV and writes it as the first 8 bytes of OUT, and decrypt reads it from the "
-       "first 8 bytes of IN. ECB takes no IV.")
+_DESC = (
+    "PIPO-64/128 (128-bit key) or PIPO-64/256 (256-bit key) in ECB, CBC or CTR over a file, streamed "
+    "in 64 KiB pieces (constant memory). These modes are NOT authenticated: a modified ciphertext "
+    "decrypts to garbage without any error. Use 'nuri seal' when integrity matters."
+)
+_IV = (
+    "8-byte IV as 16 hex digits (for CTR: the initial 64-bit big-endian counter block). Without --iv, "
+    "encrypt picks a random IV and writes it as the first 8 bytes of OUT, and decrypt reads it from the "
+    "first 8 bytes of IN. ECB takes no IV."
+)
 
 
 def register(sub):
-    p = sub.add_parser("pipo", help="PIPO block cipher in ECB/CBC/CTR over files (unauthenticated)",
-                       description=_DESC)
+    p = sub.add_parser("pipo", help="PIPO block cipher in ECB/CBC/CTR over files (unauthenticated)", description=_DESC)
     ops = p.add_subparsers(dest="op", metavar="OP", parser_class=type(p))
     ops.required = True
     for op in ("encrypt", "decrypt"):
-        q = ops.add_parser(op, help=f"{op} a file", description=_DESC,
-                           epilog=f"example: nuri pipo {op} --mode ctr -k my.key -i IN -o OUT")
+        q = ops.add_parser(
+            op,
+            help=f"{op} a file",
+            description=_DESC,
+            epilog=f"example: nuri pipo {op} --mode ctr -k my.key -i IN -o OUT",
+        )
         q.add_argument("--mode", required=True, choices=("ecb", "cbc", "ctr"), help="block cipher mode")
         C.add_key_arg(q, " (128 or 256 bits)")
         q.add_argument("-i", "--input", required=True, metavar="IN", help="input file, '-' for stdin")
         q.add_argument("-o", "--output", required=True, metavar="OUT", help="output file, '-' for stdout")
         q.add_argument("--iv", metavar="HEX", help=_IV)
-        q.add_argument("--padding", choices=("pkcs7", "none"),
-                       help="ECB/CBC padding (default pkcs7; CTR never pads)")
+        q.add_argument("--padding", choices=("pkcs7", "none"), help="ECB/CBC padding (default pkcs7; CTR never pads)")
         q.add_argument("--force", action="store_true", help="overwrite an existing OUT")
         q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         q.set_defaults(func=run)
@@ -67,8 +74,10 @@ def run(args):
             s = cls(key, args.mode, iv=iv if args.mode != "ecb" else None, padding=padding)
         except ValueError as e:
             raise UsageError(str(e)) from None
-        with C.AtomicOutput(args.output, args.force) as out, \
-                C.Progress(C.input_size(fin), f"pipo {args.op}", quiet=args.quiet) as bar:
+        with (
+            C.AtomicOutput(args.output, args.force) as out,
+            C.Progress(C.input_size(fin), f"pipo {args.op}", quiet=args.quiet) as bar,
+        ):
             if prefix_iv and encrypting:
                 out.write(iv)
             while True:

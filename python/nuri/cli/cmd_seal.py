@@ -1,5 +1,6 @@
 """nuri seal / nuri open: authenticated file encryption (Schwaemm256-128 in STREAM chunks): nuri-seal v1 with a
 key file or passphrase, nuri-seal v2 to public-key recipients (HPKE with ML-KEM-768 or ML-KEM-768+X25519)."""
+
 import getpass
 import os
 import stat
@@ -7,61 +8,100 @@ import stat
 from . import _common as C
 from .main import UsageError, VerifyError
 
-_FMT = ("Formats (docs/seal-format.md): v1 (-k or --passphrase) binds a 56-byte header into every 64 KiB chunk; "
-        "v2 (-r) wraps a random file key per recipient with HPKE (ML-KEM-768 or ML-KEM-768+X25519) and "
-        "binds a header MAC into every chunk. Per-chunk nonce = random prefix || chunk index || last-chunk flag "
-        "(STREAM), so truncation, reordering, splicing and any bit flip are detected. Chunks are processed "
-        "in parallel with bounded memory; '-' means stdin/stdout.")
+_FMT = (
+    "Formats (docs/seal-format.md): v1 (-k or --passphrase) binds a 56-byte header into every 64 KiB chunk; "
+    "v2 (-r) wraps a random file key per recipient with HPKE (ML-KEM-768 or ML-KEM-768+X25519) and "
+    "binds a header MAC into every chunk. Per-chunk nonce = random prefix || chunk index || last-chunk flag "
+    "(STREAM), so truncation, reordering, splicing and any bit flip are detected. Chunks are processed "
+    "in parallel with bounded memory; '-' means stdin/stdout."
+)
 
 
 def _add_common(q, sealing):
     C.add_key_arg(q)
     if sealing:
-        q.add_argument("-r", "--recipient", action="append", metavar="PK",
-                       help="seal to this public key from 'nuri kem keygen' (ML-KEM-768 or --kem mlkem768-x25519); "
-                            "repeat for several recipients (format v2)")
+        q.add_argument(
+            "-r",
+            "--recipient",
+            action="append",
+            metavar="PK",
+            help="seal to this public key from 'nuri kem keygen' (ML-KEM-768 or --kem mlkem768-x25519); "
+            "repeat for several recipients (format v2)",
+        )
     else:
-        q.add_argument("--identity", action="append", metavar="SK",
-                       help="your secret key from 'nuri kem keygen', for a file sealed with -r; repeat to try several")
-        q.add_argument("--argon2-max", metavar="T,M,P", default=None,
-                       help="largest Argon2id passes, memory (KiB) and lanes a passphrase file may ask for "
-                            "(default 8,262144,8); a file asking for more is refused")
+        q.add_argument(
+            "--identity",
+            action="append",
+            metavar="SK",
+            help="your secret key from 'nuri kem keygen', for a file sealed with -r; repeat to try several",
+        )
+        q.add_argument(
+            "--argon2-max",
+            metavar="T,M,P",
+            default=None,
+            help="largest Argon2id passes, memory (KiB) and lanes a passphrase file may ask for "
+            "(default 8,262144,8); a file asking for more is refused",
+        )
     q.add_argument("-i", "--input", required=True, metavar="IN", help="input file, '-' for stdin")
-    q.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="output file, '-' for stdout" + ("" if sealing else
-                                                        " (a regular IN is verified completely first, then "
-                                                        "decrypted in a second pass; from a pipe each chunk is "
-                                                        "written once it authenticates, so a stream cut short "
-                                                        "ends with exit 1 after its authenticated part)"))
-    q.add_argument("-p", "--passphrase", action="store_true",
-                   help="use a passphrase instead of a key (Argon2id); read from NURI_PASSPHRASE if set, "
-                        "else prompted on the terminal")
+    q.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT",
+        help="output file, '-' for stdout"
+        + (
+            ""
+            if sealing
+            else " (a regular IN is verified completely first, then "
+            "decrypted in a second pass; from a pipe each chunk is "
+            "written once it authenticates, so a stream cut short "
+            "ends with exit 1 after its authenticated part)"
+        ),
+    )
+    q.add_argument(
+        "-p",
+        "--passphrase",
+        action="store_true",
+        help="use a passphrase instead of a key (Argon2id); read from NURI_PASSPHRASE if set, "
+        "else prompted on the terminal",
+    )
     q.add_argument("--passphrase-file", metavar="FILE", help="read the passphrase from the first line of FILE")
     q.add_argument("--force", action="store_true", help="overwrite an existing OUT")
     q.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
 def register(sub):
-    p = sub.add_parser("seal", help="encrypt and authenticate a file (Schwaemm256-128)",
-                       description="Encrypts and authenticates IN into OUT with Schwaemm256-128. " + _FMT,
-                       epilog="examples: nuri keygen -o my.key && nuri seal -k my.key -i notes.txt -o notes.sealed; "
-                              "nuri kem keygen --kem mlkem768-x25519 --public bob.pk --secret bob.sk && "
-                              "nuri seal -r bob.pk -r alice.pk -i notes.txt -o notes.sealed")
+    p = sub.add_parser(
+        "seal",
+        help="encrypt and authenticate a file (Schwaemm256-128)",
+        description="Encrypts and authenticates IN into OUT with Schwaemm256-128. " + _FMT,
+        epilog="examples: nuri keygen -o my.key && nuri seal -k my.key -i notes.txt -o notes.sealed; "
+        "nuri kem keygen --kem mlkem768-x25519 --public bob.pk --secret bob.sk && "
+        "nuri seal -r bob.pk -r alice.pk -i notes.txt -o notes.sealed",
+    )
     _add_common(p, True)
-    p.add_argument("--chunk-log2", type=int, default=16, metavar="N",
-                   help="chunk size 2^N bytes, 10..24 (default 16 = 64 KiB)")
-    p.add_argument("--argon2", metavar="T,M,P", default=None,
-                   help="Argon2id passes, memory in KiB and lanes for --passphrase (default 3,65536,4: RFC 9106)")
+    p.add_argument(
+        "--chunk-log2", type=int, default=16, metavar="N", help="chunk size 2^N bytes, 10..24 (default 16 = 64 KiB)"
+    )
+    p.add_argument(
+        "--argon2",
+        metavar="T,M,P",
+        default=None,
+        help="Argon2id passes, memory in KiB and lanes for --passphrase (default 3,65536,4: RFC 9106)",
+    )
     p.set_defaults(func=run_seal)
 
-    q = sub.add_parser("open", help="verify and decrypt a sealed file (exit 1, no output, if tampered)",
-                       description="Decrypts a file made by 'nuri seal'. The plaintext goes to a temporary file "
-                                   "beside OUT that is renamed to OUT only after the final chunk authenticates: "
-                                   "on any failure (wrong key, modified, truncated, reordered or spliced input) "
-                                   "the exit status is 1 and no OUT is left. An existing OUT is never replaced "
-                                   "without --force. " + _FMT,
-                       epilog="examples: nuri open -k my.key -i notes.sealed -o notes.txt; "
-                              "nuri open --identity bob.sk -i notes.sealed -o notes.txt")
+    q = sub.add_parser(
+        "open",
+        help="verify and decrypt a sealed file (exit 1, no output, if tampered)",
+        description="Decrypts a file made by 'nuri seal'. The plaintext goes to a temporary file "
+        "beside OUT that is renamed to OUT only after the final chunk authenticates: "
+        "on any failure (wrong key, modified, truncated, reordered or spliced input) "
+        "the exit status is 1 and no OUT is left. An existing OUT is never replaced "
+        "without --force. " + _FMT,
+        epilog="examples: nuri open -k my.key -i notes.sealed -o notes.txt; "
+        "nuri open --identity bob.sk -i notes.sealed -o notes.txt",
+    )
     _add_common(q, False)
     q.set_defaults(func=run_open)
 
@@ -85,8 +125,9 @@ def _passphrase(args, confirm):
             if confirm and getpass.getpass("again: ").encode() != pw:
                 raise UsageError("the passphrases differ")
         except (EOFError, OSError):
-            raise UsageError("no terminal to ask for the passphrase: use --passphrase-file or NURI_PASSPHRASE") \
-                from None
+            raise UsageError(
+                "no terminal to ask for the passphrase: use --passphrase-file or NURI_PASSPHRASE"
+            ) from None
     if not pw:
         raise UsageError("empty passphrase")
     return pw
@@ -96,8 +137,9 @@ def _need_argon2():
     try:
         import argon2.low_level  # noqa: F401
     except ImportError:
-        raise UsageError("passphrases need Argon2id from the argon2-cffi package, part of the 'cli' extra: "
-                         "pip install 'nuri[cli]'") from None
+        raise UsageError(
+            "passphrases need Argon2id from the argon2-cffi package, part of the 'cli' extra: pip install 'nuri[cli]'"
+        ) from None
 
 
 def _wants_passphrase(args):
@@ -132,11 +174,22 @@ def run_seal(args):
     if not seal.MIN_CHUNK_LOG2 <= args.chunk_log2 <= seal.MAX_CHUNK_LOG2:
         raise UsageError(f"--chunk-log2 must be {seal.MIN_CHUNK_LOG2}..{seal.MAX_CHUNK_LOG2}, got {args.chunk_log2}")
     C.check_output_path(args.output, args.force)
-    with C.open_input(args.input) as fin, C.AtomicOutput(args.output, args.force) as out, \
-            C.Progress(C.input_size(fin), "seal", quiet=args.quiet) as bar:
+    with (
+        C.open_input(args.input) as fin,
+        C.AtomicOutput(args.output, args.force) as out,
+        C.Progress(C.input_size(fin), "seal", quiet=args.quiet) as bar,
+    ):
         try:
-            seal.seal_stream(fin, out.write, key=key, passphrase=pw, chunk_log2=args.chunk_log2, argon2=argon2,
-                             progress=bar.advance, recipients=recipients)
+            seal.seal_stream(
+                fin,
+                out.write,
+                key=key,
+                passphrase=pw,
+                chunk_log2=args.chunk_log2,
+                argon2=argon2,
+                progress=bar.advance,
+                recipients=recipients,
+            )
         except seal.SealFormatError as e:
             raise UsageError(str(e)) from None
         out.commit()
@@ -199,20 +252,28 @@ def _open_args(args, seal, header):
                 continue
             except InvalidTag as e:
                 raise VerifyError(f"{args.input}: {e}; no output written") from None
-        raise VerifyError(f"{args.input}: not sealed to " + (args.identity[0] if len(ids) == 1 else
-                                                              "any of the given identities") + "; no output written")
+        raise VerifyError(
+            f"{args.input}: not sealed to "
+            + (args.identity[0] if len(ids) == 1 else "any of the given identities")
+            + "; no output written"
+        )
     if args.identity:
-        raise UsageError(f"{args.input} was sealed with a " +
-                         ("passphrase" if header.kdf == seal.KDF_ARGON2ID else "key file") + ", not to recipients")
+        raise UsageError(
+            f"{args.input} was sealed with a "
+            + ("passphrase" if header.kdf == seal.KDF_ARGON2ID else "key file")
+            + ", not to recipients"
+        )
     limit = _triple(args.argon2_max, "--argon2-max") if args.argon2_max is not None else seal.ARGON2_OPEN_LIMIT
     if header.kdf == seal.KDF_ARGON2ID:
         if args.key:
             raise UsageError(f"{args.input} was sealed with a passphrase: use --passphrase or --passphrase-file")
         t, m, p = header.argon2
         if t > limit[0] or m > limit[1] or p > limit[2]:
-            raise VerifyError(f"{args.input}: asks for Argon2id t={t}, m={m} KiB, lanes={p}, above the limit "
-                              f"{limit[0]},{limit[1]},{limit[2]} (raise it with --argon2-max T,M,P if you trust "
-                              "the file)")
+            raise VerifyError(
+                f"{args.input}: asks for Argon2id t={t}, m={m} KiB, lanes={p}, above the limit "
+                f"{limit[0]},{limit[1]},{limit[2]} (raise it with --argon2-max T,M,P if you trust "
+                "the file)"
+            )
         return {"passphrase": _passphrase(args, confirm=False), "argon2_limit": limit}
     if _wants_passphrase(args):
         raise UsageError(f"{args.input} was sealed with a key file: use -k KEYFILE")
@@ -264,8 +325,10 @@ def run_open(args):
                         seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
                 out.commit()
         except InvalidTag as e:
-            raise VerifyError(f"{args.input}: {e}; " + ("the output ends here" if args.output == "-" and
-                                                       not _seekable(fin) else "no output written")) from None
+            raise VerifyError(
+                f"{args.input}: {e}; "
+                + ("the output ends here" if args.output == "-" and not _seekable(fin) else "no output written")
+            ) from None
         except seal.Argon2LimitError as e:
             raise VerifyError(f"{args.input}: {e}") from None
     return 0

@@ -1,14 +1,17 @@
 """nuri selftest: every registered implementation of every family against known answers."""
-from .main import VerifyError
 
 from .. import FAMILIES
 from ..tools import selftest
+from .main import VerifyError
 
 
 def register(sub):
-    p = sub.add_parser("selftest", help="run every implementation against known-answer vectors",
-                       description="Runs each registered implementation usable on this CPU against vectors and "
-                                   "prints a pass/fail table. Exit status 1 if anything fails.")
+    p = sub.add_parser(
+        "selftest",
+        help="run every implementation against known-answer vectors",
+        description="Runs each registered implementation usable on this CPU against vectors and "
+        "prints a pass/fail table. Exit status 1 if anything fails.",
+    )
     p.add_argument("family", nargs="?", default="all")
     p.set_defaults(func=run)
 

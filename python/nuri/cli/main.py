@@ -1,5 +1,6 @@
 """Entry point of the ``nuri`` command. Exit codes: 0 ok, 1 verification or authentication
 failure, 2 usage error (bad arguments, unreadable input, unwritable output)."""
+
 import argparse
 import contextlib
 import importlib

@@ -10,6 +10,7 @@ Every engine calls :class:`nuri.fea_formats.ColumnCipher` (one C batch call per 
 PostgreSQL, the same C pattern code row by row, so the same key, pattern and tweak give the same
 ciphertexts everywhere. See docs/fea-databases.md.
 """
+
 import os
 import re
 

@@ -23,6 +23,7 @@ An engine that is not installed is skipped and named on stderr. Medians of `runs
 ratios to the baselines are printed on stderr (targets: DuckDB <= 2x its copy, PostgreSQL <= 3x
 its plain update).
 """
+
 import os
 import platform
 import re
@@ -37,9 +38,19 @@ KEY_TEXT = "nuri-key-v1 128 000102030405060708090a0b0c0d0e0f\n"
 
 def _record(impl, op, n, times):
     rates = [n / t for t in times]
-    return {"family": "fpe-engines", "impl": impl, "op": op, "param": "digits, 16-digit strings", "size": n,
-            "platform": platform.machine(), "metric": "values_per_s", "median": statistics.median(rates),
-            "min": min(rates), "max": max(rates), "runs": len(rates)}
+    return {
+        "family": "fpe-engines",
+        "impl": impl,
+        "op": op,
+        "param": "digits, 16-digit strings",
+        "size": n,
+        "platform": platform.machine(),
+        "metric": "values_per_s",
+        "median": statistics.median(rates),
+        "min": min(rates),
+        "max": max(rates),
+        "runs": len(rates),
+    }
 
 
 def _say(msg):
@@ -64,12 +75,17 @@ def bench_duckdb(work, n, runs):
     for con in cons.values():
         con.execute("SET enable_progress_bar = false")
         con.execute(f"CREATE TABLE t AS SELECT c FROM read_parquet('{work / 'in.parquet'}')")
-    plan = [("duckdb-copy", "duckdb", "c"), ("duckdb-reverse", "duckdb", "reverse(c)"),
-            ("duckdb-arrow", "duckdb-arrow", "fea_encrypt_digits(c, 'k')")]
+    plan = [
+        ("duckdb-copy", "duckdb", "c"),
+        ("duckdb-reverse", "duckdb", "reverse(c)"),
+        ("duckdb-arrow", "duckdb-arrow", "fea_encrypt_digits(c, 'k')"),
+    ]
     floor = os.environ.get("NURI_DUCKDB_FLOOR_EXT")
     if floor and extension_path():  # the connection that allows unsigned extensions
         cons["duckdb"].execute(f"LOAD {_sql_str(floor)}")
-        differ = cons["duckdb"].execute("SELECT count(*) FROM t WHERE bench_string_copy(c) IS DISTINCT FROM c").fetchone()[0]
+        differ = (
+            cons["duckdb"].execute("SELECT count(*) FROM t WHERE bench_string_copy(c) IS DISTINCT FROM c").fetchone()[0]
+        )
         if differ:
             raise RuntimeError(f"bench_string_copy changed {differ} values")
         plan.append(("duckdb-floor", "duckdb", "bench_string_copy(c)"))
@@ -99,10 +115,13 @@ def bench_postgres(work, n, runs):
     from .postgres import TempServer
 
     with TempServer(key_dir=work) as pg:
-        pg.sql(f"CREATE EXTENSION nuri_fea; CREATE TABLE t (c text);\n\\copy t FROM '{work / 'in.csv'}' WITH (FORMAT csv)\n"
-               "VACUUM t;")
+        pg.sql(
+            "CREATE EXTENSION nuri_fea; CREATE TABLE t (c text);\n"
+            f"\\copy t FROM '{work / 'in.csv'}' WITH (FORMAT csv)\n"
+            "VACUUM t;"
+        )
         out = {"postgres-update": [], "postgres": []}
-        for i in range(runs):
+        for _i in range(runs):
             # encrypting twice gives other 16-digit values: the rows keep their shape run after run
             out["postgres-update"].append(_pg_time(pg, "UPDATE t SET c = c;"))
             pg.sql("VACUUM t;")
@@ -115,9 +134,28 @@ def bench_cli(work, n, runs):
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "nuri.cli", "fpe", "encrypt", "-k", str(work / "k.key"), "--column", "c",
-                        "--format", "digits", "-q", "--force", "-i", str(work / "in.parquet"), "-o",
-                        str(work / "cli-out.parquet")], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "nuri.cli",
+                "fpe",
+                "encrypt",
+                "-k",
+                str(work / "k.key"),
+                "--column",
+                "c",
+                "--format",
+                "digits",
+                "-q",
+                "--force",
+                "-i",
+                str(work / "in.parquet"),
+                "-o",
+                str(work / "cli-out.parquet"),
+            ],
+            check=True,
+        )
         times.append(time.perf_counter() - t)
     return {"cli": times}
 
@@ -150,11 +188,13 @@ def _available():
             __import__(mod)
         except ImportError:
             why[name] = f"the {mod} package is not installed (pip install {mod})"
-    if "spark" not in why and not any(os.access(os.path.join(p, "java"), os.X_OK)
-                                      for p in os.environ.get("PATH", "").split(os.pathsep)):
+    if "spark" not in why and not any(
+        os.access(os.path.join(p, "java"), os.X_OK) for p in os.environ.get("PATH", "").split(os.pathsep)
+    ):
         why["spark"] = "java is not installed (Debian: default-jre-headless)"
-    pg = postgres.missing() or (None if postgres.extension_installed() else
-                                "the nuri_fea extension is not installed (make pg-install)")
+    pg = postgres.missing() or (
+        None if postgres.extension_installed() else "the nuri_fea extension is not installed (make pg-install)"
+    )
     if pg:
         why["postgres"] = pg
     return why
@@ -176,15 +216,20 @@ def run(quick=False, n=None, runs=None, impl=None):
     work = __import__("pathlib").Path(tempfile.mkdtemp(prefix="nuri-bench-engines-"))
     keyfile.write_secret_file(str(work / "k.key"), KEY_TEXT.encode(), force=True)
     rng = np.random.default_rng(7)
-    col = pa.array((rng.integers(0, 10, size=(n, 16), dtype=np.uint8) + 48).view("S16").reshape(n).astype(str),
-                   type=pa.string())
+    col = pa.array(
+        (rng.integers(0, 10, size=(n, 16), dtype=np.uint8) + 48).view("S16").reshape(n).astype(str), type=pa.string()
+    )
     table = pa.table({"c": col})
     pq.write_table(table, work / "in.parquet")
     pcsv.write_csv(table, work / "in.csv", pcsv.WriteOptions(include_header=False))
     skip = _available()
     records, times = [], {}
-    for engine, fn in (("cli", bench_cli), ("duckdb", bench_duckdb), ("postgres", bench_postgres),
-                       ("spark", bench_spark)):
+    for engine, fn in (
+        ("cli", bench_cli),
+        ("duckdb", bench_duckdb),
+        ("postgres", bench_postgres),
+        ("spark", bench_spark),
+    ):
         if only and only not in engine and engine not in only:
             continue
         if engine in skip:
@@ -197,18 +242,39 @@ def run(quick=False, n=None, runs=None, impl=None):
             continue
         for impl, ts in got.items():
             times[impl] = statistics.median(ts)
-            records.append(_record(impl, {"duckdb-copy": "copy", "duckdb-reverse": "reverse", "duckdb-file-copy": "copy",
-                                          "duckdb-floor": "string-copy", "postgres-update": "update"}.get(impl, "encrypt"),
-                                   n, ts))
-    for impl, base, target in (("duckdb", "duckdb-copy", 2), ("duckdb-arrow", "duckdb-copy", 2),
-                               ("duckdb-reverse", "duckdb-copy", None), ("duckdb-floor", "duckdb-copy", None),
-                               ("duckdb-file", "duckdb-file-copy", None),
-                               ("postgres", "postgres-update", 3)):
+            records.append(
+                _record(
+                    impl,
+                    {
+                        "duckdb-copy": "copy",
+                        "duckdb-reverse": "reverse",
+                        "duckdb-file-copy": "copy",
+                        "duckdb-floor": "string-copy",
+                        "postgres-update": "update",
+                    }.get(impl, "encrypt"),
+                    n,
+                    ts,
+                )
+            )
+    for impl, base, target in (
+        ("duckdb", "duckdb-copy", 2),
+        ("duckdb-arrow", "duckdb-copy", 2),
+        ("duckdb-reverse", "duckdb-copy", None),
+        ("duckdb-floor", "duckdb-copy", None),
+        ("duckdb-file", "duckdb-file-copy", None),
+        ("postgres", "postgres-update", 3),
+    ):
         if impl in times and base in times:
             r = times[impl] / times[base]
-            verdict = ("information: a file-backed database, the target is on the in-memory records"
-                       if impl == "duckdb-file" else "no target: a reference") if target is None else \
-                f"target <= {target}x: {'met' if r <= target else 'MISSED'}"
+            verdict = (
+                (
+                    "information: a file-backed database, the target is on the in-memory records"
+                    if impl == "duckdb-file"
+                    else "no target: a reference"
+                )
+                if target is None
+                else f"target <= {target}x: {'met' if r <= target else 'MISSED'}"
+            )
             _say(f"{impl}: {r:.2f}x the time of {base} ({verdict})")
     import shutil
 

@@ -33,12 +33,13 @@ connection. ``on_error="stop"`` makes a value that does not fit its pattern fail
 (nothing is written: the statement is rolled back); ``"keep"`` leaves it unchanged and counts it
 in ``problems`` (the first ones are printed to stderr, as the CLI does).
 """
+
 import os
 import pathlib
 import sys
 
-from . import load_named_key, spec_of
 from ..fea_formats import ColumnCipher, FitError, parse_tweak
+from . import load_named_key, spec_of
 
 _MAX_REPORTED = 20
 EXTENSION_FILE = "nuri_fea.duckdb_extension"
@@ -102,12 +103,13 @@ class Registration:
         ck = (name, pattern, tweak)
         c = self.ciphers.get(ck)
         if c is None:
-            c = self.ciphers[ck] = ColumnCipher(self.key(name), spec_of(pattern), tweak=tweak, variant=self.variant,
-                                                on_error=self.on_error)
+            c = self.ciphers[ck] = ColumnCipher(
+                self.key(name), spec_of(pattern), tweak=tweak, variant=self.variant, on_error=self.on_error
+            )
         return c
 
     def report(self, cipher, fn):
-        for row, value, why in cipher.problems:
+        for _row, value, why in cipher.problems:
             self.problems += 1
             if self.problems <= _MAX_REPORTED:
                 print(f"nuri {fn}: value {value!r} {why}; left unchanged", file=sys.stderr)
@@ -166,7 +168,7 @@ def _int_fn(reg, fn, enc, has_tweak):
         arr = values.to_numpy(zero_copy_only=False)
         valid = ~np.asarray(values.is_null().to_numpy(zero_copy_only=False))
         x = np.where(valid, arr, 0).astype(np.int64)
-        bad = valid & ((x < 0) | (x >= 10 ** 18))
+        bad = valid & ((x < 0) | (x >= 10**18))
         if bad.any():
             raise ValueError(f"{fn}: value {int(x[bad][0])} is outside 0..10^18-1")
         digits = pa.array(np.char.zfill(x.astype(str), 18).astype(object))  # W = 18 digits, the CLI's rule
@@ -196,12 +198,19 @@ def register(con, key_dir=None, keys=None, on_error="stop", variant=1):
         for tw in (False, True):
             sfx, extra = ("_tweak", [BLOB]) if tw else ("", [])
             name = f"fea_{verb}_digits{sfx}"
-            con.create_function(name, arity(_text_fn(reg, name, enc, False, tw), 2 + tw), [VARCHAR, VARCHAR] + extra,
-                                VARCHAR, **kw)
+            con.create_function(
+                name, arity(_text_fn(reg, name, enc, False, tw), 2 + tw), [VARCHAR, VARCHAR] + extra, VARCHAR, **kw
+            )
             name = f"fea_{verb}_template{sfx}"
-            con.create_function(name, arity(_text_fn(reg, name, enc, True, tw), 3 + tw), [VARCHAR, VARCHAR, VARCHAR] + extra,
-                                VARCHAR, **kw)
+            con.create_function(
+                name,
+                arity(_text_fn(reg, name, enc, True, tw), 3 + tw),
+                [VARCHAR, VARCHAR, VARCHAR] + extra,
+                VARCHAR,
+                **kw,
+            )
             name = f"fea_{verb}_int{sfx}"
-            con.create_function(name, arity(_int_fn(reg, name, enc, tw), 2 + tw), [BIGINT, VARCHAR] + extra, BIGINT,
-                                **kw)
+            con.create_function(
+                name, arity(_int_fn(reg, name, enc, tw), 2 + tw), [BIGINT, VARCHAR] + extra, BIGINT, **kw
+            )
     return reg

@@ -4,6 +4,7 @@
 it. initdb refuses to run as root, so under root (CI) the server runs as the ``postgres`` user
 that Debian's postgresql package creates (runuser). SQL goes through ``psql``.
 """
+
 import os
 import pathlib
 import pwd
@@ -73,17 +74,49 @@ class TempServer:
             pw = pwd.getpwnam("postgres")
             for p in [self.dir, self.sock, self.keys, *self.keys.iterdir()]:
                 os.chown(p, pw.pw_uid, pw.pw_gid)
-        self._run([os.path.join(self.bindir, "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
-                   "-E", "UTF8", "--locale=C", "--no-sync"])
-        conf = {"listen_addresses": "''", "unix_socket_directories": f"'{self.sock}'", "fsync": "off",
-                "synchronous_commit": "off", "full_page_writes": "off", "nuri.key_dir": f"'{self.keys}'",
-                "max_parallel_workers_per_gather": "0", "shared_buffers": "'256MB'", "max_wal_size": "'4GB'"}
+        self._run(
+            [
+                os.path.join(self.bindir, "initdb"),
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ]
+        )
+        conf = {
+            "listen_addresses": "''",
+            "unix_socket_directories": f"'{self.sock}'",
+            "fsync": "off",
+            "synchronous_commit": "off",
+            "full_page_writes": "off",
+            "nuri.key_dir": f"'{self.keys}'",
+            "max_parallel_workers_per_gather": "0",
+            "shared_buffers": "'256MB'",
+            "max_wal_size": "'4GB'",
+        }
         conf.update(self.settings)
         with open(self.data / "postgresql.conf", "a") as f:
             for k, v in conf.items():
                 f.write(f"{k} = {v}\n")
-        self._run([os.path.join(self.bindir, "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-w",
-                   "-t", "60", "start"])
+        self._run(
+            [
+                os.path.join(self.bindir, "pg_ctl"),
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.dir / "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
+        )
         return self
 
     def _run(self, argv):
@@ -105,8 +138,12 @@ class TempServer:
     def sql(self, text, check=True, db="postgres"):
         """Runs SQL through psql (unaligned, tuples only); -> stdout. check=False returns
         (returncode, stdout, stderr) instead of raising on an error."""
-        r = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", str(self.sock), "-U",
-                            "postgres", "-d", db], input=text, capture_output=True, text=True)
+        r = subprocess.run(
+            ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", str(self.sock), "-U", "postgres", "-d", db],
+            input=text,
+            capture_output=True,
+            text=True,
+        )
         if not check:
             return r.returncode, r.stdout, r.stderr
         if r.returncode != 0:
@@ -126,9 +163,24 @@ def build_extension(root, install=True):
     root = pathlib.Path(root)
     build = root / "build" / "pg"
     cfg = os.path.join(pg_bindir(), "pg_config")
-    subprocess.run(["cmake", "-S", str(root), "-B", str(build), "-G", "Ninja", "-DNURI_BUILD_TESTS=OFF",
-                    "-DNURI_BUILD_BENCH=OFF", "-DNURI_BUILD_SHARED=OFF", "-DCMAKE_BUILD_TYPE=Release",
-                    "-DNURI_ONLY=fea"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "cmake",
+            "-S",
+            str(root),
+            "-B",
+            str(build),
+            "-G",
+            "Ninja",
+            "-DNURI_BUILD_TESTS=OFF",
+            "-DNURI_BUILD_BENCH=OFF",
+            "-DNURI_BUILD_SHARED=OFF",
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-DNURI_ONLY=fea",
+        ],
+        check=True,
+        capture_output=True,
+    )
     subprocess.run(["ninja", "-C", str(build), "-j2"], check=True, capture_output=True)
     mk = ["make", "-s", "-C", str(root / "db" / "postgres"), f"PG_CONFIG={cfg}", f"NURI_LIB={build / 'libnuri.a'}"]
     subprocess.run(mk, check=True, capture_output=True)

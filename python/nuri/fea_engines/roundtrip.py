@@ -4,6 +4,7 @@ must give the same ciphertexts for the same key and tweak, keep formats and NULL
 back to the input. Used by tests/python/test_fea_engines.py (small n) and `make db-soak`
 (python -m nuri.fea_engines.roundtrip --rows 10000000).
 """
+
 import argparse
 import json
 import os
@@ -32,8 +33,7 @@ def make_input(path, n, seed=1):
         cards[i] = f"{s[:4]}-{s[4:8]}-{s[8:12]}-{s[12:]}" if i % 2 else f"({s[:2]}) {s[2:]}"
     mask = rng.random(n) < 0.01
     arr = pa.array(cards, type=pa.string(), mask=mask)
-    pq.write_table(pa.table({"id": pa.array(np.arange(n, dtype=np.int64)), "card": arr}), path,
-                   row_group_size=1 << 20)
+    pq.write_table(pa.table({"id": pa.array(np.arange(n, dtype=np.int64)), "card": arr}), path, row_group_size=1 << 20)
     return arr
 
 
@@ -47,8 +47,28 @@ def run_cli(work, src, key_file):
     nuri = [sys.executable, "-m", "nuri.cli"]
     enc, dec = work / "cli-enc.parquet", work / "cli-dec.parquet"
     for op, i, o in (("encrypt", src, enc), ("decrypt", enc, dec)):
-        subprocess.run(nuri + ["fpe", op, "-k", str(key_file), "--column", "card", "--format", "digits", "--tweak",
-                               str(TWEAK), "-q", "-i", str(i), "-o", str(o), "--force"], check=True)
+        subprocess.run(
+            nuri
+            + [
+                "fpe",
+                op,
+                "-k",
+                str(key_file),
+                "--column",
+                "card",
+                "--format",
+                "digits",
+                "--tweak",
+                str(TWEAK),
+                "-q",
+                "-i",
+                str(i),
+                "-o",
+                str(o),
+                "--force",
+            ],
+            check=True,
+        )
     return _column(pq.read_table(enc)), _column(pq.read_table(dec))
 
 
@@ -64,8 +84,10 @@ def run_duckdb(work, src, key_dir):
         register(con, key_dir=str(key_dir))
     con.execute("SET enable_progress_bar = false")
     tw = f"'\\x{TWEAK:02x}'::BLOB"
-    con.execute(f"CREATE TABLE e AS SELECT id, fea_encrypt_digits{sfx}(card, '{KEY_NAME}', {tw}) AS card "
-                f"FROM read_parquet('{src}')")
+    con.execute(
+        f"CREATE TABLE e AS SELECT id, fea_encrypt_digits{sfx}(card, '{KEY_NAME}', {tw}) AS card "
+        f"FROM read_parquet('{src}')"
+    )
     con.execute(f"CREATE TABLE d AS SELECT id, fea_decrypt_digits{sfx}(card, '{KEY_NAME}', {tw}) AS card FROM e")
     return _column(arrow_table(con, "SELECT id, card FROM e")), _column(arrow_table(con, "SELECT id, card FROM d"))
 
@@ -91,18 +113,24 @@ def run_postgres(work, src, key_dir):
     pc.write_csv(pq.read_table(src), csv_in, pc.WriteOptions(include_header=False, quoting_style="needed"))
     outs = {}
     with TempServer(key_dir=key_dir) as pg:
-        pg.sql("CREATE EXTENSION nuri_fea; CREATE TABLE t (id bigint, card text);\n"
-               f"\\copy t FROM '{csv_in}' WITH (FORMAT csv)\n"
-               f"CREATE TABLE e AS SELECT id, fea_encrypt_digits(card, '{KEY_NAME}', '\\x{TWEAK:02x}'::bytea) AS card "
-               "FROM t;\n"
-               f"CREATE TABLE d AS SELECT id, fea_decrypt_digits(card, '{KEY_NAME}', '\\x{TWEAK:02x}'::bytea) AS card "
-               "FROM e;\n")
+        pg.sql(
+            "CREATE EXTENSION nuri_fea; CREATE TABLE t (id bigint, card text);\n"
+            f"\\copy t FROM '{csv_in}' WITH (FORMAT csv)\n"
+            f"CREATE TABLE e AS SELECT id, fea_encrypt_digits(card, '{KEY_NAME}', '\\x{TWEAK:02x}'::bytea) AS card "
+            "FROM t;\n"
+            f"CREATE TABLE d AS SELECT id, fea_decrypt_digits(card, '{KEY_NAME}', '\\x{TWEAK:02x}'::bytea) AS card "
+            "FROM e;\n"
+        )
         for t in ("e", "d"):
             out = work / f"pg-{t}.csv"
             pg.sql(f"\\copy (SELECT id, card FROM {t}) TO '{out}' WITH (FORMAT csv)\n")
-            tab = pc.read_csv(out, pc.ReadOptions(column_names=["id", "card"]),
-                              convert_options=pc.ConvertOptions(column_types={"id": pa.int64(), "card": pa.string()},
-                                                                strings_can_be_null=True))
+            tab = pc.read_csv(
+                out,
+                pc.ReadOptions(column_names=["id", "card"]),
+                convert_options=pc.ConvertOptions(
+                    column_types={"id": pa.int64(), "card": pa.string()}, strings_can_be_null=True
+                ),
+            )
             outs[t] = _column(tab)
     return outs["e"], outs["d"]
 
@@ -118,8 +146,9 @@ def run_spark(work, src, key_file, session=None):
         df = s.read.parquet(str(src))
         e = fs.encrypt(df, {"card": "digits"}, k, tweak=TWEAK)
         e.write.mode("overwrite").parquet(str(work / "spark-enc"))
-        fs.decrypt(s.read.parquet(str(work / "spark-enc")), {"card": "digits"}, k, tweak=TWEAK) \
-            .write.mode("overwrite").parquet(str(work / "spark-dec"))
+        fs.decrypt(s.read.parquet(str(work / "spark-enc")), {"card": "digits"}, k, tweak=TWEAK).write.mode(
+            "overwrite"
+        ).parquet(str(work / "spark-dec"))
     finally:
         if session is None:
             s.stop()
@@ -153,8 +182,11 @@ def roundtrip(n, engines=("cli", "duckdb", "postgres", "spark"), work=None, spar
         enc, dec = run_spark(*args, session=spark_session) if name == "spark" else ENGINES[name](*args)
         times[name] = time.perf_counter() - t
         if enc.to_pylist() != want.to_pylist():
-            bad = next(i for i, (a, b) in enumerate(zip(enc.to_pylist(), want.to_pylist())) if a != b) \
-                if len(enc) == len(want) else "length"
+            bad = (
+                next(i for i, (a, b) in enumerate(zip(enc.to_pylist(), want.to_pylist())) if a != b)
+                if len(enc) == len(want)
+                else "length"
+            )
             problems.append(f"{name}: ciphertexts differ from nuri.fea_formats (first at row {bad})")
         if dec.to_pylist() != plain.to_pylist():
             problems.append(f"{name}: decryption does not give the input back")

@@ -15,6 +15,7 @@ Patterns follow nuri.fea_formats (``digits``, ``template:P``, ``alphabet:S`` or 
 within its batch and the problem; nothing is written by the failing write); ``"keep"`` leaves such
 values unchanged. NULLs stay NULL; every other column passes through untouched.
 """
+
 from . import spec_of
 
 _cache = {}  # per Python worker: (key id, pattern, tweak, variant, on_error, enc) -> ColumnCipher
@@ -53,8 +54,9 @@ def _cipher(bkey, pattern, tweak, variant, on_error):
     ck = (id(bkey.value), pattern, tweak, variant, on_error)
     c = _cache.get(ck)
     if c is None:
-        c = _cache[ck] = ColumnCipher(bkey.value.key(), spec_of(pattern), tweak=tweak, variant=variant,
-                                      on_error=on_error)
+        c = _cache[ck] = ColumnCipher(
+            bkey.value.key(), spec_of(pattern), tweak=tweak, variant=variant, on_error=on_error
+        )
     return c
 
 
@@ -145,11 +147,14 @@ def local_session(cores=2, name="nuri-fea"):
     # /etc/hosts, and Spark's start-up then fails with UnknownHostException)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("SPARK_LOCAL_HOSTNAME", "localhost")
-    s = (SparkSession.builder.master(f"local[{cores}]").appName(name)
-         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-         .config("spark.sql.shuffle.partitions", str(cores))
-         .config("spark.ui.enabled", "false")
-         .config("spark.driver.memory", "2g")
-         .getOrCreate())
+    s = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName(name)
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
     s.sparkContext.setLogLevel("ERROR")
     return s

@@ -12,10 +12,11 @@ Without ``device`` the calls use ``simulator(level)``. Every call is determinist
 as the core has no random source. Bad keys raise ValueError as in nuri.mlkem (FIPS 203 7.2 / 7.3,
 found by the core); ``last_cycles(device)`` gives the core and I/O cycles of the last command.
 """
+
 import os
 
 from .. import mlkem
-from ._device import Device, STATUS_DONE, STATUS_EK_BAD, STATUS_DK_BAD  # noqa: F401
+from ._device import STATUS_DK_BAD, STATUS_DONE, STATUS_EK_BAD, Device  # noqa: F401
 from ._pynq import PynqDevice
 from ._verilator import VerilatorDevice, simulator
 

@@ -2,14 +2,14 @@
 MMIO IP) and an AXI DMA (sendchannel -> s_axis, m_axis -> recvchannel), with contiguous buffers
 from pynq.allocate. The pynq module is imported only when a PynqDevice is made; tests pass a fake
 overlay and allocator (tests/python/test_hw.py)."""
+
 from ._device import REG_CMD, REG_CYCLES, REG_INFO, REG_IO_CYCLES, REG_STATUS, Device
 
 LEVEL_OF_K = {2: 512, 3: 768, 4: 1024}
 
 
 class PynqDevice(Device):
-    def __init__(self, bitfile=None, *, core="mlkem_axi_0", dma="axi_dma_0", overlay=None,
-                 allocate=None):
+    def __init__(self, bitfile=None, *, core="mlkem_axi_0", dma="axi_dma_0", overlay=None, allocate=None):
         if overlay is None or allocate is None:
             try:
                 import pynq
@@ -28,6 +28,7 @@ class PynqDevice(Device):
 
     def _command(self, op, data, out_len):
         import numpy as np
+
         src = self._allocate(shape=(len(data) // 8,), dtype=np.uint64)
         dst = self._allocate(shape=(out_len // 8,), dtype=np.uint64)
         try:
@@ -42,10 +43,9 @@ class PynqDevice(Device):
             if hasattr(dst, "invalidate"):
                 dst.invalidate()
             out = np.asarray(dst, dtype="<u8").tobytes()
-            return (self._ip.read(REG_STATUS), self._ip.read(REG_CYCLES),
-                    self._ip.read(REG_IO_CYCLES), out)
+            return (self._ip.read(REG_STATUS), self._ip.read(REG_CYCLES), self._ip.read(REG_IO_CYCLES), out)
         finally:
-            dst[:] = 0                    # the buffers held keys: wipe before giving them back
+            dst[:] = 0  # the buffers held keys: wipe before giving them back
             src[:] = 0
             for buf in (src, dst):
                 if hasattr(buf, "freebuffer"):

@@ -2,6 +2,7 @@
 (hw/sim/mlkem_axi_harness.cpp) built on first use into build/hw/harness/ (or $NURI_HW_BUILD_DIR),
 kept running, and fed commands over pipes. The RTL is found in the source tree ($NURI_HW_RTL,
 or hw/rtl above the working directory or this package)."""
+
 import hashlib
 import os
 import shutil
@@ -13,8 +14,16 @@ from pathlib import Path
 from ._device import Device
 
 K_OF_LEVEL = {512: 2, 768: 3, 1024: 4}
-SOURCES = ["keccak_f1600.v", "keccak_sponge.v", "sampler.v", "codec.v", "poly_ram.v",
-           "poly_engine.v", "mlkem_core.v", "mlkem_axi.v"]
+SOURCES = [
+    "keccak_f1600.v",
+    "keccak_sponge.v",
+    "sampler.v",
+    "codec.v",
+    "poly_ram.v",
+    "poly_engine.v",
+    "mlkem_core.v",
+    "mlkem_axi.v",
+]
 _cache = {}
 _lock = threading.Lock()
 
@@ -47,16 +56,35 @@ def build(k, nbu=2):
     base.mkdir(parents=True, exist_ok=True)
     tmp = base / f".tmp-{os.getpid()}-{k}-{nbu}"
     shutil.rmtree(tmp, ignore_errors=True)
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "2", "-O2", "-Wno-fatal", "-Wno-WIDTH",
-           f"-I{rtl}", "--top-module", "mlkem_axi", f"-GK={k}", f"-GNBU={nbu}", "--Mdir", str(tmp),
-           "-o", "harness", *map(str, files[:len(SOURCES)]), str(harness)]
+    cmd = [
+        "verilator",
+        "--cc",
+        "--exe",
+        "--build",
+        "-j",
+        "2",
+        "-O2",
+        "-Wno-fatal",
+        "-Wno-WIDTH",
+        f"-I{rtl}",
+        "--top-module",
+        "mlkem_axi",
+        f"-GK={k}",
+        f"-GNBU={nbu}",
+        "--Mdir",
+        str(tmp),
+        "-o",
+        "harness",
+        *map(str, files[: len(SOURCES)]),
+        str(harness),
+    ]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError("nuri.hw: building the simulation failed:\n" + res.stderr[-2000:])
     out.parent.mkdir(parents=True, exist_ok=True)
     try:
         tmp.rename(out)
-    except OSError:                    # built meanwhile by another process
+    except OSError:  # built meanwhile by another process
         shutil.rmtree(tmp, ignore_errors=True)
     return exe
 
@@ -64,8 +92,9 @@ def build(k, nbu=2):
 class VerilatorDevice(Device):
     def __init__(self, level, nbu=2):
         self.level, self.nbu = level, nbu
-        self._proc = subprocess.Popen([str(build(K_OF_LEVEL[level], nbu))], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE)
+        self._proc = subprocess.Popen(
+            [str(build(K_OF_LEVEL[level], nbu))], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
         self._lock = threading.Lock()
 
     def _command(self, op, data, out_len):

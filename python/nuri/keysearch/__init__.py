@@ -15,6 +15,7 @@ re-checks a key on every pair with the reference cipher.
 >>> [prob.key_hex(i) for i in hits]
 ['9722152EAD201D7ED2289477DD16C46D']
 """
+
 import math
 
 from .._native import ffi, lib
@@ -24,8 +25,17 @@ CIPHERS = {"pipo-64/128": 16, "pipo-64/256": 32}
 FULL_ROUNDS = {16: 13, 32: 17}
 _HEX = set("0123456789abcdefABCDEF")
 
-__all__ = ["Problem", "CIPHERS", "engines", "engine_names", "default_engine", "selftest", "parse_template",
-           "parse_pair", "expected_false_keys"]
+__all__ = [
+    "Problem",
+    "CIPHERS",
+    "engines",
+    "engine_names",
+    "default_engine",
+    "selftest",
+    "parse_template",
+    "parse_pair",
+    "expected_false_keys",
+]
 
 
 def engines():
@@ -33,8 +43,14 @@ def engines():
     out = []
     for i in range(lib.nuri_keysearch_impl_count()):
         info = lib.nuri_keysearch_impl_info(i)
-        out.append({"name": ffi.string(info.name).decode(), "supported": bool(lib.nuri_keysearch_impl_supported(i)),
-                    "lanes": int(lib.nuri_keysearch_impl_lanes(i)), "description": ffi.string(info.description).decode()})
+        out.append(
+            {
+                "name": ffi.string(info.name).decode(),
+                "supported": bool(lib.nuri_keysearch_impl_supported(i)),
+                "lanes": int(lib.nuri_keysearch_impl_lanes(i)),
+                "description": ffi.string(info.description).decode(),
+            }
+        )
     return out
 
 
@@ -64,7 +80,9 @@ def parse_template(cipher, template, mask=None):
         raise ValueError(f"unknown cipher {cipher!r} (expected pipo-64/128 or pipo-64/256)")
     n = 2 * CIPHERS[cipher]
     if len(template) != n:
-        raise ValueError(f"key template must be {n} hex digits for {cipher} ('?' = unknown nibble), got {len(template)}")
+        raise ValueError(
+            f"key template must be {n} hex digits for {cipher} ('?' = unknown nibble), got {len(template)}"
+        )
     bad = [c for c in template if c not in _HEX and c != "?"]
     if bad:
         raise ValueError(f"key template: {bad[0]!r} is not a hex digit or '?'")
@@ -93,7 +111,7 @@ def parse_pair(text):
 
 def expected_false_keys(bits, npairs):
     """(2^k - 1) * 2^(-64 n): keys that match n random 64-bit pairs by chance."""
-    return math.ldexp(2.0 ** bits - 1, -64 * npairs)
+    return math.ldexp(2.0**bits - 1, -64 * npairs)
 
 
 class Problem:
@@ -107,15 +125,21 @@ class Problem:
         if rounds is not None and not 1 <= rounds <= full:
             raise ValueError(f"--rounds must be 1..{full} for {cipher}, got {rounds}")
         self.rounds = rounds or full
-        self.pairs = [parse_pair(p) if isinstance(p, str) else (bytes.fromhex(p[0]), bytes.fromhex(p[1]))
-                      if isinstance(p[0], str) else (bytes(p[0]), bytes(p[1])) for p in pairs]
+        self.pairs = [
+            parse_pair(p)
+            if isinstance(p, str)
+            else (bytes.fromhex(p[0]), bytes.fromhex(p[1]))
+            if isinstance(p[0], str)
+            else (bytes(p[0]), bytes(p[1]))
+            for p in pairs
+        ]
         for pt, ct in self.pairs:
             if len(pt) != 8 or len(ct) != 8:
                 raise ValueError("plaintext and ciphertext must be 8 bytes")
         self.key, self.mask = key, m
         self._p = ffi.new("nuri_keysearch_params *")
-        self._p.key[0:self.key_len] = key
-        self._p.mask[0:self.key_len] = m
+        self._p.key[0 : self.key_len] = key
+        self._p.mask[0 : self.key_len] = m
         self._p.key_len = self.key_len
         self._p.rounds = self.rounds
         if self.pairs:
@@ -130,7 +154,7 @@ class Problem:
     def key_bytes(self, index):
         out = ffi.new("uint8_t[32]")
         check(lib.nuri_keysearch_key(self._p, index, out), "candidate index")
-        return bytes(out[0:self.key_len])
+        return bytes(out[0 : self.key_len])
 
     def index_of(self, key):
         """The candidate index of a key that fits the template (its unknown bits, in candidate order)."""
@@ -163,14 +187,21 @@ class Problem:
         hits = ffi.new("uint64_t[]", max_hits)
         n = ffi.new("size_t *")
         done = ffi.new("uint64_t *")
-        check(lib.nuri_keysearch_run(self._p, start, count, hits, max_hits, n, done, engine.encode()),
-              f"search with engine {engine}")
+        check(
+            lib.nuri_keysearch_run(self._p, start, count, hits, max_hits, n, done, engine.encode()),
+            f"search with engine {engine}",
+        )
         return [int(hits[i]) for i in range(n[0])], int(done[0])
 
     def describe(self):
         """The search's defining fields (restore files, cluster tasks)."""
-        return {"cipher": self.cipher, "template": self.template, "mask": self.mask_hex, "rounds": self.rounds,
-                "pairs": [f"{p.hex().upper()}:{c.hex().upper()}" for p, c in self.pairs]}
+        return {
+            "cipher": self.cipher,
+            "template": self.template,
+            "mask": self.mask_hex,
+            "rounds": self.rounds,
+            "pairs": [f"{p.hex().upper()}:{c.hex().upper()}" for p, c in self.pairs],
+        }
 
     @classmethod
     def from_description(cls, d):

@@ -2,6 +2,7 @@
 thread runs the C engine with the GIL released), and of the cuda engine on every GPU when one can be
 used (on a fake driver, the tests' host twin, the figure means nothing). Records use the bench schema with metric
 keys_per_s; ``nuri bench keysearch`` and ``nuri keysearch --benchmark`` both print them."""
+
 import os
 import platform
 import statistics
@@ -12,8 +13,10 @@ from . import Problem, engine_names, gpu
 from .driver import cpu_threads
 
 # 40 unknown bits spread over K0 and K1: no round is shared, the engines' general case.
-TEMPLATES = {"pipo-64/128": "9722152E??????7ED2289477D?????6D",
-             "pipo-64/256": "9722152E??????7ED2289477D?????6D3356D1260612A754B56DA976A43A9A00"}
+TEMPLATES = {
+    "pipo-64/128": "9722152E??????7ED2289477D?????6D",
+    "pipo-64/256": "9722152E??????7ED2289477D?????6D3356D1260612A754B56DA976A43A9A00",
+}
 PAIR = "2600271EF6528509:0000000000000000"  # no key is expected to match
 
 
@@ -103,8 +106,23 @@ def run(quick=False, threads=None, engines=None, ciphers=("pipo-64/128",)):
                 rates, param = [r for r, _ in results], f"{cipher} k=40 gpus={len(results[0][1])}"
                 plat = "cuda: " + ", ".join(results[0][1])
             else:
-                rates, param = [measure(e, threads, seconds, cipher) for _ in range(runs)], f"{cipher} k=40 threads={threads}"
-            records.append({"family": "keysearch", "impl": e, "op": "search", "param": param, "size": 1,
-                            "platform": plat, "metric": "keys_per_s",
-                            "median": statistics.median(rates), "min": min(rates), "max": max(rates), "runs": runs})
+                rates, param = (
+                    [measure(e, threads, seconds, cipher) for _ in range(runs)],
+                    f"{cipher} k=40 threads={threads}",
+                )
+            records.append(
+                {
+                    "family": "keysearch",
+                    "impl": e,
+                    "op": "search",
+                    "param": param,
+                    "size": 1,
+                    "platform": plat,
+                    "metric": "keys_per_s",
+                    "median": statistics.median(rates),
+                    "min": min(rates),
+                    "max": max(rates),
+                    "runs": runs,
+                }
+            )
     return records

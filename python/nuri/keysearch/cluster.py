@@ -16,6 +16,7 @@ here, and progress/ETA are aggregated per worker in the usual status line.
 
 The coordinator below is written once over a small backend interface (DaskBackend, RayBackend).
 Without either, plain --skip/--limit slices work with any batch scheduler (docs/keysearch.md)."""
+
 import os
 import sys
 import threading
@@ -81,8 +82,9 @@ def _search_slice(desc, engine, start, count, threads):
 
     t = time.monotonic()
     stop, errors = threading.Event(), []
-    for th in run_threads(prob, Ranges(start, start + count), engine, threads, Collect(prob, None), Quiet(), stop,
-                          errors):
+    for th in run_threads(
+        prob, Ranges(start, start + count), engine, threads, Collect(prob, None), Quiet(), stop, errors
+    ):
         th.join()
     if errors:
         raise errors[0]
@@ -111,15 +113,16 @@ def check_spec(spec):
     """Raises ClusterError for a malformed SPEC (before anything starts)."""
     for prefix in ("local:", "ray:local:"):
         if spec.startswith(prefix):
-            n = spec[len(prefix):]
+            n = spec[len(prefix) :]
             if not n.isdigit() or int(n) < 1:
                 raise ClusterError(f"--cluster {prefix}N needs N >= 1, got {spec!r}")
             return
     for prefix in ("tcp://", "ray://"):
-        if spec.startswith(prefix) and ":" in spec[len(prefix):]:
+        if spec.startswith(prefix) and ":" in spec[len(prefix) :]:
             return
-    raise ClusterError(f"--cluster must be local:N or tcp://HOST:PORT (Dask), ray:local:N or ray://HOST:PORT (Ray), "
-                       f"got {spec!r}")
+    raise ClusterError(
+        f"--cluster must be local:N or tcp://HOST:PORT (Dask), ray:local:N or ray://HOST:PORT (Ray), got {spec!r}"
+    )
 
 
 class WorkerLost(RuntimeError):
@@ -136,8 +139,9 @@ class DaskBackend:
             raise ClusterError("--cluster needs Dask: pip install 'nuri[cluster]' (dask, distributed)") from None
         self.cluster, self.threads_per_worker = None, None
         if spec.startswith("local:"):
-            self.cluster = LocalCluster(n_workers=int(spec[6:]), threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+            self.cluster = LocalCluster(
+                n_workers=int(spec[6:]), threads_per_worker=1, processes=True, dashboard_address=None
+            )
             self.client, self.threads_per_worker = Client(self.cluster), 1
         else:
             try:
@@ -198,12 +202,14 @@ class RayBackend:
         self.stdout, sys.stdout = sys.stdout, sys.stderr
         try:
             if spec.startswith("ray:local:"):
-                ray.init(num_cpus=int(spec[len("ray:local:"):]), **opts)
+                ray.init(num_cpus=int(spec[len("ray:local:") :]), **opts)
             else:
                 ray.init(address=spec, logging_level="ERROR", log_to_driver=False)
         except Exception as e:  # ConnectionError and Ray's own errors
             sys.stdout = self.stdout
-            raise ClusterError(f"cannot start or reach Ray ({spec}): {str(e).splitlines()[0] if str(e) else e}") from None
+            raise ClusterError(
+                f"cannot start or reach Ray ({spec}): {str(e).splitlines()[0] if str(e) else e}"
+            ) from None
         n = int(ray.cluster_resources().get("CPU", 0))
         if n < 1:
             self.close()
@@ -289,7 +295,12 @@ def runner(spec, prob, engine, err):
                             return
                         s, c = chunk
                     pending[backend.submit(w, worker_search, desc, engine, s, c, threads[w])] = (
-                        w, s, c, time.monotonic(), c / max(speed[w], 1.0))
+                        w,
+                        s,
+                        c,
+                        time.monotonic(),
+                        c / max(speed[w], 1.0),
+                    )
 
                 def reassign(h):
                     w, s, c, _, _ = pending.pop(h)

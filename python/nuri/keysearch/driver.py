@@ -1,6 +1,7 @@
 """Runs a key search over a range of candidates: the C engine in threads (the GIL is released
 during each engine call), hits re-checked on every pair, a status line on stderr at most once a
 second, restore files, SIGINT handling. The cluster runner (cluster.py) reuses the pieces."""
+
 import json
 import os
 import signal
@@ -10,9 +11,8 @@ import threading
 import time
 import uuid
 
-
 RESTORE_FORMAT = "nuri-keysearch-restore/1"
-SAVE_EVERY_S = 5.0     # restore file rewritten at least this often (the issue asks for <= 10 s)
+SAVE_EVERY_S = 5.0  # restore file rewritten at least this often (the issue asks for <= 10 s)
 CHUNK_TARGET_S = 0.25  # one engine call per thread takes about this long (SIGINT latency)
 
 
@@ -28,6 +28,7 @@ def cpu_threads():
 
 
 # ---- restore files ----
+
 
 def session_path(name):
     if not name or "/" in name or name.startswith("."):
@@ -57,8 +58,10 @@ class Session:
         self.name, self.path, self.id = name, session_path(name), search_id
         self.created = existing
         if not existing and os.path.lexists(self.path):
-            raise SessionError(f"session {name!r} exists ({self.path}): resume it with --restore {name} "
-                               "or choose another --session name")
+            raise SessionError(
+                f"session {name!r} exists ({self.path}): resume it with --restore {name} "
+                "or choose another --session name"
+            )
 
     def save(self, state):
         d = dict(state, format=RESTORE_FORMAT, id=self.id, updated=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
@@ -101,6 +104,7 @@ class Session:
 
 # ---- progress ----
 
+
 class Progress:
     """Counts searched candidates per engine/worker; formats the status line or JSON object."""
 
@@ -128,9 +132,16 @@ class Progress:
             per = {k: v[0] / el for k, v in self.per.items()}
             done = self.already + self.done
         remaining = max(self.total - done, 0)
-        d = {"status": state, "progress": [done, self.total], "percent": 100.0 * done / self.total if self.total else 100.0,
-             "keys_per_s": per, "total_keys_per_s": rate, "eta_s": remaining / rate if rate > 0 else None,
-             "found": self.found, "elapsed_s": el}
+        d = {
+            "status": state,
+            "progress": [done, self.total],
+            "percent": 100.0 * done / self.total if self.total else 100.0,
+            "keys_per_s": per,
+            "total_keys_per_s": rate,
+            "eta_s": remaining / rate if rate > 0 else None,
+            "found": self.found,
+            "elapsed_s": el,
+        }
         if restore_point is not None:
             d["restore_point"] = restore_point
         return d
@@ -142,8 +153,10 @@ class Progress:
         else:
             eta = "-" if d["eta_s"] is None else _duration(d["eta_s"])
             engines = ", ".join(f"{k} {_rate(v)}" for k, v in d["keys_per_s"].items()) or "-"
-            line = (f"keysearch: {state} {d['percent']:5.1f}% {d['progress'][0]}/{d['progress'][1]} | {engines} | "
-                    f"total {_rate(d['total_keys_per_s'])} | ETA {eta} | found {d['found']}")
+            line = (
+                f"keysearch: {state} {d['percent']:5.1f}% {d['progress'][0]}/{d['progress'][1]} | {engines} | "
+                f"total {_rate(d['total_keys_per_s'])} | ETA {eta} | found {d['found']}"
+            )
         print(line, file=self.stream, flush=True)
 
 
@@ -159,6 +172,7 @@ def _duration(s):
 
 
 # ---- the threaded search ----
+
 
 class Ranges:
     """Hands out chunks of [next, end); the restore point is the smallest candidate not yet known
@@ -257,8 +271,19 @@ def run_threads(problem, ranges, engine, threads, hits, progress, stop, errors):
 class Search:
     """One search over [start, end) with one engine in `threads` threads, or on a cluster."""
 
-    def __init__(self, problem, start, end, engine, threads=None, out=None, err=None, status_json=False,
-                 session=None, restore=None):
+    def __init__(
+        self,
+        problem,
+        start,
+        end,
+        engine,
+        threads=None,
+        out=None,
+        err=None,
+        status_json=False,
+        session=None,
+        restore=None,
+    ):
         self.problem, self.start, self.end = problem, start, end
         self.engine = engine
         self.threads = threads or cpu_threads()
@@ -270,8 +295,14 @@ class Search:
         self.interrupted = False
 
     def state(self, next_index, found):
-        return {"search": self.problem.describe(), "skip": self.start if not self.restore else self.restore["skip"],
-                "end": self.end, "next_index": next_index, "found": found, "engine": self.engine}
+        return {
+            "search": self.problem.describe(),
+            "skip": self.start if not self.restore else self.restore["skip"],
+            "end": self.end,
+            "next_index": next_index,
+            "found": found,
+            "engine": self.engine,
+        }
 
     def run(self, runner=None):
         """0 found, 1 exhausted, 4 interrupted (restore file written). runner(ranges, hits,
@@ -319,13 +350,19 @@ class Search:
             point = ranges.restore_point()
             self.session.save(self.state(point, hits.found))
             progress.emit(point, "interrupted")
-            print(f"keysearch: interrupted at candidate {point}; resume with --restore {self.session.name} "
-                  f"({self.session.path})", file=self.err, flush=True)
+            print(
+                f"keysearch: interrupted at candidate {point}; resume with --restore {self.session.name} "
+                f"({self.session.path})",
+                file=self.err,
+                flush=True,
+            )
             return 4
         progress.emit(self.end, "finished")
         if hits.rejected:
-            print(f"keysearch: {hits.rejected} candidate(s) matched the first pair only (rejected by the other pairs)",
-                  file=self.err)
+            print(
+                f"keysearch: {hits.rejected} candidate(s) matched the first pair only (rejected by the other pairs)",
+                file=self.err,
+            )
         if self.session:
             self.session.remove()
         return 0 if hits.found else 1

@@ -11,6 +11,7 @@ hit on all pairs with the reference cipher (driver.Hits).
 
 NURI_CUDA_DRIVER names another driver library (the tests use a fake driver that runs the kernel's
 host twin). No GPU was available where this was written: only the fake driver has run it."""
+
 import ctypes
 import os
 import threading
@@ -47,8 +48,19 @@ _SIGNATURES = {  # the driver entry points used, with their C argument types
     "cuMemFree_v2": [_U64],
     "cuMemcpyHtoD_v2": [_U64, _P, ctypes.c_size_t],
     "cuMemcpyDtoH_v2": [_P, _U64, ctypes.c_size_t],
-    "cuLaunchKernel": [_P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
-                       ctypes.c_uint, _P, ctypes.POINTER(_P), ctypes.POINTER(_P)],
+    "cuLaunchKernel": [
+        _P,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        _P,
+        ctypes.POINTER(_P),
+        ctypes.POINTER(_P),
+    ],
 }
 CUDA_ERROR_NO_DEVICE = 100
 
@@ -160,8 +172,10 @@ class Device:
             self.c_params, size = _U64(), ctypes.c_size_t()
             drv.call("cuModuleGetGlobal_v2", ctypes.byref(self.c_params), ctypes.byref(size), self.module, b"c_params")
             if size.value != lib.NURI_KEYSEARCH_GPU_PARAMS_BYTES:
-                raise CudaError(f"the kernel's c_params has {size.value} bytes, libnuri prepares "
-                                f"{lib.NURI_KEYSEARCH_GPU_PARAMS_BYTES}")
+                raise CudaError(
+                    f"the kernel's c_params has {size.value} bytes, libnuri prepares "
+                    f"{lib.NURI_KEYSEARCH_GPU_PARAMS_BYTES}"
+                )
             self.buf = _U64()
             drv.call("cuMemAlloc_v2", ctypes.byref(self.buf), 8 * MAX_HITS + 8)
         except Exception:
@@ -197,8 +211,13 @@ class Device:
         fn, block = self.functions[self.problem.key_len]
         zero = ctypes.c_uint64(0)
         self.drv.call("cuMemcpyHtoD_v2", _U64(self.buf.value + 8 * MAX_HITS), ctypes.byref(zero), 8)
-        args = [_U64(first_batch), _U64(nbatches), _U64(self.buf.value), _U64(self.buf.value + 8 * MAX_HITS),
-                ctypes.c_uint(MAX_HITS)]
+        args = [
+            _U64(first_batch),
+            _U64(nbatches),
+            _U64(self.buf.value),
+            _U64(self.buf.value + 8 * MAX_HITS),
+            ctypes.c_uint(MAX_HITS),
+        ]
         params = (_P * len(args))(*[ctypes.addressof(a) for a in args])
         grid = (nbatches + block - 1) // block
         self.drv.call("cuLaunchKernel", fn, grid, 1, 1, block, 1, 1, 0, None, params, None)
@@ -213,7 +232,7 @@ class Device:
         hits = (ctypes.c_uint64 * max(n.value, 1))()
         if n.value:
             self.drv.call("cuMemcpyDtoH_v2", hits, self.buf, 8 * n.value)
-        return sorted(int(h) for h in hits[:n.value])
+        return sorted(int(h) for h in hits[: n.value])
 
     def search(self, start, count, max_batches):
         """Pair-1 hits in [start, start + count), in launches of at most max_batches batches."""
@@ -238,15 +257,32 @@ def selftest(device):
     from . import Problem, encrypt
 
     four = encrypt(bytes.fromhex("9722152EAD201D7ED2289477DD16C46D"), bytes.fromhex("2600271EF6528509"), 4).hex()
-    cases = [("pipo-64/128", "9722152E?D201D7ED2289477D?16C4?D", "2600271EF6528509:27035DAD81296B6B",
-              "9722152EAD201D7ED2289477DD16C46D"),
-             ("pipo-64/256", "9722152EAD201D7ED2289477DD16C46D3356D1260612A754B?6DA976A43A9A0?",
-              "2600271EF6528509:893852B66FAE6D81",
-              "9722152EAD201D7ED2289477DD16C46D3356D1260612A754B56DA976A43A9A00"),
-             ("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", "2600271EF6528509:27035DAD81296B6B",
-              "9722152EAD201D7ED2289477DD16C46D"),
-             ("pipo-64/128", "9722152EAD??1D7ED2289477DD16C?6D", "2600271EF6528509:" + four,  # 4 rounds
-              "9722152EAD201D7ED2289477DD16C46D")]
+    cases = [
+        (
+            "pipo-64/128",
+            "9722152E?D201D7ED2289477D?16C4?D",
+            "2600271EF6528509:27035DAD81296B6B",
+            "9722152EAD201D7ED2289477DD16C46D",
+        ),
+        (
+            "pipo-64/256",
+            "9722152EAD201D7ED2289477DD16C46D3356D1260612A754B?6DA976A43A9A0?",
+            "2600271EF6528509:893852B66FAE6D81",
+            "9722152EAD201D7ED2289477DD16C46D3356D1260612A754B56DA976A43A9A00",
+        ),
+        (
+            "pipo-64/128",
+            "9722152EAD201D7ED2289477DD16C4??",
+            "2600271EF6528509:27035DAD81296B6B",
+            "9722152EAD201D7ED2289477DD16C46D",
+        ),
+        (
+            "pipo-64/128",
+            "9722152EAD??1D7ED2289477DD16C?6D",
+            "2600271EF6528509:" + four,  # 4 rounds
+            "9722152EAD201D7ED2289477DD16C46D",
+        ),
+    ]
     for cipher, template, pair, key in cases:
         prob = Problem(cipher, template, [pair], rounds=4 if pair.endswith(four) else None)
         want = prob.index_of(bytes.fromhex(key))
@@ -303,4 +339,3 @@ def run_devices(problem, ranges, hits, progress, stop, errors, ready=None):
     for t in ts:
         t.start()
     return ts
-

@@ -19,6 +19,7 @@ b'attack at dawn'
 >>> seal.open_bytes(None, blob, identity=sk)
 b'to alice'
 """
+
 import hmac
 import io
 import os
@@ -26,15 +27,47 @@ import struct
 import threading
 
 from ..exceptions import InvalidTag
-from .header import (DEFAULT_CHUNK_LOG2, HEADER_LEN, KDF_ARGON2ID, KDF_KEY, KIND_FILE, KIND_VIDEO, MAX_CHUNK_LOG2,
-                     MAX_STANZAS, MIN_CHUNK_LOG2, Header, HeaderV2, SealFormatError, check_chunk_log2, read_header)
+from .header import (
+    DEFAULT_CHUNK_LOG2,
+    HEADER_LEN,
+    KDF_ARGON2ID,
+    KDF_KEY,
+    KIND_FILE,
+    KIND_VIDEO,
+    MAX_CHUNK_LOG2,
+    MAX_STANZAS,
+    MIN_CHUNK_LOG2,
+    Header,
+    HeaderV2,
+    SealFormatError,
+    check_chunk_log2,
+    read_header,
+)
 from .kdf import ARGON2_DEFAULT, ARGON2_OPEN_LIMIT, Argon2LimitError, argon2id, hkdf_sha256
 from .recipients import FILE_KEY_LEN, Identity, NotRecipientError, Recipient, generate
 from .stream import PREFIX_LEN, TAG_LEN, Payload
 
-__all__ = ["Header", "HeaderV2", "SealFormatError", "NotRecipientError", "Argon2LimitError", "Sealer",
-           "Recipient", "Identity", "generate", "seal_stream", "open_stream", "seal_bytes", "open_bytes",
-           "read_header", "hkdf_sha256", "HEADER_LEN", "TAG_LEN", "ARGON2_DEFAULT", "ARGON2_OPEN_LIMIT"]
+__all__ = [
+    "Header",
+    "HeaderV2",
+    "SealFormatError",
+    "NotRecipientError",
+    "Argon2LimitError",
+    "Sealer",
+    "Recipient",
+    "Identity",
+    "generate",
+    "seal_stream",
+    "open_stream",
+    "seal_bytes",
+    "open_bytes",
+    "read_header",
+    "hkdf_sha256",
+    "HEADER_LEN",
+    "TAG_LEN",
+    "ARGON2_DEFAULT",
+    "ARGON2_OPEN_LIMIT",
+]
 
 V1_INFO = b"nuri-seal/v1 payload"
 V2_PAYLOAD_INFO = b"nuri-seal/v2 payload"
@@ -43,6 +76,7 @@ V2_SEGMENT_INFO = b"nuri-seal/v2 segment"
 
 
 # ---- v1: key file or passphrase ----
+
 
 def _v1_ikm(header, key, passphrase, argon2_limit):
     if header.kdf == KDF_KEY:
@@ -62,6 +96,7 @@ def _v1_payload(header, key, passphrase, workers, argon2_limit=ARGON2_OPEN_LIMIT
 
 
 # ---- v2: recipients ----
+
 
 def _v2_mac(file_key, header):
     mac_key = hkdf_sha256(file_key, header.salt, V2_HEADER_INFO, 32)
@@ -114,8 +149,18 @@ def v2_file_key(header, identity):
 
 # ---- both ----
 
-def seal_stream(fin, write, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_LOG2, argon2=ARGON2_DEFAULT,
-                progress=None, recipients=None, workers=None):
+
+def seal_stream(
+    fin,
+    write,
+    key=None,
+    passphrase=None,
+    chunk_log2=DEFAULT_CHUNK_LOG2,
+    argon2=ARGON2_DEFAULT,
+    progress=None,
+    recipients=None,
+    workers=None,
+):
     """Reads plaintext from ``fin`` (a binary reader) and calls ``write`` with the header and each sealed
     chunk: v2 when ``recipients`` are given, else v1 with ``key`` or ``passphrase``. Memory: a few
     groups of chunks. ``write`` may be handed a view of a buffer that is reused afterwards: it must
@@ -132,8 +177,18 @@ def seal_stream(fin, write, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_
     return payload.seal(fin, write, progress)
 
 
-def open_stream(fin, write, key=None, passphrase=None, header=None, progress=None, identity=None,
-                argon2_limit=ARGON2_OPEN_LIMIT, workers=None, file_key=None):
+def open_stream(
+    fin,
+    write,
+    key=None,
+    passphrase=None,
+    header=None,
+    progress=None,
+    identity=None,
+    argon2_limit=ARGON2_OPEN_LIMIT,
+    workers=None,
+    file_key=None,
+):
     """Reads a sealed file (v1 or v2) from ``fin`` and calls ``write`` with each chunk's plaintext once
     that chunk has authenticated. Raises InvalidTag on the first chunk that fails, on truncation and
     on data after the final chunk; SealFormatError on a bad header; NotRecipientError when
@@ -173,7 +228,7 @@ def open_bytes(key, blob, identity=None):
 class Sealer:
     """Incremental v1 sealing when the plaintext arrives in pieces::
 
-        s = Sealer(key); out = s.header + s.update(a) + s.update(b) + s.finalize()
+    s = Sealer(key); out = s.header + s.update(a) + s.update(b) + s.finalize()
     """
 
     def __init__(self, key=None, passphrase=None, chunk_log2=DEFAULT_CHUNK_LOG2, argon2=ARGON2_DEFAULT):

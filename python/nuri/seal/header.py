@@ -11,6 +11,7 @@ v2 (public-key recipients)::
 
 The v2 MAC is HMAC-SHA-256 under a key derived from the file key over every header byte before it.
 """
+
 import os
 import struct
 
@@ -50,6 +51,7 @@ def check_chunk_log2(log2):
 class Header:
     """The 56-byte v1 header. ``Header.new(...)`` picks a fresh random salt; ``Header.parse(b)`` checks
     every field. Its bytes are the associated data of every chunk."""
+
     version = 1
 
     def __init__(self, kdf, chunk_log2, argon2, salt):
@@ -99,6 +101,7 @@ class Header:
 class HeaderV2:
     """The v2 header: recipient stanzas [(kem_id, enc || ct)] and a MAC. ``body()`` is what the MAC
     covers; the MAC itself is the associated data of every chunk (it commits to the whole header)."""
+
     version = 2
 
     def __init__(self, kind, chunk_log2, salt, stanzas, mac=b""):

@@ -15,6 +15,7 @@ AEAD.CHACHA20_POLY1305)`` (tests/python/test_seal_hpke.py checks both directions
 ``seal(kem, pk, pt, info)`` returns enc || ct (1,136 bytes for a 32-byte secret with ML-KEM-768,
 1,168 with X-Wing); ``open(kem, sk, blob, info)`` returns pt or raises nuri.InvalidTag.
 """
+
 import hashlib
 
 from ..exceptions import InvalidTag
@@ -33,6 +34,7 @@ KEM_NAMES = {KEM_MLKEM768: "ML-KEM-768", KEM_MLKEM768_X25519: "ML-KEM-768+X25519
 
 
 # ---- the KEMs ----
+
 
 def _mlkem():
     from .. import mlkem
@@ -116,9 +118,14 @@ def decap(kem: int, sk: bytes, enc: bytes) -> bytes:
 
 # ---- RFC 9180 key schedule (Base mode) and single-shot seal/open ----
 
+
 def _suite_id(kem):
-    return b"HPKE" + kem.to_bytes(2, "big") + KDF_HKDF_SHA256.to_bytes(2, "big") + \
-        AEAD_CHACHA20_POLY1305.to_bytes(2, "big")
+    return (
+        b"HPKE"
+        + kem.to_bytes(2, "big")
+        + KDF_HKDF_SHA256.to_bytes(2, "big")
+        + AEAD_CHACHA20_POLY1305.to_bytes(2, "big")
+    )
 
 
 def _labeled_extract(sid, salt, label, ikm):

@@ -49,7 +49,8 @@ def argon2id(passphrase, salt: bytes, params, limit=ARGON2_OPEN_LIMIT) -> bytes:
     if limit is not None and (t > limit[0] or m > limit[1] or p > limit[2]):
         raise Argon2LimitError(
             f"the file asks for Argon2id t={t}, m={m} KiB, lanes={p}, above the limit t={limit[0]}, "
-            f"m={limit[1]} KiB, lanes={limit[2]} (raise it with --argon2-max T,M,P if you trust the file)")
+            f"m={limit[1]} KiB, lanes={limit[2]} (raise it with --argon2-max T,M,P if you trust the file)"
+        )
     try:
         from argon2.low_level import Type, hash_secret_raw
     except ImportError:

@@ -13,6 +13,7 @@ identity (secret)      64        ML-KEM-768 seed d || z (pyca's ``from_seed_byte
 identity (secret)      32        ML-KEM-768+X25519 (X-Wing) seed
 =====================  ========  =======================================================
 """
+
 import os
 
 from ..exceptions import InvalidTag
@@ -41,11 +42,13 @@ class Recipient:
                 raise ValueError(f"{where}: not a valid ML-KEM-768 public key (FIPS 203 modulus check)")
             return cls(hpke.KEM_MLKEM768, data)
         if len(data) == hpke.XWING_PK:
-            if not mlkem.check_encapsulation_key(768, data[:hpke.MLKEM_EK]):
+            if not mlkem.check_encapsulation_key(768, data[: hpke.MLKEM_EK]):
                 raise ValueError(f"{where}: not a valid ML-KEM-768+X25519 public key (FIPS 203 modulus check)")
             return cls(hpke.KEM_MLKEM768_X25519, data)
-        raise ValueError(f"{where}: {len(data)} bytes is not a recipient public key (expected {hpke.MLKEM_EK} "
-                         f"for ML-KEM-768 or {hpke.XWING_PK} for ML-KEM-768+X25519, from 'nuri kem keygen')")
+        raise ValueError(
+            f"{where}: {len(data)} bytes is not a recipient public key (expected {hpke.MLKEM_EK} "
+            f"for ML-KEM-768 or {hpke.XWING_PK} for ML-KEM-768+X25519, from 'nuri kem keygen')"
+        )
 
     def wrap(self, file_key: bytes, rand: bytes = None):
         """The stanza (kem_id, enc || ct) carrying file_key to this recipient (``rand``: fixed KEM
@@ -70,8 +73,10 @@ class Identity:
             return cls(hpke.KEM_MLKEM768, data)
         if len(data) == hpke.XWING_SEED:
             return cls(hpke.KEM_MLKEM768_X25519, data)
-        raise ValueError(f"{where}: {len(data)} bytes is not an identity (expected {hpke.MLKEM_DK} or "
-                         f"{hpke.MLKEM_SEED} for ML-KEM-768, {hpke.XWING_SEED} for ML-KEM-768+X25519)")
+        raise ValueError(
+            f"{where}: {len(data)} bytes is not an identity (expected {hpke.MLKEM_DK} or "
+            f"{hpke.MLKEM_SEED} for ML-KEM-768, {hpke.XWING_SEED} for ML-KEM-768+X25519)"
+        )
 
     def unwrap(self, stanzas):
         """The file key from the first stanza that opens with this identity; NotRecipientError if none."""
@@ -85,8 +90,10 @@ class Identity:
             if len(key) == FILE_KEY_LEN:
                 return key
         kinds = sorted({hpke.KEM_NAMES.get(k, f"0x{k:04x}") for k, _ in stanzas})
-        raise NotRecipientError(f"this identity ({hpke.KEM_NAMES[self.kem]}) is not a recipient of the file "
-                                f"({len(stanzas)} recipient(s): {', '.join(kinds)})")
+        raise NotRecipientError(
+            f"this identity ({hpke.KEM_NAMES[self.kem]}) is not a recipient of the file "
+            f"({len(stanzas)} recipient(s): {', '.join(kinds)})"
+        )
 
 
 def generate(kem: str = "mlkem768"):

@@ -15,6 +15,7 @@ others in worker threads) straight into a preallocated output buffer, and the gr
 one call by a writer thread. While a group is computed the next one is read and the previous one
 written; two input and two output buffers are all the memory, whatever the size of the input.
 """
+
 import io
 import os
 import stat
@@ -91,7 +92,7 @@ def _fill(fin, mv):
         else:
             b = fin.read(n - got)
             k = len(b)
-            mv[got:got + k] = b
+            mv[got : got + k] = b
         if not k:
             break
         got += k
@@ -150,7 +151,7 @@ class Payload:
                 buf[0] = carry
                 start = 1
             with memoryview(buf) as mv:
-                n = start + _fill(fin, mv[start:size + 1])
+                n = start + _fill(fin, mv[start : size + 1])
             used[k % 2] = max(used[k % 2], n)
             if n <= size:
                 yield index, buf, n, True
@@ -171,8 +172,9 @@ class Payload:
         index + o // chunk_size) into dst; returns None."""
         cs, out_unit = self.chunk_size, self.chunk_size + TAG_LEN
         nonces = [nonce(self.prefix, index + o // cs, final and o == last) for o, _ in spans]
-        self.aead.encrypt_spans_into(nonces, src, spans, dst, [(o // cs) * out_unit for o, _ in spans],
-                                     [self.ad] * len(spans))
+        self.aead.encrypt_spans_into(
+            nonces, src, spans, dst, [(o // cs) * out_unit for o, _ in spans], [self.ad] * len(spans)
+        )
         return None
 
     def _open_share(self, src, dst, index, spans, last, final):
@@ -183,8 +185,9 @@ class Payload:
         spans = [(o, n) for o, n in spans if n >= TAG_LEN]
         nonces = [nonce(self.prefix, index + o // unit, final and o == last) for o, _ in spans]
         try:
-            self.aead.decrypt_spans_into(nonces, src, spans, dst, [(o // unit) * cs for o, _ in spans],
-                                         [self.ad] * len(spans))
+            self.aead.decrypt_spans_into(
+                nonces, src, spans, dst, [(o // unit) * cs for o, _ in spans], [self.ad] * len(spans)
+            )
         except InvalidTag as e:
             bad += [spans[i][0] // unit for i in e.failed]
         return min(bad) if bad else None
@@ -211,7 +214,7 @@ class Payload:
             last = spans[-1][0]
             src, dst = buf, outs[k % 2]  # bytearrays, no memoryviews: cffi holds no view in a cycle
             per = -(-len(spans) // max(1, min(self.workers, len(spans))))
-            shares = [spans[j:j + per] for j in range(0, len(spans), per)]
+            shares = [spans[j : j + per] for j in range(0, len(spans), per)]
             if pool is None or len(shares) == 1:
                 return [_Done(share_fn(src, dst, index, sh, last, final)) for sh in shares], spans
             # the other shares to the workers, the first one here (one thread wake-up fewer per group)
@@ -286,6 +289,7 @@ class Payload:
         """Reads plaintext from fin, calls write with the sealed chunks (one bytes-like object per group
         of chunks, valid only during the call; the calls come in order, from a writer thread when
         there are several workers). Returns the plaintext length."""
+
         def plan(group, spans, results):
             n = sum(n for _, n in spans)
             return n + TAG_LEN * len(spans), None, n, n
@@ -298,6 +302,7 @@ class Payload:
         in order, from a writer thread when there are several workers). Raises InvalidTag naming the
         first chunk that fails (after writing the chunks before it), and on truncation or data after
         the final chunk. Returns the plaintext length."""
+
         def plan(group, spans, results):
             bad = min((r for r in results if r is not None), default=None)
             good = spans if bad is None else spans[:bad]

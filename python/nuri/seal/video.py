@@ -16,6 +16,7 @@ cut-off segment is reported by its index. Segments are sealed as ffmpeg finishes
 works), and ``open_video(follow=True)`` releases each segment once it authenticates while later ones
 are still arriving, so playback can start at the first segment.
 """
+
 import csv
 import os
 import shutil
@@ -76,8 +77,13 @@ class VideoSealer:
 
     def _playlist(self, ended):
         target = max([int(d + 0.999) for _, d in self.entries] or [1])
-        lines = ["#EXTM3U", "#EXT-X-VERSION:3", f"#EXT-X-TARGETDURATION:{target}", "#EXT-X-MEDIA-SEQUENCE:0",
-                 f"#NURI-SEAL-HEADER:{HEADER_NAME}"]
+        lines = [
+            "#EXTM3U",
+            "#EXT-X-VERSION:3",
+            f"#EXT-X-TARGETDURATION:{target}",
+            "#EXT-X-MEDIA-SEQUENCE:0",
+            f"#NURI-SEAL-HEADER:{HEADER_NAME}",
+        ]
         for name, d in self.entries:
             lines += [f"#EXTINF:{d:.3f},", name]
         if ended:
@@ -98,11 +104,33 @@ def read_playlist(d):
 def ffmpeg_segment_cmd(src, tmpdir, segment_time=2.0):
     """ffmpeg cutting src (a file or '-' for an MPEG-TS/any pipe) at keyframes into MPEG-TS segments,
     streams copied (no re-encoding); the CSV list gets a line as each segment completes."""
-    return ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostats", "-y",
-            "-i", "pipe:0" if src == "-" else src, "-map", "0:v:0", "-map", "0:a?", "-c", "copy",
-            "-f", "segment", "-segment_time", str(segment_time), "-segment_format", "mpegts",
-            "-segment_list", os.path.join(tmpdir, "list.csv"), "-segment_list_type", "csv",
-            os.path.join(tmpdir, "seg%05d.ts")]
+    return [
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostats",
+        "-y",
+        "-i",
+        "pipe:0" if src == "-" else src,
+        "-map",
+        "0:v:0",
+        "-map",
+        "0:a?",
+        "-c",
+        "copy",
+        "-f",
+        "segment",
+        "-segment_time",
+        str(segment_time),
+        "-segment_format",
+        "mpegts",
+        "-segment_list",
+        os.path.join(tmpdir, "list.csv"),
+        "-segment_list_type",
+        "csv",
+        os.path.join(tmpdir, "seg%05d.ts"),
+    ]
 
 
 def _csv_rows(path):
@@ -184,8 +212,10 @@ def open_video(d, identity, write, follow=False, poll=0.1, timeout=None, progres
         names, ended = read_playlist(d)
         if i < len(names):
             if names[i] != segment_name(i):
-                raise SegmentError(i, f"the playlist lists {names[i]!r} where {segment_name(i)!r} belongs "
-                                      "(reordered or edited playlist)")
+                raise SegmentError(
+                    i,
+                    f"the playlist lists {names[i]!r} where {segment_name(i)!r} belongs (reordered or edited playlist)",
+                )
             last = ended and i == len(names) - 1
             path = os.path.join(d, names[i])
             try:
@@ -198,8 +228,11 @@ def open_video(d, identity, write, follow=False, poll=0.1, timeout=None, progres
             except InvalidTag:
                 why = "fails to authenticate (tampered, truncated, swapped with another segment or from another stream)"
                 if _opens(path, file_key, header, i, not last):
-                    why = ("is not the final segment: the stream was cut short (later segments missing)" if last else
-                           "is the final segment, but the playlist goes on or has lost its end mark")
+                    why = (
+                        "is not the final segment: the stream was cut short (later segments missing)"
+                        if last
+                        else "is the final segment, but the playlist goes on or has lost its end mark"
+                    )
                 raise SegmentError(i, why) from None
             if progress:
                 progress(i)

@@ -15,6 +15,7 @@ Each prints JSON records (bench schema: family, impl, op, param, size, platform,
 max, runs) and writes a Markdown table beside the work's seconds (reported where the work reports
 them, else implied by its linear 1.28 ms per 32 bytes, marked so).
 """
+
 import argparse
 import json
 import os
@@ -28,18 +29,33 @@ import time
 WORK_S_PER_BLOCK = 37297 / (933120000 / 32)  # the raw 1080p figure: seconds per 32-byte block
 WORK_REPORTED = {("1920x1080", "raw"): 37297.0, ("1920x1080", "h264"): 68.07}
 SIZES = ["640x480", "1280x720", "1920x1080"]
-CODECS = {"raw": ["-c:v", "rawvideo", "-pix_fmt", "yuv420p", "-f", "rawvideo"],
-          "mpeg4": ["-c:v", "mpeg4", "-pix_fmt", "yuv420p"],
-          "h264": ["-c:v", "libx264", "-pix_fmt", "yuv420p"]}
+CODECS = {
+    "raw": ["-c:v", "rawvideo", "-pix_fmt", "yuv420p", "-f", "rawvideo"],
+    "mpeg4": ["-c:v", "mpeg4", "-pix_fmt", "yuv420p"],
+    "h264": ["-c:v", "libx264", "-pix_fmt", "yuv420p"],
+}
 EXT = {"raw": "yuv", "mpeg4": "mp4", "h264": "mp4"}
 
 
 def make_clip(d, size, codec, seconds):
     path = os.path.join(d, f"testsrc2-{size}-{seconds}s-{codec}.{EXT[codec]}")
     if not os.path.exists(path):
-        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                        f"testsrc2=size={size}:rate=30:duration={seconds}", *CODECS[codec], path + ".part"
-                        + ("" if codec == "raw" else "." + EXT[codec])], check=True)
+        subprocess.run(
+            [
+                "ffmpeg",
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-y",
+                "-f",
+                "lavfi",
+                "-i",
+                f"testsrc2=size={size}:rate=30:duration={seconds}",
+                *CODECS[codec],
+                path + ".part" + ("" if codec == "raw" else "." + EXT[codec]),
+            ],
+            check=True,
+        )
         os.replace(path + ".part" + ("" if codec == "raw" else "." + EXT[codec]), path)
     return path
 
@@ -165,11 +181,23 @@ def _pct(xs, q):
 
 def _record(impl, op, param, size, runs_s):
     p10, p90, load = _pct(runs_s, 0.1), _pct(runs_s, 0.9), os.getloadavg()[0]
-    return {"family": "seal-video", "impl": impl, "op": op, "param": param, "size": size,
-            "platform": f"{platform.machine()} {_cpu()}, {os.cpu_count()} cores", "metric": "seconds",
-            "median": statistics.median(runs_s), "min": min(runs_s), "max": max(runs_s), "runs": len(runs_s),
-            "p10": p10, "p90": p90, "load": round(load, 2),
-            "busy": bool(load >= (os.cpu_count() or 1) or (p10 > 0 and p90 > 1.25 * p10))}
+    return {
+        "family": "seal-video",
+        "impl": impl,
+        "op": op,
+        "param": param,
+        "size": size,
+        "platform": f"{platform.machine()} {_cpu()}, {os.cpu_count()} cores",
+        "metric": "seconds",
+        "median": statistics.median(runs_s),
+        "min": min(runs_s),
+        "max": max(runs_s),
+        "runs": len(runs_s),
+        "p10": p10,
+        "p90": p90,
+        "load": round(load, 2),
+        "busy": bool(load >= (os.cpu_count() or 1) or (p10 > 0 and p90 > 1.25 * p10)),
+    }
 
 
 def main(argv=None):
@@ -204,26 +232,40 @@ def main(argv=None):
             sd = time_seal_discard(clip, pk, a.runs)
             od = time_api(clip, out, pk, sk, a.runs, discard=True)
             cp = time_copy(clip, out, a.runs)
-            recs = {"api": [_record("python-api", "seal", param, n, [r[0] for r in api]),
-                            _record("python-api", "open", param, n, [r[1] for r in api]),
-                            _record("python-api", "seal+open", param, n, [r[0] + r[1] for r in api]),
-                            dict(_record("python-api", "seal+open", param, n, [r[2] for r in api]),
-                                 metric="cpu-seconds")],
-                    # outputs dropped: what seal+open cost without the kernel writing the two files
-                    "discard": [_record("python-api-discard", "seal+open", param, n,
-                                        [x[0] + y[1] for x, y in zip(sd, od)]),
-                                dict(_record("python-api-discard", "seal+open", param, n,
-                                             [x[1] + y[2] for x, y in zip(sd, od)]), metric="cpu-seconds")],
-                    # no cryptography: the two output files written by a plain copy (the floor above)
-                    "copy": [_record("copy", "copy+copy", param, n, cp)]}
+            recs = {
+                "api": [
+                    _record("python-api", "seal", param, n, [r[0] for r in api]),
+                    _record("python-api", "open", param, n, [r[1] for r in api]),
+                    _record("python-api", "seal+open", param, n, [r[0] + r[1] for r in api]),
+                    dict(_record("python-api", "seal+open", param, n, [r[2] for r in api]), metric="cpu-seconds"),
+                ],
+                # outputs dropped: what seal+open cost without the kernel writing the two files
+                "discard": [
+                    _record("python-api-discard", "seal+open", param, n, [x[0] + y[1] for x, y in zip(sd, od)]),
+                    dict(
+                        _record("python-api-discard", "seal+open", param, n, [x[1] + y[2] for x, y in zip(sd, od)]),
+                        metric="cpu-seconds",
+                    ),
+                ],
+                # no cryptography: the two output files written by a plain copy (the floor above)
+                "copy": [_record("copy", "copy+copy", param, n, cp)],
+            }
             if not a.no_cli:
+
                 def clean():
                     for p in (out, out + ".open"):
                         if os.path.exists(p):
                             os.unlink(p)
-                cli = time_cli(nuri, [[nuri, "seal", "-q", "-r", pkp, "-i", clip, "-o", out],
-                                      [nuri, "open", "-q", "--identity", skp, "-i", out, "-o", out + ".open"]],
-                               a.runs, clean)
+
+                cli = time_cli(
+                    nuri,
+                    [
+                        [nuri, "seal", "-q", "-r", pkp, "-i", clip, "-o", out],
+                        [nuri, "open", "-q", "--identity", skp, "-i", out, "-o", out + ".open"],
+                    ],
+                    a.runs,
+                    clean,
+                )
                 recs["cli"] = [_record("cli", "seal+open", param, n, [s + o for s, o in cli])]
                 if codec != "raw":
                     vdir = os.path.join(a.dir, "stream")
@@ -232,40 +274,66 @@ def main(argv=None):
                         shutil.rmtree(vdir, ignore_errors=True)
                         if os.path.exists(out + ".ts"):
                             os.unlink(out + ".ts")
-                    vid = time_cli(nuri, [[nuri, "video", "seal", "-r", pkp, "-i", clip, "-o", vdir],
-                                          [nuri, "video", "open", "--identity", skp, "-i", vdir, "-o", out + ".ts"]],
-                                   a.runs, vclean)
+
+                    vid = time_cli(
+                        nuri,
+                        [
+                            [nuri, "video", "seal", "-r", pkp, "-i", clip, "-o", vdir],
+                            [nuri, "video", "open", "--identity", skp, "-i", vdir, "-o", out + ".ts"],
+                        ],
+                        a.runs,
+                        vclean,
+                    )
                     recs["video"] = [_record("cli-video", "seal+open", param, n, [s + o for s, o in vid])]
             for rs in recs.values():
                 for r in rs:
                     print(json.dumps(r), flush=True)
                     records.append(r)
             work = WORK_REPORTED.get((size, codec))
-            rows.append((size, codec, n, work if work else n / 32 * WORK_S_PER_BLOCK, work is not None,
-                         recs["api"][2]["median"], recs["api"][3]["median"], recs["discard"][0]["median"],
-                         recs["discard"][1]["median"], recs["copy"][0]["median"], recs.get("cli", [{}])[0].get("median"),
-                         recs.get("video", [{}])[0].get("median")))
+            rows.append(
+                (
+                    size,
+                    codec,
+                    n,
+                    work if work else n / 32 * WORK_S_PER_BLOCK,
+                    work is not None,
+                    recs["api"][2]["median"],
+                    recs["api"][3]["median"],
+                    recs["discard"][0]["median"],
+                    recs["discard"][1]["median"],
+                    recs["copy"][0]["median"],
+                    recs.get("cli", [{}])[0].get("median"),
+                    recs.get("video", [{}])[0].get("median"),
+                )
+            )
     table = a.table or os.path.join(a.dir, "table.md")
     with open(table, "w") as f:
-        f.write(f"# Seal + open of {a.seconds} s testsrc2 clips (one ML-KEM-768 recipient), {_cpu()}, {os.cpu_count()} cores\n\n"
-                "| clip | codec | bytes | the work (s) | nuri API (s) | speedup | API CPU time (s) "
-                "| API, outputs dropped (s) | its CPU time (s) | plain copy of both files (s) | nuri CLI (s) "
-                "| nuri video seal+open (s) |\n"
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        f.write(
+            f"# Seal + open of {a.seconds} s testsrc2 clips (one ML-KEM-768 recipient), {_cpu()}, "
+            f"{os.cpu_count()} cores\n\n"
+            "| clip | codec | bytes | the work (s) | nuri API (s) | speedup | API CPU time (s) "
+            "| API, outputs dropped (s) | its CPU time (s) | plain copy of both files (s) | nuri CLI (s) "
+            "| nuri video seal+open (s) |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        )
         for size, codec, n, work, reported, api_s, cpu_s, dis_s, dis_cpu, cp_s, cli_s, vid_s in rows:
             w = f"{work:,.2f}" + ("" if reported else " (implied)")
-            f.write(f"| {size} | {codec} | {n:,} | {w} | {api_s:.3f} | {work / api_s:,.0f}x | {cpu_s:.3f} | "
-                    f"{dis_s:.3f} | {dis_cpu:.3f} | {cp_s:.3f} | "
-                    f"{'' if cli_s is None else f'{cli_s:.3f}'} | {'' if vid_s is None else f'{vid_s:.3f}'} |\n")
-        f.write("\nThe work reports 68.07 s (1080p H.264) and 37,297 s (raw 1080p); other figures are implied by "
-                "its linear 1.28 ms per 32-byte block. Medians of the runs (wall time, input from the page cache, "
-                "output to a file); API CPU time is the process's CPU time over both threads (seal+open), which "
-                "on a busy shared machine is a better measure of the work done than wall time. The CLI and video "
-                "columns include starting Python (and ffmpeg for video) for each command. \"Outputs dropped\": the same "
-                "seal and open with the sealed bytes and the plaintext discarded instead of written to files "
-                "(the kernel's page-cache writes of two files are most of the remaining time on this VM). \"Plain copy\": "
-                "no cryptography, the clip copied to a new file and that file to another (the two files seal and "
-                "open write), the floor for any seal+open that writes its outputs on this machine.\n")
+            f.write(
+                f"| {size} | {codec} | {n:,} | {w} | {api_s:.3f} | {work / api_s:,.0f}x | {cpu_s:.3f} | "
+                f"{dis_s:.3f} | {dis_cpu:.3f} | {cp_s:.3f} | "
+                f"{'' if cli_s is None else f'{cli_s:.3f}'} | {'' if vid_s is None else f'{vid_s:.3f}'} |\n"
+            )
+        f.write(
+            "\nThe work reports 68.07 s (1080p H.264) and 37,297 s (raw 1080p); other figures are implied by "
+            "its linear 1.28 ms per 32-byte block. Medians of the runs (wall time, input from the page cache, "
+            "output to a file); API CPU time is the process's CPU time over both threads (seal+open), which "
+            "on a busy shared machine is a better measure of the work done than wall time. The CLI and video "
+            'columns include starting Python (and ffmpeg for video) for each command. "Outputs dropped": the same '
+            "seal and open with the sealed bytes and the plaintext discarded instead of written to files "
+            '(the kernel\'s page-cache writes of two files are most of the remaining time on this VM). "Plain copy": '
+            "no cryptography, the clip copied to a new file and that file to another (the two files seal and "
+            "open write), the floor for any seal+open that writes its outputs on this machine.\n"
+        )
         f.write(f"\nLoad average when the table was written: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.\n")
     print(f"video-bench: table in {table}", file=sys.stderr)
     return 0

@@ -2,13 +2,13 @@
 
 Record schema (DESIGN.md principle 7): family, impl, op, param, size, platform, metric,
 median, min, max, runs. Peers measured for comparison appear as ``impl: "peer:<name>"``."""
+
 import glob
 import importlib.util
 import json
 import os
 import subprocess
 import tempfile
-
 
 
 def harness():
@@ -62,8 +62,10 @@ def peer_manifests():
     root = _repo_root()
     if not root:
         return []
-    return sorted(glob.glob(os.path.join(root, "bench", "peers", "Cargo.toml"))
-                  + glob.glob(os.path.join(root, "bench", "peers", "*", "Cargo.toml")))
+    return sorted(
+        glob.glob(os.path.join(root, "bench", "peers", "Cargo.toml"))
+        + glob.glob(os.path.join(root, "bench", "peers", "*", "Cargo.toml"))
+    )
 
 
 def build_peers(log=None):
@@ -79,13 +81,16 @@ def build_peers(log=None):
     for m in mans:
         name = "peers " + os.path.relpath(os.path.dirname(m), _repo_root())
         if not cargo:
-            out.append((name, "skipped", "cargo not installed (peers are built with cargo from the Rust package registry)"))
+            out.append(
+                (name, "skipped", "cargo not installed (peers are built with cargo from the Rust package registry)")
+            )
             continue
         if log:
             log(f"{name}: cargo build --release")
         try:
-            p = subprocess.run([cargo, "build", "-q", "--release", "--manifest-path", m], capture_output=True,
-                               text=True, timeout=1800)
+            p = subprocess.run(
+                [cargo, "build", "-q", "--release", "--manifest-path", m], capture_output=True, text=True, timeout=1800
+            )
         except (OSError, subprocess.SubprocessError) as e:
             out.append((name, "failed", f"cargo build: {e}"))
             continue
@@ -274,8 +279,14 @@ def run_interleaved(harness_args, peer, family, quick, status, timeout=1800, tra
         prc, pout, perr = results[1]
         theirs = _peer_records(pout, family)
         n = sum(1 for v in alternated.values() if v)
-        _peer_status(status, name, prc, perr, theirs,
-                     f"; runs alternated with nuri's on {n} comparison(s) ({sum(alternated.values())} hand-overs)")
+        _peer_status(
+            status,
+            name,
+            prc,
+            perr,
+            theirs,
+            f"; runs alternated with nuri's on {n} comparison(s) ({sum(alternated.values())} hand-overs)",
+        )
     return mine, theirs
 
 
@@ -327,9 +338,21 @@ def run_fea_per_call(quick=False, impl=None):
             wall.append(n / (time.perf_counter() - w))
             cpu.append(n / max(time.thread_time() - c, 1e-9))
         for op, v in (("python-digits-per-call", wall), ("python-digits-per-call-cpu", cpu)):
-            records.append({"family": "fea", "impl": name, "op": op, "param": f"FEA-{variant}/128 16 digits",
-                            "size": 1, "platform": platform.machine(), "metric": "values_per_s",
-                            "median": statistics.median(v), "min": min(v), "max": max(v), "runs": runs})
+            records.append(
+                {
+                    "family": "fea",
+                    "impl": name,
+                    "op": op,
+                    "param": f"FEA-{variant}/128 16 digits",
+                    "size": 1,
+                    "platform": platform.machine(),
+                    "metric": "values_per_s",
+                    "median": statistics.median(v),
+                    "min": min(v),
+                    "max": max(v),
+                    "runs": runs,
+                }
+            )
     return records
 
 
@@ -353,8 +376,9 @@ def run(family="all", quick=False, impl=None, peers=True, status=None):
             if mine:  # the family's first peer runs side by side with nuri, runs alternating
                 if fam not in families():
                     raise ValueError(f"unknown benchmark family {fam!r} (have: {', '.join(families())})")
-                got, peer_recs = run_interleaved([harness(), fam] + (["--quick"] if quick else []), mine[0],
-                                                 family, quick, status)
+                got, peer_recs = run_interleaved(
+                    [harness(), fam] + (["--quick"] if quick else []), mine[0], family, quick, status
+                )
                 records += got
             else:
                 records += run_c(fam, quick, impl)

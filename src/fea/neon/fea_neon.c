@@ -42,13 +42,13 @@
 #define UNROLL _Pragma("GCC unroll 16")
 
 /* One register through the S-box: %[t] temporaries, tables in v16-v31 (see s_layer). */
-#define SBOX1(x)                                                                                           \
-    "eor %[t1].16b, %[" x "].16b, %[c1].16b\n\t"                                                           \
-    "eor %[t2].16b, %[" x "].16b, %[c2].16b\n\t"                                                           \
-    "eor %[t3].16b, %[" x "].16b, %[c3].16b\n\t"                                                           \
-    "tbl %[" x "].16b, {v16.16b-v19.16b}, %[" x "].16b\n\t"                                                \
-    "tbx %[" x "].16b, {v20.16b-v23.16b}, %[t1].16b\n\t"                                                   \
-    "tbx %[" x "].16b, {v24.16b-v27.16b}, %[t2].16b\n\t"                                                   \
+#define SBOX1(x)                                            \
+    "eor %[t1].16b, %[" x "].16b, %[c1].16b\n\t"            \
+    "eor %[t2].16b, %[" x "].16b, %[c2].16b\n\t"            \
+    "eor %[t3].16b, %[" x "].16b, %[c3].16b\n\t"            \
+    "tbl %[" x "].16b, {v16.16b-v19.16b}, %[" x "].16b\n\t" \
+    "tbx %[" x "].16b, {v20.16b-v23.16b}, %[t1].16b\n\t"    \
+    "tbx %[" x "].16b, {v24.16b-v27.16b}, %[t2].16b\n\t"    \
     "tbx %[" x "].16b, {v28.16b-v31.16b}, %[t3].16b\n\t"
 
 /* S-layer on 8 registers. Written as one asm block: GCC 12 handles the four-register table
@@ -63,13 +63,13 @@ INLINE void s_layer(uint8x16_t b[8])
     __asm__("ld1 {v16.16b-v19.16b}, [%[sb]], #64\n\t"
             "ld1 {v20.16b-v23.16b}, [%[sb]], #64\n\t"
             "ld1 {v24.16b-v27.16b}, [%[sb]], #64\n\t"
-            "ld1 {v28.16b-v31.16b}, [%[sb]]\n\t" SBOX1("b0") SBOX1("b1") SBOX1("b2") SBOX1("b3") SBOX1("b4")
-                SBOX1("b5") SBOX1("b6") SBOX1("b7")
-            : [b0] "+w"(b0), [b1] "+w"(b1), [b2] "+w"(b2), [b3] "+w"(b3), [b4] "+w"(b4), [b5] "+w"(b5),
-              [b6] "+w"(b6), [b7] "+w"(b7), [t1] "=&w"(t1), [t2] "=&w"(t2), [t3] "=&w"(t3), [sb] "+r"(sb)
+            "ld1 {v28.16b-v31.16b}, [%[sb]]\n\t" SBOX1("b0") SBOX1("b1") SBOX1("b2") SBOX1("b3") SBOX1("b4") SBOX1("b5")
+                SBOX1("b6") SBOX1("b7")
+            : [b0] "+w"(b0), [b1] "+w"(b1), [b2] "+w"(b2), [b3] "+w"(b3), [b4] "+w"(b4), [b5] "+w"(b5), [b6] "+w"(b6),
+              [b7] "+w"(b7), [t1] "=&w"(t1), [t2] "=&w"(t2), [t3] "=&w"(t3), [sb] "+r"(sb)
             : [c1] "w"(c1), [c2] "w"(c2), [c3] "w"(c3), "m"(*(const uint8_t(*)[256])fea_sbox)
-            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
-              "v30", "v31");
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+              "v31");
     b[0] = b0, b[1] = b1, b[2] = b2, b[3] = b3, b[4] = b4, b[5] = b5, b[6] = b6, b[7] = b7;
 }
 
@@ -82,12 +82,12 @@ INLINE void m_layer(uint8x16_t b[8])
     uint8x16_t p0 = b[7], p1 = b[0], p2 = b[1], p3 = b[2], p4 = b[3], p5 = b[4], p6 = b[5], p7 = b[6];
     uint8x16_t y0, y1, y3, y4, y5, y6, y7;
     __asm__(FEA_NEON_M_ASM
-            : [p0] "+w"(p0), [p1] "+w"(p1), [p2] "+w"(p2), [p3] "+w"(p3), [p4] "+w"(p4), [p5] "+w"(p5),
-              [p6] "+w"(p6), [p7] "+w"(p7), [y0] "=&w"(y0), [y1] "=&w"(y1), [y3] "=&w"(y3), [y4] "=&w"(y4),
-              [y5] "=&w"(y5), [y6] "=&w"(y6), [y7] "=&w"(y7), [mt] "+r"(mt)
+            : [p0] "+w"(p0), [p1] "+w"(p1), [p2] "+w"(p2), [p3] "+w"(p3), [p4] "+w"(p4), [p5] "+w"(p5), [p6] "+w"(p6),
+              [p7] "+w"(p7), [y0] "=&w"(y0), [y1] "=&w"(y1), [y3] "=&w"(y3), [y4] "=&w"(y4), [y5] "=&w"(y5),
+              [y6] "=&w"(y6), [y7] "=&w"(y7), [mt] "+r"(mt)
             : "m"(*(const uint8_t(*)[sizeof fea_neon_mul_tab])fea_neon_mul_tab)
-            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
-              "v30", "v31");
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+              "v31");
     /* y_i (spec byte i) -> b[7 - i]; y2 is in p0 */
     b[7] = y0, b[6] = y1, b[5] = p0, b[4] = y3, b[3] = y4, b[2] = y5, b[1] = y6, b[0] = y7;
 }
@@ -163,16 +163,16 @@ INLINE uint8x16_t s_word(uint8x16_t x)
             "ld1 {v28.16b-v31.16b}, [%[sb]]\n\t" SBOX1("x")
             : [x] "+w"(x), [t1] "=&w"(t1), [t2] "=&w"(t2), [t3] "=&w"(t3), [sb] "+r"(sb)
             : [c1] "w"(c1), [c2] "w"(c2), [c3] "w"(c3), "m"(*(const uint8_t(*)[256])fea_sbox)
-            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
-              "v30", "v31");
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+              "v31");
     return x;
 }
 
-#define WP_STEP(l, h)                                                                                        \
-    "tbl %[y].16b, {%[y].16b}, %[r].16b\n\t"                                                               \
-    "tbl %[t].16b, {v" #l ".16b}, %[lo].16b\n\t"                                                           \
-    "eor %[y].16b, %[y].16b, %[t].16b\n\t"                                                                 \
-    "tbl %[t].16b, {v" #h ".16b}, %[hi].16b\n\t"                                                           \
+#define WP_STEP(l, h)                            \
+    "tbl %[y].16b, {%[y].16b}, %[r].16b\n\t"     \
+    "tbl %[t].16b, {v" #l ".16b}, %[lo].16b\n\t" \
+    "eor %[y].16b, %[y].16b, %[t].16b\n\t"       \
+    "tbl %[t].16b, {v" #h ".16b}, %[hi].16b\n\t" \
     "eor %[y].16b, %[y].16b, %[t].16b\n\t"
 
 /* word-packed M on one register: y = P_0(u_0 + R(u_1 + ... + R(u_7))), u_d = c_d * s by nibbles
@@ -189,15 +189,13 @@ INLINE uint8x16_t m_word(uint8x16_t s, uint8x16_t p0, uint8x16_t rr, uint8x16_t 
             "ushr %[hi].16b, %[s].16b, #4\n\t"
             "tbl %[y].16b, {v30.16b}, %[lo].16b\n\t"
             "tbl %[t].16b, {v31.16b}, %[hi].16b\n\t"
-            "eor %[y].16b, %[y].16b, %[t].16b\n\t"
-            WP_STEP(28, 29) WP_STEP(26, 27) WP_STEP(24, 25) WP_STEP(22, 23) WP_STEP(20, 21) WP_STEP(18, 19)
-                WP_STEP(16, 17)
-            "tbl %[y].16b, {%[y].16b}, %[p].16b"
+            "eor %[y].16b, %[y].16b, %[t].16b\n\t" WP_STEP(28, 29) WP_STEP(26, 27) WP_STEP(24, 25) WP_STEP(22, 23)
+                WP_STEP(20, 21) WP_STEP(18, 19) WP_STEP(16, 17) "tbl %[y].16b, {%[y].16b}, %[p].16b"
             : [y] "=&w"(y), [lo] "=&w"(lo), [hi] "=&w"(hi), [t] "=&w"(t), [mt] "+r"(mt)
             : [s] "w"(s), [m] "w"(m0f), [p] "w"(p0), [r] "w"(rr),
               "m"(*(const uint8_t(*)[sizeof fea_neon_wp_mul])fea_neon_wp_mul)
-            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
-              "v30", "v31");
+            : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
+              "v31");
     return y;
 }
 

@@ -26,7 +26,8 @@ void nuri_fea_table_f(const uint64_t rk[2], uint64_t *x, size_t count)
 }
 
 const nuri_fea_impl nuri_fea_backend_table = {
-    .info = {"table", 0, 0, "8 T-tables of 256 x u64 (S-layer and M combined); secret-indexed loads: NOT constant time"},
+    .info = {"table", 0, 0,
+             "8 T-tables of 256 x u64 (S-layer and M combined); secret-indexed loads: NOT constant time"},
     .f = nuri_fea_table_f,
     .sd = nuri_fea_table_sd,
 };

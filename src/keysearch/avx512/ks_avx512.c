@@ -9,8 +9,8 @@
  * AVX-512 hardware is tested on machines without AVX-512 too. */
 #include <stdint.h>
 
-#define KS_NW 8
-#define KS_NS 2
+#define KS_NW     8
+#define KS_NS     2
 #define KS_SEARCH avx512_search
 #include "../ks_sliced.h"
 

@@ -7,7 +7,7 @@
 #include "../../pipo/pipo_impl.h"
 
 static size_t ref_search(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
-                          uint64_t *done)
+                         uint64_t *done)
 {
     uint8_t key[NURI_KEYSEARCH_MAX_KEY_BYTES], out[8];
     uint64_t rk[NURI_PIPO_MAX_ROUNDS + 1];

@@ -18,9 +18,9 @@
 #include "../zetas.h"
 #include "tables_avx2.h"
 
-#define V __m256i
-#define LOAD(p) _mm256_load_si256((const V *)(p))
-#define STORE(p, v) _mm256_store_si256((V *)(p), (v))
+#define V             __m256i
+#define LOAD(p)       _mm256_load_si256((const V *)(p))
+#define STORE(p, v)   _mm256_store_si256((V *)(p), (v))
 #define STORE_U(p, v) _mm256_storeu_si256((V *)(p), (v))
 
 static inline V qv(void) { return _mm256_set1_epi16(MLKEM_Q); }
@@ -42,17 +42,17 @@ static inline V barrett(V a)
 }
 
 /* Cooley-Tukey (forward) and Gentleman-Sande (inverse) butterflies. */
-#define CT(a, b, z, zq)                            \
-    do {                                           \
-        V t_ = mulq((b), (z), (zq));               \
-        (b) = _mm256_sub_epi16((a), t_);           \
-        (a) = _mm256_add_epi16((a), t_);           \
+#define CT(a, b, z, zq)                  \
+    do {                                 \
+        V t_ = mulq((b), (z), (zq));     \
+        (b) = _mm256_sub_epi16((a), t_); \
+        (a) = _mm256_add_epi16((a), t_); \
     } while (0)
-#define GS(a, b, z, zq)                                          \
-    do {                                                         \
-        V t_ = (a);                                              \
-        (a) = _mm256_add_epi16(t_, (b));                         \
-        (b) = mulq(_mm256_sub_epi16((b), t_), (z), (zq));        \
+#define GS(a, b, z, zq)                                   \
+    do {                                                  \
+        V t_ = (a);                                       \
+        (a) = _mm256_add_epi16(t_, (b));                  \
+        (b) = mulq(_mm256_sub_epi16((b), t_), (z), (zq)); \
     } while (0)
 
 /* The in-register shuffles. x, y: two registers of consecutive coefficients.
@@ -98,7 +98,7 @@ static void avx2_ntt(mlk_poly *p)
         V v[8];
         for (int i = 0; i < 8; i++) v[i] = LOAD(c + 16 * i);
         for (int j = 0; j < 4; j++) CT(v[j], v[j + 4], zeta(2 + h), zeta_q(2 + h)); /* len 64 */
-        for (int j = 0; j < 2; j++) {                                                   /* len 32 */
+        for (int j = 0; j < 2; j++) {                                               /* len 32 */
             CT(v[j], v[j + 2], zeta(4 + 2 * h), zeta_q(4 + 2 * h));
             CT(v[j + 4], v[j + 6], zeta(5 + 2 * h), zeta_q(5 + 2 * h));
         }
@@ -269,7 +269,7 @@ static inline V compress_d(V x, unsigned d)
     V est = _mm256_mulhi_epu16(_mm256_slli_epi16(x, 4), _mm256_set1_epi16((int16_t)M[d]));
     V n = _mm256_add_epi16(_mm256_sll_epi16(x, _mm_cvtsi32_si128((int)d)), _mm256_set1_epi16(1664));
     V r = _mm256_sub_epi16(n, _mm256_mullo_epi16(est, qv()));
-    est = _mm256_add_epi16(est, _mm256_cmpgt_epi16(_mm256_setzero_si256(), r));    /* r < 0: -1 */
+    est = _mm256_add_epi16(est, _mm256_cmpgt_epi16(_mm256_setzero_si256(), r));         /* r < 0: -1 */
     est = _mm256_sub_epi16(est, _mm256_cmpgt_epi16(r, _mm256_set1_epi16(MLKEM_Q - 1))); /* r >= q: +1 */
     return _mm256_and_si256(est, _mm256_set1_epi16((int16_t)((1 << d) - 1)));
 }
@@ -357,11 +357,21 @@ static void compress11(uint8_t *r, const mlk_poly *a)
 static void avx2_compress(uint8_t *r, const mlk_poly *a, unsigned d)
 {
     switch (d) {
-    case 1: compress1(r, a); break;
-    case 4: compress4(r, a); break;
-    case 5: compress5(r, a); break;
-    case 10: compress10(r, a); break;
-    default: compress11(r, a); break;
+    case 1:
+        compress1(r, a);
+        break;
+    case 4:
+        compress4(r, a);
+        break;
+    case 5:
+        compress5(r, a);
+        break;
+    case 10:
+        compress10(r, a);
+        break;
+    default:
+        compress11(r, a);
+        break;
     }
 }
 
@@ -411,9 +421,9 @@ static void decompress10(mlk_poly *r, const uint8_t *a)
     const V sh = _mm256_setr_epi16(64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1, 64, 16, 4, 1);
     for (int i = 0; i < 16; i++) {
         V x = load_2x16(a + 20 * i, 10, a + 320);
-        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), sh);           /* bits 10i.. at 6..15 */
+        x = _mm256_mullo_epi16(_mm256_shuffle_epi8(x, idx), sh);                           /* bits 10i.. at 6..15 */
         x = _mm256_srli_epi16(_mm256_and_si256(x, _mm256_set1_epi16((int16_t)0xFFC0)), 1); /* y << 5 */
-        STORE(r->c + 16 * i, _mm256_mulhrs_epi16(x, qv()));                  /* (q y + 512) >> 10 */
+        STORE(r->c + 16 * i, _mm256_mulhrs_epi16(x, qv()));                                /* (q y + 512) >> 10 */
     }
 }
 
@@ -453,11 +463,21 @@ static void decompress11(mlk_poly *r, const uint8_t *a)
 static void avx2_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
 {
     switch (d) {
-    case 1: decompress1(r, a); break;
-    case 4: decompress4(r, a); break;
-    case 5: decompress5(r, a); break;
-    case 10: decompress10(r, a); break;
-    default: decompress11(r, a); break;
+    case 1:
+        decompress1(r, a);
+        break;
+    case 4:
+        decompress4(r, a);
+        break;
+    case 5:
+        decompress5(r, a);
+        break;
+    case 10:
+        decompress10(r, a);
+        break;
+    default:
+        decompress11(r, a);
+        break;
     }
 }
 
@@ -467,8 +487,8 @@ static void avx2_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
  * coefficient 2i from the low nibble of byte i, 2i+1 from the high nibble. */
 static void cbd2(mlk_poly *r, const uint8_t *buf)
 {
-    const V tbl = _mm256_setr_epi8(0, 1, 1, 2, -1, 0, 0, 1, -1, 0, 0, 1, -2, -1, -1, 0, 0, 1, 1, 2, -1, 0, 0, 1, -1,
-                                   0, 0, 1, -2, -1, -1, 0);
+    const V tbl = _mm256_setr_epi8(0, 1, 1, 2, -1, 0, 0, 1, -1, 0, 0, 1, -2, -1, -1, 0, 0, 1, 1, 2, -1, 0, 0, 1, -1, 0,
+                                   0, 1, -2, -1, -1, 0);
     const V m4 = _mm256_set1_epi8(15);
     for (int i = 0; i < 4; i++) {
         V x = _mm256_loadu_si256((const V *)(buf + 32 * i));
@@ -497,9 +517,12 @@ static void cbd3(mlk_poly *r, const uint8_t *buf)
         t = _mm256_add_epi32(t, _mm256_and_si256(_mm256_srli_epi32(x, 1), m249));
         t = _mm256_add_epi32(t, _mm256_and_si256(_mm256_srli_epi32(x, 2), m249));
         V a01 = _mm256_or_si256(_mm256_and_si256(t, m7), _mm256_and_si256(_mm256_slli_epi32(t, 10), m7h));
-        V b01 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 3), m7), _mm256_and_si256(_mm256_slli_epi32(t, 7), m7h));
-        V a23 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 12), m7), _mm256_and_si256(_mm256_srli_epi32(t, 2), m7h));
-        V b23 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 15), m7), _mm256_and_si256(_mm256_srli_epi32(t, 5), m7h));
+        V b01 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 3), m7),
+                                _mm256_and_si256(_mm256_slli_epi32(t, 7), m7h));
+        V a23 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 12), m7),
+                                _mm256_and_si256(_mm256_srli_epi32(t, 2), m7h));
+        V b23 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(t, 15), m7),
+                                _mm256_and_si256(_mm256_srli_epi32(t, 5), m7h));
         V c01 = _mm256_sub_epi16(a01, b01), c23 = _mm256_sub_epi16(a23, b23);
         V lo = _mm256_unpacklo_epi32(c01, c23), hi = _mm256_unpackhi_epi32(c01, c23);
         STORE(r->c + 32 * i, _mm256_permute2x128_si256(lo, hi, 0x20));
@@ -564,14 +587,16 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
         x = _mm256_shuffle_epi8(x, idx);
         x = _mm256_blend_epi16(_mm256_and_si256(x, m12), _mm256_srli_epi16(x, 4), 0xAA);
         V ok = _mm256_cmpgt_epi16(bound, x);
-        masks[ng] = (unsigned)_mm_movemask_epi8(
-            _mm_packs_epi16(_mm256_castsi256_si128(ok), _mm256_extracti128_si256(ok, 1)));
+        masks[ng] =
+            (unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm256_castsi256_si128(ok), _mm256_extracti128_si256(ok, 1)));
         vals[ng] = x;
     }
     for (; g < ng && ctr + 16 <= MLKEM_N; g++) { /* both 8-lane stores fit */
         const unsigned mask = masks[g];
-        __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(vals[g]), _mm_load_si128((const __m128i *)REJ_IDX[mask & 255]));
-        __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(vals[g], 1), _mm_load_si128((const __m128i *)REJ_IDX[mask >> 8]));
+        __m128i lo =
+            _mm_shuffle_epi8(_mm256_castsi256_si128(vals[g]), _mm_load_si128((const __m128i *)REJ_IDX[mask & 255]));
+        __m128i hi =
+            _mm_shuffle_epi8(_mm256_extracti128_si256(vals[g], 1), _mm_load_si128((const __m128i *)REJ_IDX[mask >> 8]));
         _mm_storeu_si128((__m128i *)(r + ctr), lo);
         ctr += REJ_CNT[mask & 255];
         _mm_storeu_si128((__m128i *)(r + ctr), hi);
@@ -644,7 +669,8 @@ static void avx2_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int 
 
 const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     {"avx2", NURI_CPU_AVX2, 1,
-     "AVX2: 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak (BMI2 single Keccak if present)"},
+     "AVX2: 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak (BMI2 single Keccak "
+     "if present)"},
     avx2_ntt,
     avx2_invntt,
     avx2_mulcache,

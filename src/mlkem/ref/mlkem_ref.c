@@ -5,7 +5,7 @@
 #include "../mlkem_impl.h"
 #include "../zetas.h"
 
-#define Q MLKEM_Q
+#define Q    MLKEM_Q
 #define QINV (-3327) /* q^-1 mod 2^16 */
 
 /* a * R^-1 mod q for |a| < q * 2^15; result in (-q, q). */

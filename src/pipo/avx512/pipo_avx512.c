@@ -25,19 +25,19 @@
 typedef __m512i v512;
 
 /* vpternlogq truth tables: A, B, C stand for the three operands, in order. */
-#define TA 0xF0
-#define TB 0xCC
-#define TC 0xAA
+#define TA             0xF0
+#define TB             0xCC
+#define TC             0xAA
 #define TL(a, b, c, f) _mm512_ternarylogic_epi64(a, b, c, (f) & 0xFF)
-#define XOR(a, b) _mm512_xor_si512(a, b)
-#define KEY(p) _mm512_set1_epi64((long long)(p))
+#define XOR(a, b)      _mm512_xor_si512(a, b)
+#define KEY(p)         _mm512_set1_epi64((long long)(p))
 
 /* GF(2) matrix for gf2p8affineqb computing "rotate left by r": output bit i is input bit
  * (i - r) mod 8; row of output bit i sits in byte 7 - i of the qword. */
 #define ROTM_ROW(i, r) ((uint64_t)(1u << (((i) - (r)) & 7)) << (8 * (7 - (i))))
-#define ROTM(r)                                                                                     \
-    (ROTM_ROW(0, r) | ROTM_ROW(1, r) | ROTM_ROW(2, r) | ROTM_ROW(3, r) | ROTM_ROW(4, r) |            \
-     ROTM_ROW(5, r) | ROTM_ROW(6, r) | ROTM_ROW(7, r))
+#define ROTM(r)                                                                                            \
+    (ROTM_ROW(0, r) | ROTM_ROW(1, r) | ROTM_ROW(2, r) | ROTM_ROW(3, r) | ROTM_ROW(4, r) | ROTM_ROW(5, r) | \
+     ROTM_ROW(6, r) | ROTM_ROW(7, r))
 #define ROTL(x, r) _mm512_gf2p8affine_epi64_epi8(x, _mm512_set1_epi64((long long)ROTM(r)), 0)
 
 /* Key words per round, one zmm per round (qword j = round-key byte X[j] broadcast to 8 bytes).
@@ -53,9 +53,9 @@ typedef __m512i v512;
 static void make_keys(uint64_t *kb, const uint64_t *rk, unsigned rounds, int enc)
 {
     /* qword j of the result = byte j of the round key, broadcast */
-    const v512 spread = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL, 0x0505050505050505LL,
-                                         0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
-                                         0x0101010101010101LL, 0);
+    const v512 spread =
+        _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL, 0x0505050505050505LL, 0x0404040404040404LL,
+                         0x0303030303030303LL, 0x0202020202020202LL, 0x0101010101010101LL, 0);
     /* per row: rotate right by r (= rotate left by 8 - r) for rows 1, 2, 7; complement 1, 2, 6 */
     const v512 mat = _mm512_set_epi64((long long)ROTM(6), (long long)ID_M, (long long)ID_M, (long long)ID_M,
                                       (long long)ID_M, (long long)ROTM(4), (long long)ROTM(1), (long long)ID_M);
@@ -77,18 +77,18 @@ static inline __attribute__((always_inline)) void enc_round(v512 x[8], const uin
     v512 a4 = TL(x[4], x[3], a5, TA ^ (TB & TC));
     v512 c0 = TL(x[0], c2, x[1], TA ^ (TB | TC));
     v512 a3 = TL(x[3], a4, a5, TA ^ (TB | TC));
-    v512 b5 = TL(a5, x[7], a4, TA ^ TB ^ TC);   /* a5 ^ a7, a7 = x7 ^ a4 */
+    v512 b5 = TL(a5, x[7], a4, TA ^ TB ^ TC); /* a5 ^ a7, a7 = x7 ^ a4 */
     v512 c1 = TL(x[1], c2, c0, TA ^ (TB | TC));
     v512 b4 = TL(a4, b5, a6, TA ^ (TB & TC));
-    v512 e7 = TL(x[7], a4, c1, TA ^ TB ^ TC);    /* a7 ^ c1 */
-    v512 e3n = XOR(a3, c2);                      /* e3 = a3 ^ ~c2 = ~e3n */
+    v512 e7 = TL(x[7], a4, c1, TA ^ TB ^ TC); /* a7 ^ c1 */
+    v512 e3n = XOR(a3, c2);                   /* e3 = a3 ^ ~c2 = ~e3n */
     v512 e4 = XOR(b4, c0);
     v512 f6 = TL(a6, e7, b5, TA ^ (TB & TC));
     v512 g0 = TL(e7, a6, b5, TA ^ TB ^ (TA & TC)); /* e7 ^ f6 */
     v512 g6 = TL(f6, e4, e3n, TA ^ (TB | (~TC)));  /* f6 ^ (e4 | e3) */
     v512 g1n = XOR(e3n, b5);                       /* g1 = e3 ^ b5 = ~g1n */
     v512 g5 = TL(b5, g6, e4, TA ^ (TB | TC));
-    v512 g2 = TL(e4, g1n, g0, TA ^ ((~TB) & TC));  /* e4 ^ (g1 & g0) */
+    v512 g2 = TL(e4, g1n, g0, TA ^ ((~TB) & TC)); /* e4 ^ (g1 & g0) */
     /* outputs: y7 = c1 ^ g2, y6 = ~e3n, y5 = e4, y4 = g5, y3 = g6, y2 = ~(c2 ^ g0),
      * y1 = ~(c0 ^ g1n), y0 = e7; complements and (rows 1, 2, 7) keys come from K */
     v512 y7 = TL(c1, g2, KEY(K[7]), TA ^ TB ^ TC);
@@ -115,16 +115,16 @@ static inline __attribute__((always_inline)) void dec_round(v512 y[8], const uin
     v512 y5 = ROTL(XOR(y[5], KEY(K[5])), 3);
     v512 y6 = ROTL(XOR(y[6], KEY(K[6])), 7);
     v512 y7 = ROTL(XOR(y[7], KEY(K[7])), 6);
-    v512 p5 = TL(y4, y3, y5, TA ^ (TB | TC));   /* x5 ^= x6 | x4 */
-    v512 p6 = TL(y3, y5, y6, TA ^ (TB | TC));   /* x6 ^= x4 | x3 */
+    v512 p5 = TL(y4, y3, y5, TA ^ (TB | TC)); /* x5 ^= x6 | x4 */
+    v512 p6 = TL(y3, y5, y6, TA ^ (TB | TC)); /* x6 ^= x4 | x3 */
     v512 t1 = XOR(y6, p5);
     v512 t0 = XOR(y0, p6);
-    v512 q6 = TL(p6, y0, p5, TA ^ (TB & TC));   /* x6 ^= x7 & x5 */
+    v512 q6 = TL(p6, y0, p5, TA ^ (TB & TC)); /* x6 ^= x7 & x5 */
     v512 t2 = TL(y5, t1, t0, TA ^ (TB & TC));
     v512 x1 = XOR(y7, t2), x0 = XOR(y1, t1), x2 = XOR(y2, t0);
-    v512 r7 = TL(y0, y7, t2, TA ^ TB ^ TC);     /* undo extend: x7 ^= x1 */
-    v512 r3 = TL(y6, y2, t0, TA ^ TB ^ TC);     /* x3 ^= x2 */
-    v512 r4 = TL(y5, y1, t1, TA ^ TB ^ TC);     /* x4 ^= x0 */
+    v512 r7 = TL(y0, y7, t2, TA ^ TB ^ TC); /* undo extend: x7 ^= x1 */
+    v512 r3 = TL(y6, y2, t0, TA ^ TB ^ TC); /* x3 ^= x2 */
+    v512 r4 = TL(y5, y1, t1, TA ^ TB ^ TC); /* x4 ^= x0 */
     /* undo S3 with x2 inverted: s1 = x1 ^ (~x2 | x0), s0 = x0 ^ (~x2 | s1), s2 = ~x2 ^ (s1 & s0) */
     v512 s1 = TL(x1, x2, x0, TA ^ ((~TB) | TC));
     v512 s0 = TL(x0, x2, s1, TA ^ ((~TB) | TC));
@@ -135,10 +135,14 @@ static inline __attribute__((always_inline)) void dec_round(v512 y[8], const uin
     v512 u3 = TL(r3, u4, u5, TA ^ (TB | TC));
     v512 u6 = XOR(q6, u3);
     v512 u7 = XOR(r7, u4);
-    y[0] = s0; y[1] = s1; y[2] = s2; y[3] = u3;
+    y[0] = s0;
+    y[1] = s1;
+    y[2] = s2;
+    y[3] = u3;
     y[4] = TL(u4, u3, u5, TA ^ (TB & TC));
     y[5] = TL(u5, u7, u6, TA ^ (TB & TC));
-    y[6] = u6; y[7] = u7;
+    y[6] = u6;
+    y[7] = u7;
 }
 
 /* 8x8 transpose of 16-bit words inside each 128-bit lane: a[i].word[k] -> a[k].word[i]. */
@@ -152,10 +156,14 @@ static inline __attribute__((always_inline)) void transpose16(v512 a[8])
     v512 u2 = _mm512_unpacklo_epi32(t1, t3), u3 = _mm512_unpackhi_epi32(t1, t3);
     v512 u4 = _mm512_unpacklo_epi32(t4, t6), u5 = _mm512_unpackhi_epi32(t4, t6);
     v512 u6 = _mm512_unpacklo_epi32(t5, t7), u7 = _mm512_unpackhi_epi32(t5, t7);
-    a[0] = _mm512_unpacklo_epi64(u0, u4); a[1] = _mm512_unpackhi_epi64(u0, u4);
-    a[2] = _mm512_unpacklo_epi64(u1, u5); a[3] = _mm512_unpackhi_epi64(u1, u5);
-    a[4] = _mm512_unpacklo_epi64(u2, u6); a[5] = _mm512_unpackhi_epi64(u2, u6);
-    a[6] = _mm512_unpacklo_epi64(u3, u7); a[7] = _mm512_unpackhi_epi64(u3, u7);
+    a[0] = _mm512_unpacklo_epi64(u0, u4);
+    a[1] = _mm512_unpackhi_epi64(u0, u4);
+    a[2] = _mm512_unpacklo_epi64(u1, u5);
+    a[3] = _mm512_unpackhi_epi64(u1, u5);
+    a[4] = _mm512_unpacklo_epi64(u2, u6);
+    a[5] = _mm512_unpackhi_epi64(u2, u6);
+    a[6] = _mm512_unpacklo_epi64(u3, u7);
+    a[7] = _mm512_unpackhi_epi64(u3, u7);
 }
 
 static inline __attribute__((always_inline)) void load_slice(v512 W[8], const uint8_t *src)
@@ -236,7 +244,9 @@ static void run(pass_fn f128, pass_fn f64, const uint64_t *kb, unsigned rounds, 
     for (; n >= 2 * LANES; n -= 2 * LANES, in += 16 * LANES, out += 16 * LANES) f128(kb, rounds, out, in);
     if (n >= LANES) {
         f64(kb, rounds, out, in);
-        n -= LANES; in += 8 * LANES; out += 8 * LANES;
+        n -= LANES;
+        in += 8 * LANES;
+        out += 8 * LANES;
     }
     if (n > 0) {
         memset(tail, 0, sizeof tail);

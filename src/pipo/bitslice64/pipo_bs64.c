@@ -15,8 +15,8 @@
 
 #include "../pipo_impl.h"
 
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(NURI_PIPO_BS64_SCALAR) &&                  \
-    (defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__VSX__) ||           \
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(NURI_PIPO_BS64_SCALAR) &&          \
+    (defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__VSX__) || \
      defined(__wasm_simd128__))
 #define NW 2 /* 64-bit lanes per vector */
 #define NS 2 /* independent states per pass */
@@ -33,23 +33,30 @@ typedef uint64_t vw;
 #define VEC(c) ((uint64_t)(c))
 #endif
 
-#define LANES (8 * NW * NS) /* blocks per pass */
+#define LANES    (8 * NW * NS) /* blocks per pass */
 #define BCAST(b) (0x0101010101010101ULL * (uint8_t)(b))
 
 /* 8x8 byte transpose (its own inverse) in every lane: blocks-as-words <-> rows-as-words. */
-#define SWAP(a, b, s, m)                                                                           \
-    do {                                                                                           \
-        vw t_ = ((a >> (s)) ^ b) & (m);                                                            \
-        a ^= t_ << (s); b ^= t_;                                                                   \
+#define SWAP(a, b, s, m)                \
+    do {                                \
+        vw t_ = ((a >> (s)) ^ b) & (m); \
+        a ^= t_ << (s);                 \
+        b ^= t_;                        \
     } while (0)
 static inline void transpose8x8(vw w[8])
 {
-    SWAP(w[0], w[4], 32, 0x00000000FFFFFFFFULL); SWAP(w[1], w[5], 32, 0x00000000FFFFFFFFULL);
-    SWAP(w[2], w[6], 32, 0x00000000FFFFFFFFULL); SWAP(w[3], w[7], 32, 0x00000000FFFFFFFFULL);
-    SWAP(w[0], w[2], 16, 0x0000FFFF0000FFFFULL); SWAP(w[1], w[3], 16, 0x0000FFFF0000FFFFULL);
-    SWAP(w[4], w[6], 16, 0x0000FFFF0000FFFFULL); SWAP(w[5], w[7], 16, 0x0000FFFF0000FFFFULL);
-    SWAP(w[0], w[1], 8, 0x00FF00FF00FF00FFULL); SWAP(w[2], w[3], 8, 0x00FF00FF00FF00FFULL);
-    SWAP(w[4], w[5], 8, 0x00FF00FF00FF00FFULL); SWAP(w[6], w[7], 8, 0x00FF00FF00FF00FFULL);
+    SWAP(w[0], w[4], 32, 0x00000000FFFFFFFFULL);
+    SWAP(w[1], w[5], 32, 0x00000000FFFFFFFFULL);
+    SWAP(w[2], w[6], 32, 0x00000000FFFFFFFFULL);
+    SWAP(w[3], w[7], 32, 0x00000000FFFFFFFFULL);
+    SWAP(w[0], w[2], 16, 0x0000FFFF0000FFFFULL);
+    SWAP(w[1], w[3], 16, 0x0000FFFF0000FFFFULL);
+    SWAP(w[4], w[6], 16, 0x0000FFFF0000FFFFULL);
+    SWAP(w[5], w[7], 16, 0x0000FFFF0000FFFFULL);
+    SWAP(w[0], w[1], 8, 0x00FF00FF00FF00FFULL);
+    SWAP(w[2], w[3], 8, 0x00FF00FF00FF00FFULL);
+    SWAP(w[4], w[5], 8, 0x00FF00FF00FF00FFULL);
+    SWAP(w[6], w[7], 8, 0x00FF00FF00FF00FFULL);
 }
 
 /* every byte rotated left by r (1..7) */
@@ -59,63 +66,119 @@ static inline void transpose8x8(vw w[8])
  * rotl(y) ^ k = rotl(y ^ rotr(k)): the round key comes pre-rotated (K[j] = rotr(k_j, r_j)) and
  * is XORed into an early operand of each output's last XOR, off the critical path. */
 #define ENC_ROUND(x0, x1, x2, x3, x4, x5, x6, x7, K)                                                \
-    do {                                                                                           \
-        vw t0, t1, t2;                                                                             \
-        x5 ^= x7 & x6; x4 ^= x3 & x5; x7 ^= x4; x6 ^= x3; x3 ^= x4 | x5; x5 ^= x7; x4 ^= x5 & x6;   \
-        x2 ^= x1 & x0; x0 ^= x2 | x1; x1 ^= x2 | x0; x2 = ~x2;                                     \
-        x7 ^= x1; x3 ^= x2; x4 ^= x0;                                                              \
-        /* S5_2 with t0 = x7, t1 = x3, t2 = x4; keys folded into y1, y2, y4, y7 */                 \
-        x0 ^= (K)[1]; x1 ^= (K)[7]; x2 ^= (K)[2];                                                  \
-        x6 ^= x7 & x5;                                                                             \
-        t0 = x7 ^ x6;                                                                              \
-        x6 ^= x4 | x3;                                                                             \
-        t1 = x3 ^ x5;                                                                              \
-        x5 ^= (K)[4];                                                                              \
-        x5 ^= x6 | x4;                                                                             \
-        t2 = x4 ^ (t1 & t0);                                                                       \
+    do {                                                                                            \
+        vw t0, t1, t2;                                                                              \
+        x5 ^= x7 & x6;                                                                              \
+        x4 ^= x3 & x5;                                                                              \
+        x7 ^= x4;                                                                                   \
+        x6 ^= x3;                                                                                   \
+        x3 ^= x4 | x5;                                                                              \
+        x5 ^= x7;                                                                                   \
+        x4 ^= x5 & x6;                                                                              \
+        x2 ^= x1 & x0;                                                                              \
+        x0 ^= x2 | x1;                                                                              \
+        x1 ^= x2 | x0;                                                                              \
+        x2 = ~x2;                                                                                   \
+        x7 ^= x1;                                                                                   \
+        x3 ^= x2;                                                                                   \
+        x4 ^= x0;                                                                                   \
+        /* S5_2 with t0 = x7, t1 = x3, t2 = x4; keys folded into y1, y2, y4, y7 */                  \
+        x0 ^= (K)[1];                                                                               \
+        x1 ^= (K)[7];                                                                               \
+        x2 ^= (K)[2];                                                                               \
+        x6 ^= x7 & x5;                                                                              \
+        t0 = x7 ^ x6;                                                                               \
+        x6 ^= x4 | x3;                                                                              \
+        t1 = x3 ^ x5;                                                                               \
+        x5 ^= (K)[4];                                                                               \
+        x5 ^= x6 | x4;                                                                              \
+        t2 = x4 ^ (t1 & t0);                                                                        \
         /* outputs y7 = x1 ^ t2, y6 = x3, y5 = x4, y4 = x5, y3 = x6, y2 = x2 ^ t0, y1 = x0 ^ t1,  \
-         * y0 = x7 */                                                                              \
-        x2 ^= t0; t1 ^= x0; t2 ^= x1;                                                              \
-        x0 = x7 ^ (K)[0];                                                                          \
-        x1 = ROTL(t1, 7);                                                                          \
-        x7 = ROTL(t2, 2);                                                                          \
-        x2 = ROTL(x2, 4);                                                                          \
-        t0 = x6 ^ (K)[3]; x6 = ROTL((x3 ^ (K)[6]), 1);                                             \
-        x3 = ROTL(t0, 3);                                                                          \
-        t0 = x4 ^ (K)[5]; x4 = ROTL(x5, 6);                                                        \
-        x5 = ROTL(t0, 5);                                                                          \
+         * y0 = x7 */ \
+        x2 ^= t0;                                                                                   \
+        t1 ^= x0;                                                                                   \
+        t2 ^= x1;                                                                                   \
+        x0 = x7 ^ (K)[0];                                                                           \
+        x1 = ROTL(t1, 7);                                                                           \
+        x7 = ROTL(t2, 2);                                                                           \
+        x2 = ROTL(x2, 4);                                                                           \
+        t0 = x6 ^ (K)[3];                                                                           \
+        x6 = ROTL((x3 ^ (K)[6]), 1);                                                                \
+        x3 = ROTL(t0, 3);                                                                           \
+        t0 = x4 ^ (K)[5];                                                                           \
+        x4 = ROTL(x5, 6);                                                                           \
+        x5 = ROTL(t0, 5);                                                                           \
     } while (0)
 
 /* One decryption round: round key, inverse R-layer, inverse S-layer (ref inv_sbox). */
-#define DEC_ROUND(y0, y1, y2, y3, y4, y5, y6, y7, K)                                                \
-    do {                                                                                           \
-        vw x0, x1, x2, x3, x4, x5, x6, x7, t0, t1, t2;                                             \
-        x7 = y0 ^ (K)[0];                                                                          \
-        y1 = ROTL((y1 ^ (K)[1]), 1); y2 = ROTL((y2 ^ (K)[2]), 4);                                  \
-        x6 = ROTL((y3 ^ (K)[3]), 5); x5 = ROTL((y4 ^ (K)[4]), 2);                                  \
-        x4 = ROTL((y5 ^ (K)[5]), 3); x3 = ROTL((y6 ^ (K)[6]), 7);                                  \
-        y7 = ROTL((y7 ^ (K)[7]), 6);                                                               \
-        x5 ^= x6 | x4; t1 = x3 ^ x5; x6 ^= x4 | x3; t0 = x7 ^ x6; x6 ^= x7 & x5;                  \
-        t2 = x4 ^ (t1 & t0);                                                                       \
-        x1 = y7 ^ t2; x0 = y1 ^ t1; x2 = y2 ^ t0;                                                  \
-        x7 ^= x1; x3 ^= x2; x4 ^= x0;                                                              \
-        x2 = ~x2; x1 ^= x2 | x0; x0 ^= x2 | x1; x2 ^= x1 & x0;                                     \
-        x4 ^= x5 & x6; x5 ^= x7; x3 ^= x4 | x5; x6 ^= x3; x7 ^= x4; x4 ^= x3 & x5; x5 ^= x7 & x6;   \
-        y0 = x0; y1 = x1; y2 = x2; y3 = x3; y4 = x4; y5 = x5; y6 = x6; y7 = x7;                    \
+#define DEC_ROUND(y0, y1, y2, y3, y4, y5, y6, y7, K)   \
+    do {                                               \
+        vw x0, x1, x2, x3, x4, x5, x6, x7, t0, t1, t2; \
+        x7 = y0 ^ (K)[0];                              \
+        y1 = ROTL((y1 ^ (K)[1]), 1);                   \
+        y2 = ROTL((y2 ^ (K)[2]), 4);                   \
+        x6 = ROTL((y3 ^ (K)[3]), 5);                   \
+        x5 = ROTL((y4 ^ (K)[4]), 2);                   \
+        x4 = ROTL((y5 ^ (K)[5]), 3);                   \
+        x3 = ROTL((y6 ^ (K)[6]), 7);                   \
+        y7 = ROTL((y7 ^ (K)[7]), 6);                   \
+        x5 ^= x6 | x4;                                 \
+        t1 = x3 ^ x5;                                  \
+        x6 ^= x4 | x3;                                 \
+        t0 = x7 ^ x6;                                  \
+        x6 ^= x7 & x5;                                 \
+        t2 = x4 ^ (t1 & t0);                           \
+        x1 = y7 ^ t2;                                  \
+        x0 = y1 ^ t1;                                  \
+        x2 = y2 ^ t0;                                  \
+        x7 ^= x1;                                      \
+        x3 ^= x2;                                      \
+        x4 ^= x0;                                      \
+        x2 = ~x2;                                      \
+        x1 ^= x2 | x0;                                 \
+        x0 ^= x2 | x1;                                 \
+        x2 ^= x1 & x0;                                 \
+        x4 ^= x5 & x6;                                 \
+        x5 ^= x7;                                      \
+        x3 ^= x4 | x5;                                 \
+        x6 ^= x3;                                      \
+        x7 ^= x4;                                      \
+        x4 ^= x3 & x5;                                 \
+        x5 ^= x7 & x6;                                 \
+        y0 = x0;                                       \
+        y1 = x1;                                       \
+        y2 = x2;                                       \
+        y3 = x3;                                       \
+        y4 = x4;                                       \
+        y5 = x5;                                       \
+        y6 = x6;                                       \
+        y7 = x7;                                       \
     } while (0)
 
-#define LOAD8(x, W, o)                                                                              \
+#define LOAD8(x, W, o)                                                                                \
     vw x##0 = (W)[o + 0], x##1 = (W)[o + 1], x##2 = (W)[o + 2], x##3 = (W)[o + 3], x##4 = (W)[o + 4], \
        x##5 = (W)[o + 5], x##6 = (W)[o + 6], x##7 = (W)[o + 7]
-#define STORE8(W, o, x)                                                                             \
-    do {                                                                                           \
-        (W)[o + 0] = x##0; (W)[o + 1] = x##1; (W)[o + 2] = x##2; (W)[o + 3] = x##3;                \
-        (W)[o + 4] = x##4; (W)[o + 5] = x##5; (W)[o + 6] = x##6; (W)[o + 7] = x##7;                \
+#define STORE8(W, o, x)    \
+    do {                   \
+        (W)[o + 0] = x##0; \
+        (W)[o + 1] = x##1; \
+        (W)[o + 2] = x##2; \
+        (W)[o + 3] = x##3; \
+        (W)[o + 4] = x##4; \
+        (W)[o + 5] = x##5; \
+        (W)[o + 6] = x##6; \
+        (W)[o + 7] = x##7; \
     } while (0)
-#define KEY8(x, K)                                                                                  \
-    do {                                                                                           \
-        x##0 ^= (K)[0]; x##1 ^= (K)[1]; x##2 ^= (K)[2]; x##3 ^= (K)[3];                            \
-        x##4 ^= (K)[4]; x##5 ^= (K)[5]; x##6 ^= (K)[6]; x##7 ^= (K)[7];                            \
+#define KEY8(x, K)      \
+    do {                \
+        x##0 ^= (K)[0]; \
+        x##1 ^= (K)[1]; \
+        x##2 ^= (K)[2]; \
+        x##3 ^= (K)[3]; \
+        x##4 ^= (K)[4]; \
+        x##5 ^= (K)[5]; \
+        x##6 ^= (K)[6]; \
+        x##7 ^= (K)[7]; \
     } while (0)
 
 /* NS independent states per pass, rounds interleaved (more independent work per round). */
@@ -222,7 +285,9 @@ static void run(void (*f)(const vw *, unsigned, vw *), int enc, const uint64_t *
             store_pass(tail, W);
             memcpy(out, tail, 8 * m);
         }
-        in += 8 * m; out += 8 * m; n -= m;
+        in += 8 * m;
+        out += 8 * m;
+        n -= m;
     }
     nuri_wipe(W, sizeof W);
     nuri_wipe(kb, (size_t)8 * (rounds + 1) * sizeof(vw));

@@ -90,7 +90,14 @@ static inline void inv_sbox(uint8x16_t X[8])
     x7 = veorq_u8(x7, x4);
     x4 = veorq_u8(x4, vandq_u8(x3, x5));
     x5 = veorq_u8(x5, vandq_u8(x7, x6));
-    X[0] = x0; X[1] = x1; X[2] = x2; X[3] = x3; X[4] = x4; X[5] = x5; X[6] = x6; X[7] = x7;
+    X[0] = x0;
+    X[1] = x1;
+    X[2] = x2;
+    X[3] = x3;
+    X[4] = x4;
+    X[5] = x5;
+    X[6] = x6;
+    X[7] = x7;
 }
 
 static void expand(uint8x16_t *kb, const uint64_t *rk, unsigned rounds)

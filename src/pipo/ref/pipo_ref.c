@@ -9,17 +9,42 @@ static void sbox(uint8_t X[8])
     uint8_t x0 = X[0], x1 = X[1], x2 = X[2], x3 = X[3], x4 = X[4], x5 = X[5], x6 = X[6], x7 = X[7];
     uint8_t t0, t1, t2;
     /* S5_1 */
-    x5 ^= x7 & x6; x4 ^= x3 & x5; x7 ^= x4; x6 ^= x3; x3 ^= x4 | x5; x5 ^= x7; x4 ^= x5 & x6;
+    x5 ^= x7 & x6;
+    x4 ^= x3 & x5;
+    x7 ^= x4;
+    x6 ^= x3;
+    x3 ^= x4 | x5;
+    x5 ^= x7;
+    x4 ^= x5 & x6;
     /* S3 */
-    x2 ^= x1 & x0; x0 ^= x2 | x1; x1 ^= x2 | x0; x2 = (uint8_t)~x2;
+    x2 ^= x1 & x0;
+    x0 ^= x2 | x1;
+    x1 ^= x2 | x0;
+    x2 = (uint8_t)~x2;
     /* extend */
-    x7 ^= x1; x3 ^= x2; x4 ^= x0;
+    x7 ^= x1;
+    x3 ^= x2;
+    x4 ^= x0;
     /* S5_2 */
-    t0 = x7; t1 = x3; t2 = x4;
-    x6 ^= t0 & x5; t0 ^= x6; x6 ^= t2 | t1; t1 ^= x5; x5 ^= x6 | t2; t2 ^= t1 & t0;
+    t0 = x7;
+    t1 = x3;
+    t2 = x4;
+    x6 ^= t0 & x5;
+    t0 ^= x6;
+    x6 ^= t2 | t1;
+    t1 ^= x5;
+    x5 ^= x6 | t2;
+    t2 ^= t1 & t0;
     /* truncate and bit swap */
     x2 ^= t0;
-    X[7] = x1 ^ t2; X[6] = x3; X[5] = x4; X[4] = x5; X[3] = x6; X[2] = x2; X[1] = x0 ^ t1; X[0] = x7;
+    X[7] = x1 ^ t2;
+    X[6] = x3;
+    X[5] = x4;
+    X[4] = x5;
+    X[3] = x6;
+    X[2] = x2;
+    X[1] = x0 ^ t1;
+    X[0] = x7;
 }
 
 /* Inverse S-layer: each step of sbox() undone in reverse order (34 logic operations). */
@@ -36,12 +61,30 @@ static void inv_sbox(uint8_t X[8])
     /* undo truncate / output swap */
     uint8_t x1 = X[7] ^ t2, x0 = X[1] ^ t1, x2 = X[2] ^ t0;
     /* undo extend */
-    x7 ^= x1; x3 ^= x2; x4 ^= x0;
+    x7 ^= x1;
+    x3 ^= x2;
+    x4 ^= x0;
     /* undo S3 */
-    x2 = (uint8_t)~x2; x1 ^= x2 | x0; x0 ^= x2 | x1; x2 ^= x1 & x0;
+    x2 = (uint8_t)~x2;
+    x1 ^= x2 | x0;
+    x0 ^= x2 | x1;
+    x2 ^= x1 & x0;
     /* undo S5_1 */
-    x4 ^= x5 & x6; x5 ^= x7; x3 ^= x4 | x5; x6 ^= x3; x7 ^= x4; x4 ^= x3 & x5; x5 ^= x7 & x6;
-    X[0] = x0; X[1] = x1; X[2] = x2; X[3] = x3; X[4] = x4; X[5] = x5; X[6] = x6; X[7] = x7;
+    x4 ^= x5 & x6;
+    x5 ^= x7;
+    x3 ^= x4 | x5;
+    x6 ^= x3;
+    x7 ^= x4;
+    x4 ^= x3 & x5;
+    x5 ^= x7 & x6;
+    X[0] = x0;
+    X[1] = x1;
+    X[2] = x2;
+    X[3] = x3;
+    X[4] = x4;
+    X[5] = x5;
+    X[6] = x6;
+    X[7] = x7;
 }
 
 static const uint8_t ROT[8] = NURI_PIPO_ROT;

@@ -29,9 +29,10 @@ gen_pipo_rv32.py. Only caller-saved registers are used.
   uint32_t *nuri_pipo_rv32_bs32_core_{enc,dec}(uint32_t *ws, unsigned rounds)
 returns the buffer holding the result (ws or ws + 64).
 """
+
 import itertools
 
-from gen_pipo_rv32 import S_OPS, S_OUT, INV_OPS, INV_IN, INV_OUT, ROT, Emitter, run_ops, HEADER
+from gen_pipo_rv32 import HEADER, INV_IN, INV_OPS, INV_OUT, ROT, S_OPS, S_OUT, Emitter, run_ops
 
 MAX_ROUNDS = 17
 X = ["a2", "a3", "a4", "a5", "a6", "a7", "t3", "t4"]
@@ -60,8 +61,34 @@ CTR_OFF = 1024
 # Register residency: the planes produced late in a round and consumed early in the next stay in
 # registers (no sw/lw). Pool: every register but zero, sp, gp, tp, a0 (workspace), a1 (rounds
 # left); the callee-saved ones are saved in the prologue.
-POOL = ["a2", "a3", "a4", "a5", "a6", "a7", "t0", "t1", "t2", "t3", "t4", "t5", "t6",
-        "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "ra"]
+POOL = [
+    "a2",
+    "a3",
+    "a4",
+    "a5",
+    "a6",
+    "a7",
+    "t0",
+    "t1",
+    "t2",
+    "t3",
+    "t4",
+    "t5",
+    "t6",
+    "s0",
+    "s1",
+    "s2",
+    "s3",
+    "s4",
+    "s5",
+    "s6",
+    "s7",
+    "s8",
+    "s9",
+    "s10",
+    "s11",
+    "ra",
+]
 SAVED = ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "ra"]
 WORK = {"enc": 11, "dec": 12}  # S-box working set: 8 inputs + 3 (inverse: 4) live temporaries
 
@@ -88,8 +115,7 @@ def choose_residents(direction):
     chosen = []
     for pos in sorted(prod, key=lambda q: (8 - prod[q] + cons[q], q)):
         trial = chosen + [pos]
-        ok = all(sum(1 for q in trial if cons[q] > u) + sum(1 for q in trial if prod[q] < u) <= cap
-                 for u in range(8))
+        ok = all(sum(1 for q in trial if cons[q] > u) + sum(1 for q in trial if prod[q] < u) <= cap for u in range(8))
         if ok:
             chosen.append(pos)
     return set(chosen)
@@ -168,7 +194,10 @@ def gen_core(direction):
     exits = []
     states = {}
     for n in range(1, MAX_ROUNDS + 1):
-        src_off = lambda pos, b=(n - 1) % 2: plane_off(b, pos[0], pos[1])
+
+        def src_off(pos, b=(n - 1) % 2):
+            return plane_off(b, pos[0], pos[1])
+
         emit_round(em, al, direction, n, n == MAX_ROUNDS, resident, src_off)
         states[n] = (dict(al.reg_of), list(al.free))
         if n < MAX_ROUNDS:
@@ -210,8 +239,17 @@ def gen_ctr_core(states):
         em("sw %s, %d(sp)" % (r, 4 * i))
     al = Alloc()
     al.reg_of, al.free = dict(states[1][0]), list(states[1][1])
-    emit_round(em, al, "enc", 2, False, choose_residents("enc"),
-               lambda pos: R1_OFF + 4 * (8 * pos[0] + pos[1]), keyed=False, reload=True)
+    emit_round(
+        em,
+        al,
+        "enc",
+        2,
+        False,
+        choose_residents("enc"),
+        lambda pos: R1_OFF + 4 * (8 * pos[0] + pos[1]),
+        keyed=False,
+        reload=True,
+    )
     assert (al.reg_of, al.free) == states[2], "the CTR core must leave round 2 as the encryption core does"
     em("addi a1, a1, -1")
     em("j nuri_pipo_rv32_bs32_after2_enc")
@@ -301,8 +339,11 @@ def masks(em):
 
 
 def layers_c(em, w):
-    for sh, pairs in ((4, [(0, 4), (1, 5), (2, 6), (3, 7)]), (2, [(0, 2), (1, 3), (4, 6), (5, 7)]),
-                      (1, [(0, 1), (2, 3), (4, 5), (6, 7)])):
+    for sh, pairs in (
+        (4, [(0, 4), (1, 5), (2, 6), (3, 7)]),
+        (2, [(0, 2), (1, 3), (4, 6), (5, 7)]),
+        (1, [(0, 1), (2, 3), (4, 5), (6, 7)]),
+    ):
         for a, b in pairs:
             swapmove(em, w[a], w[b], sh, MASK[sh], "t0")
 
@@ -474,7 +515,7 @@ def column_schedule(res_in, res_out, keyed, avail):
     rows that stay in registers. avail: registers free for this column (pool minus bystanders
     of other columns). Returns (order, peak) where peak = most registers the column holds."""
     uses = {}
-    for k, (op, d, a, b) in enumerate(SSA_OPS):
+    for k, (_op, _d, a, b) in enumerate(SSA_OPS):
         for w in (a, b):
             if w:
                 uses.setdefault(w, set()).add(k)
@@ -484,7 +525,7 @@ def column_schedule(res_in, res_out, keyed, avail):
     loaded = set(live)
     while len(done) < len(SSA_OPS):
         best = None
-        for k, (op, d, a, b) in enumerate(SSA_OPS):
+        for k, (_op, d, a, b) in enumerate(SSA_OPS):
             if k in done or any(w and w.startswith("w") and w not in live and w not in loaded for w in (a, b)):
                 continue
             if any(w and w.startswith("w") and w not in loaded for w in (a, b)):
@@ -495,7 +536,9 @@ def column_schedule(res_in, res_out, keyed, avail):
                 if w and w not in loaded:
                     cnt += 1
                     pk = max(pk, cnt + (1 if keyed else 0))
-            freed = sum(1 for w in set((a, b)) if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out))
+            freed = sum(
+                1 for w in set((a, b)) if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out)
+            )
             pk = max(pk, cnt - freed + 1)
             after = cnt - freed + 1
             if d in outw and not uses.get(d) and outw[d] not in res_out:
@@ -509,7 +552,7 @@ def column_schedule(res_in, res_out, keyed, avail):
             if w and w not in loaded:
                 loaded.add(w)
                 live.add(w)
-        for w in ((a,) if a == b else (a, b)):
+        for w in (a,) if a == b else (a, b):
             if w and uses[w] - done == {k} and not (w in outw and outw[w] in res_out):
                 live.discard(w)
         live.add(d)
@@ -581,7 +624,7 @@ def gen_ctr_fixed(rounds):
                 spans.append((sum(max(at) - x for x in at), max(at), (h, c)))
         steps = [("g", g) for _, _, g in sorted(spans)]
         planes = [("p", q) for q in sorted(resident, key=lambda q: (8 - prod[q] + cons[q], q))]
-        for kind, x in (steps + planes if groups_first else planes + steps):
+        for kind, x in steps + planes if groups_first else planes + steps:
             if kind == "g" and fits(hold | {x}, last_res):
                 hold.add(x)
             elif kind == "p" and fits(hold, last_res | {x}):
@@ -601,8 +644,10 @@ def last_orders(k):
     res = []
     for order in itertools.permutations(range(8)):
         pos = {c: i for i, c in enumerate(order)}
-        held = [sum(sum(1 for x in cols if pos[x] <= i) for cols in groups if max(pos[x] for x in cols) > i)
-                for i in range(8)]
+        held = [
+            sum(sum(1 for x in cols if pos[x] <= i) for cols in groups if max(pos[x] for x in cols) > i)
+            for i in range(8)
+        ]
         res.append((max(held), sum(held), order))
     res.sort()
     return [tuple(range(8))] + [o for _, _, o in res[:k]]
@@ -633,7 +678,7 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
         free.sort(key=FPOOL.index)
 
     uses = {}
-    for k, (op, d, a, b) in enumerate(SSA_OPS):
+    for k, (_op, _d, a, b) in enumerate(SSA_OPS):
         for w in (a, b):
             if w:
                 uses.setdefault(w, set()).add(k)
@@ -666,7 +711,7 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
         last = n == rounds
         dst = n % 2
         sl = slots("enc")
-        for c in (last_order if last else range(8)):
+        for c in last_order if last else range(8):
             ins, outs = sl[c]
             in_pos = dict(ins)
             out_pos = dict(outs)
@@ -718,7 +763,7 @@ def gen_ctr_fixed_hold(rounds, resident, hold, last_res, last_order):
                         reg[w] = r
                         keyadd(j, r)
                 ra, rb = reg[a], reg[b] if b else None
-                for w in ((a,) if a == b else (a, b)):
+                for w in (a,) if a == b else (a, b):
                     if w and uses[w] - done == {k}:
                         if w in outw:
                             finish(w)
@@ -765,9 +810,27 @@ if __name__ == "__main__":
     for r in FIXED_ROUNDS:
         text_r, nres, nhold, nlast = gen_ctr_fixed(r)
         ctr += "\n" + text_r
-        print("fixed-round CTR core, %d rounds: %d residents per round boundary (%d into the last round), "
-              "%d of 16 output groups transposed in registers" % (r, nres, nlast, nhold))
+        print(
+            "fixed-round CTR core, %d rounds: %d residents per round boundary (%d into the last round), "
+            "%d of 16 output groups transposed in registers" % (r, nres, nlast, nhold)
+        )
     print("residents per round boundary: enc %d, dec %d" % (len(choose_residents("enc")), len(choose_residents("dec"))))
-    text = (HEADER.replace("gen_pipo_rv32.py", "gen_pipo_rv32_bs32.py") % "32 blocks bitsliced: round core and transpositions" + "\n" + enc + "\n" + ctr + "\n" + dec +
-            "\n" + gen_in() + "\n" + gen_out(False) + "\n" + gen_out(True) + "\n" + gen_helpers())
+    text = (
+        HEADER.replace("gen_pipo_rv32.py", "gen_pipo_rv32_bs32.py")
+        % "32 blocks bitsliced: round core and transpositions"
+        + "\n"
+        + enc
+        + "\n"
+        + ctr
+        + "\n"
+        + dec
+        + "\n"
+        + gen_in()
+        + "\n"
+        + gen_out(False)
+        + "\n"
+        + gen_out(True)
+        + "\n"
+        + gen_helpers()
+    )
     open("pipo_rv32_bs32.S", "w").write(text)

@@ -21,8 +21,8 @@ static void expand_keys(uint32_t *ek, const uint64_t *rk, unsigned rounds)
     }
 }
 
-static void run_groups(group_fn fn, const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in,
-                       size_t n, size_t group_blocks, uint32_t *ek, uint32_t *buf)
+static void run_groups(group_fn fn, const uint64_t *rk, unsigned rounds, uint8_t *out, const uint8_t *in, size_t n,
+                       size_t group_blocks, uint32_t *ek, uint32_t *buf)
 {
     size_t g = n / group_blocks, gbytes = 8 * group_blocks;
     expand_keys(ek, rk, rounds);

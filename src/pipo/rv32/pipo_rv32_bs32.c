@@ -31,7 +31,8 @@ typedef struct {
         } e;
     } u;
 } bs32_ws;
-_Static_assert(offsetof(bs32_ws, u.e.r1) == 768 && offsetof(bs32_ws, u.e.ctr) == 1024, "layout of gen_pipo_rv32_bs32.py");
+_Static_assert(offsetof(bs32_ws, u.e.r1) == 768 && offsetof(bs32_ws, u.e.ctr) == 1024,
+               "layout of gen_pipo_rv32_bs32.py");
 _Static_assert(offsetof(bs32_ws, u.mk) == 512, "layout of gen_pipo_rv32_bs32.py");
 
 /* assembly (pipo_rv32_bs32.S) */
@@ -137,10 +138,7 @@ void nuri_pipo_rv32_bs32_decrypt(const uint64_t *rk, unsigned rounds, uint8_t *o
  * word 8 (7 - p/8) + p%8. */
 static const uint32_t lane_bits[5] = {0xaaaaaaaau, 0xccccccccu, 0xf0f0f0f0u, 0xff00ff00u, 0xffff0000u};
 
-static inline uint32_t be32(uint32_t v)
-{
-    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v & 0xff00u) << 8) | (v << 24);
-}
+static inline uint32_t be32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00u) | ((v & 0xff00u) << 8) | (v << 24); }
 
 static inline unsigned ctr_word(unsigned p) { return 8 * (7 - p / 8) + p % 8; }
 

@@ -24,11 +24,11 @@ Design (register-scheduled):
 Instruction count per step: 15 per Alzette, 2 for the step constants, 4h+2(h-1)+2 for the
 linear layer, 2 for the loop counter.
 """
+
 import math
 import sys
 
-RC = [0xB7E15162, 0xBF715880, 0x38B4DA56, 0x324E7738,
-      0xBB1185EB, 0x4F7C7B57, 0xCFBFA1C8, 0xC2B3293D]
+RC = [0xB7E15162, 0xBF715880, 0x38B4DA56, 0x324E7738, 0xBB1185EB, 0x4F7C7B57, 0xCFBFA1C8, 0xC2B3293D]
 
 # Registers usable inside a routine: x0 (the state pointer, spilled to the stack), x1-x17,
 # x19-x30 (callee-saved ones are saved in the prologue). x18 (platform register) and sp
@@ -101,12 +101,25 @@ def routine(g, nb):
             seqs = []
             for k, i in enumerate(grp):
                 x, y, c, t = w(X[i]), w(Y[i]), w(cs[i]), w(temps[k])
-                seqs.append([
-                    f"ror {t}, {y}, #31", f"add {x}, {x}, {t}", f"eor {y}, {y}, {x}, ror #24", f"eor {x}, {x}, {c}",
-                    f"ror {t}, {y}, #17", f"add {x}, {x}, {t}", f"eor {y}, {y}, {x}, ror #17", f"eor {x}, {x}, {c}",
-                    f"add {x}, {x}, {y}", f"eor {y}, {y}, {x}, ror #31", f"eor {x}, {x}, {c}",
-                    f"ror {t}, {y}, #24", f"add {x}, {x}, {t}", f"eor {y}, {y}, {x}, ror #16", f"eor {x}, {x}, {c}",
-                ])
+                seqs.append(
+                    [
+                        f"ror {t}, {y}, #31",
+                        f"add {x}, {x}, {t}",
+                        f"eor {y}, {y}, {x}, ror #24",
+                        f"eor {x}, {x}, {c}",
+                        f"ror {t}, {y}, #17",
+                        f"add {x}, {x}, {t}",
+                        f"eor {y}, {y}, {x}, ror #17",
+                        f"eor {x}, {x}, {c}",
+                        f"add {x}, {x}, {y}",
+                        f"eor {y}, {y}, {x}, ror #31",
+                        f"eor {x}, {x}, {c}",
+                        f"ror {t}, {y}, #24",
+                        f"add {x}, {x}, {t}",
+                        f"eor {y}, {y}, {x}, ror #16",
+                        f"eor {x}, {x}, {c}",
+                    ]
+                )
             for n in range(len(seqs[0])):
                 for s in seqs:
                     g.emit(s[n])
@@ -183,7 +196,7 @@ def main():
     out.append("    .p2align 3")
     out.append(".Lsparkle_a64_rc:")
     for k in range(0, 8, 4):
-        out.append("    .word " + ", ".join(f"0x{c:08x}" for c in RC[k:k + 4]))
+        out.append("    .word " + ", ".join(f"0x{c:08x}" for c in RC[k : k + 4]))
     out.append("")
     out.append('    .section .note.GNU-stack, "", %progbits')
     sys.stdout.write("\n".join(out) + "\n")

@@ -11,19 +11,22 @@ static const uint32_t RCON[8] = NURI_SPARKLE_RCON;
 
 #define LANES 8
 
-static inline __m256i rotr(__m256i v, int n) { return _mm256_or_si256(_mm256_srli_epi32(v, n), _mm256_slli_epi32(v, 32 - n)); }
+static inline __m256i rotr(__m256i v, int n)
+{
+    return _mm256_or_si256(_mm256_srli_epi32(v, n), _mm256_slli_epi32(v, 32 - n));
+}
 
 static inline __m256i rotr16(__m256i v)
 {
-    const __m256i m = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-                                       2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+    const __m256i m = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10,
+                                       11, 8, 9, 14, 15, 12, 13);
     return _mm256_shuffle_epi8(v, m);
 }
 
 static inline __m256i rotr24(__m256i v)
 {
-    const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-                                       3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+    const __m256i m = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11,
+                                       8, 9, 10, 15, 12, 13, 14);
     return _mm256_shuffle_epi8(v, m);
 }
 
@@ -42,10 +45,18 @@ static inline __attribute__((always_inline)) void perm(__m256i *x, __m256i *y, c
         for (unsigned i = 0; i < nb; i++) {
             const __m256i c = _mm256_set1_epi32((int)RCON[i]);
             __m256i a = x[i], b = y[i];
-            a = ADD(a, rotr(b, 31)); b = XOR(b, rotr24(a)); a = XOR(a, c);
-            a = ADD(a, rotr(b, 17)); b = XOR(b, rotr(a, 17)); a = XOR(a, c);
-            a = ADD(a, b);           b = XOR(b, rotr(a, 31)); a = XOR(a, c);
-            a = ADD(a, rotr24(b));   b = XOR(b, rotr16(a));   a = XOR(a, c);
+            a = ADD(a, rotr(b, 31));
+            b = XOR(b, rotr24(a));
+            a = XOR(a, c);
+            a = ADD(a, rotr(b, 17));
+            b = XOR(b, rotr(a, 17));
+            a = XOR(a, c);
+            a = ADD(a, b);
+            b = XOR(b, rotr(a, 31));
+            a = XOR(a, c);
+            a = ADD(a, rotr24(b));
+            b = XOR(b, rotr16(a));
+            a = XOR(a, c);
             x[i] = a;
             y[i] = b;
         }
@@ -81,9 +92,15 @@ void nuri_sparkle_avx2_permute_soa(uint32_t *soa, unsigned nb, unsigned steps)
         y[i] = _mm256_load_si256((const __m256i *)(soa + (2 * i + 1) * LANES));
     }
     switch (nb) {
-    case 4: perm(x, y, 4, steps); break;
-    case 6: perm(x, y, 6, steps); break;
-    default: perm(x, y, 8, steps); break;
+    case 4:
+        perm(x, y, 4, steps);
+        break;
+    case 6:
+        perm(x, y, 6, steps);
+        break;
+    default:
+        perm(x, y, 8, steps);
+        break;
     }
     for (unsigned i = 0; i < nb; i++) {
         _mm256_store_si256((__m256i *)(soa + 2 * i * LANES), x[i]);
@@ -115,11 +132,16 @@ static inline __attribute__((always_inline)) void transpose8(__m256i *r)
 /* One rho + whitening absorb of the 8 rate words d into the transposed state (rate 32 bytes:
  * words 0..7 = x0,y0,x1,y1,x2,y2,x3,y3; capacity words 8.. = x4,y4,x5,...), the same map as
  * nuri_schwaemm_absorb: S_i <- S_j ^ d_i ^ C_i, S_j <- S_i ^ S_j ^ d_j ^ C_(j mod cw), j = i + 4. */
-#define ABSORB(XI, XJ, CI, CJ, DI, DJ)                                                                 do {                                                                                                   __m256i s1_ = XI, s2_ = XJ;                                                                        XI = XOR(XOR(s2_, DI), CI);                                                                        XJ = XOR(XOR(XOR(s1_, s2_), DJ), CJ);                                                          } while (0)
+#define ABSORB(XI, XJ, CI, CJ, DI, DJ)        \
+    do {                                      \
+        __m256i s1_ = XI, s2_ = XJ;           \
+        XI = XOR(XOR(s2_, DI), CI);           \
+        XJ = XOR(XOR(XOR(s1_, s2_), DJ), CJ); \
+    } while (0)
 
-static inline __attribute__((always_inline)) void
-duplex32(uint32_t *soa, const unsigned nb, unsigned slim, const int dec, const uint8_t *const *in,
-         uint8_t *const *out, const size_t *stride, size_t nblocks)
+static inline __attribute__((always_inline)) void duplex32(uint32_t *soa, const unsigned nb, unsigned slim,
+                                                           const int dec, const uint8_t *const *in, uint8_t *const *out,
+                                                           const size_t *stride, size_t nblocks)
 {
     __m256i x[8], y[8];
     for (unsigned i = 0; i < nb; i++) {
@@ -130,10 +152,16 @@ duplex32(uint32_t *soa, const unsigned nb, unsigned slim, const int dec, const u
         __m256i m[8], o[8];
         for (int k = 0; k < 8; k++) m[k] = _mm256_loadu_si256((const __m256i *)(in[k] + b * stride[k]));
         transpose8(m); /* m[w] = message word w of every instance */
-        o[0] = XOR(m[0], x[0]); o[1] = XOR(m[1], y[0]); o[2] = XOR(m[2], x[1]); o[3] = XOR(m[3], y[1]);
-        o[4] = XOR(m[4], x[2]); o[5] = XOR(m[5], y[2]); o[6] = XOR(m[6], x[3]); o[7] = XOR(m[7], y[3]);
+        o[0] = XOR(m[0], x[0]);
+        o[1] = XOR(m[1], y[0]);
+        o[2] = XOR(m[2], x[1]);
+        o[3] = XOR(m[3], y[1]);
+        o[4] = XOR(m[4], x[2]);
+        o[5] = XOR(m[5], y[2]);
+        o[6] = XOR(m[6], x[3]);
+        o[7] = XOR(m[7], y[3]);
         const __m256i *d = dec ? o : m; /* the duplex absorbs the plaintext */
-        if (nb == 6) { /* Schwaemm256-128: capacity 4 words */
+        if (nb == 6) {                  /* Schwaemm256-128: capacity 4 words */
             ABSORB(x[0], x[2], x[4], x[4], d[0], d[4]);
             ABSORB(y[0], y[2], y[4], y[4], d[1], d[5]);
             ABSORB(x[1], x[3], x[5], x[5], d[2], d[6]);

@@ -9,9 +9,9 @@
 static const uint32_t RCON[8] = NURI_SPARKLE_RCON;
 
 #define LANES 16
-#define ADD _mm512_add_epi32
-#define XOR _mm512_xor_si512
-#define ROR _mm512_ror_epi32
+#define ADD   _mm512_add_epi32
+#define XOR   _mm512_xor_si512
+#define ROR   _mm512_ror_epi32
 
 static inline __m512i ell(__m512i v) { return ROR(XOR(v, _mm512_slli_epi32(v, 16)), 16); }
 
@@ -25,10 +25,18 @@ static inline __attribute__((always_inline)) void perm(__m512i *x, __m512i *y, c
         for (unsigned i = 0; i < nb; i++) {
             const __m512i c = _mm512_set1_epi32((int)RCON[i]);
             __m512i a = x[i], b = y[i];
-            a = ADD(a, ROR(b, 31)); b = XOR(b, ROR(a, 24)); a = XOR(a, c);
-            a = ADD(a, ROR(b, 17)); b = XOR(b, ROR(a, 17)); a = XOR(a, c);
-            a = ADD(a, b);          b = XOR(b, ROR(a, 31)); a = XOR(a, c);
-            a = ADD(a, ROR(b, 24)); b = XOR(b, ROR(a, 16)); a = XOR(a, c);
+            a = ADD(a, ROR(b, 31));
+            b = XOR(b, ROR(a, 24));
+            a = XOR(a, c);
+            a = ADD(a, ROR(b, 17));
+            b = XOR(b, ROR(a, 17));
+            a = XOR(a, c);
+            a = ADD(a, b);
+            b = XOR(b, ROR(a, 31));
+            a = XOR(a, c);
+            a = ADD(a, ROR(b, 24));
+            b = XOR(b, ROR(a, 16));
+            a = XOR(a, c);
             x[i] = a;
             y[i] = b;
         }
@@ -64,9 +72,15 @@ void nuri_sparkle_avx512_permute_soa(uint32_t *soa, unsigned nb, unsigned steps)
         y[i] = _mm512_load_si512((soa + (2 * i + 1) * LANES));
     }
     switch (nb) {
-    case 4: perm(x, y, 4, steps); break;
-    case 6: perm(x, y, 6, steps); break;
-    default: perm(x, y, 8, steps); break;
+    case 4:
+        perm(x, y, 4, steps);
+        break;
+    case 6:
+        perm(x, y, 6, steps);
+        break;
+    default:
+        perm(x, y, 8, steps);
+        break;
     }
     for (unsigned i = 0; i < nb; i++) {
         _mm512_store_si512((soa + 2 * i * LANES), x[i]);

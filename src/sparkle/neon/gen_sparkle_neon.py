@@ -24,10 +24,10 @@ Design (the Alzette boxes of one step run in vector lanes):
     exit point stores with that position's register assignment.
 Only v0-v7 and v16-v31 are used (v8-v15 are callee-saved in the AAPCS64), and no stack.
 """
+
 import sys
 
-RC = [0xB7E15162, 0xBF715880, 0x38B4DA56, 0x324E7738,
-      0xBB1185EB, 0x4F7C7B57, 0xCFBFA1C8, 0xC2B3293D]
+RC = [0xB7E15162, 0xBF715880, 0x38B4DA56, 0x324E7738, 0xBB1185EB, 0x4F7C7B57, 0xCFBFA1C8, 0xC2B3293D]
 
 VREGS = [f"v{i}" for i in range(0, 8)] + [f"v{i}" for i in range(16, 32)]
 
@@ -64,7 +64,10 @@ def ell(out, t, tmp):
 
 def routine(out, nb):
     name = f"nuri_sparkle{64 * nb}_neon"
-    e = lambda s: out.append(("    " + s) if not s.endswith(":") else s)
+
+    def e(s):
+        return out.append(("    " + s) if not s.endswith(":") else s)
+
     regs = list(VREGS)
     two = nb > 4
     if two:
@@ -119,7 +122,11 @@ def routine(out, nb):
                 e(s)
             t0, t1, t2, t3, t4 = T[0:5]
             # tx in all lanes of t0, W_x = R ^ ext(R,R,8) in t1 (R = rev64 X)
-            for (V, tq, tw, ) in ((X, t0, t1), (Y, t3, t4)):
+            for (
+                V,
+                tq,
+                tw,
+            ) in ((X, t0, t1), (Y, t3, t4)):
                 e(f"rev64 {tq}.4s, {V}.4s")
                 e(f"ext {tw}.16b, {tq}.16b, {tq}.16b, #8")
                 e(f"eor {tw}.16b, {tw}.16b, {tq}.16b")
@@ -141,7 +148,7 @@ def routine(out, nb):
                 e(a[i])
                 e(b[i])
             t0, t1, t2, t3 = T[0:4]
-            for (V, tq, tw) in ((XL, t0, t1), (YL, t2, t3)):
+            for V, tq, tw in ((XL, t0, t1), (YL, t2, t3)):
                 if nb == 8:
                     e(f"rev64 {tq}.4s, {V}.4s")
                     e(f"eor {tq}.16b, {tq}.16b, {V}.16b")
@@ -208,10 +215,12 @@ def table(out, nb):
         words += [RC[j], j, 0, 0]
     words += [0, 8, 0, 0]
     for k in range(0, len(words), 4):
-        out.append("    .word " + ", ".join(f"0x{v:08x}" for v in words[k:k + 4]))
+        out.append("    .word " + ", ".join(f"0x{v:08x}" for v in words[k : k + 4]))
     if nb == 6:
+
         def idx(lanes):
-            return ", ".join(f"0x{4 * l + b:02x}" for l in lanes for b in range(4))
+            return ", ".join(f"0x{4 * lane + b:02x}" for lane in lanes for b in range(4))
+
         out.append("    .byte " + idx([1, 2, 0, 3]))  # (x1, x2, x0, junk)
         out.append("    .byte " + idx([2, 0, 1, 3]))  # (x2, x0, x1, junk)
 
@@ -228,8 +237,15 @@ def main():
     for s in [".global nuri_sparkle_neon_permute", ".type nuri_sparkle_neon_permute, %function", ".p2align 4"]:
         out.append("    " + s)
     out.append("nuri_sparkle_neon_permute:")
-    for s in ["cbz w2, 1f", "cmp w1, #4", "b.eq nuri_sparkle256_neon", "cmp w1, #6",
-              "b.eq nuri_sparkle384_neon", "cmp w1, #8", "b.eq nuri_sparkle512_neon"]:
+    for s in [
+        "cbz w2, 1f",
+        "cmp w1, #4",
+        "b.eq nuri_sparkle256_neon",
+        "cmp w1, #6",
+        "b.eq nuri_sparkle384_neon",
+        "cmp w1, #8",
+        "b.eq nuri_sparkle512_neon",
+    ]:
         out.append("    " + s)
     out.append("1:")
     out.append("    ret")

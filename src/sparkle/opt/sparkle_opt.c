@@ -44,6 +44,8 @@ static const uint32_t RC16[8] = {0x5162B7E1u, 0x5880BF71u, 0xDA5638B4u, 0x773832
 #else /* three-operand ISAs (AArch64 folds rotations into eor operands): leave it to the compiler */
 #define PIN(v) ((void)0)
 #endif
+/* the step macros are laid out as tables (one ARX-box or branch per column) */
+/* clang-format off */
 #define ALZ(x, y, c)                                                                               \
     do {                                                                                           \
         y = ROT(y, 15); PIN(y); x += y; y = ROT(y, 9);  y ^= x; x ^= (c);                          \
@@ -162,34 +164,17 @@ static void perm8(uint32_t *st, const uint32_t *kc, uint32_t n)
         n -= 8;
     }
 }
+/* clang-format on */
 
 /* step constants as XORed into Y0 and Y1 (both rotated by 16) for steps 0..KC_STEPS-1 */
 #define KC_STEPS 24
 static const uint32_t KC[2 * KC_STEPS] = {
-    0x5162B7E1u, 0x00000000u,
-    0x5880BF71u, 0x00010000u,
-    0xDA5638B4u, 0x00020000u,
-    0x7738324Eu, 0x00030000u,
-    0x85EBBB11u, 0x00040000u,
-    0x7B574F7Cu, 0x00050000u,
-    0xA1C8CFBFu, 0x00060000u,
-    0x293DC2B3u, 0x00070000u,
-    0x5162B7E1u, 0x00080000u,
-    0x5880BF71u, 0x00090000u,
-    0xDA5638B4u, 0x000A0000u,
-    0x7738324Eu, 0x000B0000u,
-    0x85EBBB11u, 0x000C0000u,
-    0x7B574F7Cu, 0x000D0000u,
-    0xA1C8CFBFu, 0x000E0000u,
-    0x293DC2B3u, 0x000F0000u,
-    0x5162B7E1u, 0x00100000u,
-    0x5880BF71u, 0x00110000u,
-    0xDA5638B4u, 0x00120000u,
-    0x7738324Eu, 0x00130000u,
-    0x85EBBB11u, 0x00140000u,
-    0x7B574F7Cu, 0x00150000u,
-    0xA1C8CFBFu, 0x00160000u,
-    0x293DC2B3u, 0x00170000u,
+    0x5162B7E1u, 0x00000000u, 0x5880BF71u, 0x00010000u, 0xDA5638B4u, 0x00020000u, 0x7738324Eu, 0x00030000u,
+    0x85EBBB11u, 0x00040000u, 0x7B574F7Cu, 0x00050000u, 0xA1C8CFBFu, 0x00060000u, 0x293DC2B3u, 0x00070000u,
+    0x5162B7E1u, 0x00080000u, 0x5880BF71u, 0x00090000u, 0xDA5638B4u, 0x000A0000u, 0x7738324Eu, 0x000B0000u,
+    0x85EBBB11u, 0x000C0000u, 0x7B574F7Cu, 0x000D0000u, 0xA1C8CFBFu, 0x000E0000u, 0x293DC2B3u, 0x000F0000u,
+    0x5162B7E1u, 0x00100000u, 0x5880BF71u, 0x00110000u, 0xDA5638B4u, 0x00120000u, 0x7738324Eu, 0x00130000u,
+    0x85EBBB11u, 0x00140000u, 0x7B574F7Cu, 0x00150000u, 0xA1C8CFBFu, 0x00160000u, 0x293DC2B3u, 0x00170000u,
 };
 
 void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps)
@@ -207,9 +192,15 @@ void nuri_sparkle_opt_permute(uint32_t *state, unsigned nb, unsigned steps)
             kc = local;
         }
         switch (nb) {
-        case 4: perm4(state, kc, n); break;
-        case 6: perm6(state, kc, n); break;
-        default: perm8(state, kc, n); break;
+        case 4:
+            perm4(state, kc, n);
+            break;
+        case 6:
+            perm6(state, kc, n);
+            break;
+        default:
+            perm8(state, kc, n);
+            break;
         }
         steps -= n;
         s0 += n;
