@@ -33,9 +33,13 @@ build: bootstrap
 	cmake -S . -B build/release $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	ninja -C build/release -j$(JOBS)
 
-# The Python package (C core + cffi bindings + the nuri CLI) installed into .venv.
+# The Python package (C core + cffi bindings + the nuri CLI, with its runtime dependencies) installed
+# into .venv, and beside it the checkout's nuri-dev toolkit (tools/: report, benchmark peers, hardware
+# simulation, database and video fixtures), editable: it runs from this checkout and is never in the wheel
+# (PYTHONWARNINGS quiets setuptools' page of notices about editable installs).
 python: bootstrap
 	$(VENV)/bin/pip install -q --no-build-isolation .
+	PYTHONWARNINGS=ignore $(VENV)/bin/pip install -q --no-build-isolation --no-deps -e tools
 
 # ---- tests ----
 check: bootstrap-all check-c check-ct check-python check-docs check-cross $(CHECK_EXTRA)
@@ -73,10 +77,13 @@ peers:
 	  if command -v cargo >/dev/null; then cargo build -q --release --manifest-path $$m || echo "peers: $$m failed to build (skipped)"; \
 	  else echo "peers: cargo not found, skipping $$m"; fi; done
 
-# The main job. `nuri report` ends with a summary of its parts (self-test, host benchmarks, peers, each
-# emulated target: ok / FAILED / skipped and why), writes the same at the top of report/index.md, and
-# exits non-zero when a part it attempted failed.
+# The main job: every system at work. `nuri report` runs the self-test, the host benchmarks with peers,
+# the emulated targets, the ML-KEM hardware core in simulation (ML-KEM-768, NBU = 2, bit-exact against
+# the C library) and key search (every engine, the GPU's when usable), writes report/index.md (headline
+# figures beside peers first, charts, then the long tables), ends with a summary of its parts (ok /
+# FAILED / skipped and why) and exits non-zero when a part it attempted failed.
 demo: bootstrap-cross python
+	@scripts/bootstrap.sh hwsim
 	$(NURI) selftest
 	$(NURI) report
 

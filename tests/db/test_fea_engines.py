@@ -38,7 +38,7 @@ def sql_str(s):
 
 @pytest.fixture(scope="module")
 def pg(key_dir):
-    from nuri.fea_engines import postgres
+    from nuri_dev import pgserver as postgres
 
     need(postgres.missing())
     need(
@@ -273,7 +273,8 @@ def test_duckdb_vectors_and_on_error(duck, key_dir):
 def test_spark_and_cross_engine_round_trip(tmp_path):
     """One local two-core Spark session: mapInArrow and pandas_udf paths, stop/keep, then the
     Parquet round trip through every engine with identical ciphertexts."""
-    from nuri.fea_engines import postgres, roundtrip
+    from nuri_dev import pgserver as postgres
+    from nuri_dev import roundtrip
 
     try:
         import pyspark  # noqa: F401

@@ -157,7 +157,7 @@ def test_report_section(tmp_path):
     each kind of figure named."""
     import json
 
-    from nuri.tools import report
+    from nuri_dev import report
 
     assert report.hw_section(str(tmp_path / "missing.json")) == []
     path = tmp_path / "report.json"
