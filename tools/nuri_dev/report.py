@@ -577,9 +577,9 @@ def _si(v):
 
 
 def _num(v):
-    """20 k, 4,988, 5.87: a headline figure at a glance."""
+    """32.2 M, 24,812, 5.87: a headline figure at a glance."""
     v = float(v)
-    if v >= 1e4:
+    if v >= 1e6:
         return _si(v)
     return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
@@ -596,10 +596,12 @@ def _short(platform):
 
 
 def _vs(mine, theirs, lower):
-    """'2.10x faster' / '1.30x slower' (lower: smaller is better, as cycles)."""
+    """'2.10x faster' / '1.30x slower' / 'even (within 2%)' (lower: smaller is better, as cycles)."""
     if not mine or not theirs:
         return "-"
     r = theirs / mine if lower else mine / theirs
+    if 0.98 <= r <= 1.02:
+        return "even (within 2%)"
     return f"{r:.2f}x faster" if r >= 1 else f"{1 / r:.2f}x slower"
 
 
@@ -1060,9 +1062,9 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
                 "estimates and the ECP5 Fmax.",
             )
         )
-    hw = []
+    hw_lines = []
     if hw_recs:
-        hw = [
+        hw_lines = [
             "## ML-KEM hardware core, this run",
             "",
             _md_table(
@@ -1074,9 +1076,9 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             ),
             "",
         ]
-    hw += hw_section(str(checkout() / "build" / "hw" / "report.json"))
+    hw_lines += hw_section(str(checkout() / "build" / "hw" / "report.json"))
     head = headline(recs, cross_recs, hw_recs)
-    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw, head)
+    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw_lines, head)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
     return dict(
         selftest_failed=n_fail,
