@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 NURI := $(VENV)/bin/nuri
 CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
-.PHONY: peers all demo bootstrap-all check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
+.PHONY: peers all demo bootstrap-demo bootstrap-all check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
 
 all: build
 
@@ -23,6 +23,10 @@ bootstrap:
 # the cross toolchains and emulators (scripts/deps/cross.apt): check-cross, bench and demo use them
 bootstrap-cross:
 	@scripts/bootstrap.sh cross
+
+# what make demo runs beside the host tools: the emulated targets and the hardware core's simulation
+bootstrap-demo:
+	@scripts/bootstrap.sh cross hwsim
 
 # every group in scripts/deps/ (make check runs every component's tests)
 bootstrap-all:
@@ -82,8 +86,7 @@ peers:
 # the C library) and key search (every engine, the GPU's when usable), writes report/index.md (headline
 # figures beside peers first, charts, then the long tables), ends with a summary of its parts (ok /
 # FAILED / skipped and why) and exits non-zero when a part it attempted failed.
-demo: bootstrap-cross python
-	@scripts/bootstrap.sh hwsim
+demo: bootstrap-demo python
 	$(NURI) selftest
 	$(NURI) report
 
