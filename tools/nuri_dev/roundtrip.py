@@ -1,7 +1,7 @@
 """The cross-engine round trip: one Parquet column of 16-digit values (with NULLs and a few
 formatted values) encrypted and decrypted by the CLI, DuckDB, PostgreSQL and Spark; every path
 must give the same ciphertexts for the same key and tweak, keep formats and NULLs, and decrypt
-back to the input. Used by tests/python/test_fea_engines.py (small n) and `make db-soak`
+back to the input. Used by tests/db/test_fea_engines.py (small n) and `make db-soak`
 (python -m nuri_dev.roundtrip --rows 10000000).
 """
 
