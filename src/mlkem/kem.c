@@ -101,8 +101,8 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
 
     nuri_wipe(in, sizeof in);
     nuri_wipe(rs, sizeof rs);
-    nuri_wipe(se, sizeof se);
-    nuri_wipe(sc, sizeof sc);
+    nuri_wipe(se, 2 * k * sizeof se[0]);
+    nuri_wipe(sc, k * sizeof sc[0]);
     nuri_wipe(&t, sizeof t);
 }
 
@@ -170,8 +170,9 @@ static void pke_encrypt(const nuri_mlkem_backend *be, const mlk_params *p, uint8
     be->reduce(&u);
     be->compress(ct + 32 * p->du * k, &u, p->dv);
 
-    nuri_wipe(nz, sizeof *nz);
-    nuri_wipe(yc, sizeof yc);
+    nuri_wipe(nz->y, k * sizeof nz->y[0]);
+    nuri_wipe(nz->e, (k + 1) * sizeof nz->e[0]);
+    nuri_wipe(yc, k * sizeof yc[0]);
     nuri_wipe(&u, sizeof u);
     nuri_wipe(&mu, sizeof mu);
 }
@@ -217,11 +218,6 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
     memcpy(dk + pke + p->ek_bytes + 32, z, 32);
 }
 
-void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
-                                const uint8_t *ek, const uint8_t m[32])
-{
-    nuri_mlkem_encaps_many_internal(be, p, ct, ss, ek, m, 1);
-}
 
 /* Lines 7-11 of ML-KEM.Decaps_internal (Algorithm 18) for one ciphertext, once m' = Decrypt(c),
  * (K', r') = G(m' || h) and K-bar = J(z || c) are known: re-encrypt, compare in constant time,
@@ -236,30 +232,26 @@ static void decaps_finish(const nuri_mlkem_backend *be, const mlk_params *p, uin
     uint32_t diff = (uint32_t)nuri_ct_memcmp(ct, ct2, p->ct_bytes); /* 0 or 0xFFFFFFFF */
     uint8_t keep = (uint8_t)~nuri_value_barrier_u32(diff);
     for (size_t i = 0; i < 32; i++) ss[i] = (uint8_t)((kr[i] & keep) | (kbar[i] & (uint8_t)~keep));
-    nuri_wipe(ct2, sizeof ct2);
+    nuri_wipe(ct2, p->ct_bytes);
 }
 
-int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32], const uint8_t *ct,
-                               const uint8_t *dk)
-{
-    return nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, 1);
-}
 
 /* ---- batch forms: groups of four operations share each Keccak step (and the ek expansion) ---- */
 
 #define GROUP 4
 
-void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
-                                     const uint8_t *ek, const uint8_t *m, size_t n)
+/* n operations in groups of `group` (GROUP, or 1 for a single operation, whose frame then holds
+ * the noise of one operation only: nz has room for `group`). */
+static void encaps_groups(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
+                          const uint8_t *ek, const uint8_t *m, size_t n, unsigned group, mlk_encnoise *nz)
 {
     mlk_ekx x;
     const uint8_t *expanded = NULL; /* the ek that x holds (eks are public: comparing them may branch) */
     uint8_t h[GROUP][32], kr[GROUP][64], g_in[GROUP][64];
     nuri_keccak_job jobs[GROUP];
-    mlk_encnoise nz[GROUP];
     mlk_noise ng[2 * GROUP];
-    for (size_t i0 = 0; i0 < n; i0 += GROUP) {
-        const unsigned cnt = n - i0 < GROUP ? (unsigned)(n - i0) : GROUP;
+    for (size_t i0 = 0; i0 < n; i0 += group) {
+        const unsigned cnt = n - i0 < group ? (unsigned)(n - i0) : group;
         const uint8_t *ek0 = ek + i0 * p->ek_bytes;
         for (unsigned j = 0; j < cnt; j++) /* H(ek) */
             jobs[j] = (nuri_keccak_job){NULL, 0, ek + (i0 + j) * p->ek_bytes, p->ek_bytes, h[j], 32, 0x06};
@@ -294,14 +286,27 @@ void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_par
     nuri_wipe(g_in, sizeof g_in);
 }
 
-int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss, const uint8_t *ct,
-                                    const uint8_t *dk, size_t n)
+void nuri_mlkem_encaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t *ss,
+                                     const uint8_t *ek, const uint8_t *m, size_t n)
+{
+    mlk_encnoise nz[GROUP];
+    encaps_groups(be, p, ct, ss, ek, m, n, GROUP, nz);
+}
+
+void nuri_mlkem_encaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ct, uint8_t ss[32],
+                                const uint8_t *ek, const uint8_t m[32])
+{
+    mlk_encnoise nz[1];
+    encaps_groups(be, p, ct, ss, ek, m, 1, 1, nz);
+}
+
+static int decaps_groups(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss, const uint8_t *ct,
+                         const uint8_t *dk, size_t n, unsigned group, mlk_encnoise *nz)
 {
     const size_t pke = 384 * (size_t)p->k;
     const uint8_t *ek = dk + pke, *h = ek + p->ek_bytes, *z = h + 32;
     uint8_t hchk[32], m[GROUP][32], kr[GROUP][64], kbar[GROUP][32], g_in[GROUP][64];
     nuri_keccak_job jobs[GROUP + 1];
-    mlk_encnoise nz[GROUP];
     mlk_noise ng[2 * GROUP];
     mlk_poly s[MLKEM_KMAX];
     mlk_ekx x;
@@ -309,8 +314,8 @@ int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_para
 
     decode_s(be, p, s, dk);
     decode_t(be, p, &x, ek);
-    for (size_t i0 = 0; i0 < n; i0 += GROUP) {
-        const unsigned cnt = n - i0 < GROUP ? (unsigned)(n - i0) : GROUP;
+    for (size_t i0 = 0; i0 < n; i0 += group) {
+        const unsigned cnt = n - i0 < group ? (unsigned)(n - i0) : group;
         for (unsigned j = 0; j < cnt; j++) { /* m' = Decrypt(dk_PKE, c); (K', r') = G(m' || h) */
             pke_decrypt(be, p, m[j], s, ct + (i0 + j) * p->ct_bytes);
             memcpy(g_in[j], m[j], 32);
@@ -343,7 +348,22 @@ out:
     nuri_wipe(kr, sizeof kr);
     nuri_wipe(kbar, sizeof kbar);
     nuri_wipe(g_in, sizeof g_in);
-    nuri_wipe(nz, sizeof nz);
-    nuri_wipe(s, sizeof s);
+    if (rc != NURI_OK) /* the first group's noise, sampled but not consumed (pke_encrypt wipes it) */
+        for (size_t j = 0; j < n && j < group; j++) nuri_wipe(&nz[j], sizeof nz[j]);
+    nuri_wipe(s, p->k * sizeof s[0]);
     return rc;
+}
+
+int nuri_mlkem_decaps_many_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ss, const uint8_t *ct,
+                                    const uint8_t *dk, size_t n)
+{
+    mlk_encnoise nz[GROUP];
+    return decaps_groups(be, p, ss, ct, dk, n, GROUP, nz);
+}
+
+int nuri_mlkem_decaps_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t ss[32], const uint8_t *ct,
+                               const uint8_t *dk)
+{
+    mlk_encnoise nz[1];
+    return decaps_groups(be, p, ss, ct, dk, 1, 1, nz);
 }
