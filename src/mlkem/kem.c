@@ -55,22 +55,49 @@ static void sample_many(const nuri_mlkem_backend *be, const mlk_sample_req *q)
         return;
     }
     if (q->n_jobs) be->keccak_jobs(q->jobs, q->n_jobs, q->rate);
-    if (q->a) be->gen_matrix(q->a, q->rho, q->k, q->transposed);
+    if (q->a) be->gen_matrix(q->a, q->rho, q->k, q->transposed); /* all rows: row0 = 0, rows = k here */
     for (unsigned i = 0; i < q->n_noise; i++)
         be->sample_cbd(q->noise[i].r, q->noise[i].n, q->noise[i].seed, q->noise[i].nonce0, q->noise[i].eta);
+    for (unsigned b = 0; b < q->n_absorb; b++) {
+        for (unsigned i = 0; i < 17; i++) q->absorb_st[i] ^= nuri_load64_le(q->absorb_in + 136 * b + 8 * i);
+        nuri_keccakf1600(q->absorb_st);
+    }
+}
+
+/* The end of SHA3-256: the last len bytes of the message into st (which holds the blocks before
+ * them), the padding, the output. */
+static void sha3_256_finish(uint64_t st[25], const uint8_t *in, size_t len, uint8_t out[32])
+{
+    uint8_t blk[136];
+    for (; len >= 136; in += 136, len -= 136) {
+        for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(in + 8 * i);
+        nuri_keccakf1600(st);
+    }
+    memset(blk, 0, sizeof blk);
+    memcpy(blk, in, len);
+    blk[len] ^= 0x06;
+    blk[135] ^= 0x80;
+    for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(blk + 8 * i);
+    nuri_keccakf1600(st);
+    for (unsigned i = 0; i < 4; i++) nuri_store64_le(out + 8 * i, st[i]);
 }
 
 /* ---- K-PKE ---- */
 
-/* K-PKE.KeyGen (Algorithm 13) from (rho, sigma) = G(d || k). */
-static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ek, uint8_t *dk_pke,
+/* K-PKE.KeyGen (Algorithm 13) from (rho, sigma) = G(d || k), with h = H(ek) of ML-KEM.KeyGen:
+ * the matrix comes in steps of be->keygen_rows rows, and while a step samples its rows, H(ek)
+ * absorbs the whole blocks of the rows of t encoded so far (ek and rho are public). */
+static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ek, uint8_t *dk_pke, uint8_t h[32],
                        const uint8_t d[32])
 {
     const unsigned k = p->k;
+    const unsigned step = be->sample_many && be->keygen_rows ? be->keygen_rows(k) : k;
     uint8_t in[33], rs[64];
     mlk_poly a[MLKEM_KMAX * MLKEM_KMAX], se[2 * MLKEM_KMAX], t;
     mlk_poly *s = se, *e = se + k;
     mlk_mulcache sc[MLKEM_KMAX];
+    uint64_t hst[25] = {0};
+    size_t hashed = 0; /* bytes of ek absorbed into hst */
 
     memcpy(in, d, 32);
     in[32] = (uint8_t)k;
@@ -81,23 +108,37 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     NURI_CT_PUBLIC(rs, 32);
 
     const mlk_noise se_noise = {se, sigma, 2 * k, p->eta1, 0}; /* s: nonces 0..k-1, e: k..2k-1 */
-    const mlk_sample_req req = {a, rho, k, 0, &se_noise, 1, NULL, 0, 0};
-    sample_many(be, &req);
-    for (unsigned i = 0; i < k; i++) {
-        be->ntt(&s[i]);
-        be->ntt(&e[i]);
-        be->mulcache(&sc[i], &s[i]);
+    for (unsigned r0 = 0; r0 < k; r0 += step) {
+        const unsigned rows = k - r0 < step ? k - r0 : step, blocks = (unsigned)((384 * r0 - hashed) / 136);
+        const mlk_sample_req req = {a, rho, k,    0,   r0 ? NULL : &se_noise, r0 ? 0 : 1, NULL, 0,
+                                    0, r0,  rows, hst, ek + hashed,           blocks};
+        sample_many(be, &req);
+        hashed += 136 * (size_t)blocks;
+        if (r0 == 0)
+            for (unsigned i = 0; i < k; i++) {
+                be->ntt(&s[i]);
+                be->ntt(&e[i]);
+                be->mulcache(&sc[i], &s[i]);
+            }
+        for (unsigned i = r0; i < r0 + rows; i++) {
+            be->basemul_acc(&t, &a[i * k], s, sc, k);
+            be->tomont(&t);
+            for (unsigned j = 0; j < MLKEM_N; j++) t.c[j] = (int16_t)(t.c[j] + e[i].c[j]);
+            be->reduce(&t);
+            be->tobytes(ek + 384 * i, &t);
+        }
     }
     for (unsigned i = 0; i < k; i++) {
-        be->basemul_acc(&t, &a[i * k], s, sc, k);
-        be->tomont(&t);
-        for (unsigned j = 0; j < MLKEM_N; j++) t.c[j] = (int16_t)(t.c[j] + e[i].c[j]);
-        be->reduce(&t);
-        be->tobytes(ek + 384 * i, &t);
         be->reduce(&s[i]);
         be->tobytes(dk_pke + 384 * i, &s[i]);
     }
     memcpy(ek + 384 * k, rho, 32);
+    if (hashed) {
+        sha3_256_finish(hst, ek + hashed, p->ek_bytes - hashed, h);
+    } else {
+        nuri_keccak_job hj = {NULL, 0, ek, p->ek_bytes, h, 32, 0x06}; /* H(ek) */
+        be->keccak_jobs(&hj, 1, 136);
+    }
 
     nuri_wipe(in, sizeof in);
     nuri_wipe(rs, sizeof rs);
@@ -121,7 +162,7 @@ static void decode_t(const nuri_mlkem_backend *be, const mlk_params *p, mlk_ekx 
 static mlk_sample_req matrix_req(const mlk_params *p, mlk_ekx *x, const uint8_t *ek, const nuri_keccak_job *jobs,
                                  unsigned n_jobs)
 {
-    return (mlk_sample_req){x->at, ek + 384 * p->k, p->k, 1, NULL, 0, jobs, n_jobs, 136};
+    return (mlk_sample_req){x->at, ek + 384 * p->k, p->k, 1, NULL, 0, jobs, n_jobs, 136, 0, p->k, NULL, NULL, 0};
 }
 
 static void expand_ek(const nuri_mlkem_backend *be, const mlk_params *p, mlk_ekx *x, const uint8_t *ek)
@@ -211,10 +252,8 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
                                 const uint8_t d[32], const uint8_t z[32])
 {
     size_t pke = 384 * (size_t)p->k;
-    pke_keygen(be, p, ek, dk, d);
+    pke_keygen(be, p, ek, dk, dk + pke + p->ek_bytes, d); /* dk = dk_PKE || ek || H(ek) || z */
     memcpy(dk + pke, ek, p->ek_bytes);
-    nuri_keccak_job h = {NULL, 0, ek, p->ek_bytes, dk + pke + p->ek_bytes, 32, 0x06}; /* H(ek) */
-    be->keccak_jobs(&h, 1, 136);
     memcpy(dk + pke + p->ek_bytes + 32, z, 32);
 }
 
@@ -270,7 +309,7 @@ static void encaps_groups(const nuri_mlkem_backend *be, const mlk_params *p, uin
         }
         be->keccak_jobs(jobs, cnt, 72);
         for (unsigned j = 0; j < cnt; j++) encnoise_groups(p, &ng[2 * j], &nz[j], kr[j] + 32);
-        const mlk_sample_req noise = {NULL, NULL, 0, 0, ng, 2 * cnt, NULL, 0, 0};
+        const mlk_sample_req noise = {NULL, NULL, 0, 0, ng, 2 * cnt, NULL, 0, 0, 0, 0, NULL, NULL, 0};
         sample_many(be, &noise);
         for (unsigned j = 0; j < cnt; j++) {
             const uint8_t *ekj = ek + (i0 + j) * p->ek_bytes;

@@ -678,7 +678,7 @@ static void avx2_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int 
  * that still absorb, permutes all four, and copies one block out of every lane that squeezes.
  * Branches and indices depend on lengths, stream kinds and the matrix's XOF output only (public:
  * it comes from rho); noise seeds, hash inputs and outputs are only copied and permuted. */
-enum { SM_JOB, SM_MATRIX, SM_NOISE };
+enum { SM_JOB, SM_ABSORB, SM_MATRIX, SM_NOISE };
 #define SM_MAX   64                                 /* streams per request: 16 + 4 x 9 + 5 at most */
 #define SM_BLOCK (3 * NURI_SHAKE128_RATE + REJ_PAD) /* a lane's output buffer */
 
@@ -717,6 +717,15 @@ static void sm_job_block(uint64_t *st, unsigned j, const sm_stream *q, unsigned 
     }
 }
 
+/* Block b of the request's hash in progress into lane j; the first one starts from its state. */
+static void sm_absorb_block(uint64_t *st, unsigned j, const mlk_sample_req *req, unsigned b)
+{
+    const uint8_t *in = req->absorb_in + (size_t)NURI_SHA3_256_RATE * b;
+    if (b == 0)
+        for (unsigned i = 0; i < 25; i++) st[4 * i + j] = req->absorb_st[i];
+    for (unsigned i = 0; i < NURI_SHA3_256_RATE / 8; i++) st[4 * i + j] ^= nuri_load64_le(in + 8 * i);
+}
+
 /* The first 168 bytes of every lane to out[j] (4x4 transposes of 64-bit words, as the x4 squeeze). */
 static void sm_extract(const uint64_t *s, uint8_t *const out[4])
 {
@@ -739,13 +748,15 @@ static void avx2_sample_many(const mlk_sample_req *req)
 {
     sm_stream str[SM_MAX];
     unsigned ns = 0;
+    if (req->n_absorb) /* a hash in progress: whole blocks, no output */
+        str[ns++] = (sm_stream){SM_ABSORB, 0, 0, NURI_SHA3_256_RATE, req->n_absorb, 0, NULL, NULL, NULL};
     for (unsigned i = 0; i < req->n_jobs; i++) {
         const nuri_keccak_job *jb = &req->jobs[i];
         str[ns++] =
             (sm_stream){SM_JOB, 0, 0, req->rate, (unsigned)((jb->prelen + jb->len) / req->rate + 1), 1, NULL, NULL, jb};
     }
     if (req->a)
-        for (unsigned e = 0; e < req->k * req->k; e++) {
+        for (unsigned e = req->row0 * req->k; e < (req->row0 + req->rows) * req->k; e++) {
             const unsigned row = e / req->k, col = e % req->k;
             str[ns++] = (sm_stream){SM_MATRIX,
                                     (uint8_t)(req->transposed ? row : col),
@@ -784,6 +795,7 @@ static void avx2_sample_many(const mlk_sample_req *req)
             const sm_stream *q = &str[lane[j].s];
             if (lane[j].absorbed < q->nabs) {
                 if (q->kind == SM_JOB) sm_job_block(st.s, j, q, lane[j].absorbed, blk);
+                else if (q->kind == SM_ABSORB) sm_absorb_block(st.s, j, req, lane[j].absorbed);
                 else sm_seed_block(st.s, j, q);
                 lane[j].absorbed++;
             }
@@ -795,6 +807,11 @@ static void avx2_sample_many(const mlk_sample_req *req)
             out[j] = scratch;
             if (lane[j].s < 0 || lane[j].absorbed < str[lane[j].s].nabs) continue;
             const sm_stream *q = &str[lane[j].s];
+            if (q->kind == SM_ABSORB) { /* all blocks in: the state goes back to the caller */
+                for (unsigned i = 0; i < 25; i++) req->absorb_st[i] = st.s[4 * i + j];
+                lane[j].s = -1;
+                continue;
+            }
             const unsigned sq = lane[j].squeezed;
             out[j] = buf[j] + (q->kind == SM_JOB ? 0 : q->kind == SM_NOISE ? q->rate * sq : sq < 3 ? q->rate * sq : 0);
         }
@@ -823,6 +840,12 @@ static void avx2_sample_many(const mlk_sample_req *req)
     nuri_wipe(blk, sizeof blk);
 }
 
+/* Key generation's rows per step: for k = 3 one row at a time, so that each step's three matrix
+ * entries leave a lane for the blocks of H(ek) that the rows before have completed (10 x4 steps and
+ * 4 single permutations instead of 9 and 9). For k = 2 and 4 the split costs more x4 steps than
+ * it saves single permutations. */
+static unsigned avx2_keygen_rows(unsigned k) { return k == 3 ? 1 : k; }
+
 const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     {"avx2", NURI_CPU_AVX2, 1,
      "AVX2: 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak (BMI2 single Keccak "
@@ -841,4 +864,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     avx2_gen_matrix,
     nuri_keccak_jobs_avx2,
     avx2_sample_many,
+    avx2_keygen_rows,
 };
