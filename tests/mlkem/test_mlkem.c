@@ -505,7 +505,7 @@ static void test_sample_many(void)
         int ok = 1;
         for (int it = 0; it < 300; it++) {
             static mlk_poly a1[16], a2[16], n1[40], n2[40];
-            static uint8_t msg[5][1700], out1[5][168], out2[5][168];
+            static uint8_t msg[5][12 * 168], out1[5][168], out2[5][168];
             uint8_t rho[32], seeds[8][32], pre[5][32];
             static const unsigned rates[3] = {72, 136, 168};
             mlk_noise g1[8], g2[8];
