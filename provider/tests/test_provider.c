@@ -665,6 +665,33 @@ static void test_mlkem(void)
         EVP_PKEY_free(pk);
         ERR_clear_error();
     }
+    /* Degenerate keys (t-hat zero: the ciphertext would carry m in the clear) are refused at import,
+     * as a public key, inside a private key (its H(ek) recomputed, so the FIPS 203 hash check
+     * passes); nothing can be encapsulated to them. */
+    for (int li = 0; li < 3; li++) {
+        const unsigned L = levels[li], k = L / 256;
+        const size_t nek = nuri_mlkem_ek_bytes(L), ndk = nuri_mlkem_dk_bytes(L);
+        CHECK(nuri_mlkem_keygen(L, ek, nek, dk, ndk, NULL, 0, NULL) == NURI_OK, "ML-KEM-%u keygen", L);
+        memset(ek, 0, 384 * k); /* t = 0, rho kept */
+        EVP_PKEY *pk = key_from(L, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, ek, nek);
+        CHECK(pk == NULL, "ML-KEM-%u: a public key with t = 0 is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+        memset(buf, 0, nek); /* the all-zero file */
+        pk = key_from(L, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, buf, nek);
+        CHECK(pk == NULL, "ML-KEM-%u: the all-zero public key is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+        memcpy(dk + 384 * k, ek, nek);
+        size_t hl = 0;
+        CHECK(EVP_Q_digest(lib, "SHA3-256", NULL, ek, nek, dk + 384 * k + nek, &hl) == 1 && hl == 32,
+              "SHA3-256 of the degenerate ek");
+        CHECK(nuri_mlkem_check_dk(L, dk, ndk) == NURI_OK, "ML-KEM-%u: that dk passes the FIPS 203 hash check", L);
+        pk = key_from(L, EVP_PKEY_KEYPAIR, OSSL_PKEY_PARAM_PRIV_KEY, dk, ndk);
+        CHECK(pk == NULL, "ML-KEM-%u: a private key whose ek has t = 0 is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+    }
 
     for (int li = 0; li < 3; li++) {
         const unsigned L = levels[li];
