@@ -21,8 +21,9 @@ Deterministic forms (FIPS 203 KeyGen_internal / Encaps_internal) take the random
 
 Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus check on ``ek``,
 §7.3 hash check on ``dk``). Beyond FIPS 203, a degenerate ``ek`` (t zero, or 1/16 or more of its
-coefficients zero: the ciphertext would give the shared key away) is refused too. A well-formed ciphertext that was altered is not an error: ``decaps``
-then returns the implicit-rejection key, which matches nothing the sender has.
+coefficients zero: the ciphertext would give the shared key away) is refused too. A well-formed
+ciphertext that was altered is not an error: ``decaps`` then returns the implicit-rejection key,
+which matches nothing the sender has.
 """
 
 from ._native import ffi, lib
