@@ -54,8 +54,13 @@ class Recipient:
             raise ValueError(f"{where}: unsupported KEM 0x{kem:04x}")
         if len(data) != want:
             raise ValueError(f"{where}: an {hpke.KEM_NAMES[kem]} public key is {want} bytes, got {len(data)}")
-        if not hpke._mlkem().check_encapsulation_key(768, data[: hpke.MLKEM_EK]):
-            raise ValueError(f"{where}: not a valid {hpke.KEM_NAMES[kem]} public key (FIPS 203 modulus check)")
+        # the checks of key import: FIPS 203 modulus check, no degenerate t, no low-order X25519 point
+        try:
+            hpke._mlkem().MLKEM768PublicKey.from_public_bytes(data[: hpke.MLKEM_EK])
+            if kem == hpke.KEM_MLKEM768_X25519:
+                hpke.check_x25519_public(data[hpke.MLKEM_EK :])
+        except ValueError as e:
+            raise ValueError(f"{where}: not a usable {hpke.KEM_NAMES[kem]} public key: {e}") from None
         return cls(kem, data)
 
     @classmethod
