@@ -18,8 +18,9 @@ void tu_set_end(const char *test, const char *set, unsigned long count, unsigned
 {
     CHECK(expected ? count == expected : count > 0, "%s: %s: %lu vectors, expected %lu", test, set, count, expected);
     unsigned long failed = tu_failed - set_failed_before;
-    if (failed) printf("%s: %s: %lu vectors, %lu checks FAILED\n", test, set, count, failed);
-    else printf("%s: %s: %lu vectors passed\n", test, set, count);
+    const char *noun = count == 1 ? "vector" : "vectors";
+    if (failed) printf("%s: %s: %lu %s, %lu checks FAILED\n", test, set, count, noun, failed);
+    else printf("%s: %s: %lu %s passed\n", test, set, count, noun);
 }
 
 static int hexval(int c)

@@ -10,4 +10,5 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("vector sets")
     for (module, name), (count, runs) in sorted(vectors.SETS_PASSED.items()):
         more = f" (x{runs} runs)" if runs > 1 else ""
-        terminalreporter.write_line(f"{module}: {name}: {count} vectors passed{more}")
+        noun = "vector" if count == 1 else "vectors"
+        terminalreporter.write_line(f"{module}: {name}: {count} {noun} passed{more}")
