@@ -7,9 +7,13 @@ list(APPEND NURI_SOURCES
 nuri_backend(mlkem ref mlkem_ref.c)
 nuri_backend(mlkem opt mlkem_opt.c)
 # AVX2 kernels, with the four-way AVX2 Keccak and the BMI2 single-state Keccak they use (x86-64
-# builds; dispatch picks them only on CPUs with AVX2; the BMI2 Keccak runs only if the CPU has BMI2). No AVX-512 backend: the
-# development machine has no AVX-512 to test one on.
+# builds; dispatch picks them only on CPUs with AVX2; the BMI2 Keccak runs only if the CPU has BMI2).
+# AVX-512 kernels (F/BW/VL) with the eight-way AVX-512 Keccak; dispatch picks them on CPUs with those.
 if(NURI_X86_64)
+  nuri_backend(mlkem avx512 mlkem_avx512.c FLAGS -mavx512f -mavx512bw -mavx512vl)
+  if(NOT "src/common/keccakx8_avx512.c" IN_LIST NURI_SOURCES)
+    nuri_simd_source(src/common/keccakx8_avx512.c -mavx512f -mavx512bw -mavx512vl)
+  endif()
   nuri_backend(mlkem avx2 mlkem_avx2.c FLAGS -mavx2)
   if(NOT "src/common/keccakx4_avx2.c" IN_LIST NURI_SOURCES)
     nuri_simd_source(src/common/keccakx4_avx2.c -mavx2)

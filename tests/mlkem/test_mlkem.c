@@ -252,6 +252,9 @@ static const nuri_mlkem_backend *backend_by_name(const char *name)
 #if defined(NURI_HAVE_MLKEM_AVX2)
         &nuri_mlkem_backend_avx2,
 #endif
+#if defined(NURI_HAVE_MLKEM_AVX512)
+        &nuri_mlkem_backend_avx512,
+#endif
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i] && strcmp(all[i]->info.name, name) == 0) return all[i];
