@@ -12,7 +12,11 @@
  * one, longest first. Its branches depend on lengths and rates only, never on data. Compiled with
  * the AVX-512 flags only (family.cmake); callers reach it through a backend chosen by dispatch on
  * AVX-512 CPUs. */
+#if defined(NURI_AVX512_EMULATED)
+#include "avx512_emul.h" /* test builds: the same code through portable intrinsics */
+#else
 #include <immintrin.h>
+#endif
 #include <string.h>
 
 #include "fips202.h"

@@ -17,7 +17,11 @@
  * Twiddle layouts come from scripts/gen_mlkem_avx512_tables.py (tables_avx512.h).
  * AVX-512F/BW/VL only (no VBMI): it runs on every AVX-512 server core since Skylake-SP.
  * No secret-dependent branches or memory indices. */
+#if defined(NURI_AVX512_EMULATED)
+#include "avx512_emul.h" /* test builds: the same code through portable intrinsics */
+#else
 #include <immintrin.h>
+#endif
 
 #include "../mlkem_impl.h"
 #include "../zetas.h"
@@ -487,10 +491,18 @@ static void avx512_sample_cbd(mlk_poly *r, unsigned n, const uint8_t seed[32], u
     avx512_sample_many(&(mlk_sample_req){.noise = &z, .n_noise = 1});
 }
 
+#if defined(NURI_AVX512_EMULATED) /* runs wherever the AVX2 code the portable intrinsics became runs */
+#define AVX512_CPU  NURI_CPU_AVX2
+#define AVX512_NOTE " (emulated build: portable intrinsics)"
+#else
+#define AVX512_CPU  (NURI_CPU_AVX2 | NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL)
+#define AVX512_NOTE ""
+#endif
+
 const nuri_mlkem_backend nuri_mlkem_backend_avx512 = {
-    .info = {"avx512", NURI_CPU_AVX2 | NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL, 1,
+    .info = {"avx512", AVX512_CPU, 1,
              "AVX-512: 32-lane NTT/basemul/compression/rejection sampling, 8-way AVX-512 Keccak running matrix, "
-             "noise and hashes side by side"},
+             "noise and hashes side by side" AVX512_NOTE},
     .ntt = avx512_ntt,
     .invntt = avx512_invntt,
     .mulcache = avx512_mulcache,
