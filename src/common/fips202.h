@@ -63,10 +63,14 @@ void nuri_keccak_job_bmi2(const nuri_keccak_job *job, unsigned rate);
 void nuri_keccak_job1(const nuri_keccak_job *job, unsigned rate);
 
 /* A job with its own rate, in lists that mix SHAKE128, SHAKE256 and SHA-3; here outlen may exceed
- * the rate (several squeezed blocks: XOF output for sampling). */
+ * the rate (several squeezed blocks: XOF output for sampling). With `state` set, the sponge
+ * continues from *state instead of starting from zero (a message hashed in parts, as it is
+ * produced), and a task with job.out == NULL absorbs its message -- whole blocks, no padding --
+ * and leaves the sponge in *state for a later task. */
 typedef struct nuri_keccak_task {
     nuri_keccak_job job;
     unsigned rate;
+    uint64_t *state;
 } nuri_keccak_task;
 
 /* Eight interleaved states (lane i of instance j at s[8*i + j]) on AVX-512 (keccakx8_avx512.c,

@@ -86,11 +86,14 @@ static inline size_t per_rate(size_t x, unsigned rate)
 
 /* Blocks a task absorbs (the last one padded), and the permutations it needs: one more per
  * squeezed block after the first (which the last absorbing permutation yields). */
-static size_t task_absorb(const nuri_keccak_task *t) { return per_rate(t->job.prelen + t->job.len, t->rate) + 1; }
+static size_t task_absorb(const nuri_keccak_task *t)
+{
+    return per_rate(t->job.prelen + t->job.len, t->rate) + (t->job.out != NULL); /* no padding block */
+}
 static size_t task_perms(const nuri_keccak_task *t)
 {
     const size_t squeeze = t->job.outlen ? per_rate(t->job.outlen + t->rate - 1, t->rate) : 1;
-    return task_absorb(t) + squeeze - 1;
+    return task_absorb(t) + (t->job.out ? squeeze - 1 : 0);
 }
 
 #define LANES     8
@@ -126,6 +129,16 @@ static void absorb8(uint64_t *s, const uint8_t *const src[LANES], const unsigned
     for (unsigned j = 0; j < LANES; j++) {
         most = bytes[j] > most ? bytes[j] : most;
         if (bytes[j]) lanes[busy++] = j;
+    }
+    if (busy == 1 && !fresh && bytes[lanes[0]] % 8 == 0) { /* one lane, whole words: the common case */
+        const unsigned j = lanes[0];
+        const __mmask8 m = (__mmask8)(1u << j);
+        for (unsigned i = 0; i < bytes[j] / 8; i++) {
+            __m512i *row = (__m512i *)(s + LANES * i), v = _mm512_loadu_si512(row);
+            const __m512i w = _mm512_set1_epi64((long long)nuri_load64_le(src[j] + 8 * i));
+            _mm512_storeu_si512(row, _mm512_mask_xor_epi64(v, m, v, w));
+        }
+        return;
     }
     if (busy < 3) { /* each word broadcast and XORed into its lane under a mask */
         const unsigned rows = fresh ? 25 : (most + 7) / 8;
@@ -188,7 +201,8 @@ static void squeeze8(const uint64_t *s, uint8_t *const dst[LANES], const unsigne
         transpose8(c);
         for (unsigned j = 0; j < LANES; j++) {
             const unsigned n = bytes[j] > 8 * g ? bytes[j] - 8 * g : 0;
-            if (n) _mm512_mask_storeu_epi8(dst[j] + 8 * g, n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1, c[j]);
+            if (n >= 64) _mm512_storeu_si512(dst[j] + 8 * g, c[j]);
+            else if (n) _mm512_mask_storeu_epi8(dst[j] + 8 * g, ((__mmask64)1 << n) - 1, c[j]);
         }
     }
 }
@@ -224,6 +238,7 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
         for (unsigned j = 0; j < LANES; j++) {
             bytes[j] = 0;
             src[j] = NULL;
+            while (next < n && perms[next] == 0) next++; /* nothing to absorb: *state stays as it is */
             if (!ln[j].t && next < n) {
                 ln[j].t = &tasks[order[next++]];
                 ln[j].blk = 0;
@@ -251,6 +266,9 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
         }
         if (!active) break;
         absorb8(s, src, bytes, fresh);
+        for (unsigned j = 0; j < LANES; j++) /* a task continuing a sponge: its state on top */
+            if ((fresh >> j & 1) && ln[j].t->state)
+                for (unsigned i = 0; i < 25; i++) xor_word(s, i, j, ln[j].t->state[i]);
         for (unsigned j = 0; j < LANES; j++) { /* domain byte and the final bit of the padding */
             if (!(pad >> j & 1)) continue;
             const unsigned at = bytes[j], last = ln[j].t->rate - 1;
@@ -264,6 +282,11 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
             dst[j] = NULL;
             if (!ln[j].t || ln[j].blk < ln[j].absorb) continue;
             const nuri_keccak_job *job = &ln[j].t->job;
+            if (!job->out) { /* absorbed in part: the sponge waits in *state */
+                for (unsigned i = 0; i < 25; i++) ln[j].t->state[i] = s[LANES * i + j];
+                ln[j].t = NULL;
+                continue;
+            }
             const size_t m = job->outlen - ln[j].done < ln[j].t->rate ? job->outlen - ln[j].done : ln[j].t->rate;
             dst[j] = job->out + ln[j].done;
             bytes[j] = (unsigned)m;
@@ -292,7 +315,7 @@ void nuri_keccak_jobs_x8_avx512(const nuri_keccak_job *jobs, unsigned n, unsigne
     nuri_keccak_task t[CHUNK_MAX];
     for (unsigned i = 0; i < n; i += CHUNK_MAX) {
         const unsigned m = n - i < CHUNK_MAX ? n - i : CHUNK_MAX;
-        for (unsigned j = 0; j < m; j++) t[j] = (nuri_keccak_task){jobs[i + j], rate};
+        for (unsigned j = 0; j < m; j++) t[j] = (nuri_keccak_task){.job = jobs[i + j], .rate = rate};
         nuri_keccak_tasks_x8_avx512(t, m);
     }
 }

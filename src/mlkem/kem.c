@@ -62,9 +62,11 @@ static void sample_many(const nuri_mlkem_backend *be, const mlk_sample_req *q)
 
 /* ---- K-PKE ---- */
 
-/* K-PKE.KeyGen (Algorithm 13) from (rho, sigma) = G(d || k). */
+/* K-PKE.KeyGen (Algorithm 13) from (rho, sigma) = G(d || k), and H(ek) for ML-KEM.KeyGen_internal.
+ * With the backend's sample_rows hook (and k >= 3, where it saves permutations) the last matrix
+ * row is sampled beside the hashing of the part of ek already made from the other rows. */
 static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ek, uint8_t *dk_pke,
-                       const uint8_t d[32])
+                       uint8_t h_ek[32], const uint8_t d[32])
 {
     const unsigned k = p->k;
     uint8_t in[33], rs[64];
@@ -80,15 +82,23 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     /* rho is public (it is part of ek); sampling A branches on it. */
     NURI_CT_PUBLIC(rs, 32);
 
+    const unsigned split = be->sample_rows && k >= 3 ? k - 1 : k; /* rows sampled before H starts */
+    const size_t hashed = 136 * (384 * (size_t)split / 136);      /* ek bytes H absorbs beside row k-1 */
+    mlk_hsponge h = {{0}};
     const mlk_noise se_noise = {se, sigma, 2 * k, p->eta1, 0}; /* s: nonces 0..k-1, e: k..2k-1 */
     const mlk_sample_req req = {a, rho, k, 0, &se_noise, 1, NULL, 0, 0};
-    sample_many(be, &req);
+    if (split < k) be->sample_rows(&req, 0, split, NULL, NULL, 0, NULL);
+    else sample_many(be, &req);
     for (unsigned i = 0; i < k; i++) {
         be->ntt(&s[i]);
         be->ntt(&e[i]);
         be->mulcache(&sc[i], &s[i]);
     }
     for (unsigned i = 0; i < k; i++) {
+        if (i == split) {
+            const mlk_sample_req last = {a, rho, k, 0, NULL, 0, NULL, 0, 0};
+            be->sample_rows(&last, split, k - split, &h, ek, hashed, NULL);
+        }
         be->basemul_acc(&t, &a[i * k], s, sc, k);
         be->tomont(&t);
         for (unsigned j = 0; j < MLKEM_N; j++) t.c[j] = (int16_t)(t.c[j] + e[i].c[j]);
@@ -98,6 +108,13 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
         be->tobytes(dk_pke + 384 * i, &s[i]);
     }
     memcpy(ek + 384 * k, rho, 32);
+    if (split < k) { /* the rest of H(ek) */
+        const mlk_sample_req none = {0};
+        be->sample_rows(&none, 0, 0, &h, ek + hashed, p->ek_bytes - hashed, h_ek);
+    } else {
+        nuri_keccak_job hj = {NULL, 0, ek, p->ek_bytes, h_ek, 32, 0x06};
+        be->keccak_jobs(&hj, 1, 136);
+    }
 
     nuri_wipe(in, sizeof in);
     nuri_wipe(rs, sizeof rs);
@@ -210,10 +227,8 @@ void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *
                                 const uint8_t d[32], const uint8_t z[32])
 {
     size_t pke = 384 * (size_t)p->k;
-    pke_keygen(be, p, ek, dk, d);
+    pke_keygen(be, p, ek, dk, dk + pke + p->ek_bytes, d); /* dk = dk_PKE || ek || H(ek) || z */
     memcpy(dk + pke, ek, p->ek_bytes);
-    nuri_keccak_job h = {NULL, 0, ek, p->ek_bytes, dk + pke + p->ek_bytes, 32, 0x06}; /* H(ek) */
-    be->keccak_jobs(&h, 1, 136);
     memcpy(dk + pke + p->ek_bytes + 32, z, 32);
 }
 

@@ -50,6 +50,12 @@ typedef struct mlk_sample_req {
     unsigned n_jobs, rate;
 } mlk_sample_req;
 
+/* H(ek) of key generation hashed in parts (the optional hook sample_rows): the SHA3-256 sponge
+ * after the whole 136-byte blocks absorbed so far; zero before the first. */
+typedef struct mlk_hsponge {
+    uint64_t s[25];
+} mlk_hsponge;
+
 typedef struct nuri_mlkem_backend {
     nuri_impl_info info;
     /* Forward NTT. In: |x| <= q. Out: NTT domain, |x| < q. */
@@ -87,6 +93,14 @@ typedef struct nuri_mlkem_backend {
      * called one after the other (the generic path), so that a SIMD Keccak can keep all its lanes
      * busy: the long H(ek) and J(z || c) sponges beside the matrix entries and the noise. */
     void (*sample_many)(const mlk_sample_req *req);
+    /* Optional (NULL: key generation samples A, s and e in one sample_many and hashes ek once it is
+     * whole): key generation in steps, so that the sponge of H(ek) runs beside the sampling of the
+     * last matrix row instead of after it. As sample_many(req), but of the matrix only the rows
+     * [row0, row0 + nrows) of req->a, while the sponge *h (if h != NULL) absorbs h_len bytes of h_in:
+     * whole 136-byte blocks, or with h_out != NULL the rest of the message, padded, after which
+     * the 32 bytes of H go to h_out. */
+    void (*sample_rows)(const mlk_sample_req *req, unsigned row0, unsigned nrows, mlk_hsponge *h, const uint8_t *h_in,
+                        size_t h_len, uint8_t *h_out);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;

@@ -113,9 +113,9 @@ static void test_keccak_tasks_x8(void)
             const size_t prelen = tu_rand64() % 3 == 0 ? tu_rand64() % 50 : 0;
             size_t len = tu_rand64() % 4 == 0 ? rate * (tu_rand64() % 5) + tu_rand64() % 3 : tu_rand64() % 700;
             const size_t outlen = 1 + tu_rand64() % OUTMAX;
-            t[j] = (nuri_keccak_task){{prelen ? msg + 1200 : NULL, prelen, msg + tu_rand64() % 400, len, out[j], outlen,
-                                       (uint8_t)(tu_rand64() & 1 ? 0x06 : 0x1F)},
-                                      rate};
+            t[j] = (nuri_keccak_task){.job = {prelen ? msg + 1200 : NULL, prelen, msg + tu_rand64() % 400, len, out[j],
+                                              outlen, (uint8_t)(tu_rand64() & 1 ? 0x06 : 0x1F)},
+                                      .rate = rate};
         }
         nuri_keccak_tasks_x8_avx512(t, n);
         for (unsigned j = 0; j < n; j++) {
@@ -126,6 +126,35 @@ static void test_keccak_tasks_x8(void)
         }
     }
     CHECK(ok, "Keccak x8 task runner == reference sponge on 80 random task lists (rates 72/136/168, 1..70 tasks)");
+
+    /* messages hashed in two parts: whole blocks absorbed into a saved state (beside other
+     * tasks), then the rest from that state in a second list */
+    static uint64_t st[NT][25];
+    static nuri_keccak_task t2[NT];
+    ok = 1;
+    for (int it = 0; it < 40; it++) {
+        const unsigned n = 1 + (unsigned)(tu_rand64() % 12);
+        for (unsigned j = 0; j < n; j++) {
+            const unsigned rate = rates[tu_rand64() % 3];
+            const size_t len = tu_rand64() % 900, cut = rate * (tu_rand64() % (len / rate + 1));
+            const uint8_t *in = msg + tu_rand64() % 400;
+            memset(st[j], 0, sizeof st[j]);
+            t[j] = (nuri_keccak_task){.job = {NULL, 0, in, cut, NULL, 0, 0}, .rate = rate, .state = st[j]};
+            t2[j] = (nuri_keccak_task){.job = {NULL, 0, in + cut, len - cut, out[j], 1 + tu_rand64() % OUTMAX, 0x06},
+                                       .rate = rate,
+                                       .state = st[j]};
+            t[n + j] = (nuri_keccak_task){.job = {NULL, 0, msg, tu_rand64() % 300, out[n + j], 200, 0x1F}, .rate = 136};
+        }
+        nuri_keccak_tasks_x8_avx512(t, 2 * n);
+        nuri_keccak_tasks_x8_avx512(t2, n);
+        for (unsigned j = 0; j < n; j++) {
+            ref_sponge(want, t2[j].job.outlen, t2[j].rate, 0x06, t[j].job.in, t[j].job.len + t2[j].job.len);
+            ok &= memcmp(want, out[j], t2[j].job.outlen) == 0;
+            ref_sponge(want, 200, 136, 0x1F, msg, t[n + j].job.len);
+            ok &= memcmp(want, out[n + j], 200) == 0;
+        }
+    }
+    CHECK(ok, "Keccak x8 task runner: messages absorbed in parts through a saved state == reference sponge");
 }
 #endif
 

@@ -421,29 +421,35 @@ static void noise_finish(noise_batch *b)
 }
 
 /* Everything of one kem.c step in one task list: matrix entries (SHAKE128, squeezing 3 blocks --
- * 504 bytes, enough for all but ~0.7% of the entries -- or 4 beside hash jobs, whose longer chains
- * leave room in the other lanes for the fourth block, after which a short entry has probability
- * ~1e-37), the noise PRFs (SHAKE256) and the hash jobs; lists longer than the buffers run in turn.
- * An entry still short continues its XOF on one state (rho is public: branching on it is fine). */
-static void avx512_sample_many(const mlk_sample_req *q)
+ * 504 bytes, enough for all but ~0.7% of the entries -- or 4 beside hash jobs or a sponge, whose
+ * longer chains leave room in the other lanes for the fourth block, after which a short entry has
+ * probability ~1e-37), the noise PRFs (SHAKE256), the hash jobs and the H(ek) sponge of sample_rows;
+ * lists longer than the buffers run in turn. An entry still short continues its XOF on one
+ * state (rho is public: branching on it is fine). Of the matrix, rows [row0, row0 + nrows). */
+static void sample(const mlk_sample_req *q, unsigned row0, unsigned nrows, mlk_hsponge *h, const uint8_t *h_in,
+                   size_t h_len, uint8_t *h_out)
 {
-    nuri_keccak_task t[NMAT + NNOISE + NJOB];
+    nuri_keccak_task t[NMAT + NNOISE + NJOB + 1];
     _Alignas(64) uint8_t mat[NMAT][4 * NURI_SHAKE128_RATE];
     uint8_t in[NMAT][34];
     noise_batch nb;
-    const unsigned k = q->a ? q->k : 0, mat_blocks = q->n_jobs ? 4 : 3;
+    const unsigned k = q->a ? q->k : 0, e0 = row0 * k, e1 = (row0 + nrows) * k;
+    const unsigned mat_blocks = q->n_jobs || h ? 4 : 3;
     unsigned nt = 0, jobs_done = 0;
     nb.n = 0;
-    for (unsigned e = 0; e < k * k; e++) {
+    for (unsigned e = e0; e < e1; e++) {
         unsigned row = e / k, col = e % k;
         memcpy(in[e], q->rho, 32);
         in[e][32] = (uint8_t)(q->transposed ? row : col);
         in[e][33] = (uint8_t)(q->transposed ? col : row);
-        t[nt++] =
-            (nuri_keccak_task){{NULL, 0, in[e], 34, mat[e], mat_blocks * NURI_SHAKE128_RATE, 0x1F}, NURI_SHAKE128_RATE};
+        t[nt++] = (nuri_keccak_task){.job = {NULL, 0, in[e], 34, mat[e], mat_blocks * NURI_SHAKE128_RATE, 0x1F},
+                                     .rate = NURI_SHAKE128_RATE};
     }
+    if (h)
+        t[nt++] = (nuri_keccak_task){
+            .job = {NULL, 0, h_in, h_len, h_out, h_out ? 32 : 0, 0x06}, .rate = NURI_SHA3_256_RATE, .state = h->s};
     for (; jobs_done < q->n_jobs && jobs_done < NJOB; jobs_done++)
-        t[nt++] = (nuri_keccak_task){q->jobs[jobs_done], q->rate};
+        t[nt++] = (nuri_keccak_task){.job = q->jobs[jobs_done], .rate = q->rate};
     for (unsigned g = 0; g < q->n_noise; g++) {
         const mlk_noise *z = &q->noise[g];
         for (unsigned i = 0; i < z->n; i++) {
@@ -456,8 +462,8 @@ static void avx512_sample_many(const mlk_sample_req *q)
             nb.in[nb.n][32] = (uint8_t)(z->nonce0 + i);
             nb.r[nb.n] = &z->r[i];
             nb.eta[nb.n] = z->eta;
-            t[nt++] =
-                (nuri_keccak_task){{NULL, 0, nb.in[nb.n], 33, nb.buf[nb.n], 64 * z->eta, 0x1F}, NURI_SHAKE256_RATE};
+            t[nt++] = (nuri_keccak_task){.job = {NULL, 0, nb.in[nb.n], 33, nb.buf[nb.n], 64 * z->eta, 0x1F},
+                                         .rate = NURI_SHAKE256_RATE};
             nb.n++;
         }
     }
@@ -465,7 +471,7 @@ static void avx512_sample_many(const mlk_sample_req *q)
     noise_finish(&nb); /* wipes the PRF outputs and inputs it used */
     if (jobs_done < q->n_jobs) nuri_keccak_jobs_x8_avx512(q->jobs + jobs_done, q->n_jobs - jobs_done, q->rate);
 
-    for (unsigned e = 0; e < k * k; e++) {
+    for (unsigned e = e0; e < e1; e++) {
         unsigned c = rej_uniform(q->a[e].c, 0, mat[e], mat_blocks * NURI_SHAKE128_RATE);
         if (c < MLKEM_N) {
             uint64_t st[25];
@@ -479,6 +485,8 @@ static void avx512_sample_many(const mlk_sample_req *q)
         }
     }
 }
+
+static void avx512_sample_many(const mlk_sample_req *q) { sample(q, 0, q->k, NULL, NULL, 0, NULL); }
 
 static void avx512_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int transposed)
 {
@@ -517,4 +525,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx512 = {
     .gen_matrix = avx512_gen_matrix,
     .keccak_jobs = nuri_keccak_jobs_x8_avx512,
     .sample_many = avx512_sample_many,
+    .sample_rows = sample,
 };
