@@ -60,6 +60,7 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
  * Here outlen may exceed the rate (SHAKE output of several blocks). nuri_keccak_job1 runs it when
  * the CPU has BMI2 and the portable permutation otherwise (x86-64 builds). */
 void nuri_keccak_job_bmi2(const nuri_keccak_job *job, unsigned rate);
+void nuri_keccakf1600_bmi2(uint64_t s[25]); /* the permutation of that build (needs BMI2) */
 void nuri_keccak_job1(const nuri_keccak_job *job, unsigned rate);
 
 /* A job with its own rate, in lists that mix SHAKE128, SHAKE256 and SHA-3; here outlen may exceed

@@ -189,6 +189,14 @@ static inline void xor_word(uint64_t *s, unsigned row, unsigned j, uint64_t w)
     _mm512_storeu_si512(p, _mm512_mask_xor_epi64(v, (__mmask8)(1u << j), v, _mm512_set1_epi64((long long)w)));
 }
 
+/* Word `row` ^= w in the lanes of mask m. */
+static inline void xor_lanes(uint64_t *s, unsigned row, __mmask8 m, uint64_t w)
+{
+    if (!m) return;
+    __m512i *p = (__m512i *)(s + LANES * row), v = _mm512_loadu_si512(p);
+    _mm512_storeu_si512(p, _mm512_mask_xor_epi64(v, m, v, _mm512_set1_epi64((long long)w)));
+}
+
 /* The first bytes[j] bytes of lane j's state (at most 200) to dst[j] (none for bytes[j] = 0). */
 static void squeeze8(const uint64_t *s, uint8_t *const dst[LANES], const unsigned bytes[LANES])
 {
@@ -213,6 +221,44 @@ typedef struct {
     size_t done;               /* output bytes written */
 } lane;
 
+/* The last task of a list, when no other lane is busy, continues on one state: the single-state
+ * permutation (BMI2 build where the CPU has it) costs about as much as the eight-way one without
+ * the lane bookkeeping. Lane j of s is as the eight-way loop left it (fresh: not started). */
+static void finish_lone(lane *l, const uint64_t *s, unsigned j, int fresh, uint8_t *blk)
+{
+    const nuri_keccak_task *t = l->t;
+    const nuri_keccak_job *job = &t->job;
+    const unsigned rate = t->rate;
+    void (*permute)(uint64_t *) = nuri_cpu_has(NURI_CPU_BMI2) ? nuri_keccakf1600_bmi2 : nuri_keccakf1600;
+    uint64_t st[25];
+    int out_ready = 0; /* the state holds an output block not yet taken */
+    for (unsigned i = 0; i < 25; i++) st[i] = fresh ? (t->state ? t->state[i] : 0) : s[LANES * i + j];
+    for (; l->blk < l->absorb; l->blk++) {
+        const size_t off = l->blk * rate;
+        const uint8_t *p = blk;
+        if (off >= job->prelen && off + rate <= job->prelen + job->len) p = job->in + (off - job->prelen);
+        else nuri_keccak_job_block(blk, job, off, rate); /* padded if it is the last */
+        for (unsigned i = 0; i < rate / 8; i++) st[i] ^= nuri_load64_le(p + 8 * i);
+        permute(st);
+        out_ready = 1;
+    }
+    if (!job->out) { /* absorbed in part: the sponge waits in *state */
+        memcpy(t->state, st, sizeof st);
+    } else {
+        while (l->done < job->outlen) {
+            if (!out_ready) permute(st);
+            out_ready = 0;
+            const size_t m = job->outlen - l->done < rate ? job->outlen - l->done : rate;
+            size_t b = 0;
+            for (; b + 8 <= m; b += 8) nuri_store64_le(job->out + l->done + b, st[b / 8]);
+            for (; b < m; b++) job->out[l->done + b] = (uint8_t)(st[b / 8] >> (8 * (b % 8)));
+            l->done += m;
+        }
+    }
+    l->t = NULL;
+    nuri_wipe(st, sizeof st);
+}
+
 static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, uint8_t blk[LANES][NURI_SHAKE128_RATE])
 {
     /* longest first (insertion sort of the indices; lengths are public) */
@@ -233,11 +279,9 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
     unsigned next = 0;
     for (;;) {
         const uint8_t *src[LANES];
-        unsigned bytes[LANES], active = 0;
+        unsigned bytes[LANES], active = 0, lone = 0;
         __mmask8 fresh = 0, pad = 0;
         for (unsigned j = 0; j < LANES; j++) {
-            bytes[j] = 0;
-            src[j] = NULL;
             while (next < n && perms[next] == 0) next++; /* nothing to absorb: *state stays as it is */
             if (!ln[j].t && next < n) {
                 ln[j].t = &tasks[order[next++]];
@@ -246,9 +290,20 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
                 ln[j].done = 0;
                 fresh |= (__mmask8)(1u << j);
             }
-            if (!ln[j].t) continue;
-            active++;
-            if (ln[j].blk < ln[j].absorb) { /* the next block of pre || in */
+            if (ln[j].t) {
+                active++;
+                lone = j;
+            }
+        }
+        if (!active) break;
+        if (active == 1 && next >= n) { /* the last task, alone: on one state */
+            finish_lone(&ln[lone], s, lone, fresh >> lone & 1, blk[0]);
+            break;
+        }
+        for (unsigned j = 0; j < LANES; j++) {
+            bytes[j] = 0;
+            src[j] = NULL;
+            if (ln[j].t && ln[j].blk < ln[j].absorb) { /* the next block of pre || in */
                 const nuri_keccak_job *job = &ln[j].t->job;
                 const unsigned rate = ln[j].t->rate;
                 const size_t off = ln[j].blk * rate, total = job->prelen + job->len;
@@ -269,11 +324,18 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
         for (unsigned j = 0; j < LANES; j++) /* a task continuing a sponge: its state on top */
             if ((fresh >> j & 1) && ln[j].t->state)
                 for (unsigned i = 0; i < 25; i++) xor_word(s, i, j, ln[j].t->state[i]);
-        for (unsigned j = 0; j < LANES; j++) { /* domain byte and the final bit of the padding */
-            if (!(pad >> j & 1)) continue;
-            const unsigned at = bytes[j], last = ln[j].t->rate - 1;
-            xor_word(s, at / 8, j, (uint64_t)ln[j].t->job.ds << (8 * (at % 8)));
-            xor_word(s, last / 8, j, 0x80ULL << (8 * (last % 8)));
+        if (pad) { /* the domain bytes, then the final 0x80 (byte 7 of a rate's last word) per rate */
+            __mmask8 r136 = 0, r168 = 0;
+            for (unsigned j = 0; j < LANES; j++) {
+                if (!(pad >> j & 1)) continue;
+                const unsigned at = bytes[j], last = ln[j].t->rate - 1;
+                xor_word(s, at / 8, j, (uint64_t)ln[j].t->job.ds << (8 * (at % 8)));
+                if (last == NURI_SHAKE256_RATE - 1) r136 |= (__mmask8)(1u << j);
+                else if (last == NURI_SHAKE128_RATE - 1) r168 |= (__mmask8)(1u << j);
+                else xor_word(s, last / 8, j, 0x80ULL << (8 * (last % 8)));
+            }
+            xor_lanes(s, NURI_SHAKE256_RATE / 8 - 1, r136, 0x80ULL << 56);
+            xor_lanes(s, NURI_SHAKE128_RATE / 8 - 1, r168, 0x80ULL << 56);
         }
         nuri_keccakf1600_x8_avx512(s);
         uint8_t *dst[LANES];
