@@ -319,7 +319,6 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
                 ln[j].blk++;
             }
         }
-        if (!active) break;
         absorb8(s, src, bytes, fresh);
         for (unsigned j = 0; j < LANES; j++) /* a task continuing a sponge: its state on top */
             if ((fresh >> j & 1) && ln[j].t->state)
