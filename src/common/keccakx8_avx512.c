@@ -259,8 +259,10 @@ static void finish_lone(lane *l, const uint64_t *s, unsigned j, int fresh, uint8
     nuri_wipe(st, sizeof st);
 }
 
-static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, uint8_t blk[LANES][NURI_SHAKE128_RATE])
+/* Returns 1 if it assembled blocks in blk (which then needs wiping). */
+static int run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, uint8_t blk[LANES][NURI_SHAKE128_RATE])
 {
+    int used = 0;
     /* longest first (insertion sort of the indices; lengths are public) */
     uint8_t order[CHUNK_MAX];
     size_t perms[CHUNK_MAX];
@@ -298,7 +300,7 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
         if (!active) break;
         if (active == 1 && next >= n) { /* the last task, alone: on one state */
             finish_lone(&ln[lone], s, lone, fresh >> lone & 1, blk[0]);
-            break;
+            return 1;
         }
         for (unsigned j = 0; j < LANES; j++) {
             bytes[j] = 0;
@@ -313,6 +315,7 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
                     if (total - off < rate) pad |= (__mmask8)(1u << j);
                 } else { /* pre and in, or pre alone: assembled and padded in blk[j] */
                     nuri_keccak_job_block(blk[j], job, off, rate);
+                    used = 1;
                     src[j] = blk[j];
                     bytes[j] = rate;
                 }
@@ -356,15 +359,18 @@ static void run_chunk(const nuri_keccak_task *tasks, unsigned n, uint64_t *s, ui
         }
         squeeze8(s, dst, bytes);
     }
+    return used;
 }
 
 void nuri_keccak_tasks_x8_avx512(const nuri_keccak_task *tasks, unsigned n)
 {
     _Alignas(64) uint64_t s[25 * LANES];
     uint8_t blk[LANES][NURI_SHAKE128_RATE];
-    for (unsigned i = 0; i < n; i += CHUNK_MAX) run_chunk(tasks + i, n - i < CHUNK_MAX ? n - i : CHUNK_MAX, s, blk);
+    int used = 0;
+    for (unsigned i = 0; i < n; i += CHUNK_MAX)
+        used |= run_chunk(tasks + i, n - i < CHUNK_MAX ? n - i : CHUNK_MAX, s, blk);
     nuri_wipe(s, sizeof s);
-    nuri_wipe(blk, sizeof blk);
+    if (used) nuri_wipe(blk, sizeof blk);
 }
 
 void nuri_keccak_jobs_x8_avx512(const nuri_keccak_job *jobs, unsigned n, unsigned rate)

@@ -378,12 +378,26 @@ static void cbd(mlk_poly *r, const uint8_t *buf, unsigned eta)
 
 /* ---- rejection sampling ---- */
 
-/* SampleNTT's acceptance loop, 32 candidates (48 bytes) per step: the accepted ones of each half
- * packed by vpcompressd and stored under a mask that also stops at 256. The scalar loop takes
- * the last bytes. Branches on the XOF output, which comes from rho (public). */
+/* SampleNTT's acceptance loop, 32 candidates (48 bytes) per step, the accepted ones of each half
+ * packed by vpcompressd. While 32 more values fit, both halves are stored whole at addresses known
+ * at the start of the step (what lands past the accepted values is overwritten by later steps);
+ * near the end, under a mask that stops at 256. The scalar loop takes the last bytes. Branches on
+ * the XOF output, which comes from rho (public). */
 static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t buflen)
 {
     size_t pos = 0;
+    for (; ctr + 32 <= MLKEM_N && pos + 48 <= buflen; pos += 48) {
+        V x = unpack12(_mm512_maskz_loadu_epi32(0x0FFF, buf + pos));
+        const __mmask32 ok = _mm512_cmplt_epu16_mask(x, qv());
+        V w0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(x));
+        V w1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(x, 1));
+        const unsigned n0 = (unsigned)__builtin_popcount(ok & 0xFFFF);
+        _mm256_storeu_si256((__m256i *)(r + ctr),
+                            _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32((__mmask16)ok, w0)));
+        _mm256_storeu_si256((__m256i *)(r + ctr + n0),
+                            _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32((__mmask16)(ok >> 16), w1)));
+        ctr += (unsigned)__builtin_popcount(ok);
+    }
     for (; ctr < MLKEM_N && pos + 48 <= buflen; pos += 48) {
         V x = unpack12(_mm512_maskz_loadu_epi32(0x0FFF, buf + pos));
         __mmask32 ok = _mm512_cmplt_epu16_mask(x, qv());
