@@ -10,12 +10,16 @@
  *  - Compress_d / Decompress_d arithmetic on 32 lanes; the d-bit packing builds each 128-bit lane's
  *    d bytes with multiply-adds and shifts (stored with byte masks), the unpacking gathers each
  *    value's two 16-bit words with vpermw and shifts them into place with vpsrlvd;
- *  - every Keccak call (matrix expansion, noise, the one-shot hashes, and all of kem.c's `sample`
- *    steps at once) through the eight-way AVX-512 Keccak of src/common/keccakx8_avx512.c;
- *    rejection sampling 32 candidates at a time, accepted ones packed with vpcompressd (the XOF
- *    output comes from rho, which is public).
+ *  - every Keccak call through the eight-way AVX-512 Keccak of src/common/keccakx8_avx512.c: each
+ *    of kem.c's steps (sample_many: matrix, noise, hashes; sample_rows: key generation's last
+ *    matrix row beside the H(ek) sponge) is one task list, so independent sponges share
+ *    permutations; rejection sampling 32 candidates at a time, accepted ones packed with
+ *    vpcompressd (the XOF output comes from rho, which is public).
  * Twiddle layouts come from scripts/gen_mlkem_avx512_tables.py (tables_avx512.h).
- * AVX-512F/BW/VL only (no VBMI): it runs on every AVX-512 server core since Skylake-SP.
+ * AVX-512F/BW/VL only: it runs on every AVX-512 server core since Skylake-SP. VBMI would only
+ * shorten the byte packing (a small part of the time) and IFMA's 52-bit products have no use in
+ * 16-bit arithmetic, so neither is required. Whole 512-bit registers throughout: on Zen 4, which
+ * splits them into two 256-bit halves, they still halve the instruction count of the 256-bit form.
  * No secret-dependent branches or memory indices. */
 #if defined(NURI_AVX512_EMULATED)
 #include "avx512_emul.h" /* test builds: the same code through portable intrinsics */
