@@ -35,10 +35,13 @@ typedef struct mlk_noise {
     uint8_t nonce0;
 } mlk_noise;
 
-/* The independent Keccak work of one step of kem.c, for the optional sample_many hook: the k x k
- * matrix as gen_matrix makes it (a == NULL: none), n_noise groups of noise polynomials as
- * sample_cbd makes them, and n_jobs one-shot hashes of rate `rate` as keccak_jobs runs them. No
- * output may be an input of another item of the same request. */
+/* The independent Keccak work of one step of kem.c, for the optional sample_many hook: rows
+ * [row0, row0 + rows) of the k x k matrix as gen_matrix makes it (a == NULL: none; a is the whole
+ * matrix; rows other than all k only when the backend has keygen_rows), n_noise groups of noise
+ * polynomials as sample_cbd makes them, n_jobs one-shot hashes of rate `rate` as keccak_jobs runs
+ * them, and n_absorb whole 136-byte blocks of absorb_in XORed into the SHA3-256 state absorb_st[25]
+ * with a permutation after each (a hash in progress: no padding, no output). No output may be an
+ * input of another item of the same request. */
 typedef struct mlk_sample_req {
     mlk_poly *a;
     const uint8_t *rho;
@@ -48,13 +51,11 @@ typedef struct mlk_sample_req {
     unsigned n_noise;
     const nuri_keccak_job *jobs;
     unsigned n_jobs, rate;
+    unsigned row0, rows;
+    uint64_t *absorb_st;
+    const uint8_t *absorb_in;
+    unsigned n_absorb;
 } mlk_sample_req;
-
-/* H(ek) of key generation hashed in parts (the optional hook sample_rows): the SHA3-256 sponge
- * after the whole 136-byte blocks absorbed so far; zero before the first. */
-typedef struct mlk_hsponge {
-    uint64_t s[25];
-} mlk_hsponge;
 
 typedef struct nuri_mlkem_backend {
     nuri_impl_info info;
@@ -93,14 +94,10 @@ typedef struct nuri_mlkem_backend {
      * called one after the other (the generic path), so that a SIMD Keccak can keep all its lanes
      * busy: the long H(ek) and J(z || c) sponges beside the matrix entries and the noise. */
     void (*sample_many)(const mlk_sample_req *req);
-    /* Optional (NULL: key generation samples A, s and e in one sample_many and hashes ek once it is
-     * whole): key generation in steps, so that the sponge of H(ek) runs beside the sampling of the
-     * last matrix row instead of after it. As sample_many(req), but of the matrix only the rows
-     * [row0, row0 + nrows) of req->a, while the sponge *h (if h != NULL) absorbs h_len bytes of h_in:
-     * whole 136-byte blocks, or with h_out != NULL the rest of the message, padded, after which
-     * the 32 bytes of H go to h_out. */
-    void (*sample_rows)(const mlk_sample_req *req, unsigned row0, unsigned nrows, mlk_hsponge *h, const uint8_t *h_in,
-                        size_t h_len, uint8_t *h_out);
+    /* Rows of the matrix per sampling request in key generation (needs sample_many): fewer than k
+     * lets H(ek) absorb the rows of t already encoded while the next rows are sampled, in lanes the
+     * matrix leaves free. NULL, or k: the whole matrix at once. */
+    unsigned (*keygen_rows)(unsigned k);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;

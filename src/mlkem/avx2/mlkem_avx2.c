@@ -685,5 +685,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     avx2_gen_matrix,
     nuri_keccak_jobs_avx2,
     NULL, /* sample_many: the generic path */
-    NULL, /* sample_rows: the generic path */
+    NULL, /* keygen_rows: the whole matrix at once */
 };

@@ -11,10 +11,11 @@
  *    d bytes with multiply-adds and shifts (stored with byte masks), the unpacking gathers each
  *    value's two 16-bit words with vpermw and shifts them into place with vpsrlvd;
  *  - every Keccak call through the eight-way AVX-512 Keccak of src/common/keccakx8_avx512.c: each
- *    of kem.c's steps (sample_many: matrix, noise, hashes; sample_rows: key generation's last
- *    matrix row beside the H(ek) sponge) is one task list, so independent sponges share
- *    permutations; rejection sampling 32 candidates at a time, accepted ones packed with
- *    vpcompressd (the XOF output comes from rho, which is public).
+ *    of kem.c's sample_many steps (matrix rows, noise, hashes, a hash in progress) is one task
+ *    list, so independent sponges share permutations, and key generation samples its last matrix
+ *    row beside H absorbing the part of ek already made (keygen_rows); rejection sampling 32
+ *    candidates at a time, accepted ones packed with vpcompressd (the XOF output comes from rho,
+ *    which is public).
  * Twiddle layouts come from scripts/gen_mlkem_avx512_tables.py (tables_avx512.h).
  * AVX-512F/BW/VL only: it runs on every AVX-512 server core since Skylake-SP. VBMI would only
  * shorten the byte packing (a small part of the time) and IFMA's 52-bit products have no use in
@@ -440,20 +441,19 @@ static void noise_finish(noise_batch *b)
 }
 
 /* Everything of one kem.c step in one task list: matrix entries (SHAKE128, squeezing 3 blocks --
- * 504 bytes, enough for all but ~0.7% of the entries -- or 4 beside hash jobs or a sponge, whose
- * longer chains leave room in the other lanes for the fourth block, after which a short entry has
- * probability ~1e-37), the noise PRFs (SHAKE256), the hash jobs and the H(ek) sponge of sample_rows;
- * lists longer than the buffers run in turn. An entry still short continues its XOF on one
- * state (rho is public: branching on it is fine). Of the matrix, rows [row0, row0 + nrows). */
-static void sample(const mlk_sample_req *q, unsigned row0, unsigned nrows, mlk_hsponge *h, const uint8_t *h_in,
-                   size_t h_len, uint8_t *h_out)
+ * 504 bytes, enough for all but ~0.7% of the entries -- or 4 beside hash jobs or a hash in
+ * progress, whose longer chains leave room in the other lanes for the fourth block, after which a
+ * short entry has probability ~1e-37), the noise PRFs (SHAKE256), the hash jobs and the blocks of
+ * a hash in progress; lists longer than the buffers run in turn. An entry still short continues its
+ * XOF on one state (rho is public: branching on it is fine). */
+static void avx512_sample_many(const mlk_sample_req *q)
 {
     nuri_keccak_task t[NMAT + NNOISE + NJOB + 1];
     _Alignas(64) uint8_t mat[NMAT][4 * NURI_SHAKE128_RATE];
     uint8_t in[NMAT][34];
     noise_batch nb;
-    const unsigned k = q->a ? q->k : 0, e0 = row0 * k, e1 = (row0 + nrows) * k;
-    const unsigned mat_blocks = q->n_jobs || h ? 4 : 3;
+    const unsigned k = q->a ? q->k : 0, e0 = q->a ? q->row0 * k : 0, e1 = q->a ? (q->row0 + q->rows) * k : 0;
+    const unsigned mat_blocks = q->n_jobs || q->n_absorb ? 4 : 3;
     unsigned nt = 0, jobs_done = 0;
     nb.n = 0;
     for (unsigned e = e0; e < e1; e++) {
@@ -464,9 +464,11 @@ static void sample(const mlk_sample_req *q, unsigned row0, unsigned nrows, mlk_h
         t[nt++] = (nuri_keccak_task){.job = {NULL, 0, in[e], 34, mat[e], mat_blocks * NURI_SHAKE128_RATE, 0x1F},
                                      .rate = NURI_SHAKE128_RATE};
     }
-    if (h)
-        t[nt++] = (nuri_keccak_task){
-            .job = {NULL, 0, h_in, h_len, h_out, h_out ? 32 : 0, 0x06}, .rate = NURI_SHA3_256_RATE, .state = h->s};
+    if (q->n_absorb) /* a hash in progress: whole blocks into its saved state */
+        t[nt++] =
+            (nuri_keccak_task){.job = {NULL, 0, q->absorb_in, (size_t)NURI_SHA3_256_RATE * q->n_absorb, NULL, 0, 0},
+                               .rate = NURI_SHA3_256_RATE,
+                               .state = q->absorb_st};
     for (; jobs_done < q->n_jobs && jobs_done < NJOB; jobs_done++)
         t[nt++] = (nuri_keccak_task){.job = q->jobs[jobs_done], .rate = q->rate};
     for (unsigned g = 0; g < q->n_noise; g++) {
@@ -505,12 +507,15 @@ static void sample(const mlk_sample_req *q, unsigned row0, unsigned nrows, mlk_h
     }
 }
 
-static void avx512_sample_many(const mlk_sample_req *q) { sample(q, 0, q->k, NULL, NULL, 0, NULL); }
-
 static void avx512_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int transposed)
 {
-    avx512_sample_many(&(mlk_sample_req){.a = a, .rho = rho, .k = k, .transposed = transposed});
+    avx512_sample_many(&(mlk_sample_req){.a = a, .rho = rho, .k = k, .transposed = transposed, .rows = k});
 }
+
+/* Key generation's matrix in two steps: rows 0..k-2 with s and e, then the last row beside H
+ * absorbing the part of ek those rows give (for k = 3: 13 Keccak steps instead of 16). For
+ * k = 2 the split costs more than it saves. */
+static unsigned avx512_keygen_rows(unsigned k) { return k >= 3 ? k - 1 : k; }
 
 static void avx512_sample_cbd(mlk_poly *r, unsigned n, const uint8_t seed[32], uint8_t nonce0, unsigned eta)
 {
@@ -544,5 +549,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx512 = {
     .gen_matrix = avx512_gen_matrix,
     .keccak_jobs = nuri_keccak_jobs_x8_avx512,
     .sample_many = avx512_sample_many,
-    .sample_rows = sample,
+    .keygen_rows = avx512_keygen_rows,
 };

@@ -265,5 +265,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_opt = {
     opt_gen_matrix,
     nuri_keccak_jobs,
     NULL, /* sample_many: the generic path */
-    NULL, /* sample_rows: the generic path */
+    NULL, /* keygen_rows: the whole matrix at once */
 };
