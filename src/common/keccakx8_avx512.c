@@ -122,8 +122,8 @@ static inline void transpose8(__m512i c[8])
 }
 
 /* XOR bytes[j] bytes from src[j] into lane j (none for bytes[j] = 0); lanes in `fresh` are first
- * set to zero (a new task). With three or more lanes absorbing, 8 x 8 blocks of words go through
- * transpose8 under byte masks; with fewer, word by word. */
+ * set to zero (a new task). With three or more lanes absorbing, or a new task's lane to clear,
+ * 8 x 8 blocks of words go through transpose8 under byte masks; otherwise word by word. */
 static void absorb8(uint64_t *s, const uint8_t *const src[LANES], const unsigned bytes[LANES], __mmask8 fresh)
 {
     unsigned most = 0, busy = 0, lanes[LANES];
@@ -141,7 +141,7 @@ static void absorb8(uint64_t *s, const uint8_t *const src[LANES], const unsigned
         }
         return;
     }
-    if (busy < 3) { /* each word broadcast and XORed into its lane under a mask */
+    if (busy < 3 && !fresh) { /* each word broadcast and XORed into its lane under a mask */
         const unsigned rows = fresh ? 25 : (most + 7) / 8;
         for (unsigned i = 0; i < rows; i++) {
             __m512i *row = (__m512i *)(s + LANES * i);
