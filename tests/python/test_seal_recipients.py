@@ -149,9 +149,16 @@ def _open(tmp_path, sk, blob):
 
 
 def test_key_sizes(keys):
-    assert os.path.getsize(keys["mlkem768", 0][0]) == 1184 and os.path.getsize(keys["mlkem768", 0][1]) == 2400
-    assert os.path.getsize(keys["mlkem768-x25519", 0][0]) == 1216
-    assert os.path.getsize(keys["mlkem768-x25519", 0][1]) == 32
+    from nuri.seal.recipients import parse_key_file
+
+    def entry(p):
+        (e,) = parse_key_file(p.read_bytes())
+        return e.kem, e.kind, len(e.data), e.source
+
+    assert entry(keys["mlkem768", 0][0]) == ("mlkem768", "public", 1184, "nuri")
+    assert entry(keys["mlkem768", 0][1]) == ("mlkem768", "secret", 2400, "nuri")
+    assert entry(keys["mlkem768-x25519", 0][0]) == ("mlkem768-x25519", "public", 1216, "nuri")
+    assert entry(keys["mlkem768-x25519", 0][1]) == ("mlkem768-x25519", "seed", 32, "nuri")
     assert os.stat(keys["mlkem768-x25519", 0][1]).st_mode & 0o077 == 0
 
 
@@ -354,10 +361,10 @@ print(Sink.size, mid - before, rss() - before)
 
 
 def test_cli_seed_keys_load_into_pyca(tmp_path):
-    """nuri kem keygen --seed writes d || z: pyca's from_seed_bytes gives the same public key, and the
-    seed opens files sealed to that public key."""
+    """nuri kem keygen --seed --format raw writes d || z: pyca's from_seed_bytes gives the same public
+    key, and the seed opens files sealed to that public key."""
     pk, sk = tmp_path / "a.pk", tmp_path / "a.seed"
-    assert nuri("kem", "keygen", "--seed", "--public", pk, "--secret", sk) == 0
+    assert nuri("kem", "keygen", "--seed", "--format", "raw", "--public", pk, "--secret", sk) == 0
     assert len(sk.read_bytes()) == 64 and os.stat(sk).st_mode & 0o077 == 0
     priv = PM.MLKEM768PrivateKey.from_seed_bytes(sk.read_bytes())
     assert priv.public_key().public_bytes_raw() == pk.read_bytes()
