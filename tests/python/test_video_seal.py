@@ -293,13 +293,18 @@ def test_bench_records_follow_the_schema(tmp_path):
 
 def _segments_plaintext(clip, d, who="a"):
     """The plaintext of each segment, through the API (write is called once per segment)."""
-    from nuri import seal
     from nuri.seal import video
 
     parts = []
-    ident = seal.Identity.from_bytes((clip / f"{who}.sk").read_bytes())
-    video.open_video(str(d), ident, lambda b: parts.append(bytes(b)))
+    video.open_video(str(d), _identity(clip, who), lambda b: parts.append(bytes(b)))
     return parts
+
+
+def _identity(clip, who="a"):
+    from nuri.seal import recipients
+
+    (ident,) = recipients.load_identities((clip / f"{who}.sk").read_bytes())
+    return ident
 
 
 def _keep_first(d, k):
@@ -348,12 +353,11 @@ def test_stream_cut_short_or_emptied_is_incomplete(clip, tmp_path):
         assert r.returncode == 1 and "still open" in msg, (k, msg)
         assert r.stdout == b"".join(parts[:k]), k
     # the API: nothing released from the emptied stream
-    from nuri import seal
     from nuri.seal import video
 
     got = []
     with pytest.raises(video.SegmentError, match="emptied"):
-        video.open_video(str(tmp_path / "cut0"), seal.Identity.from_bytes(sk.read_bytes()), got.append)
+        video.open_video(str(tmp_path / "cut0"), _identity(clip), got.append)
     assert got == []
 
 
