@@ -8,8 +8,8 @@ MPEG-TS cutter of 'nuri video seal', with property checks:
   every byte of the genuine plaintext; or raises one of its documented errors after releasing whole
   genuine segments from the first on, nothing else. Any other exception is a finding.
 - cutter (byte 0 odd): byte 1 picks the segment time, byte 2 the size of the pieces fed, the rest is
-  the stream: the segments emitted concatenate to the input, each but the first starts at a packet
-  boundary, or MpegTsError is raised.
+  the stream: the segments emitted are whole packets and concatenate to the input, or MpegTsError is
+  raised.
 
 The genuine stream is sealed with fixed keys, salt and KEM randomness (the same on every run, so a
 saved corpus stays valid): ``python fuzz/fuzz_video.py --seeds DIR`` writes it (and an ffmpeg stream for

@@ -747,3 +747,29 @@ def test_write_errors_are_one_line(clip, tmp_path):
             )
             assert r.returncode == 2 and "No space left on device" in _one_line(r.stderr), r.stderr
     assert sorted(os.listdir(tmp_path)) == ["s"]
+
+
+def test_seal_video_from_threads(clip, tmp_path):
+    """seal_video on two threads at once (each ffmpeg tied to the thread that started it lives as long
+    as its call): both streams open to every frame."""
+    import threading
+
+    from nuri.seal import recipients, video
+
+    (pk,) = recipients.load_recipients((clip / "a.pk").read_bytes())
+    errors, counts = [], {}
+
+    def seal(name):
+        try:
+            counts[name] = video.seal_video(str(clip / "clip.mp4"), str(tmp_path / name), [pk], 1.0)
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=seal, args=(n,)) for n in ("t1", "t2")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and counts == {"t1": 4, "t2": 4}
+    for name in counts:
+        assert frames(b"".join(_segments_plaintext(clip, tmp_path / name))) == "h264,60"

@@ -129,7 +129,7 @@ class MpegTsCutter:
         self._raw = pts
         return self._pts
 
-    def _tables(self, off, start, end, pid):
+    def _tables(self, start, end, pid):
         sec = _section(self.buf, start, end)
         if sec is None:
             return
@@ -211,7 +211,7 @@ class MpegTsCutter:
                 if self._video_frame(off, start, rai, emit):
                     buf = self.buf
             elif pid == _PAT_PID or pid in self.pmt_pids:
-                self._tables(off, start, off + PACKET, pid)
+                self._tables(start, off + PACKET, pid)
         if self.n > self.max_segment:
             raise MpegTsError(
                 f"no keyframe to cut at in {self.max_segment >> 20} MiB of video: use a shorter segment time"

@@ -220,7 +220,10 @@ def seal_video(src, out_dir, recipients, segment_time=2.0, chunk_log2=16, stdin=
     buf = bytearray(1 << 18)
     got = 0
     errs = []
-    proc = _spawn(ffmpeg_mpegts_cmd(src), stdin)
+    try:
+        proc = _spawn(ffmpeg_mpegts_cmd(src), stdin)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise RuntimeError(f"cannot start ffmpeg: {e}") from None
     reader = threading.Thread(target=lambda: errs.append(proc.stderr.read()), daemon=True)
     reader.start()
     try:
@@ -253,7 +256,9 @@ def seal_video(src, out_dir, recipients, segment_time=2.0, chunk_log2=16, stdin=
         return len(sealer.entries)
     finally:
         _stop(proc)  # an error or a signal meanwhile: ffmpeg must not outlive this call
+        reader.join(5)
         proc.stdout.close()
+        proc.stderr.close()
         wipe(buf)
         cutter.close()
 
