@@ -297,7 +297,7 @@ def test_pipe_streams_authenticated_chunks(tmp_path, keys):
 
 
 def test_argon2_bounds(tmp_path, monkeypatch):
-    """Issue 11: a crafted header asking for t=64, m=2 GiB, 64 lanes is refused at once; a user who trusts
+    """A crafted header asking for t=64, m=2 GiB, 64 lanes is refused at once; a user who trusts
     the file raises the limit with --argon2-max."""
     from nuri.seal.header import Header
 
@@ -469,7 +469,7 @@ def test_writer_thread_order_errors_and_progress(monkeypatch):
 
 
 def test_missing_credential_is_a_value_error(tmp_path, keys):
-    """issue 10: a credential of the wrong kind for the file is a bad value (ValueError), not a TypeError;
+    """A credential of the wrong kind for the file is a bad value (ValueError), not a TypeError;
     nothing is written before the error."""
     import io
 

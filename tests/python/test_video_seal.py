@@ -1,8 +1,8 @@
 """nuri video seal/open: H.264 from ffmpeg cut into MPEG-TS segments at keyframes, each sealed with its
 index and the stream's header MAC bound in. Checks the frames survive, every kind of segment damage
-is reported by index with exit 1 and no output, and the live pipes work; that a stream cut short or
-emptied is incomplete, that outputs written in place say what they got, that SIGKILL leaves no
-plaintext, and that malformed streams and write errors give one line."""
+is reported by index with exit 1 and no output, and live pipes (stdin to stdout) work; that a stream
+cut short or emptied is incomplete, that outputs written in place say what they got, that SIGKILL
+leaves no plaintext, and that malformed streams and write errors give one line."""
 
 import os
 import shutil
