@@ -38,7 +38,7 @@ KIND_LABEL = {
     "peer": "peer, measured in this run",
     "published": "published figure",
     "emulated": "nuri under QEMU (instructions, not cycles)",
-    "reference": "reference figure measured by the design notes' author on a 2-vCPU Xeon VM",
+    "reference": "reference figure measured for the project on a 2-vCPU Xeon VM (tools/nuri_dev/anchors.py)",
     "simulated": "nuri's hardware core in Verilator (clock cycles of the RTL)",
 }
 
@@ -202,7 +202,7 @@ def item_anchor(key, kind="published", label=None):
     return dict(
         label=label or a["label"],
         value=float(a["value"]),
-        kind="reference" if "local measurement" in a["source"] or "this machine" in a["source"] else kind,
+        kind="reference" if "measured for the project" in a["source"] else kind,
         note=f"{a['platform']}; {a['source']}",
     )
 
@@ -473,9 +473,14 @@ def chart_mlkem(recs, outdir):
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.6))
     allit = []
     for ax, op in zip(axes, ("keygen", "encaps", "decaps")):
-        rs = pick(recs, "mlkem", op=rf"{op}.*", param=r".*768.*", metric="cycles")
-        items = [
-            dict(label=f"nuri {r['impl']} {r['op']}"[:32], value=float(r["median"]), kind=kind_of(r), note="")
+        rs = pick(recs, "mlkem", op=rf"{op}(_many)?", param=r".*768.*", metric="cycles")
+        items = [  # nuri and the peers of the same run (bench/peers/mlkem; "simd": the code path they ran)
+            dict(
+                label=(f"{r['impl']} ({r['simd']})" if r.get("simd") else f"nuri {r['impl']} {r['op']}")[:32],
+                value=float(r["median"]),
+                kind=kind_of(r),
+                note="",
+            )
             for r in sorted(rs, key=lambda r: r["median"])
         ]
         items += [
@@ -485,8 +490,8 @@ def chart_mlkem(recs, outdir):
         bar_panel(ax, items, f"ML-KEM-768 {op}", "TSC ticks (2.6 GHz reference cycles)")
         allit += items
     fig.suptitle(
-        "ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the spec author's "
-        "Xeon VM (both in TSC ticks)",
+        "ML-KEM-768: nuri and its peers measured in the same run on this host (libcrux-ml-kem, pqcrypto-mlkem, "
+        "oqs, aws-lc-rs), hatched: published figures (the project's Xeon VM; all TSC ticks)",
         fontsize=11,
     )
     save(fig, os.path.join(outdir, "mlkem.png"), allit)
@@ -796,8 +801,8 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
         "machine other processes show in the spread: **busy** marks it). Emulated targets report executed "
         "*instructions* counted under QEMU: they are not cycles on silicon. The hardware core's figures are clock "
         "cycles of its RTL in Verilator. Published figures keep their own units and platforms; hatched bars are "
-        "figures not measured in this run. The anchors and their sources are in `tools/nuri_dev/anchors.py` "
-        "(copied from nuri's design notes).",
+        "figures not measured in this run. The anchors and their sources are in `tools/nuri_dev/anchors.py`; "
+        "`docs/performance.md` lists them.",
         "",
         "## Self-test",
         "",
@@ -992,7 +997,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             "PIPO",
             "pipo.png",
             "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
-            "measured by the spec author (Xeon VM) and the fastest published ARMv8 NEON figure "
+            "measured for the project (Xeon VM) and the fastest published ARMv8 NEON figure "
             "(Apple A10X, cycles/byte). "
             "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
             "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles).",
@@ -1013,10 +1018,10 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             "SPARKLE, Schwaemm, Esch on x86-64",
             "sparkle-x86.png",
             "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
-            "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM). "
+            "beside Ascon peers measured in the same run and the designers' C measured for the project (Xeon VM). "
             "The Ascon peer is RustCrypto's pure-Rust ascon-aead/ascon-hash, the fastest Ascon a package registry "
-            "offers; the Ascon team's C (opt64) is faster, so its figures on these AMD EPYC machines "
-            "and on the spec author's Xeon VM are drawn hatched beside it: compare Schwaemm with those.",
+            "offers; the Ascon team's C (opt64) is faster, so its figures on an AMD EPYC machine "
+            "and on the project's Xeon VM are drawn hatched beside it: compare Schwaemm with those.",
         )
     )
     chart_fea(recs, outdir)
@@ -1025,7 +1030,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             "FEA",
             "fea.png",
             "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
-            "in the same run when the peer is built, and the figures of the FEA design notes.",
+            "in the same run when the peer is built, and the reference figures of tools/nuri_dev/anchors.py.",
         )
     )
     chart_mlkem(recs, outdir)
@@ -1034,7 +1039,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             "ML-KEM-768",
             "mlkem.png",
             "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
-            "design notes' author on a 2-vCPU Xeon VM with a 2.6 GHz TSC: same unit, "
+            "project on a 2-vCPU Xeon VM with a 2.6 GHz TSC (tools/nuri_dev/anchors.py): same unit, "
             "but compare the CPU model above before reading small differences.",
         )
     )
@@ -1045,8 +1050,8 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
             "keysearch.png",
             "Keys per second of every key search engine usable here (`nuri bench keysearch`: all threads, 40 "
             "unknown key bits, no match expected), the GPU's when one can be used, beside the bitsliced CUDA "
-            "search published for an RTX 3060 (left); each CPU engine per thread beside the design notes' "
-            "byte-sliced AVX-512+GFNI prototype per core (right).",
+            "search published for an RTX 3060 (left); each CPU engine per thread beside a byte-sliced "
+            "AVX-512+GFNI prototype measured for the project, per core (right).",
         )
     )
     if hw_recs:

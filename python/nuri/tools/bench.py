@@ -1,7 +1,7 @@
 """Runs the C benchmark harness (the nuri-bench program installed beside this module) and key search,
 and collects JSON records; with ``peers``, also the peer programs of a checkout (nuri-dev's peers).
 
-Record schema (DESIGN.md principle 7): family, impl, op, param, size, platform, metric,
+Record schema (docs/ARCHITECTURE.md, principle 7): family, impl, op, param, size, platform, metric,
 median, min, max, runs. Peers measured for comparison appear as ``impl: "peer:<name>"``."""
 
 import importlib.util
