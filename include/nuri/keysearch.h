@@ -28,7 +28,7 @@ typedef struct nuri_keysearch_params {
     uint8_t mask[NURI_KEYSEARCH_MAX_KEY_BYTES]; /* 1 = unknown bit; 1 to 64 bits set */
     size_t key_len;                             /* 16 (PIPO-64/128) or 32 (PIPO-64/256) */
     unsigned rounds;                            /* 1..13 (1..17); 0 = the full cipher */
-    uint8_t pt[NURI_KEYSEARCH_BLOCK_BYTES];      /* the pair the engines filter on */
+    uint8_t pt[NURI_KEYSEARCH_BLOCK_BYTES];     /* the pair the engines filter on */
     uint8_t ct[NURI_KEYSEARCH_BLOCK_BYTES];
 } nuri_keysearch_params;
 

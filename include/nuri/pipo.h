@@ -36,8 +36,7 @@ typedef struct nuri_pipo_key {
 
 /* key_len 16 (PIPO-64/128) or 32 (PIPO-64/256). impl: an implementation name, NULL = dispatch
  * (honours NURI_IMPL=pipo:<name>); every function taking the key runs that implementation. */
-NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len,
-                                                const char *impl);
+NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl);
 NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);
 /* The name of the key's implementation. */
 NURI_API const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k);

@@ -12,10 +12,10 @@
 extern "C" {
 #endif
 
-#define NURI_SHAKE128_RATE 168
-#define NURI_SHAKE256_RATE 136
-#define NURI_SHA3_256_RATE 136
-#define NURI_SHA3_512_RATE 72
+#define NURI_SHAKE128_RATE  168
+#define NURI_SHAKE256_RATE  136
+#define NURI_SHA3_256_RATE  136
+#define NURI_SHA3_512_RATE  72
 #define NURI_SHA3_256_BYTES 32 /* digest sizes */
 #define NURI_SHA3_512_BYTES 64
 

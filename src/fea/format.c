@@ -78,7 +78,7 @@ int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, nuri_
     memset(f, 0, sizeof *f);
     nuri_fea_u128 d;
     if (domain_of(radix, nsymbols, &d) != 0) return NURI_EDOMAIN; /* r^L >= 2^128 */
-    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;        /* too few values */
+    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;             /* too few values */
     if (d.hi == 0 && d.lo < NURI_FEA_MIN_SAFE_DOMAIN && !(flags & NURI_FEA_ALLOW_SMALL_DOMAIN))
         return NURI_EDOMAIN; /* needs the opt-in */
     int rc = nuri_fea_key_init(&f->key, key, key_len, variant, bitlen(d), impl);

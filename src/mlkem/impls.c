@@ -90,7 +90,10 @@ int nuri_mlkem_check_dk(nuri_mlkem_level level, const uint8_t *dk, size_t dk_len
 }
 
 /* The parameters of an initialised context, or NULL (NURI_ESTATE). */
-static const mlk_params *ctx_params(const nuri_mlkem_ctx *ctx) { return ctx->impl ? nuri_mlkem_params(ctx->level) : NULL; }
+static const mlk_params *ctx_params(const nuri_mlkem_ctx *ctx)
+{
+    return ctx->impl ? nuri_mlkem_params(ctx->level) : NULL;
+}
 
 int nuri_mlkem_keygen(const nuri_mlkem_ctx *ctx, uint8_t *ek, size_t ek_cap, uint8_t *dk, size_t dk_cap,
                       const uint8_t *seed, size_t seed_len)

@@ -8,7 +8,9 @@ size_t nuri_esch_ctx_bytes(void) { return sizeof(nuri_esch_ctx); }
 /* Esch256 -> 32 and Esch384 -> 48 bytes: the digest size selects the parameters (nuri_esch_params_of). */
 size_t nuri_esch_digest_bytes(nuri_esch_variant variant)
 {
-    return variant == NURI_ESCH256 ? NURI_ESCH256_DIGEST_BYTES : variant == NURI_ESCH384 ? NURI_ESCH384_DIGEST_BYTES : 0;
+    return variant == NURI_ESCH256   ? NURI_ESCH256_DIGEST_BYTES
+           : variant == NURI_ESCH384 ? NURI_ESCH384_DIGEST_BYTES
+                                     : 0;
 }
 
 static void block(nuri_esch_ctx *c, const uint8_t *in, size_t len, int last)

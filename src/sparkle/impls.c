@@ -69,10 +69,7 @@ int nuri_sparkle_init(nuri_sparkle_ctx *ctx, const char *impl)
     return rc;
 }
 
-const char *nuri_sparkle_ctx_impl_name(const nuri_sparkle_ctx *ctx)
-{
-    return ctx->impl ? ctx->impl->info.name : NULL;
-}
+const char *nuri_sparkle_ctx_impl_name(const nuri_sparkle_ctx *ctx) { return ctx->impl ? ctx->impl->info.name : NULL; }
 
 int nuri_sparkle_permute(const nuri_sparkle_ctx *ctx, uint32_t *state, unsigned nb, unsigned steps)
 {

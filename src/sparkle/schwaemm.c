@@ -272,11 +272,11 @@ int nuri_schwaemm_decrypt(const nuri_schwaemm_key *k, uint8_t *out, size_t out_c
     const nuri_schwaemm_params *p = k->impl ? params(k->variant) : NULL;
     const uint8_t *key = k->key;
     *out_len = 0;
-    int rc = !p                         ? NURI_ESTATE
-             : ct_len < p->cap          ? NURI_ELENGTH
+    int rc = !p                          ? NURI_ESTATE
+             : ct_len < p->cap           ? NURI_ELENGTH
              : out_cap < ct_len - p->cap ? NURI_EBUFFER
-             : nonce_len != p->rate     ? NURI_ELENGTH
-                                        : NURI_OK;
+             : nonce_len != p->rate      ? NURI_ELENGTH
+                                         : NURI_OK;
     size_t len = rc == NURI_OK ? ct_len - p->cap : 0;
     if (rc == NURI_OK)
         rc = nuri_schwaemm_lanes(p, k->impl, NURI_DUPLEX_DEC, key, &nonce, &ad, &ad_len, &ct, &len, &out, NULL, 1);

@@ -32,8 +32,12 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SELECTOR_SPELLINGS = {"impl_name", "engine", "backend", "implementation", "impl_index"}
-ENUM_PARAMS = {"variant": r"nuri_\w+_variant", "level": r"nuri_mlkem_level", "mode": r"nuri_\w+_mode",
-               "padding": r"nuri_padding"}
+ENUM_PARAMS = {
+    "variant": r"nuri_\w+_variant",
+    "level": r"nuri_mlkem_level",
+    "mode": r"nuri_\w+_mode",
+    "padding": r"nuri_padding",
+}
 COUNT = re.compile(r"^(count|n|n[a-z]+)$")
 
 
@@ -51,7 +55,9 @@ class Param:
         else:
             self.type, self.name, self.array = " ".join(m.group(1).split()), m.group(2), m.group(3)
         self.pointer = self.type.endswith("*") or bool(self.array)
-        self.writable = self.pointer and not self.type.startswith("const") and "*const" not in self.type.replace(" ", "")
+        self.writable = (
+            self.pointer and not self.type.startswith("const") and "*const" not in self.type.replace(" ", "")
+        )
 
     def __repr__(self):
         return self.text
@@ -109,8 +115,10 @@ def check_func(f, enums):
             if p.type != "const char *":
                 err(f"parameter '{p.text}': impl is a const char * (an implementation name)")
             if not (f.name.endswith("_init") or f.name.endswith("_selftest")):
-                err("takes impl, but only the functions that create a key or a context (nuri_<x>_key_init, "
-                    "nuri_<x>_init) choose the implementation; take the key or context instead")
+                err(
+                    "takes impl, but only the functions that create a key or a context (nuri_<x>_key_init, "
+                    "nuri_<x>_init) choose the implementation; take the key or context instead"
+                )
         # buffer names
         if p.name == "len" or re.fullmatch(r"[a-z]+len", p.name):
             err(f"parameter '{p.text}': lengths are named <buffer>_len (inputs) or <buffer>_cap (outputs)")
@@ -123,8 +131,10 @@ def check_func(f, enums):
                     err(f"parameter '{p.text}': an input length follows its buffer ({stem}, {p.name})")
             elif p.type == "size_t *":
                 if not (prev and (prev.name == stem + "_cap" or (prev.name == stem and prev.array))):
-                    err(f"parameter '{p.text}': an output length follows the buffer's capacity "
-                        f"({stem}, {stem}_cap, {p.name})")
+                    err(
+                        f"parameter '{p.text}': an output length follows the buffer's capacity "
+                        f"({stem}, {stem}_cap, {p.name})"
+                    )
             else:
                 err(f"parameter '{p.text}': {p.name} is size_t (input length) or size_t * (bytes written)")
         if p.name == "out_len" and p.type != "size_t *":
@@ -192,8 +202,9 @@ def check(headers, src):
     if "NURI_VERSION_STRING" in macros:
         parts = [macros.get(f"NURI_VERSION_{k}") for k in ("MAJOR", "MINOR", "PATCH")]
         if None in parts or macros["NURI_VERSION_STRING"] != ".".join(parts):
-            errs.append(f"nuri.h: NURI_VERSION_STRING {macros['NURI_VERSION_STRING']!r} is not "
-                        "NURI_VERSION_MAJOR.MINOR.PATCH")
+            errs.append(
+                f"nuri.h: NURI_VERSION_STRING {macros['NURI_VERSION_STRING']!r} is not NURI_VERSION_MAJOR.MINOR.PATCH"
+            )
         elif int(parts[0]) < 1:
             errs.append("nuri.h: the API is declared stable from 1.0.0, but NURI_VERSION_MAJOR is 0")
     return errs
@@ -201,33 +212,91 @@ def check(headers, src):
 
 # ---- self-test: each rule must catch a deliberately broken header ----
 BREAKS = [
-    ("selector spelled impl_name", "pipo.h", "size_t key_len,\n                                                const char *impl);",
-     "size_t key_len,\n                                                const char *impl_name);", "impl_name"),
-    ("impl outside creation", "pipo.h", "const uint8_t *in, size_t nblocks);",
-     "const uint8_t *in, size_t nblocks, const char *impl);", "only the functions that create"),
-    ("inlen", "sha3.h", "nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t in_len)",
-     "nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t inlen)", "inlen"),
-    ("outlen", "sha3.h", "nuri_shake128(uint8_t *out, size_t out_cap,", "nuri_shake128(uint8_t *out, size_t outlen,",
-     "outlen"),
-    ("out_len not size_t *", "pipo.h", "nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len)",
-     "nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, unsigned *out_len)", "out_len"),
-    ("out_len as input size", "sparkle.h", "uint8_t *out, size_t out_cap, size_t *out_len);\n/* One-shot (dispatch). */",
-     "uint8_t *out, size_t out_len);\n/* One-shot (dispatch). */", "out_len"),
-    ("output without capacity", "nuri.h", "int nuri_randombytes(uint8_t *out, size_t out_cap);",
-     "int nuri_randombytes(uint8_t *out, size_t n);", "(out, out_cap)"),
-    ("variant as int", "sparkle.h", "size_t nuri_schwaemm_key_bytes(nuri_schwaemm_variant variant);",
-     "size_t nuri_schwaemm_key_bytes(int variant);", "variant has its enum type"),
-    ("fea variant as unsigned", "fea.h", "nuri_fea_variant variant, unsigned nbits, const char *impl);",
-     "unsigned variant, unsigned nbits, const char *impl);", "variant has its enum type"),
-    ("level as unsigned", "mlkem.h", "size_t nuri_mlkem_ek_bytes(nuri_mlkem_level level);",
-     "size_t nuri_mlkem_ek_bytes(unsigned level);", "level has its enum type"),
-    ("engine selector", "keysearch.h", "int nuri_keysearch_selftest(const char *impl);",
-     "int nuri_keysearch_selftest(const char *engine);", "named impl"),
-    ("no definition", "pipo.h", "NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);",
-     "NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);\nNURI_API void nuri_pipo_not_defined(void);",
-     "no plain definition"),
-    ("version not stable", "nuri.h", "#define NURI_VERSION_MAJOR  1", "#define NURI_VERSION_MAJOR  0",
-     "NURI_VERSION_STRING"),
+    ("selector spelled impl_name", "pipo.h", "const char *impl);", "const char *impl_name);", "impl_name"),
+    (
+        "impl outside creation",
+        "pipo.h",
+        "const uint8_t *in, size_t nblocks);",
+        "const uint8_t *in, size_t nblocks, const char *impl);",
+        "only the functions that create",
+    ),
+    (
+        "inlen",
+        "sha3.h",
+        "nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t in_len)",
+        "nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t inlen)",
+        "inlen",
+    ),
+    (
+        "outlen",
+        "sha3.h",
+        "nuri_shake128(uint8_t *out, size_t out_cap,",
+        "nuri_shake128(uint8_t *out, size_t outlen,",
+        "outlen",
+    ),
+    (
+        "out_len not size_t *",
+        "pipo.h",
+        "nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len)",
+        "nuri_pipo_final(nuri_pipo_ctx *ctx, uint8_t *out, size_t out_cap, unsigned *out_len)",
+        "out_len",
+    ),
+    (
+        "out_len as input size",
+        "sparkle.h",
+        "uint8_t *out, size_t out_cap, size_t *out_len);\n/* One-shot (dispatch). */",
+        "uint8_t *out, size_t out_len);\n/* One-shot (dispatch). */",
+        "out_len",
+    ),
+    (
+        "output without capacity",
+        "nuri.h",
+        "int nuri_randombytes(uint8_t *out, size_t out_cap);",
+        "int nuri_randombytes(uint8_t *out, size_t n);",
+        "(out, out_cap)",
+    ),
+    (
+        "variant as int",
+        "sparkle.h",
+        "size_t nuri_schwaemm_key_bytes(nuri_schwaemm_variant variant);",
+        "size_t nuri_schwaemm_key_bytes(int variant);",
+        "variant has its enum type",
+    ),
+    (
+        "fea variant as unsigned",
+        "fea.h",
+        "nuri_fea_variant variant, unsigned nbits, const char *impl);",
+        "unsigned variant, unsigned nbits, const char *impl);",
+        "variant has its enum type",
+    ),
+    (
+        "level as unsigned",
+        "mlkem.h",
+        "size_t nuri_mlkem_ek_bytes(nuri_mlkem_level level);",
+        "size_t nuri_mlkem_ek_bytes(unsigned level);",
+        "level has its enum type",
+    ),
+    (
+        "engine selector",
+        "keysearch.h",
+        "int nuri_keysearch_selftest(const char *impl);",
+        "int nuri_keysearch_selftest(const char *engine);",
+        "named impl",
+    ),
+    (
+        "no definition",
+        "pipo.h",
+        "NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);",
+        "NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);\nNURI_API void nuri_pipo_not_defined(void);",
+        "no plain definition",
+    ),
+    (
+        "version not stable",
+        "nuri.h",
+        "#define NURI_VERSION_MAJOR  1",
+        "#define NURI_VERSION_MAJOR  0",
+        "NURI_VERSION_STRING",
+    ),
 ]
 
 
@@ -243,7 +312,8 @@ def self_test():
     # a token-pasted definition is not a definition
     with tempfile.TemporaryDirectory() as tmp:
         (pathlib.Path(tmp) / "pasted.c").write_text(
-            "#define F(L) int nuri_mlkem##L##_thing(void) { return 0; }\nF(768)\nint nuri_plain(void) { return 0; }\n")
+            "#define F(L) int nuri_mlkem##L##_thing(void) { return 0; }\nF(768)\nint nuri_plain(void) { return 0; }\n"
+        )
         have = defined_names(tmp)
         if "nuri_plain" in have and not any("thing" in n for n in have):
             passed += 1
