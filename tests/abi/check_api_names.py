@@ -8,9 +8,10 @@ include/nuri/nuri.h, by parsing every NURI_API declaration:
               no other spelling of a selector (impl_name, engine, backend, ...)
   buffers     no outlen / inlen / buflen / bare len; an output length `out_len` (any `x_len`
               pointer) is `size_t *` and follows its buffer's `x_cap` (or a fixed-size array);
-              an input length `x_len` is size_t and follows its pointer `x` when `x` is a parameter; `x_cap` is size_t and
-              follows a writable pointer `x`; a byte output `out` comes with `out_cap` (unless it
-              is a fixed-size array or the function transforms `count` items in place)
+              an input length `x_len` is size_t and follows its pointer `x` when `x` is a
+              parameter; `x_cap` is size_t and follows a writable pointer `x`; a byte output
+              `out` comes with `out_cap` (unless it is a fixed-size array or the function
+              transforms `count` items in place)
   enums       a variant / level / mode / padding parameter has its enum type, declared in the
               headers as a typedef'd enum
   defined     every declared function is defined by name in src/ (a plain definition that grep
