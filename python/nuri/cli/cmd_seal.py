@@ -165,7 +165,7 @@ def run_seal(args):
             raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
         if len(args.recipient) > 255:
             raise UsageError(f"at most 255 recipients (-r), got {len(args.recipient)}")
-        key, pw, recipients = None, None, [_load_recipient(seal, p) for p in args.recipient]
+        key, pw, recipients = None, None, [load_recipient(seal, p) for p in args.recipient]
     elif _wants_passphrase(args):
         key, pw = None, _passphrase(args, confirm=True)
     else:
@@ -211,14 +211,14 @@ def _read_small(path, what):
         raise UsageError(f"cannot read {what} {path}: {e.strerror or e}") from None
 
 
-def _load_recipient(seal, path):
+def load_recipient(seal, path):
     try:
         return seal.Recipient.from_bytes(_read_small(path, "public key"), where=path)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
 
-def _load_identity(seal, path):
+def load_identity(seal, path):
     try:
         return seal.Identity.from_bytes(_read_small(path, "secret key"), where=path)
     except ValueError as e:
@@ -244,7 +244,7 @@ def _open_args(args, seal, header):
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
         if not args.identity:
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
-        ids = [_load_identity(seal, p) for p in args.identity]
+        ids = [load_identity(seal, p) for p in args.identity]
         for ident in ids:
             try:
                 return {"file_key": seal.v2_file_key(header, ident)}

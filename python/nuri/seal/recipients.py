@@ -35,8 +35,9 @@ class Recipient:
 
     @classmethod
     def from_bytes(cls, data: bytes, where: str = "public key"):
+        from .. import mlkem
+
         data = bytes(data)
-        mlkem = hpke._mlkem()
         if len(data) == hpke.MLKEM_EK:
             if not mlkem.check_encapsulation_key(768, data):
                 raise ValueError(f"{where}: not a valid ML-KEM-768 public key (FIPS 203 modulus check)")
@@ -64,9 +65,11 @@ class Identity:
 
     @classmethod
     def from_bytes(cls, data: bytes, where: str = "secret key"):
+        from .. import mlkem
+
         data = bytes(data)
         if len(data) == hpke.MLKEM_DK:
-            if not hpke._mlkem().check_decapsulation_key(768, data):
+            if not mlkem.check_decapsulation_key(768, data):
                 raise ValueError(f"{where}: not a valid ML-KEM-768 secret key (FIPS 203 hash check)")
             return cls(hpke.KEM_MLKEM768, data)
         if len(data) == hpke.MLKEM_SEED:
@@ -100,7 +103,9 @@ def generate(kem: str = "mlkem768"):
     """A new key pair (public bytes, secret bytes): "mlkem768" gives (ek 1,184, dk 2,400),
     "mlkem768-x25519" gives (public key 1,216, seed 32)."""
     if kem == "mlkem768":
-        return hpke._mlkem().keygen(768)
+        from .. import mlkem
+
+        return mlkem.keygen(768)
     if kem == "mlkem768-x25519":
         seed = os.urandom(hpke.XWING_SEED)
         return hpke.xwing_public_key(seed), seed
