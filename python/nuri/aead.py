@@ -26,8 +26,9 @@ is made, by keyword; None (the default) lets dispatch pick it (``NURI_IMPL=spark
 """
 
 from ._native import ffi, lib
-from ._util import as_bytes, c_name, check, check_len, impl_arg, impl_names
+from ._util import as_bytes, c_name, check, check_len, impl_arg
 from .exceptions import InvalidTag
+from .sparkle import default_implementation, implementations  # the one SPARKLE registry
 
 __all__ = [
     "Schwaemm128_128",
@@ -37,16 +38,6 @@ __all__ = [
     "implementations",
     "default_implementation",
 ]
-
-
-def implementations():
-    """Names of the Schwaemm implementations usable on this CPU, fastest first (the SPARKLE registry)."""
-    return impl_names(lib.nuri_sparkle_impl_count, lib.nuri_sparkle_impl_info, lib.nuri_sparkle_impl_supported)
-
-
-def default_implementation():
-    """The implementation dispatch picks now (honours NURI_IMPL=sparkle:<name>)."""
-    return c_name(lib.nuri_sparkle_default_impl())
 
 
 class _Schwaemm:

@@ -20,7 +20,8 @@ True
 import threading
 
 from ._native import ffi, lib
-from ._util import as_bytes, c_name, check, impl_arg, impl_names
+from ._util import as_bytes, c_name, check, impl_arg
+from .sparkle import default_implementation, implementations  # the one SPARKLE registry
 
 __all__ = [
     "Esch256",
@@ -32,16 +33,6 @@ __all__ = [
     "implementations",
     "default_implementation",
 ]
-
-
-def implementations():
-    """Names of the Esch implementations usable on this CPU, fastest first (the SPARKLE registry)."""
-    return impl_names(lib.nuri_sparkle_impl_count, lib.nuri_sparkle_impl_info, lib.nuri_sparkle_impl_supported)
-
-
-def default_implementation():
-    """The implementation dispatch picks now (honours NURI_IMPL=sparkle:<name>)."""
-    return c_name(lib.nuri_sparkle_default_impl())
 
 
 class _Esch:
