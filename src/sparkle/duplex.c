@@ -343,6 +343,9 @@ int nuri_schwaemm_encrypt_many(const nuri_schwaemm_key *k, uint8_t *const *out, 
         zero_outputs(out, msg_lens, nuri_schwaemm_tag_bytes(k->variant), 0, count);
         return NURI_ESTATE;
     }
+    for (size_t i = 0; i < count; i++)
+        if (nuri_overlap_partial(out[i], msg_lens[i] + p->cap, msgs[i], msg_lens[i]))
+            return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
     return nuri_schwaemm_lanes(p, k->impl, NURI_DUPLEX_ENC, k->key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL,
                                count);
 }
@@ -358,6 +361,11 @@ int nuri_schwaemm_decrypt_many(const nuri_schwaemm_key *k, uint8_t *const *out, 
     int rc = !p ? NURI_ESTATE : NURI_OK;
     for (size_t i = 0; rc == NURI_OK && i < count; i++)
         if (ct_lens[i] < p->cap) rc = NURI_ELENGTH; /* shorter than a tag */
+    for (size_t i = 0; rc == NURI_OK && i < count; i++)
+        if (nuri_overlap_partial(out[i], ct_lens[i] - p->cap, cts[i], ct_lens[i])) {
+            for (size_t j = 0; status && j < count; j++) status[j] = NURI_EINVAL;
+            return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
+        }
     if (rc) {
         if (tag) zero_outputs(out, ct_lens, 0, tag, count);
         for (size_t i = 0; status && i < count; i++) status[i] = rc;
