@@ -327,10 +327,3 @@ def test_gpu_params_api():
     assert lib.nuri_keysearch_gpu_params(prob._p, out, len(out), eq) == 0 and eq[0] == 0
     # first = 0 (no shared first round), last = 13 (K1 is used in the last round)
     assert bytes(out[0:8]) == (0).to_bytes(4, "little") + (13).to_bytes(4, "little")
-
-
-def test_shipped_ptx_is_generated_from_the_current_kernel_source():
-    r = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "gpu_ptx.py"), "--check"], capture_output=True, text=True
-    )
-    assert r.returncode == 0, r.stderr
