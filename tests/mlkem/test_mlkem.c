@@ -1325,14 +1325,14 @@ static void test_malformed_differential(void)
             for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek, i, (unsigned)(tu_rand64() % MLKEM_Q));
             tu_randbytes(ek + 384 * k, 32);
             tu_randbytes(m, 32);
-            int r1 = nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
-            int r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
+            int r1 = enc(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
+            int r2 = enc(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
             ok &= r1 == 0 && r2 == 0 && memcmp(c1, c2, ctl) == 0 && memcmp(s1, s2, 32) == 0;
             /* ek: random bytes (some 12-bit value >= q: rejected, outputs zeroed) */
             uint8_t bad[NURI_MLKEM_MAX_EK_BYTES];
             tu_randbytes(bad, ekl);
             set_coeff(bad, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
-            r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
+            r2 = enc(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
             ok &= r2 == NURI_EBADEK && all_zero(c2, ctl) && all_zero(s2, 32);
             /* dk: random 12-bit values as s, then ek (above), H(ek), z */
             tu_randbytes(dk, 384 * k);
@@ -1343,19 +1343,19 @@ static void test_malformed_differential(void)
                 if (v == 0) memcpy(ct, c1, ctl); /* the ciphertext of ek (under another s: rejected) */
                 else memset(ct, v == 1 ? 0 : 0xFF, ctl);
                 if (v == 3) tu_randbytes(ct, ctl);
-                r1 = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk, dkl, "ref");
-                r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                r1 = dec(level, s1, 32, ct, ctl, dk, dkl, "ref");
+                r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
                 ok &= r1 == 0 && r2 == 0 && memcmp(s1, s2, 32) == 0;
             }
             /* the same dk with a stale H(ek) */
             dk[384 * k + ekl + (size_t)(tu_rand64() % 32)] ^= (uint8_t)(1u << (tu_rand64() % 8));
             memset(s2, 0x55, 32);
-            r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(s2, 32);
             uint8_t sss[3 * 32], cts[3 * NURI_MLKEM_MAX_CT_BYTES];
             memset(sss, 0x55, sizeof sss);
             for (int t = 0; t < 3; t++) memcpy(cts + t * ctl, ct, ctl);
-            r2 = nuri_mlkem_decaps_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
+            r2 = dec_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(sss, 3 * 32);
         }
         CHECK(ok,
@@ -1437,22 +1437,22 @@ static void test_malformed_mutations(void)
                      ctl = nuri_mlkem_ct_bytes(level), pke = 384 * (size_t)k;
         tu_randbytes(seed, 64);
         tu_randbytes(m, 32);
-        ok_ek &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
-        ok_ek &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        ok_ek &= kg(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok_ek &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
         /* eks: one value in [q, 4095] at a random place; then random t (values < q) and rho */
         memcpy(ek2, ek, ekl);
         set_coeff(ek2, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
         for (size_t ii = 0; ii < n_impls; ii++) {
             memset(c1, 0x55, ctl);
             memset(s1, 0x55, 32);
-            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
             ok_ek &= all_zero(c1, ctl) && all_zero(s1, 32);
         }
         for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek2, i, (unsigned)(tu_rand64() % MLKEM_Q));
         tu_randbytes(ek2 + pke, 32);
-        ok_ek &= nuri_mlkem_encaps(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
+        ok_ek &= enc(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
         for (size_t ii = 0; ii < n_impls; ii++) {
-            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
             ok_ek &= memcmp(c1, ct2, ctl) == 0 && memcmp(s1, want, 32) == 0;
         }
         /* dks: a changed byte of the ek copy or of H(ek); a random dk_PKE (hash still right); another z */
@@ -1463,10 +1463,10 @@ static void test_malformed_mutations(void)
             else if (v == 1) dk2[pke + ekl + tu_rand64() % 32] ^= (uint8_t)(1 + tu_rand64() % 255);
             else if (v == 2) tu_randbytes(dk2, pke);
             else tu_randbytes(dk2 + dkl - 32, 32);
-            if (!expect_bad) ok_dk &= nuri_mlkem_decaps(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
+            if (!expect_bad) ok_dk &= dec(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
             for (size_t ii = 0; ii < n_impls; ii++) {
                 memset(s1, 0x55, 32);
-                int rc = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
+                int rc = dec(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
                 ok_dk &= expect_bad ? rc == NURI_EBADDK && all_zero(s1, 32) : rc == 0 && memcmp(s1, want, 32) == 0;
             }
         }
@@ -1479,11 +1479,11 @@ static void test_malformed_mutations(void)
                     ct2[f * (ctl / 5) + tu_rand64() % (ctl / 5)] ^= (uint8_t)(1u << (tu_rand64() % 8));
             else if (v == 2) memset(ct2, 0, ctl);
             else if (v == 3) memset(ct2, 0xFF, ctl);
-            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80; /* inside the compressed v */
-            else ok_ct &= nuri_mlkem_encaps(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
-            ok_ct &= nuri_mlkem_decaps(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
+            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80;                /* inside the compressed v */
+            else ok_ct &= enc(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
+            ok_ct &= dec(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
             for (size_t ii = 0; ii < n_impls; ii++) {
-                ok_ct &= nuri_mlkem_decaps(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok_ct &= dec(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
                 ok_ct &= memcmp(s1, want, 32) == 0;
             }
             ok_ct &= memcmp(want, ss, 32) != 0; /* every change is rejected (implicitly) */
