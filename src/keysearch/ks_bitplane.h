@@ -1,55 +1,35 @@
-/* PIPO key search in the bit-plane layout: one batch of 32 candidates per call, one batch per
- * GPU thread. The same functions compile as CUDA (__host__ __device__; the kernel is
- * ks_kernel.cu) and as plain C (the host twin, tests/keysearch/test_bitplane.c), so the GPU code
- * is tested on machines without a GPU.
+/* PIPO key search in the bit-plane layout, as plain C: the parameters of the GPU kernels
+ * (bp_params, filled by bp_prepare: libnuri's nuri_keysearch_gpu_params) and a C model of the
+ * search they run, one batch of 32 candidates per call. The kernels themselves are PTX written by
+ * python/nuri/keysearch/ptx.py from the same layout; tests/keysearch/test_bitplane.c checks this
+ * model against the CPU engines, and the Python tests run the emitted PTX itself (fake driver).
  *
  * Layout: a 32-bit word holds one bit of 32 candidates. State plane s = 8 j + b is bit b of row
  * X[j]; key plane q = 8 B + b is bit b of key byte B, so round key RK_i uses planes
  * 64 (i mod w) + s. The S-layer is the bitsliced S-box on the 8 planes of each column, written as
- * 27 three-input operations with its round-key XORs (each a LOP3 on the GPU; on the device they
- * are emitted as lop3.b32 so the PTX shows the count). The R-layer costs nothing: a column's
+ * 27 three-input operations with its round-key XORs. The R-layer costs nothing: a column's
  * outputs are written to their rotated slots. Candidate bits 0..4 select the lane (fixed lane
  * patterns); the higher bits are the batch number, the counter, turned into all-ones/zero planes
- * (bitsliced form); known key bits are the template's constant planes (bp_params, __constant__
- * on the GPU). Early abort: column 0 of the last round gives 8 ciphertext bits; the other 7
- * columns run only if some lane matches them (12% of batches).
- *
- * Loops have compile-time bounds (RMAX, NW, 8 columns) so that, fully unrolled, every plane
- * index is a constant and the planes live in registers; first/last (the rounds all candidates
- * share, ks_impl.h) are run-time predicates, except that FIRST0 = 1 (the GPU kernel) fixes
- * first = 0 (no shared first round: the plan is prepared with first = 0 and init = plaintext), so
- * the ping-pong buffers have compile-time roles. */
-#ifndef NURI_KS_BITPLANE_CUH
-#define NURI_KS_BITPLANE_CUH
+ * (bitsliced form); known key bits are the template's constant planes (bp_params). Early abort:
+ * column 0 of the last round gives 8 ciphertext bits; the other 7 columns run only if some lane
+ * matches them (12% of batches). first/last are the rounds all candidates share (ks_impl.h); FIRST0
+ * = 1 (the GPU kernels' case) fixes first = 0 (the plan is prepared with first = 0 and init =
+ * plaintext). */
+#ifndef NURI_KS_BITPLANE_H
+#define NURI_KS_BITPLANE_H
 
 #include <stdint.h>
 
-#if defined(__CUDACC__)
-#define BP_FN __host__ __device__ __forceinline__
-#define BP_UNROLL _Pragma("unroll")
-#else
 #define BP_FN static inline
 #define BP_UNROLL
-#endif
 
 typedef uint32_t bp_w;
 #define BP_LB 5
 #define BP_LANES 32u
 
-/* f(a, b, c) with the LOP3 truth-table immediate (a = F0, b = CC, c = AA) */
-#if defined(__CUDA_ARCH__)
-#define BP_LOP3(a, b, c, imm, expr)                                                                  \
-    ({ bp_w r_; asm("lop3.b32 %0, %1, %2, %3, " #imm ";" : "=r"(r_) : "r"(a), "r"(b), "r"(c)); r_; })
-#else
+/* f(a, b, c), one LOP3 on a GPU (imm: its truth table with a = F0, b = CC, c = AA) */
 #define BP_LOP3(a, b, c, imm, expr) (expr)
-#endif
-/* a key plane: on the GPU a volatile shared-memory load at its use (ptxas would otherwise hoist
- * the loads of a whole round into registers and spill) */
-#if defined(__CUDA_ARCH__)
-#define BP_KEY(rk, i) (((const volatile bp_w *)(rk))[i])
-#else
 #define BP_KEY(rk, i) ((rk)[i])
-#endif
 #define XAND(a, b, c) BP_LOP3(a, b, c, 0x78, (a) ^ ((b) & (c)))  /* a ^ (b & c) */
 #define XOR_OR(a, b, c) BP_LOP3(a, b, c, 0x1E, (a) ^ ((b) | (c))) /* a ^ (b | c) */
 #define X2(a, b) BP_LOP3(a, b, b, 0x3C, (a) ^ (b))
