@@ -15,7 +15,12 @@ gpu: python
 	$(PY) scripts/gpu_kernel_report.py --out build/gpu/kernel-report.json
 	@echo "gpu: build/gpu/kernel-report.json written"
 
-check-gpu: gpu
+# make check: the same build and report, but the fatbin is built into build/gpu/ and compared with
+# the committed one (a stale fatbin fails instead of being rewritten)
+check-gpu: python
+	@scripts/bootstrap.sh gpu
+	$(PY) scripts/gen_gpu_fatbin.py --check
+	$(PY) scripts/gpu_kernel_report.py --out build/gpu/kernel-report.json
 
 # On a machine with an NVIDIA GPU: the real-driver self-test, a planted 40-bit search, the benchmark,
 # the SASS of the kernel that ran and the CTR kernel's throughput, as one JSON file.

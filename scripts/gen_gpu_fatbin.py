@@ -12,7 +12,9 @@ built (run make gpu and commit both files), or when the fatbin is not the one re
 
     scripts/gen_gpu_fatbin.py            build (toolkit present) or check the record
     scripts/gen_gpu_fatbin.py --require  fail when the toolkit is missing (make gpu)
-    scripts/gen_gpu_fatbin.py --verify   only check the record (the tests)"""
+    scripts/gen_gpu_fatbin.py --verify   only check the record (the tests)
+    scripts/gen_gpu_fatbin.py --check    build into build/gpu/ and compare with the committed files
+                                         (make check: the tree is not written)"""
 
 import ctypes
 import glob
@@ -120,7 +122,7 @@ def main():
     if "--verify" in sys.argv[1:]:
         return verify(want)
     if tk is None:
-        if "--require" in sys.argv[1:]:
+        if "--require" in sys.argv[1:] or "--check" in sys.argv[1:]:
             print("gen_gpu_fatbin: the CUDA toolkit wheels are missing (make gpu installs them)", file=sys.stderr)
             return 1
         print("gen_gpu_fatbin: no CUDA toolkit here (make gpu installs it): checking the record only")
@@ -143,13 +145,26 @@ def main():
             cubins.append((arch, f.read()))
     data = pack(fb, ptx_text, cubins)
     version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    with open(os.path.join(ROOT, OUT), "wb") as f:
-        f.write(data)
     rec = {"inputs": want, "fatbin": sha(data), "ptxas": version, "sass": [f"sm_{a}" for a in ARCHS]}
     rec["ptx_isa"] = emitter().PTX_VERSION
+    rec_text = json.dumps(rec, indent=1, sort_keys=True) + "\n"
+    if "--check" in sys.argv[1:]:
+        with open(os.path.join(BUILD, "ks_kernel.fatbin"), "wb") as f:
+            f.write(data)
+        try:
+            with open(os.path.join(ROOT, OUT), "rb") as f, open(os.path.join(ROOT, RECORD)) as g:
+                same = f.read() == data and g.read() == rec_text
+        except OSError:
+            same = False
+        if not same:
+            print(f"gen_gpu_fatbin: {OUT} or its record differs from a fresh build: run make gpu", file=sys.stderr)
+            return 1
+        print(f"gen_gpu_fatbin: {OUT} and its record match a fresh build")
+        return 0
+    with open(os.path.join(ROOT, OUT), "wb") as f:
+        f.write(data)
     with open(os.path.join(ROOT, RECORD), "w") as f:
-        json.dump(rec, f, indent=1, sort_keys=True)
-        f.write("\n")
+        f.write(rec_text)
     print(f"gen_gpu_fatbin: wrote {OUT} ({len(data)} bytes: SASS for {len(ARCHS)} GPUs + PTX {rec['ptx_isa']})")
     return 0
 

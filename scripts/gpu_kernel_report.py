@@ -137,11 +137,15 @@ def main():
             f.write(text)
         param = f"{cipher} k={prob.bits}"
         records.append(
-            record("cuda-ptx-specialised", param, "ptx_logic_per_key", ptx.logic_ops_per_key(counts, prob.key_len, last))
+            record(
+                "cuda-ptx-specialised", param, "ptx_logic_per_key", ptx.logic_ops_per_key(counts, prob.key_len, last)
+            )
         )
         for arch in ARCHS:
             cubin = f"{stem}.sm_{arch}.cubin"
-            p = subprocess.run([ptxas, f"-arch=sm_{arch}", "-v", stem + ".ptx", "-o", cubin], capture_output=True, text=True)
+            p = subprocess.run(
+                [ptxas, f"-arch=sm_{arch}", "-v", stem + ".ptx", "-o", cubin], capture_output=True, text=True
+            )
             if p.returncode:
                 failures.append(f"ptxas sm_{arch}: {p.stderr.strip()}")
                 continue
@@ -162,8 +166,10 @@ def main():
     if listing.count("PTX file") != 1:
         failures.append(f"{FATBIN}: expected one PTX entry")
 
-    print(f"{'arch':7} {'kernel':12} {'search':22} {'regs':>4} {'spill':>5} {'SASS/key':>9} {'LOP3/key':>9} "
-          f"{'LDS/key':>8} {'ALU/key':>8}")
+    print(
+        f"{'arch':7} {'kernel':12} {'search':22} {'regs':>4} {'spill':>5} {'SASS/key':>9} {'LOP3/key':>9} "
+        f"{'LDS/key':>8} {'ALU/key':>8}"
+    )
     for r in rows:
         print(f"{r[0]:7} {r[1]:12} {r[2]:22} {r[3]:4d} {r[4]:5d} {r[5]:9.2f} {r[6]:9.2f} {r[7]:8.2f} {r[8]:8.2f}")
     with open(a.out, "w") as f:

@@ -24,18 +24,18 @@
 #define BP_UNROLL
 
 typedef uint32_t bp_w;
-#define BP_LB 5
+#define BP_LB    5
 #define BP_LANES 32u
 
 /* f(a, b, c), one LOP3 on a GPU (imm: its truth table with a = F0, b = CC, c = AA) */
 #define BP_LOP3(a, b, c, imm, expr) (expr)
-#define BP_KEY(rk, i) ((rk)[i])
-#define XAND(a, b, c) BP_LOP3(a, b, c, 0x78, (a) ^ ((b) & (c)))  /* a ^ (b & c) */
-#define XOR_OR(a, b, c) BP_LOP3(a, b, c, 0x1E, (a) ^ ((b) | (c))) /* a ^ (b | c) */
-#define X2(a, b) BP_LOP3(a, b, b, 0x3C, (a) ^ (b))
-#define XN2(a, b) BP_LOP3(a, b, b, 0xC3, ~((a) ^ (b)))
-#define X3(a, b, c) BP_LOP3(a, b, c, 0x96, (a) ^ (b) ^ (c))
-#define XN3(a, b, c) BP_LOP3(a, b, c, 0x69, ~((a) ^ (b) ^ (c)))
+#define BP_KEY(rk, i)               ((rk)[i])
+#define XAND(a, b, c)               BP_LOP3(a, b, c, 0x78, (a) ^ ((b) & (c))) /* a ^ (b & c) */
+#define XOR_OR(a, b, c)             BP_LOP3(a, b, c, 0x1E, (a) ^ ((b) | (c))) /* a ^ (b | c) */
+#define X2(a, b)                    BP_LOP3(a, b, b, 0x3C, (a) ^ (b))
+#define XN2(a, b)                   BP_LOP3(a, b, b, 0xC3, ~((a) ^ (b)))
+#define X3(a, b, c)                 BP_LOP3(a, b, c, 0x96, (a) ^ (b) ^ (c))
+#define XN3(a, b, c)                BP_LOP3(a, b, c, 0x69, ~((a) ^ (b) ^ (c)))
 
 /* What every batch of a search shares, prepared on the host by bp_prepare. */
 typedef struct bp_params {
@@ -51,7 +51,8 @@ typedef struct bp_params {
 BP_FN void bp_prepare(bp_params *p, unsigned nwords, unsigned first, unsigned last, const uint8_t *init,
                       const uint8_t *target, const uint8_t *key, const uint16_t *pos, unsigned k)
 {
-    p->first = first; p->last = last;
+    p->first = first;
+    p->last = last;
     for (unsigned s = 0; s < 64; s++) {
         p->init[s] = (init[s >> 3] >> (s & 7) & 1) ? ~0u : 0u;
         p->target[s] = (target[s >> 3] >> (s & 7) & 1) ? ~0u : 0u;
@@ -79,18 +80,33 @@ BP_FN void bp_column(const bp_w *st, bp_w *nx, const bp_w *rk, const unsigned KS
 {
     bp_w x0 = st[c], x1 = st[8 + c], x2 = st[16 + c], x3 = st[24 + c], x4 = st[32 + c], x5 = st[40 + c],
          x6 = st[48 + c], x7 = st[56 + c], t0, t1, t2;
-    x5 = XAND(x5, x7, x6); x4 = XAND(x4, x3, x5); x7 = X2(x7, x4); x6 = X2(x6, x3);
-    x3 = XOR_OR(x3, x4, x5); x5 = X2(x5, x7); x4 = XAND(x4, x5, x6);
-    x2 = XAND(x2, x1, x0); x0 = XOR_OR(x0, x2, x1); x1 = XOR_OR(x1, x2, x0); /* x2 = ~x2 folded below */
-    x7 = X2(x7, x1); x3 = XN2(x3, x2); x4 = X2(x4, x0);
-    t0 = x7; t1 = x3; t2 = x4;
-    x6 = XAND(x6, t0, x5); t0 = X2(t0, x6); x6 = XOR_OR(x6, t2, t1); t1 = X2(t1, x5);
-    x5 = XOR_OR(x5, x6, t2); t2 = XAND(t2, t1, t0);
+    x5 = XAND(x5, x7, x6);
+    x4 = XAND(x4, x3, x5);
+    x7 = X2(x7, x4);
+    x6 = X2(x6, x3);
+    x3 = XOR_OR(x3, x4, x5);
+    x5 = X2(x5, x7);
+    x4 = XAND(x4, x5, x6);
+    x2 = XAND(x2, x1, x0);
+    x0 = XOR_OR(x0, x2, x1);
+    x1 = XOR_OR(x1, x2, x0); /* x2 = ~x2 folded below */
+    x7 = X2(x7, x1);
+    x3 = XN2(x3, x2);
+    x4 = X2(x4, x0);
+    t0 = x7;
+    t1 = x3;
+    t2 = x4;
+    x6 = XAND(x6, t0, x5);
+    t0 = X2(t0, x6);
+    x6 = XOR_OR(x6, t2, t1);
+    t1 = X2(t1, x5);
+    x5 = XOR_OR(x5, x6, t2);
+    t2 = XAND(t2, t1, t0);
     /* y7 = x1^t2, y6 = x3, y5 = x4, y4 = x5, y3 = x6, y2 = ~x2^t0, y1 = x0^t1, y0 = x7; row j goes to
      * bit (c + R[j]) & 7 with R = (0,7,4,3,6,5,1,2); the round constant i flips row 0's bits */
 #define S_(j, r) (8 * (j) + ((c + (r)) & 7))
     unsigned s0 = S_(0, 0);
-    nx[s0] = (i >> c & 1) ? XN2(x7, BP_KEY(rk, (s0) * KS)) : X2(x7, BP_KEY(rk, (s0) * KS));
+    nx[s0] = (i >> c & 1) ? XN2(x7, BP_KEY(rk, (s0)*KS)) : X2(x7, BP_KEY(rk, (s0)*KS));
     nx[S_(1, 7)] = X3(x0, t1, BP_KEY(rk, (S_(1, 7)) * KS));
     nx[S_(2, 4)] = XN3(x2, t0, BP_KEY(rk, (S_(2, 4)) * KS));
     nx[S_(3, 3)] = X2(x6, BP_KEY(rk, (S_(3, 3)) * KS));
@@ -202,14 +218,13 @@ BP_FN void bp_ctr_keystream(const bp_w *rkp, unsigned rounds, uint64_t ctr0, con
         for (unsigned c = 0; c < 8; c++) bp_column(st, nx, rkp + 64 * i, 1, 0, c); /* constants are in rkp */
         if (i == rounds) {
             BP_UNROLL
-            for (unsigned l = 0; l < BP_LANES; l++)
+            for (unsigned l = 0; l < BP_LANES; l++) BP_UNROLL
+            for (unsigned j = 0; j < 8; j++) {
+                unsigned byte = 0;
                 BP_UNROLL
-                for (unsigned j = 0; j < 8; j++) {
-                    unsigned byte = 0;
-                    BP_UNROLL
-                    for (unsigned bit = 0; bit < 8; bit++) byte |= (unsigned)(nx[8 * j + bit] >> l & 1) << bit;
-                    out[8 * l + j] = (uint8_t)((in ? in[8 * l + j] : 0) ^ byte);
-                }
+                for (unsigned bit = 0; bit < 8; bit++) byte |= (unsigned)(nx[8 * j + bit] >> l & 1) << bit;
+                out[8 * l + j] = (uint8_t)((in ? in[8 * l + j] : 0) ^ byte);
+            }
             return;
         }
     }

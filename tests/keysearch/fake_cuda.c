@@ -122,13 +122,26 @@ API CUresult cuDeviceGetAttribute(int *v, int attr, int dev)
 {
     if (dev < 0 || dev >= devices) return ERR_INVALID_DEVICE;
     switch (attr) {
-    case 16: *v = sms; return OK;        /* MULTIPROCESSOR_COUNT */
-    case 13: *v = 1500000; return OK;    /* CLOCK_RATE, kHz */
-    case 75: *v = cc / 10; return OK;    /* COMPUTE_CAPABILITY_MAJOR */
-    case 76: *v = cc % 10; return OK;    /* COMPUTE_CAPABILITY_MINOR */
-    case 39: *v = 2048; return OK;       /* MAX_THREADS_PER_MULTIPROCESSOR */
-    case 82: *v = 65536; return OK;      /* MAX_REGISTERS_PER_MULTIPROCESSOR */
-    default: return ERR_INVALID_VALUE;
+    case 16:
+        *v = sms;
+        return OK; /* MULTIPROCESSOR_COUNT */
+    case 13:
+        *v = 1500000;
+        return OK; /* CLOCK_RATE, kHz */
+    case 75:
+        *v = cc / 10;
+        return OK; /* COMPUTE_CAPABILITY_MAJOR */
+    case 76:
+        *v = cc % 10;
+        return OK; /* COMPUTE_CAPABILITY_MINOR */
+    case 39:
+        *v = 2048;
+        return OK; /* MAX_THREADS_PER_MULTIPROCESSOR */
+    case 82:
+        *v = 65536;
+        return OK; /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+    default:
+        return ERR_INVALID_VALUE;
     }
 }
 
@@ -308,8 +321,7 @@ API CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, uns
             if (search)
                 fprintf(f, "%s %llu %llu %u %u %u\n", e->name, (unsigned long long)*(uint64_t *)params[0],
                         (unsigned long long)*(uint64_t *)params[1], gx, bx, *(unsigned *)params[4]);
-            else
-                fprintf(f, "%s %u %u\n", e->name, gx, bx);
+            else fprintf(f, "%s %u %u\n", e->name, gx, bx);
             fclose(f);
         }
     }

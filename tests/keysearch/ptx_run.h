@@ -19,8 +19,30 @@
 enum { K_NONE, K_R, K_RD, K_P, K_IMM, K_SPEC, K_SYM, K_SHSYM, K_MEM, K_LABEL, K_PARAM };
 enum { SP_TID, SP_NTID, SP_CTAID, SP_NCTAID };
 enum {
-    O_LDPARAM, O_MOV, O_MULWIDE, O_CVT64, O_CVT32, O_ADD, O_SUB, O_SHR, O_SHL, O_MULLO, O_SETP, O_BRA, O_XOR,
-    O_AND, O_OR, O_NOT, O_BFE, O_BFIND, O_NEG, O_SELP, O_ATOMADD, O_ST, O_LD, O_RET
+    O_LDPARAM,
+    O_MOV,
+    O_MULWIDE,
+    O_CVT64,
+    O_CVT32,
+    O_ADD,
+    O_SUB,
+    O_SHR,
+    O_SHL,
+    O_MULLO,
+    O_SETP,
+    O_BRA,
+    O_XOR,
+    O_AND,
+    O_OR,
+    O_NOT,
+    O_BFE,
+    O_BFIND,
+    O_NEG,
+    O_SELP,
+    O_ATOMADD,
+    O_ST,
+    O_LD,
+    O_RET
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 
@@ -114,8 +136,7 @@ static int px_operand(px_module *m, px_entry *e, const char *t, px_opnd *o, cons
             o->kind = K_P;
             o->idx = atoi(t + 2);
             if (o->idx > e->np) e->np = o->idx;
-        } else
-            return px_fail("unknown register", line);
+        } else return px_fail("unknown register", line);
         return 0;
     }
     if (t[0] == '[') { /* [reg+off], [sym+off], [sym], [param] */
@@ -201,12 +222,24 @@ static int px_link(px_entry *e)
         for (int k = 0; k < 4; k++) {
             px_opnd *o = ops[k];
             switch (o->kind) {
-            case K_R: o->slot = o->idx; break;
-            case K_RD: o->slot = rd_at + o->idx; break;
-            case K_P: o->slot = p_at + o->idx; break;
-            case K_SPEC: o->slot = e->spec_at + o->idx; break;
-            case K_SHSYM: o->slot = e->spec_at + 4; break;
-            case K_MEM: o->slot = o->idx >= 0 ? rd_at + o->idx : -1; break;
+            case K_R:
+                o->slot = o->idx;
+                break;
+            case K_RD:
+                o->slot = rd_at + o->idx;
+                break;
+            case K_P:
+                o->slot = p_at + o->idx;
+                break;
+            case K_SPEC:
+                o->slot = e->spec_at + o->idx;
+                break;
+            case K_SHSYM:
+                o->slot = e->spec_at + 4;
+                break;
+            case K_MEM:
+                o->slot = o->idx >= 0 ? rd_at + o->idx : -1;
+                break;
             case K_IMM:
             case K_SYM: {
                 int32_t j;
@@ -223,7 +256,8 @@ static int px_link(px_entry *e)
                 o->slot = e->pool_at + j;
                 break;
             }
-            default: o->slot = -1;
+            default:
+                o->slot = -1;
             }
         }
     }
@@ -338,10 +372,8 @@ static int px_load(px_module *m, const char *text)
                 size_t j;
                 for (j = 0; j < nlabels; j++)
                     if (strcmp(labels[j].name, refs[i].name) == 0) break;
-                if (j == nlabels)
-                    rc = px_fail("unknown label", refs[i].name);
-                else
-                    e->code[refs[i].at].d.imm = labels[j].at;
+                if (j == nlabels) rc = px_fail("unknown label", refs[i].name);
+                else e->code[refs[i].at].d.imm = labels[j].at;
             }
             if (rc == 0) rc = px_link(e);
             in_body = 0;
@@ -431,20 +463,13 @@ static int px_load(px_module *m, const char *text)
             in.op = O_ST;
         } else if (IS("mov")) {
             in.op = O_MOV;
-        } else if (IS("mul") && strstr(mods, ".wide"))
-            in.op = O_MULWIDE;
-        else if (IS("mul") && strstr(mods, ".lo"))
-            in.op = O_MULLO;
-        else if (IS("cvt"))
-            in.op = strncmp(mods, ".u64.u32", 8) == 0 ? O_CVT64 : O_CVT32;
-        else if (IS("add"))
-            in.op = O_ADD;
-        else if (IS("sub"))
-            in.op = O_SUB;
-        else if (IS("shr"))
-            in.op = O_SHR;
-        else if (IS("shl"))
-            in.op = O_SHL;
+        } else if (IS("mul") && strstr(mods, ".wide")) in.op = O_MULWIDE;
+        else if (IS("mul") && strstr(mods, ".lo")) in.op = O_MULLO;
+        else if (IS("cvt")) in.op = strncmp(mods, ".u64.u32", 8) == 0 ? O_CVT64 : O_CVT32;
+        else if (IS("add")) in.op = O_ADD;
+        else if (IS("sub")) in.op = O_SUB;
+        else if (IS("shr")) in.op = O_SHR;
+        else if (IS("shl")) in.op = O_SHL;
         else if (IS("setp")) {
             in.op = O_SETP;
             int c = px_cmp(mods + 1);
@@ -460,28 +485,17 @@ static int px_load(px_module *m, const char *text)
             snprintf(refs[nrefs].name, sizeof refs[0].name, "%s", tok[0]);
             refs[nrefs++].at = e->n;
             label_op = -1;
-        } else if (IS("xor"))
-            in.op = O_XOR;
-        else if (IS("and"))
-            in.op = O_AND;
-        else if (IS("or"))
-            in.op = O_OR;
-        else if (IS("not"))
-            in.op = O_NOT;
-        else if (IS("bfe") && strcmp(mods, ".s32") == 0)
-            in.op = O_BFE;
-        else if (IS("bfind") && strcmp(mods, ".u32") == 0)
-            in.op = O_BFIND;
-        else if (IS("neg"))
-            in.op = O_NEG;
-        else if (IS("selp"))
-            in.op = O_SELP;
-        else if (IS("atom") && strcmp(mods, ".global.add.u32") == 0)
-            in.op = O_ATOMADD;
-        else if (IS("ret"))
-            in.op = O_RET;
-        else
-            rc = px_fail("instruction outside the supported subset", line);
+        } else if (IS("xor")) in.op = O_XOR;
+        else if (IS("and")) in.op = O_AND;
+        else if (IS("or")) in.op = O_OR;
+        else if (IS("not")) in.op = O_NOT;
+        else if (IS("bfe") && strcmp(mods, ".s32") == 0) in.op = O_BFE;
+        else if (IS("bfind") && strcmp(mods, ".u32") == 0) in.op = O_BFIND;
+        else if (IS("neg")) in.op = O_NEG;
+        else if (IS("selp")) in.op = O_SELP;
+        else if (IS("atom") && strcmp(mods, ".global.add.u32") == 0) in.op = O_ATOMADD;
+        else if (IS("ret")) in.op = O_RET;
+        else rc = px_fail("instruction outside the supported subset", line);
 #undef IS
         if (rc == 0 && label_op >= 0) rc = px_fail("unknown symbol", line);
         if (rc == 0 && px_push(e, &in)) rc = px_fail("out of memory", line);
@@ -512,28 +526,42 @@ static int px_thread(const px_entry *e, void **params, uint64_t *V)
         const px_insn *in = &code[pc++];
         if (in->guard && (V[in->guard_idx] != 0) == in->guard_neg) continue;
         uint64_t a, b, v;
-#define A V[in->a.slot]
-#define B V[in->b.slot]
-#define D V[in->d.slot]
+#define A      V[in->a.slot]
+#define B      V[in->b.slot]
+#define D      V[in->d.slot]
 #define MEM(o) ((uint8_t *)(uintptr_t)((o).imm + ((o).slot >= 0 ? V[(o).slot] : 0)))
         switch (in->op) {
-        case O_XOR: D = A ^ B; break;
-        case O_AND: D = A & B; break;
-        case O_OR: D = A | B; break;
-        case O_NOT: D = ~A & 0xFFFFFFFFu; break;
-        case O_MOV: D = A; break;
+        case O_XOR:
+            D = A ^ B;
+            break;
+        case O_AND:
+            D = A & B;
+            break;
+        case O_OR:
+            D = A | B;
+            break;
+        case O_NOT:
+            D = ~A & 0xFFFFFFFFu;
+            break;
+        case O_MOV:
+            D = A;
+            break;
         case O_LDPARAM:
             v = 0;
             memcpy(&v, params[in->a.idx], e->psize[in->a.idx]);
             D = v;
             break;
-        case O_MULWIDE: D = (uint64_t)(uint32_t)A * (uint32_t)B; break;
+        case O_MULWIDE:
+            D = (uint64_t)(uint32_t)A * (uint32_t)B;
+            break;
         case O_MULLO:
             v = A * B;
             D = in->wide ? v : (uint32_t)v;
             break;
         case O_CVT64:
-        case O_CVT32: D = (uint32_t)A; break;
+        case O_CVT32:
+            D = (uint32_t)A;
+            break;
         case O_ADD:
             v = A + B;
             D = in->wide ? v : (uint32_t)v;
@@ -546,10 +574,8 @@ static int px_thread(const px_entry *e, void **params, uint64_t *V)
         case O_SHL:
             a = A;
             b = (uint32_t)B;
-            if (in->wide)
-                v = b > 63 ? 0 : in->op == O_SHR ? a >> b : a << b;
-            else
-                v = b > 31 ? 0 : (uint32_t)(in->op == O_SHR ? (uint32_t)a >> b : (uint32_t)a << b);
+            if (in->wide) v = b > 63 ? 0 : in->op == O_SHR ? a >> b : a << b;
+            else v = b > 31 ? 0 : (uint32_t)(in->op == O_SHR ? (uint32_t)a >> b : (uint32_t)a << b);
             D = v;
             break;
         case O_SETP:
@@ -559,10 +585,16 @@ static int px_thread(const px_entry *e, void **params, uint64_t *V)
                 a = (uint32_t)a;
                 b = (uint32_t)b;
             }
-            D = in->cmp == C_EQ ? a == b : in->cmp == C_NE ? a != b : in->cmp == C_LT ? a < b
-                : in->cmp == C_LE ? a <= b : in->cmp == C_GT ? a > b : a >= b;
+            D = in->cmp == C_EQ   ? a == b
+                : in->cmp == C_NE ? a != b
+                : in->cmp == C_LT ? a < b
+                : in->cmp == C_LE ? a <= b
+                : in->cmp == C_GT ? a > b
+                                  : a >= b;
             break;
-        case O_BRA: pc = (size_t)in->d.imm; break;
+        case O_BRA:
+            pc = (size_t)in->d.imm;
+            break;
         case O_BFE: { /* one-bit fields only (sign-extended: 0 or all-ones) */
             uint64_t pos = B;
             if (V[in->c.slot] != 1 || pos > 31) return -2;
@@ -574,8 +606,12 @@ static int px_thread(const px_entry *e, void **params, uint64_t *V)
             D = x ? 31u - (uint32_t)__builtin_clz(x) : 0xFFFFFFFFu;
             break;
         }
-        case O_NEG: D = (uint32_t)(0u - (uint32_t)A); break;
-        case O_SELP: D = V[in->c.slot] ? A : B; break;
+        case O_NEG:
+            D = (uint32_t)(0u - (uint32_t)A);
+            break;
+        case O_SELP:
+            D = V[in->c.slot] ? A : B;
+            break;
         case O_ATOMADD: {
             uint32_t *q = (uint32_t *)MEM(in->a);
             D = *q;
@@ -591,8 +627,10 @@ static int px_thread(const px_entry *e, void **params, uint64_t *V)
             memcpy(&v, MEM(in->a), in->bytes);
             D = v;
             break;
-        case O_RET: return 0;
-        default: return -3;
+        case O_RET:
+            return 0;
+        default:
+            return -3;
         }
 #undef A
 #undef B

@@ -425,13 +425,19 @@ def test_cuobjdump_lists_the_fatbin():
     assert r.stdout.count("PTX file") == 1
 
 
-@pytest.mark.parametrize("version,ptx_max,cc,ok", [(12000, 80, 90, True), (11000, 70, 110, True), (11000, 65, 110, False)])
+@pytest.mark.parametrize(
+    "version,ptx_max,cc,ok", [(12000, 80, 90, True), (11000, 70, 110, True), (11000, 65, 110, False)]
+)
 def test_driver_versions(fake, version, ptx_max, cc, ok):
     """A CUDA 12.0 driver (PTX up to 8.0) loads everything; a GPU without SASS in the fatbin needs the
     PTX (ISA 7.0): a CUDA 11.0 driver JITs it, an older one cannot, and the message names the
     driver's CUDA version and what the kernel needs (exit 2, one line)."""
     env = {"FAKE_CUDA_DRIVER_VERSION": str(version), "FAKE_CUDA_PTX_MAX": str(ptx_max), "FAKE_CUDA_CC": str(cc)}
-    r = nuri(*args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], "--engine", "cuda"), driver=fake, env=env)
+    r = nuri(
+        *args("pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [OFFICIAL_PAIR], "--engine", "cuda"),
+        driver=fake,
+        env=env,
+    )
     if ok:
         assert r.returncode == 0 and r.stdout.split() == ["9722152EAD201D7ED2289477DD16C46D"], r.stderr
         return
@@ -559,3 +565,27 @@ def test_dask_workers_with_gpu_resources_run_cuda(fake):
     assert engines == {"cuda"}, status
     r = nuri(*a, "--cluster", "local:1", "--engine", "cuda", driver=fake, timeout=300)
     assert r.returncode == 2 and "no worker of the cluster has a GPU" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("key_len", [16, 32])
+def test_ctr_kernel_matches_pipo_ctr(fake, key_len):
+    """The fatbin's CTR kernel (the GPU check's throughput figure) against nuri.pipo's CTR: 3 threads
+    of 32 blocks, a counter block that is a multiple of 32 with a carry into its upper bytes."""
+    import random
+
+    from nuri import pipo
+    from nuri.keysearch import gpu
+
+    rng = random.Random(key_len)
+    key = bytes(rng.randrange(256) for _ in range(key_len))
+    iv = bytes.fromhex("01020304FFFFFFE0")
+    data = bytes(rng.randrange(256) for _ in range(3 * 256 - 5))
+    dev = gpu.Device(gpu.Driver(fake), 0)
+    try:
+        ctr = gpu.Ctr(dev, key, len(data))
+        assert ctr.encrypt(iv, data) == pipo.encrypt(key, data, "ctr", iv=iv)
+        with pytest.raises(ValueError):
+            ctr.run(bytes.fromhex("0000000000000001"))
+        ctr.close()
+    finally:
+        dev.close()

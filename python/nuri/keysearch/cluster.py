@@ -139,8 +139,11 @@ def check_spec(spec):
     for prefix in ("local:", "ray:local:"):
         if spec.startswith(prefix):
             n, _, g = spec[len(prefix) :].partition(":")
-            if not n.isdigit() or (g and not g.isdigit()) or int(n) + int(g or 0) < 1 or (
-                prefix == "local:" and int(n) < 1
+            if (
+                not n.isdigit()
+                or (g and not g.isdigit())
+                or int(n) + int(g or 0) < 1
+                or (prefix == "local:" and int(n) < 1)
             ):
                 raise ClusterError(f"--cluster {prefix}N[:G] needs N >= 1 (G GPUs), got {spec!r}")
             return

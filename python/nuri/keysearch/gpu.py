@@ -333,6 +333,62 @@ class Device:
         return out
 
 
+def round_key_planes(key, rounds):
+    """The CTR kernels' c_rkp: word 64 i + s is all-ones if bit s of RK_i = K_(i mod w) ^ i is set."""
+    nw = len(key) // 8
+    words = []
+    for i in range(rounds + 1):
+        rk = int.from_bytes(key[8 * (i % nw) : 8 * (i % nw) + 8], "little") ^ i
+        words += [0xFFFFFFFF if rk >> s & 1 else 0 for s in range(64)]
+    words += [0] * (64 * 18 - len(words))
+    return (ctypes.c_uint32 * len(words))(*words)
+
+
+class Ctr:
+    """PIPO-CTR on a device with the fatbin's CTR kernels (the GPU check's throughput figure): 32
+    blocks (256 bytes) per thread, 64-bit big-endian counters from iv, which must be a multiple of 32."""
+
+    def __init__(self, device, key, nbytes):
+        if len(key) not in ptx.CTR_NAMES:
+            raise ValueError("PIPO keys are 16 or 32 bytes")
+        self.dev, self.rounds = device, ptx.ROUNDS[len(key)]
+        self.fn = _P()
+        drv = device.drv
+        drv.call("cuModuleGetFunction", ctypes.byref(self.fn), device.module, ptx.CTR_NAMES[len(key)].encode())
+        rkp, size = _U64(), ctypes.c_size_t()
+        drv.call("cuModuleGetGlobal_v2", ctypes.byref(rkp), ctypes.byref(size), device.module, b"c_rkp")
+        planes = round_key_planes(key, self.rounds)
+        drv.call("cuMemcpyHtoD_v2", rkp, planes, ctypes.sizeof(planes))
+        ctypes.memset(planes, 0, ctypes.sizeof(planes))
+        self.nbytes = (nbytes + 255) // 256 * 256
+        self.src, self.dst = _U64(), _U64()
+        drv.call("cuMemAlloc_v2", ctypes.byref(self.src), self.nbytes)
+        drv.call("cuMemAlloc_v2", ctypes.byref(self.dst), self.nbytes)
+
+    def run(self, iv):
+        """Encrypts the device buffer src into dst (no copies)."""
+        ctr0 = int.from_bytes(iv, "big")
+        if ctr0 % 32:
+            raise ValueError("the GPU CTR kernel needs a counter block that is a multiple of 32")
+        nb = self.nbytes // 256
+        args = [_U64(ctr0), ctypes.c_uint(self.rounds), _U64(nb), _U64(self.src.value), _U64(self.dst.value)]
+        params = (_P * len(args))(*[ctypes.addressof(a) for a in args])
+        self.dev.drv.call("cuLaunchKernel", self.fn, (nb + 127) // 128, 1, 1, 128, 1, 1, 0, None, params, None)
+        self.dev.drv.call("cuCtxSynchronize")
+
+    def encrypt(self, iv, data):
+        """data XOR the keystream from counter block iv (len(data) <= the buffer)."""
+        buf = ctypes.create_string_buffer(bytes(data) + bytes(self.nbytes - len(data)), self.nbytes)
+        self.dev.drv.call("cuMemcpyHtoD_v2", self.src, buf, self.nbytes)
+        self.run(iv)
+        self.dev.drv.call("cuMemcpyDtoH_v2", buf, self.dst, self.nbytes)
+        return buf.raw[: len(data)]
+
+    def close(self):
+        self.dev.drv.lib.cuMemFree_v2(self.src)
+        self.dev.drv.lib.cuMemFree_v2(self.dst)
+
+
 def open_devices():
     """Every GPU as a Device, in the calling thread's context (the self-test and the benchmark)."""
     drv = driver()

@@ -13,9 +13,10 @@ Two kernels come from the same description (the bit-plane PIPO rounds below):
   table); only the counter planes (the batch number's bits) are registers, and nothing is read
   from memory in the rounds. The driver JIT-compiles it for the GPU it finds.
 
-Layout (as src/keysearch/ks_bitplane.h, which also defines the parameters): a 32-bit word holds one bit of 32 candidates. State plane
-``s = 8 j + b`` is bit b of row X[j]; key plane ``q = 8 B + b`` is bit b of key byte B, and round
-key RK_i uses planes ``64 (i mod NW) + s``, with bit b of i added to plane b (the round constant).
+Layout (as src/keysearch/ks_bitplane.h, which also defines the parameters): a 32-bit word holds one
+bit of 32 candidates. State plane ``s = 8 j + b`` is bit b of row X[j]; key plane ``q = 8 B + b`` is
+bit b of key byte B, and round key RK_i uses planes ``64 (i mod NW) + s``, with bit b of i added to
+plane b (the round constant).
 Candidate bits 0..4 select the lane, the higher bits are the batch number. The S-box of column c
 reads slot c of every row and writes row j to slot ``(c + R[j]) mod 8``: the R-layer is a fixed
 renaming, so every round maps the same registers to the same registers and a loop of NW rounds
@@ -236,7 +237,6 @@ class _Search:
 
     def __init__(self, key_len, p=None, block=None):
         self.key_len, self.nw, self.p = key_len, key_len // 8, p
-        self.rmax = ROUNDS[key_len]
         self.block = block or (SPECIALISED_BLOCK if p else GENERIC_BLOCK[key_len])
         self.e = Emitter()
 
@@ -599,7 +599,6 @@ def _ctr(key_len):
     in c_rkp (word 64 i + s: all-ones if bit s of RK_i is set), XORs them into in[] and writes
     out[]: 256 bytes per thread, little-endian words."""
     e = Emitter()
-    rmax = ROUNDS[key_len]
     e.header(
         CTR_NAMES[key_len],
         128,
