@@ -461,8 +461,8 @@ static int px_load(px_module *m, const char *text)
             in.op = O_LD;
         } else if (IS("st")) {
             in.op = O_ST;
-        } else if (IS("mov")) {
-            in.op = O_MOV;
+        } else if (IS("mov") || (IS("cvta") && strcmp(mods, ".to.global.u64") == 0)) {
+            in.op = O_MOV; /* cvta: generic and global addresses are the same here */
         } else if (IS("mul") && strstr(mods, ".wide")) in.op = O_MULWIDE;
         else if (IS("mul") && strstr(mods, ".lo")) in.op = O_MULLO;
         else if (IS("cvt")) in.op = strncmp(mods, ".u64.u32", 8) == 0 ? O_CVT64 : O_CVT32;

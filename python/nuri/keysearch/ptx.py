@@ -299,6 +299,8 @@ class _Search:
         maxh = e.reg()
         for reg, (pname, t) in zip((first, nb, hits, nhits, maxh), e.params):
             e.emit(f"ld.param.{t} {reg}, [{pname}];")
+        for reg in (hits, nhits):  # device pointers are generic addresses
+            e.emit(f"cvta.to.global.u64 {reg}, {reg};")
         tid, ntid, ctaid, nctaid = (e.reg() for _ in range(4))
         for reg, sreg in zip((tid, ntid, ctaid, nctaid), ("%tid.x", "%ntid.x", "%ctaid.x", "%nctaid.x")):
             e.emit(f"mov.u32 {reg}, {sreg};")
@@ -607,6 +609,8 @@ def _ctr(key_len):
     ctr0, rounds, nb, src, dst = e.reg("rd"), e.reg(), e.reg("rd"), e.reg("rd"), e.reg("rd")
     for reg, (pname, t) in zip((ctr0, rounds, nb, src, dst), e.params):
         e.emit(f"ld.param.{t} {reg}, [{pname}];")
+    for reg in (src, dst):  # device pointers are generic addresses
+        e.emit(f"cvta.to.global.u64 {reg}, {reg};")
     tid, ntid, ctaid = e.reg(), e.reg(), e.reg()
     for reg, sreg in zip((tid, ntid, ctaid), ("%tid.x", "%ntid.x", "%ctaid.x")):
         e.emit(f"mov.u32 {reg}, {sreg};")
