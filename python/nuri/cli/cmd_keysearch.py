@@ -55,8 +55,9 @@ def register(sub):
     p.add_argument(
         "--cluster",
         metavar="SPEC",
-        help="local:N (a local Dask cluster), tcp://HOST:PORT (a Dask scheduler), "
-        "ray:local:N (a local Ray instance) or ray://HOST:PORT (a Ray cluster)",
+        help="local:N[:G] (a local Dask cluster; G GPUs per worker), tcp://HOST:PORT (a Dask scheduler), "
+        "ray:local:N[:G] (a local Ray instance with N CPUs and G GPUs) or ray://HOST:PORT (a Ray cluster); "
+        "workers with GPUs run the cuda engine",
     )
     p.add_argument("--keyspace", action="store_true", help="print the number of candidates 2^k and exit")
     p.add_argument("--benchmark", action="store_true", help="measure every engine usable here (keys/s, all threads)")
