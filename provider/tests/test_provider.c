@@ -13,6 +13,7 @@
  *  - wrong key, IV and tag lengths are refused with an OpenSSL error.
  * Usage: provider_evp <directory of nuri.so> [<sparkle vector directory>] */
 #define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -233,8 +234,9 @@ done:
     return r;
 }
 
-/* Decrypts ct || tag through EVP. Returns the plaintext length, or -1 with *released = bytes
- * written before the failure (must be 0). */
+/* Decrypts ct || tag through EVP, one-shot: the tag first, the AAD in random chunks, the whole
+ * ciphertext in one EVP_DecryptUpdate (the call that checks the tag and writes the plaintext).
+ * Returns the plaintext length, or -1 with *released = bytes written before the failure (must be 0). */
 static long aead_open(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
                       size_t adl, const uint8_t *ct, size_t ctl, uint8_t *out, long *released)
 {
@@ -250,18 +252,137 @@ static long aead_open(const EVP_CIPHER *c, size_t taglen, const uint8_t *key, co
         if (!EVP_DecryptUpdate(ctx, NULL, &n, ad + off, (int)take)) goto done;
         off += take;
     }
-    for (off = 0; off < len;) {
-        size_t take = 1 + rnd(len - off < 70 ? len - off : 70);
-        if (!EVP_DecryptUpdate(ctx, out + o, &n, ct + off, (int)take)) goto done;
-        off += take;
-        o += (size_t)n;
-    }
+    if (len && !EVP_DecryptUpdate(ctx, out, &n, ct, (int)len)) goto done;
+    o = len ? (size_t)n : 0;
     *released = (long)o;
     if (!EVP_DecryptFinal_ex(ctx, out + o, &n)) goto done;
     r = (long)(o + (size_t)n);
 done:
     EVP_CIPHER_CTX_free(ctx);
     return r;
+}
+
+/* The loop GCM and ChaCha20-Poly1305 users write: CHUNK bytes per EVP_*Update into a buffer of
+ * exactly CHUNK + EVP_MAX_BLOCK_LENGTH bytes (on the heap, so AddressSanitizer sees any write past
+ * it), the output appended to `out`. tag_first: EVP_CTRL_AEAD_SET_TAG before the updates, else
+ * before final. Returns the bytes produced (ok: *ok = 1), or those produced before the failure. */
+#define LOOP_CHUNK 4096
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++) acc |= p[i];
+    return acc == 0;
+}
+
+static size_t evp_loop(const EVP_CIPHER *c, int enc, const uint8_t *key, const uint8_t *nonce, const uint8_t *ad,
+                       size_t adl, const uint8_t *in, size_t inl, uint8_t *out, uint8_t *tag, size_t taglen,
+                       int tag_first, int *ok)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    unsigned char *buf = malloc(LOOP_CHUNK + EVP_MAX_BLOCK_LENGTH);
+    size_t o = 0;
+    int n;
+    *ok = 0;
+    if (!ctx || !buf || !EVP_CipherInit_ex2(ctx, c, key, nonce, enc, NULL)) goto done;
+    if (taglen && !enc && tag_first && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen, tag) != 1)
+        goto done;
+    if (adl && !EVP_CipherUpdate(ctx, NULL, &n, ad, (int)adl)) goto done;
+    for (size_t off = 0; off < inl; off += LOOP_CHUNK) {
+        size_t take = inl - off < LOOP_CHUNK ? inl - off : LOOP_CHUNK;
+        if (!EVP_CipherUpdate(ctx, buf, &n, in + off, (int)take)) goto done;
+        memcpy(out + o, buf, (size_t)n);
+        o += (size_t)n;
+    }
+    if (taglen && !enc && !tag_first && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, (int)taglen, tag) != 1)
+        goto done;
+    if (!EVP_CipherFinal_ex(ctx, buf, &n)) goto done;
+    memcpy(out + o, buf, (size_t)n);
+    o += (size_t)n;
+    if (taglen && enc && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, (int)taglen, tag) != 1) goto done;
+    *ok = 1;
+done:
+    ERR_clear_error();
+    free(buf);
+    EVP_CIPHER_CTX_free(ctx);
+    return o;
+}
+
+/* The streaming loop over every cipher: never a write past the caller's buffer. Schwaemm encrypts
+ * in the loop; it decrypts a long message only one-shot (tag first, one update): the loop fails with
+ * nothing released, whether the tag comes first or last; a message within one block passes the
+ * loop. PIPO (ECB/CBC with padding, CTR) round-trips in the loop. */
+static void test_streaming_loop(void)
+{
+    static const char *const aeads[] = {"SCHWAEMM128-128", "SCHWAEMM256-128", "SCHWAEMM192-192", "SCHWAEMM256-256"};
+    static const int variants[] = {NURI_SCHWAEMM128_128, NURI_SCHWAEMM256_128, NURI_SCHWAEMM192_192,
+                                   NURI_SCHWAEMM256_256};
+    const size_t len = 100000, adl = 37;
+    uint8_t *pt = malloc(len), *ct = malloc(len + 64), *ref = malloc(len + 64), *back = malloc(len + 64);
+    uint8_t key[32], nonce[32], ad[37], tag[32];
+    CHECK(pt && ct && ref && back, "allocation");
+    if (!pt || !ct || !ref || !back) goto out;
+    tu_randbytes(pt, len), tu_randbytes(key, 32), tu_randbytes(nonce, 32), tu_randbytes(ad, adl);
+    for (size_t i = 0; i < sizeof aeads / sizeof *aeads; i++) {
+        EVP_CIPHER *c = EVP_CIPHER_fetch(lib, aeads[i], PQ);
+        CHECK(c != NULL, "fetch %s", aeads[i]);
+        if (!c) continue;
+        const int v = variants[i];
+        const size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v),
+                     tl = nuri_schwaemm_tag_bytes(v), bs = (size_t)EVP_CIPHER_get_block_size(c);
+        size_t rl = 0;
+        int ok;
+        CHECK(nuri_schwaemm_encrypt(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, len, NULL) == NURI_OK &&
+                  rl == len + tl,
+              "%s one-shot reference", aeads[i]);
+        size_t n = evp_loop(c, 1, key, nonce, ad, adl, pt, len, ct, tag, tl, 0, &ok);
+        CHECK(ok && n == len && memcmp(ct, ref, len) == 0 && memcmp(tag, ref + len, tl) == 0,
+              "%s: the streaming loop encrypts 100000 bytes", aeads[i]);
+        for (int tag_first = 0; tag_first < 2; tag_first++) {
+            memset(back, 0, len);
+            n = evp_loop(c, 0, key, nonce, ad, adl, ct, len, back, tag, tl, tag_first, &ok);
+            CHECK(!ok && n == 0 && all_zero(back, len),
+                  "%s: the streaming decrypt loop (tag %s) fails with nothing released, no overrun", aeads[i],
+                  tag_first ? "first" : "last");
+        }
+        /* one-shot: the whole ciphertext in one update into a buffer of len + the block size */
+        long rel;
+        uint8_t *exact = malloc(len + EVP_MAX_BLOCK_LENGTH);
+        CHECK(exact && aead_open(c, tl, key, nonce, ad, adl, ref, len + tl, exact, &rel) == (long)len &&
+                  memcmp(exact, pt, len) == 0,
+              "%s: one-shot decryption of 100000 bytes", aeads[i]);
+        free(exact);
+        /* a message within one block passes the loop, tag first or last; a wrong tag releases nothing */
+        for (int tag_first = 0; tag_first < 2; tag_first++) {
+            const size_t sl = bs - 1;
+            CHECK(nuri_schwaemm_encrypt(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, sl, NULL) == NURI_OK,
+                  "%s short reference", aeads[i]);
+            memset(back, 0, sl);
+            n = evp_loop(c, 0, key, nonce, ad, adl, ref, sl, back, ref + sl, tl, tag_first, &ok);
+            CHECK(ok && n == sl && memcmp(back, pt, sl) == 0, "%s: %zu-byte message through the loop (tag %s)",
+                  aeads[i], sl, tag_first ? "first" : "last");
+            ref[sl] ^= 1;
+            memset(back, 0, sl);
+            n = evp_loop(c, 0, key, nonce, ad, adl, ref, sl, back, ref + sl, tl, tag_first, &ok);
+            CHECK(!ok && n == 0 && all_zero(back, sl), "%s: wrong tag through the loop releases nothing", aeads[i]);
+        }
+        EVP_CIPHER_free(c);
+    }
+    static const char *const pipos[] = {"PIPO-128-ECB", "PIPO-128-CBC", "PIPO-128-CTR", "PIPO-256-CBC"};
+    for (size_t i = 0; i < sizeof pipos / sizeof *pipos; i++) {
+        EVP_CIPHER *c = EVP_CIPHER_fetch(lib, pipos[i], PQ);
+        CHECK(c != NULL, "fetch %s", pipos[i]);
+        if (!c) continue;
+        const size_t m = len - 3; /* not a whole number of blocks: padding in ECB/CBC */
+        const uint8_t *iv = strstr(pipos[i], "ECB") ? NULL : nonce;
+        int ok;
+        size_t n = evp_loop(c, 1, key, iv, NULL, 0, pt, m, ct, NULL, 0, 0, &ok);
+        CHECK(ok && n >= m && n <= m + 8, "%s: the streaming loop encrypts", pipos[i]);
+        size_t b = evp_loop(c, 0, key, iv, NULL, 0, ct, n, back, NULL, 0, 0, &ok);
+        CHECK(ok && b == m && memcmp(back, pt, m) == 0, "%s: the streaming loop decrypts", pipos[i]);
+        EVP_CIPHER_free(c);
+    }
+out:
+    free(pt), free(ct), free(ref), free(back);
 }
 
 static void lwc_seq(uint8_t *p, size_t n)
@@ -358,13 +479,13 @@ static void test_schwaemm(const char *vecdir)
                      EVP_CIPHER_CTX_ctrl(b, EVP_CTRL_AEAD_GET_TAG, (int)tl, tag2) == 1;
             CHECK(ok && (size_t)(n1 + n2 + n3) == len && memcmp(ct, ref, len) == 0 && memcmp(tag2, ref + len, tl) == 0,
                   "%s encryption context copy", name);
-            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) && EVP_DecryptUpdate(a, NULL, &n1, ad, 5) &&
-                 EVP_DecryptUpdate(a, back, &n1, ref, 33) && EVP_CIPHER_CTX_copy(b, a) &&
-                 EVP_DecryptUpdate(b, back + n1, &n2, ref + 33, (int)len - 33) &&
-                 EVP_CIPHER_CTX_ctrl(b, EVP_CTRL_AEAD_SET_TAG, (int)tl, ref + len) == 1 &&
-                 EVP_DecryptFinal_ex(b, back + n1 + n2, &n4);
-            CHECK(ok && n1 == 0 && n2 == 0 && (size_t)n4 == len && memcmp(back, pt, len) == 0,
-                  "%s decryption context copy", name);
+            /* decryption (one-shot: tag first, the whole ciphertext in one update), copied mid-AAD */
+            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ref + len) == 1 &&
+                 EVP_DecryptUpdate(a, NULL, &n1, ad, 2) && EVP_CIPHER_CTX_copy(b, a) &&
+                 EVP_DecryptUpdate(b, NULL, &n1, ad + 2, 3) && EVP_DecryptUpdate(b, back, &n2, ref, (int)len) &&
+                 EVP_DecryptFinal_ex(b, back + n2, &n4);
+            CHECK(ok && (size_t)n2 == len && n4 == 0 && memcmp(back, pt, len) == 0, "%s decryption context copy", name);
             EVP_CIPHER_CTX_free(a);
             EVP_CIPHER_CTX_free(b);
         }
@@ -382,29 +503,36 @@ static void test_schwaemm(const char *vecdir)
                           NURI_OK,
                   "nuri_schwaemm_encrypt");
             EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new();
-            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) && EVP_DecryptUpdate(a, NULL, &n1, ad, 4) &&
-                 EVP_DecryptUpdate(a, NULL, &n1, ad + 4, 5) && EVP_DecryptUpdate(a, back, &n1, ref, (int)l1) &&
+            ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) &&
                  EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ref + l1) == 1 &&
-                 EVP_DecryptFinal_ex(a, back + n1, &n2);
-            CHECK(ok && n1 == 0 && (size_t)n2 == l1 && memcmp(back, pt, l1) == 0, "%s decrypt, first message", name);
-            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+                 EVP_DecryptUpdate(a, NULL, &n1, ad, 4) && EVP_DecryptUpdate(a, NULL, &n1, ad + 4, 5) &&
+                 EVP_DecryptUpdate(a, back, &n1, ref, (int)l1) && EVP_DecryptFinal_ex(a, back + n1, &n2);
+            CHECK(ok && (size_t)n1 == l1 && n2 == 0 && memcmp(back, pt, l1) == 0, "%s decrypt, first message", name);
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) &&
                  EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1 &&
-                 EVP_DecryptFinal_ex(a, back + n1, &n2);
-            CHECK(ok && (size_t)n2 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt, new nonce only: key kept", name);
+                 EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) && EVP_DecryptFinal_ex(a, back + n1, &n2);
+            CHECK(ok && (size_t)n1 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt, new nonce only: key kept", name);
             ct2[0] ^= 1;
             memset(back, 0xA5, sizeof back);
             memset(sentinel, 0xA5, sizeof sentinel);
-            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) &&
                  EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1;
-            CHECK(ok && EVP_DecryptFinal_ex(a, back, &n2) != 1 && had_error() &&
-                      memcmp(back, sentinel, sizeof back) == 0,
+            CHECK(ok && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) != 1 && had_error() &&
+                      EVP_DecryptFinal_ex(a, back, &n2) != 1 && memcmp(back, sentinel, sizeof back) == 0,
                   "%s decrypt, tampered: refused, nothing written", name);
+            ERR_clear_error();
             ct2[0] ^= 1;
-            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) && EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) &&
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) &&
                  EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1 &&
-                 EVP_DecryptFinal_ex(a, back, &n2);
-            CHECK(ok && (size_t)n2 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt after a failed tag and re-init",
+                 EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) && EVP_DecryptFinal_ex(a, back + n1, &n2);
+            CHECK(ok && (size_t)n1 == l2 && memcmp(back, pt, l2) == 0, "%s decrypt after a failed tag and re-init",
                   name);
+            /* one-shot means one update: a second one with message bytes is refused */
+            ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce2, NULL) &&
+                 EVP_CIPHER_CTX_ctrl(a, EVP_CTRL_AEAD_SET_TAG, (int)tl, ct2 + l2) == 1 &&
+                 EVP_DecryptUpdate(a, back, &n1, ct2, (int)l2) && EVP_DecryptUpdate(a, back, &n2, ct2, 1) != 1 &&
+                 had_error();
+            CHECK(ok, "%s decrypt: a second update after the one-shot one is refused", name);
             ok = EVP_DecryptInit_ex2(a, NULL, NULL, nonce, NULL) && EVP_DecryptUpdate(a, back, &n1, ref, 3) &&
                  EVP_DecryptUpdate(a, NULL, &n2, ad, 3) != 1 && had_error();
             CHECK(ok, "%s decrypt: AAD after the message refused", name);
@@ -665,6 +793,33 @@ static void test_mlkem(void)
         EVP_PKEY_free(pk);
         ERR_clear_error();
     }
+    /* Degenerate keys (t-hat zero: the ciphertext would carry m in the clear) are refused at import,
+     * as a public key, inside a private key (its H(ek) recomputed, so the FIPS 203 hash check
+     * passes); nothing can be encapsulated to them. */
+    for (int li = 0; li < 3; li++) {
+        const unsigned L = levels[li], k = L / 256;
+        const size_t nek = nuri_mlkem_ek_bytes(L), ndk = nuri_mlkem_dk_bytes(L);
+        CHECK(nuri_mlkem_keygen(L, ek, nek, dk, ndk, NULL, 0, NULL) == NURI_OK, "ML-KEM-%u keygen", L);
+        memset(ek, 0, 384 * k); /* t = 0, rho kept */
+        EVP_PKEY *pk = key_from(L, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, ek, nek);
+        CHECK(pk == NULL, "ML-KEM-%u: a public key with t = 0 is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+        memset(buf, 0, nek); /* the all-zero file */
+        pk = key_from(L, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, buf, nek);
+        CHECK(pk == NULL, "ML-KEM-%u: the all-zero public key is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+        memcpy(dk + 384 * k, ek, nek);
+        size_t hl = 0;
+        CHECK(EVP_Q_digest(lib, "SHA3-256", NULL, ek, nek, dk + 384 * k + nek, &hl) == 1 && hl == 32,
+              "SHA3-256 of the degenerate ek");
+        CHECK(nuri_mlkem_check_dk(L, dk, ndk) == NURI_OK, "ML-KEM-%u: that dk passes the FIPS 203 hash check", L);
+        pk = key_from(L, EVP_PKEY_KEYPAIR, OSSL_PKEY_PARAM_PRIV_KEY, dk, ndk);
+        CHECK(pk == NULL, "ML-KEM-%u: a private key whose ek has t = 0 is refused at import", L);
+        EVP_PKEY_free(pk);
+        ERR_clear_error();
+    }
 
     for (int li = 0; li < 3; li++) {
         const unsigned L = levels[li];
@@ -795,6 +950,7 @@ int main(int argc, char **argv)
     ERR_clear_error();
     test_pipo();
     test_schwaemm(argc > 2 ? argv[2] : NULL);
+    test_streaming_loop();
     test_esch(argc > 2 ? argv[2] : NULL);
     test_mlkem();
     ERR_print_errors_fp(stderr);

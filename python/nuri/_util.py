@@ -18,6 +18,7 @@ _RAISES = {
     lib.NURI_EDOMAIN: ValueError,
     lib.NURI_EBADEK: ValueError,
     lib.NURI_EBADDK: ValueError,
+    lib.NURI_EWEAKEK: ValueError,
 }
 
 

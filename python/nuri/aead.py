@@ -19,6 +19,8 @@ Traceback (most recent call last):
 nuri.exceptions.InvalidTag: Schwaemm256-128 decryption: authentication failed
 """
 
+import bisect
+
 from ._native import ffi, lib
 from ._util import as_bytes, check, check_len, impl_arg
 from .exceptions import InvalidTag
@@ -163,7 +165,8 @@ class _Schwaemm:
 
     def encrypt_many_into(self, nonces, messages, outputs, associated_data=None):
         """Seals messages[i] into outputs[i] (a writable buffer of at least len(messages[i]) +
-        tag_size bytes) without copying: one C call for the whole batch, which releases the GIL
+        tag_size bytes; it may start at messages[i] itself, in place, but may overlap no other
+        input or output: ValueError) without copying: one C call for the whole batch, which releases the GIL
         (threads seal batches in parallel). Runs of messages of equal length go through the
         transposed multi-instance kernel."""
         msgs, outs = self._pairs(messages, outputs, lambda n: n + self.tag_size)
@@ -191,7 +194,8 @@ class _Schwaemm:
 
     def decrypt_many_into(self, nonces, data, outputs, associated_data=None):
         """Opens data[i] (ciphertext || tag) into outputs[i] (a writable buffer of at least
-        len(data[i]) - tag_size bytes; it may be data[i] itself) in one C call that releases the
+        len(data[i]) - tag_size bytes; it may be data[i] itself, but may overlap no other input or
+        output: ValueError) in one C call that releases the
         GIL. Decryption runs in one pass; when tags fail, those outputs are zeroed and
         nuri.InvalidTag is raised with ``failed`` = their indices (the other outputs hold their
         verified plaintexts)."""
@@ -208,6 +212,31 @@ class _Schwaemm:
         if failed:
             raise self._failed(failed)
 
+    @staticmethod
+    def _check_overlap(ins, in_lens, outs, out_lens):
+        """ValueError unless every output is disjoint from the other outputs and from every input
+        but its own, which it may only alias exactly (the same start: in place). A shifted output
+        would overwrite input that the interleaved kernel has not read yet. O(n log n)."""
+
+        def addr(p):
+            return int(ffi.cast("uintptr_t", p))
+
+        o = sorted((addr(p), addr(p) + n, i) for i, (p, n) in enumerate(zip(outs, out_lens)) if n)
+        for (_, e0, i0), (s1, _, i1) in zip(o, o[1:]):
+            if s1 < e0:
+                raise ValueError(f"outputs {min(i0, i1)} and {max(i0, i1)} overlap")
+        starts = [s for s, _, _ in o]
+        for j, (p, n) in enumerate(zip(ins, in_lens)):
+            s = addr(p)
+            k = bisect.bisect_left(starts, s + n) - 1
+            while n and k >= 0 and o[k][1] > s:
+                if not (o[k][2] == j and o[k][0] == s):
+                    raise ValueError(
+                        f"output {o[k][2]} overlaps input {j}: an output may only be its own input exactly "
+                        "(in place) or lie apart from every input"
+                    )
+                k -= 1
+
     def _pairs(self, inputs, outputs, out_len, data_name="message"):
         ins = [_buffer(m, data_name) for m in inputs]
         outs = [_buffer(o, "outputs", writable=True) for o in outputs]
@@ -220,6 +249,7 @@ class _Schwaemm:
                 )
             if len(o) < out_len(len(m)):
                 raise ValueError(f"outputs[{i}] holds {len(o)} bytes, needs {out_len(len(m))}")
+        self._check_overlap(ins, [len(m) for m in ins], outs, [out_len(len(m)) for m in ins])
         return ins, outs
 
     def _spans(self, src, spans, dst, dst_offsets, grow):
@@ -234,6 +264,7 @@ class _Schwaemm:
             ins.append(s + o)
             lens.append(n)
             outs.append(d + do)
+        self._check_overlap(ins, lens, outs, [n + grow for n in lens])
         return ins, lens, outs, (s, d)  # the caller keeps s and d (the buffer exports) alive
 
     def __repr__(self):

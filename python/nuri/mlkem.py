@@ -20,8 +20,10 @@ Deterministic forms (FIPS 203 KeyGen_internal / Encaps_internal) take the random
 '4ad53a06b29f1256'
 
 Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus check on ``ek``,
-§7.3 hash check on ``dk``). A well-formed ciphertext that was altered is not an error: ``decaps``
-then returns the implicit-rejection key, which matches nothing the sender has.
+§7.3 hash check on ``dk``). Beyond FIPS 203, a degenerate ``ek`` (t zero, or 1/16 or more of its
+coefficients zero: the ciphertext would give the shared key away) is refused too. A well-formed
+ciphertext that was altered is not an error: ``decaps`` then returns the implicit-rejection key,
+which matches nothing the sender has.
 """
 
 from ._native import ffi, lib
@@ -135,14 +137,24 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
         MESSAGE_SIZE if m is not None else 0,
         _impl(impl),
     )
-    if rc == lib.NURI_EBADEK:
-        raise ValueError(
-            f"invalid ML-KEM-{level} encapsulation key: a coefficient is >= q = 3329 (FIPS 203 modulus check)"
-        )
+    _check_ek_rc(rc, level, "")
     check(rc, f"ML-KEM-{level} encapsulation")
     out = (bytes(ss), bytes(ct))
     lib.nuri_wipe(ss, 32)
     return out
+
+
+def _check_ek_rc(rc, level, which):
+    """ValueError naming why ek was refused, for the two ek checks' status codes."""
+    if rc == lib.NURI_EBADEK:
+        raise ValueError(
+            f"invalid ML-KEM-{level} encapsulation key{which}: a coefficient is >= q = 3329 (FIPS 203 modulus check)"
+        )
+    if rc == lib.NURI_EWEAKEK:
+        raise ValueError(
+            f"degenerate ML-KEM-{level} encapsulation key{which}: t is zero or mostly zero, so its "
+            "ciphertexts would give the shared key away (refused beyond FIPS 203)"
+        )
 
 
 def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> bytes:
@@ -209,12 +221,9 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
         n,
         _impl(impl),
     )
-    if rc == lib.NURI_EBADEK:
-        bad = next((i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0), "?")
-        raise ValueError(
-            f"invalid ML-KEM-{level} encapsulation key eks[{bad}]: a coefficient is >= q = 3329 "
-            "(FIPS 203 modulus check)"
-        )
+    if rc in (lib.NURI_EBADEK, lib.NURI_EWEAKEK):
+        bad = next(i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0)
+        _check_ek_rc(lib.nuri_mlkem_check_ek(level, eks[bad], nek), level, f" eks[{bad}]")
     check(rc, f"ML-KEM-{level} batch encapsulation")
     sb, cb = bytes(ss), bytes(ct)
     lib.nuri_wipe(ss, n * 32)
@@ -246,7 +255,8 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
 
 
 def check_encapsulation_key(level: int, ek: bytes) -> bool:
-    """True if ek passes the FIPS 203 §7.2 checks (length and modulus)."""
+    """True if ek passes the FIPS 203 §7.2 checks (length and modulus) and is not degenerate
+    (t zero or mostly zero, refused beyond FIPS 203)."""
     level = _level(level)
     ek = as_bytes(ek, "ek")
     return lib.nuri_mlkem_check_ek(level, ek, len(ek)) == 0
@@ -270,11 +280,11 @@ class _PublicKey:
 
     @classmethod
     def from_public_bytes(cls, data: bytes):
-        """Loads an encapsulation key; ValueError unless it passes the FIPS 203 checks."""
+        """Loads an encapsulation key; ValueError unless it passes the FIPS 203 checks and is not
+        degenerate."""
         nek = sizes(cls._level)[0]
         data = _sized(data, "encapsulation key", nek, cls._level)
-        if not check_encapsulation_key(cls._level, data):
-            raise ValueError(f"invalid ML-KEM-{cls._level} encapsulation key (FIPS 203 modulus check)")
+        _check_ek_rc(lib.nuri_mlkem_check_ek(cls._level, data, nek), cls._level, "")
         return cls(data)
 
     def public_bytes_raw(self) -> bytes:
@@ -323,6 +333,8 @@ class _PrivateKey:
         if not check_decapsulation_key(cls._level, data):
             raise ValueError(f"invalid ML-KEM-{cls._level} decapsulation key (FIPS 203 hash check)")
         k = cls._level // 256
+        ek = data[384 * k : 768 * k + 32]
+        _check_ek_rc(lib.nuri_mlkem_check_ek(cls._level, ek, len(ek)), cls._level, " inside the decapsulation key")
         return cls(data[384 * k : 768 * k + 32], data, None)
 
     def private_bytes_raw(self) -> bytes:

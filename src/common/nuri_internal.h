@@ -42,6 +42,15 @@ const char *nuri_getenv_cached(int which);
 /* 1 if the CPU (after NURI_CPU_MASK) has every feature in `need`. */
 int nuri_cpu_has(uint32_t need);
 
+/* 1 if the byte ranges [a, a + alen) and [b, b + blen) overlap without starting at the same
+ * address: the partial overlap that in-place APIs refuse (out == in exactly is in place and
+ * allowed; a shifted output would overwrite input not yet read). Addresses compared as integers. */
+static inline int nuri_overlap_partial(const void *a, size_t alen, const void *b, size_t blen)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return alen && blen && x != y && x < y + blen && y < x + alen;
+}
+
 /* Value barrier: hides a value from the optimiser so masks built from secrets stay branch-free. */
 static inline uint64_t nuri_value_barrier_u64(uint64_t x)
 {

@@ -40,6 +40,8 @@ const char *nuri_strerror(int code)
         return "invalid ML-KEM encapsulation key (a coefficient is >= q)";
     case NURI_EBADDK:
         return "invalid ML-KEM decapsulation key (stored H(ek) does not match ek)";
+    case NURI_EWEAKEK:
+        return "degenerate ML-KEM encapsulation key (t is zero or mostly zero: anyone could decapsulate)";
     default:
         return "unknown error";
     }

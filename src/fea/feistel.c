@@ -140,6 +140,9 @@ static inline int crypt_batch(const nuri_fea_key *k, int dec, void *out, const v
                               const nuri_fea_u128 *tweaks, size_t ntweaks, int wide)
 {
     uint64_t tl1, tr1;
+    const size_t bytes = count * (wide ? sizeof(nuri_fea_u128) : sizeof(uint64_t));
+    /* in place is out == in; a shifted out would overwrite values of the next chunk not yet read */
+    if (nuri_overlap_partial(out, bytes, in, bytes)) return NURI_EINVAL; /* nothing written */
     int rc = check_tweaks(k, count, tweaks, ntweaks, &tl1, &tr1);
     if (rc == NURI_OK && !wide && k->n > 64) rc = NURI_EINVAL;
     if (rc == NURI_OK && k->n < 128) {
@@ -152,7 +155,7 @@ static inline int crypt_batch(const nuri_fea_key *k, int dec, void *out, const v
         if (acc) rc = NURI_EDOMAIN;
     }
     if (rc != NURI_OK) {
-        if (count) memset(out, 0, count * (wide ? sizeof(nuri_fea_u128) : sizeof(uint64_t)));
+        if (count) memset(out, 0, bytes);
         return rc;
     }
     const unsigned n1 = k->n1, n2 = k->n2;

@@ -24,17 +24,30 @@ const mlk_params *nuri_mlkem_params(unsigned level)
  * ByteEncode12(ByteDecode12(x)) == x, since decoding reduces mod q). ek is public. Four values
  * (6 bytes) per step, each moved into its own 16-bit slot: a value is >= q exactly when adding
  * 4096 - q sets bit 12 of its slot (no carry leaves a slot). The 8-byte load of the last step
- * reads 2 bytes of rho, still inside ek. */
+ * reads 2 bytes of rho, still inside ek.
+ *
+ * Beyond FIPS 203, the same pass counts the zero values of t-hat: an ek with MLKEM_EK_MAX_ZEROS
+ * (16 per polynomial, 1/16 of t-hat) or more is degenerate and refused with NURI_EWEAKEK. With t = 0
+ * the ciphertext's v = e2 + Decompress1(m) carries m in the clear; t-hat with few nonzero values
+ * confines t^T y to a subspace small enough to search. A key from KeyGen has t-hat uniform mod q:
+ * about 256k / q (0.08k) zeros, and 16k or more with probability far below 2^-128. A value is
+ * nonzero exactly when adding 0xFFF sets bit 12 of its slot; the four bits are summed by a
+ * multiply. Branch-free, though ek is public. (docs/mlkem.md: what is refused and why.) */
+#define MLKEM_EK_MAX_ZEROS(k) (16u * (k))
+
 int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek)
 {
-    uint64_t bad = 0;
+    uint64_t bad = 0, nonzero = 0;
     for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
         uint64_t w = nuri_load64_le(ek + i);
         uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
                      ((w << 12) & 0xFFF000000000000ULL);
         bad |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
+        uint64_t nz = ((x + 0x0FFF0FFF0FFF0FFFULL) & 0x1000100010001000ULL) >> 12; /* one bit per slot */
+        nonzero += (nz * 0x0001000100010001ULL) >> 48;                             /* their sum, 0..4 */
     }
-    return bad ? NURI_EBADEK : NURI_OK;
+    if (bad) return NURI_EBADEK;
+    return 256u * p->k - nonzero >= MLKEM_EK_MAX_ZEROS(p->k) ? NURI_EWEAKEK : NURI_OK;
 }
 
 /* §7.3 hash check: H(dk[384k : 768k+32]) == dk[768k+32 : 768k+64]. Both are public parts of dk. */

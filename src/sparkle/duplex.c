@@ -341,6 +341,9 @@ int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *
     const nuri_schwaemm_params *p = nuri_schwaemm_params_of(variant);
     const nuri_sparkle_impl *impl = NULL;
     int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    for (size_t i = 0; rc == NURI_OK && i < count; i++)
+        if (nuri_overlap_partial(out[i], msg_lens[i] + p->cap, msgs[i], msg_lens[i]))
+            return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
     if (rc) {
         zero_outputs(out, msg_lens, p ? p->cap : 0, 0, count);
         return rc;
@@ -358,6 +361,11 @@ int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *
     int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
     for (size_t i = 0; rc == NURI_OK && i < count; i++)
         if (ct_lens[i] < p->cap) rc = NURI_ELENGTH; /* shorter than a tag */
+    for (size_t i = 0; rc == NURI_OK && i < count; i++)
+        if (nuri_overlap_partial(out[i], ct_lens[i] - p->cap, cts[i], ct_lens[i])) {
+            for (size_t j = 0; status && j < count; j++) status[j] = NURI_EINVAL;
+            return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
+        }
     if (rc) {
         if (p) zero_outputs(out, ct_lens, 0, p->cap, count);
         for (size_t i = 0; status && i < count; i++) status[i] = rc;

@@ -226,7 +226,8 @@ int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_c
 
 /* The one-shot forms are the lane engine (duplex.c) with one lane: decryption writes the
  * plaintext straight into out in one pass and wipes it again if the tag fails, so it runs at
- * encryption speed and the caller never sees unverified plaintext. */
+ * encryption speed and the caller never sees unverified plaintext. out may be the input exactly;
+ * a partial overlap is refused with NURI_EINVAL before anything is written. */
 int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
                           size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
                           const uint8_t *msg, size_t msg_len, const char *impl_name)
@@ -234,6 +235,7 @@ int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out
     const nuri_schwaemm_params *p = params(variant);
     const nuri_sparkle_impl *impl = NULL;
     *out_len = 0;
+    if (p && nuri_overlap_partial(out, msg_len + p->cap, msg, msg_len)) return NURI_EINVAL; /* nothing written */
     int rc = !p                                                         ? NURI_EINVAL
              : out_cap < msg_len + p->cap || msg_len + p->cap < msg_len ? NURI_EBUFFER
              : key_len != p->cap || nonce_len != p->rate                ? NURI_ELENGTH
@@ -255,6 +257,8 @@ int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out
     const nuri_schwaemm_params *p = params(variant);
     const nuri_sparkle_impl *impl = NULL;
     *out_len = 0;
+    if (p && ct_len >= p->cap && nuri_overlap_partial(out, ct_len - p->cap, ct, ct_len))
+        return NURI_EINVAL; /* nothing written */
     int rc = !p                                          ? NURI_EINVAL
              : ct_len < p->cap                           ? NURI_ELENGTH
              : out_cap < ct_len - p->cap                 ? NURI_EBUFFER

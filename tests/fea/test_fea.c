@@ -583,6 +583,42 @@ static void test_format_errors(void)
     nuri_fea_fmt_wipe(&f);
 }
 
+/* In place: out == in is allowed (a whole batch, several chunks long); out overlapping in
+ * otherwise (shifted by 1..70 values either way) is refused with NURI_EINVAL and nothing written:
+ * the batch is read and written a chunk at a time, so a forward shift overwrote values not yet read. */
+static void test_overlap(void)
+{
+    static uint64_t buf[1200], save[1200], ref[1000];
+    static nuri_fea_u128 wbuf[1200], wsave[1200];
+    uint8_t key[16] = {1, 2, 3};
+    nuri_fea_key k;
+    key_for(&k, key, 16, 1, 48, NULL);
+    for (size_t i = 0; i < 1200; i++) {
+        save[i] = tu_rand64() >> 16;
+        wsave[i] = (nuri_fea_u128){0, save[i]};
+    }
+    CHECK(nuri_fea_encrypt_u64(&k, ref, save + 100, 1000, NULL, 0) == 0, "reference");
+    memcpy(buf, save, sizeof buf);
+    CHECK(nuri_fea_encrypt_u64(&k, buf + 100, buf + 100, 1000, NULL, 0) == 0 && memcmp(buf + 100, ref, sizeof ref) == 0,
+          "in place (out == in) encrypts");
+    CHECK(nuri_fea_decrypt_u64(&k, buf + 100, buf + 100, 1000, NULL, 0) == 0 &&
+              memcmp(buf + 100, save + 100, sizeof ref) == 0,
+          "in place (out == in) decrypts");
+    int refused = 1;
+    for (int d = -70; d <= 70; d++) {
+        if (d == 0) continue;
+        memcpy(buf, save, sizeof buf);
+        memcpy(wbuf, wsave, sizeof wbuf);
+        refused &= nuri_fea_encrypt_u64(&k, buf + 100 + d, buf + 100, 1000, NULL, 0) == NURI_EINVAL;
+        refused &= nuri_fea_decrypt_u64(&k, buf + 100 + d, buf + 100, 1000, NULL, 0) == NURI_EINVAL;
+        refused &= nuri_fea_encrypt_u128(&k, wbuf + 100 + d, wbuf + 100, 1000, NULL, 0) == NURI_EINVAL;
+        refused &= nuri_fea_decrypt_u128(&k, wbuf + 100 + d, wbuf + 100, 1000, NULL, 0) == NURI_EINVAL;
+        refused &= memcmp(buf, save, sizeof buf) == 0 && memcmp(wbuf, wsave, sizeof wbuf) == 0;
+    }
+    CHECK(refused, "partial overlap refused, nothing written");
+    nuri_fea_key_wipe(&k);
+}
+
 int main(int argc, char **argv)
 {
     printf("seed %llu\n", (unsigned long long)tu_seed_from_env());
@@ -591,6 +627,7 @@ int main(int argc, char **argv)
     if (argc > 1) test_shared_files(argv[1]);
     test_differential();
     test_errors();
+    test_overlap();
     test_digits();
     test_digit_words();
     test_fmt_u64();

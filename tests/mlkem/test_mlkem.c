@@ -724,6 +724,12 @@ static void set_coeff(uint8_t *ek, unsigned idx, unsigned val)
     }
 }
 
+static unsigned get_coeff(const uint8_t *ek, unsigned idx)
+{
+    const uint8_t *p = ek + 3 * (idx / 2);
+    return idx % 2 == 0 ? (unsigned)(p[0] | (p[1] & 15) << 8) : (unsigned)(p[1] >> 4 | p[2] << 4);
+}
+
 static void test_modulus_check(void)
 {
     for (int li = 0; li < 3; li++) {
@@ -758,6 +764,82 @@ static void test_modulus_check(void)
         CHECK(zeroed == total, "ML-KEM-%u: outputs zeroed on rejected ek", level);
         CHECK(boundary_ok, "ML-KEM-%u: coefficient 3328 accepted", level);
     }
+}
+
+/* Degenerate keys beyond FIPS 203: an ek whose t-hat = ByteDecode12(ek[0:384k]) has 16k or more
+ * zero coefficients (of 256k) is refused with NURI_EWEAKEK by every path that encapsulates, by
+ * every implementation. With t = 0 the ciphertext's v is e2 + Decompress1(m): m in the clear. A
+ * fresh key has about 0.08k zero coefficients; 16k - 1 zeros are still accepted. */
+static void test_degenerate_ek(void)
+{
+    for (int li = 0; li < 3; li++) {
+        unsigned level = LEVELS[li], k = level / 256;
+        size_t ekl = nuri_mlkem_ek_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+        uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], bad[NURI_MLKEM_MAX_EK_BYTES];
+        uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {1};
+        keypair(level, ek, dk);
+
+        /* t = 0 (rho kept, and rho = 0 too), every implementation and the fixed-size API */
+        for (int rho_zero = 0; rho_zero < 2; rho_zero++) {
+            memcpy(bad, ek, ekl);
+            memset(bad, 0, rho_zero ? ekl : 384 * k);
+            CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EWEAKEK, "ML-KEM-%u: check_ek refuses t = 0 (rho %s)",
+                  level, rho_zero ? "zero" : "kept");
+            for (size_t ii = 0; ii < n_impls; ii++) {
+                memset(ct, 0xAA, sizeof ct);
+                memset(ss, 0xAA, sizeof ss);
+                int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
+                CHECK(rc == NURI_EWEAKEK && all_zero(ct, ctl) && all_zero(ss, 32),
+                      "%s ML-KEM-%u: encaps refuses t = 0 (rc %d), outputs zeroed", impl_names[ii], level, rc);
+                rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, NULL, 0, impl_names[ii]);
+                CHECK(rc == NURI_EWEAKEK, "%s ML-KEM-%u: encaps (OS randomness) refuses t = 0", impl_names[ii], level);
+            }
+        }
+        if (level == 768) {
+            memset(bad, 0, ekl);
+            CHECK(nuri_mlkem768_encaps(ct, ss, bad) == NURI_EWEAKEK, "ML-KEM-768 fixed-size encaps refuses ek = 0");
+        }
+        /* a whole polynomial of t zero, the others from a real key */
+        for (unsigned i = 0; i < k; i++) {
+            memcpy(bad, ek, ekl);
+            memset(bad + 384 * i, 0, 384);
+            CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EWEAKEK, "ML-KEM-%u: t[%u] = 0 refused", level, i);
+        }
+        /* the threshold: 16k - 1 zero coefficients pass, 16k do not (spread over the polynomials) */
+        memcpy(bad, ek, ekl);
+        unsigned zeros = 0;
+        for (unsigned idx = 0; idx < 256 * k; idx++) zeros += get_coeff(bad, idx) == 0;
+        for (unsigned idx = 3; zeros < 16 * k - 1; idx += 7)
+            if (get_coeff(bad, idx) != 0) {
+                set_coeff(bad, idx, 0);
+                zeros++;
+            }
+        CHECK(nuri_mlkem_check_ek(level, bad, ekl) == 0, "ML-KEM-%u: %u zero coefficients accepted", level, zeros);
+        CHECK(nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it",
+              level);
+        for (unsigned idx = 1; zeros < 16 * k; idx++)
+            if (get_coeff(bad, idx) != 0) {
+                set_coeff(bad, idx, 0);
+                zeros++;
+            }
+        CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EWEAKEK, "ML-KEM-%u: %u zero coefficients refused", level,
+              zeros);
+        /* the modulus check comes first: t = 0 but one coefficient >= q is NURI_EBADEK */
+        memset(bad, 0, 384 * k);
+        set_coeff(bad, 7, 3329);
+        CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK, "ML-KEM-%u: modulus check before the zero check",
+              level);
+        /* the batch form: one degenerate ek among good ones refuses the whole call, outputs zeroed */
+        uint8_t eks[3 * NURI_MLKEM_MAX_EK_BYTES], cts[3 * NURI_MLKEM_MAX_CT_BYTES], sss[3 * 32], ms[3 * 32] = {2};
+        memcpy(eks, ek, ekl);
+        memset(eks + ekl, 0, ekl);
+        memcpy(eks + 2 * ekl, ek, ekl);
+        memset(sss, 0xAA, sizeof sss);
+        int rc = nuri_mlkem_encaps_many(level, cts, 3 * ctl, sss, 3 * 32, eks, 3 * ekl, ms, 3 * 32, 3, NULL);
+        CHECK(rc == NURI_EWEAKEK && all_zero(sss, sizeof sss) && all_zero(cts, 3 * ctl),
+              "ML-KEM-%u: encaps_many refuses a degenerate ek among good ones (rc %d)", level, rc);
+    }
+    CHECK(strcmp(nuri_strerror(NURI_EWEAKEK), "unknown error") != 0, "NURI_EWEAKEK has its own message");
 }
 
 static void test_hash_check_and_rejection(void)
@@ -1069,6 +1151,7 @@ int main(int argc, char **argv)
     CHECK(0, "NIST KAT not run: built without OpenSSL (libcrypto is needed for the test DRBG)");
 #endif
     test_modulus_check();
+    test_degenerate_ek();
     test_hash_check_and_rejection();
     test_length_errors();
     test_api_and_differential();

@@ -9,6 +9,8 @@ import random
 import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -599,3 +601,102 @@ def test_avx512_engine_registered_with_its_cpu_needs():
         timeout=60,
     )
     assert r.returncode == 0 and not r.stdout.startswith("avx512") and "'avx512'" not in r.stdout, r.stdout + r.stderr
+
+
+def _restore_file(tmp_path, name="r1", **change):
+    """A restore file as an interrupted search writes it (official vector, last 2 digits unknown),
+    with the fields in `change` replaced."""
+    prob = ks.Problem("pipo-64/128", OFFICIAL_KEY[:-2] + "??", [OFFICIAL_PAIR])
+    d = {
+        "search": prob.describe(),
+        "skip": 0,
+        "end": prob.keyspace,
+        "next_index": 7,
+        "found": [],
+        "engine": ENGINES[0],
+        "format": "nuri-keysearch-restore/1",
+        "id": "0123456789abcdef0123456789abcdef",
+        "updated": "2026-01-01T00:00:00Z",
+    }
+    for k, v in change.items():
+        if k in ("pairs", "template", "rounds", "cipher"):
+            d["search"] = dict(d["search"], **{k: v})
+        else:
+            d[k] = v
+    (tmp_path / f"{name}.restore").write_text(json.dumps(d))
+    return name
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"found": ["00" * 16]},  # not a key of the pairs
+        {"found": ["zz"]},  # not hex
+        {"found": "ABC"},  # not a list (printed as three keys before)
+        {"found": [OFFICIAL_KEY[:-2]]},  # wrong length
+        {"found": [OFFICIAL_KEY, 5]},
+        {"found": [OFFICIAL_KEY.lower()[:-2] + "00"]},
+        {"next_index": -5},
+        {"next_index": 300},  # past end
+        {"next_index": "7"},
+        {"next_index": True},
+        {"end": 1 << 20},  # past the key space
+        {"skip": 9},  # after next_index
+        {"skip": -1},
+        {"pairs": []},
+        {"pairs": ["00:11"]},
+        {"rounds": 99},
+        {"template": 5},
+        {"search": None},
+        {"found": None},
+    ],
+    ids=range(19),
+)
+def test_restore_file_checked_before_use(tmp_path, change):
+    """A restore file is checked in full before anything is printed or searched: a malformed or
+    inconsistent one (a "found" key that does not map the pairs, bad numbers, no pairs) is one line
+    on stderr, exit 2, nothing on stdout."""
+    name = _restore_file(tmp_path, **change)
+    r = nuri("--restore", name, env={"NURI_SESSION_DIR": str(tmp_path)})
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_restore_with_a_verified_found_key(tmp_path):
+    """A found key that maps the pairs is printed once (not again when the search meets it)."""
+    name = _restore_file(tmp_path, found=[OFFICIAL_KEY], next_index=0)
+    r = nuri("--restore", name, env={"NURI_SESSION_DIR": str(tmp_path)})
+    assert r.returncode == 0 and r.stdout.split() == [OFFICIAL_KEY], r.stderr
+
+
+def test_sigint_as_the_search_completes_returns_the_result(tmp_path, monkeypatch):
+    """A SIGINT that arrives once the whole range is searched does not turn the result into
+    'interrupted' (exit 4): the search is over, so its result (0 found / 1 exhausted) stands and no
+    restore file is left."""
+    import io
+
+    from nuri.keysearch import driver
+
+    monkeypatch.setenv("NURI_SESSION_DIR", str(tmp_path))
+    prob = ks.Problem("pipo-64/128", OFFICIAL_KEY[:-2] + "??", [OFFICIAL_PAIR])
+
+    def runner(ranges, hits, progress, stop, errors):
+        def work():
+            while (c := ranges.take(64)) is not None:
+                driver.search_chunk(prob, "ref", c[0], c[1], hits)
+                ranges.finish(c[0])
+                progress.add("ref", c[1], 0.001)
+            os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, just as the last chunk finished
+            time.sleep(0.3)
+
+        t = threading.Thread(target=work)
+        t.start()
+        return [t]
+
+    for template, want in ((OFFICIAL_KEY[:-2] + "??", 0), ("00" * 15 + "??", 1)):
+        prob = ks.Problem("pipo-64/128", template, [OFFICIAL_PAIR])
+        out = io.StringIO()
+        s = driver.Search(prob, 0, prob.keyspace, "ref", 1, out=out, err=io.StringIO())
+        assert s.run(runner) == want
+        assert out.getvalue().split() == ([OFFICIAL_KEY] if want == 0 else [])
+        assert not list(tmp_path.glob("*.restore"))

@@ -789,6 +789,67 @@ static void test_errors(void)
     CHECK(nuri_esch_many(40, md, mp, ml, 1, NULL) == NURI_ELENGTH, "esch_many digest size");
 }
 
+/* In place: out == in exactly is allowed (one-shot and batch, both directions) and gives the
+ * out-of-place result; out overlapping in partially (shifted by 1..64 bytes either way) is refused
+ * with NURI_EINVAL and nothing written, since the lane engine reads each block after earlier
+ * output blocks were written. Without the check a forward shift gave a ciphertext whose tag never
+ * verifies. The batch forms check each message against its own output. */
+static void test_overlap(void)
+{
+    static uint8_t buf[600], save[600], ref[400], key[32], nonce[32], ad[20];
+    for (int v = 0; v < 4; v++) {
+        const size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v),
+                     tl = nuri_schwaemm_tag_bytes(v), len = 200;
+        size_t rl = 0, ol = 0;
+        tu_randbytes(key, kl), tu_randbytes(nonce, nl), tu_randbytes(ad, sizeof ad);
+        tu_randbytes(buf, sizeof buf);
+        CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len, NULL) ==
+                  0,
+              "variant %d reference", v);
+        /* exact aliasing, encrypt and decrypt */
+        memcpy(save, buf, sizeof buf);
+        int ok = nuri_schwaemm_encrypt(v, buf + 100, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len,
+                                       NULL) == 0 &&
+                 memcmp(buf + 100, ref, rl) == 0;
+        ok &= nuri_schwaemm_decrypt(v, buf + 100, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl, NULL) ==
+                  0 &&
+              memcmp(buf + 100, save + 100, len) == 0;
+        CHECK(ok, "variant %d: in place (out == in) encrypts and decrypts", v);
+        int refused = 1, untouched = 1;
+        for (int d = -64; d <= 64; d++) {
+            if (d == 0) continue;
+            memcpy(buf, save, sizeof buf);
+            int rc = nuri_schwaemm_encrypt(v, buf + 100 + d, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad,
+                                           buf + 100, len, NULL);
+            refused &= rc == NURI_EINVAL && ol == 0;
+            untouched &= memcmp(buf, save, sizeof buf) == 0;
+            memcpy(buf + 100, ref, rl);
+            rc = nuri_schwaemm_decrypt(v, buf + 100 + d, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl,
+                                       NULL);
+            refused &= rc == NURI_EINVAL;
+        }
+        CHECK(refused && untouched, "variant %d: partial overlap (1..64 bytes either way) refused, nothing written", v);
+        /* the batch forms: message 1 of 3 overlaps its output, shifted forward by 1..64 */
+        refused = 1;
+        for (int d = 1; d <= 64; d++) {
+            memcpy(buf, save, sizeof buf);
+            uint8_t o0[300], o2[300];
+            uint8_t *outs[3] = {o0, buf + 100 + d, o2};
+            const uint8_t *ins[3] = {save, buf + 100, save + 300}, *nonces[3] = {nonce, nonce, nonce};
+            size_t lens[3] = {50, len, 60};
+            int st[3];
+            refused &=
+                nuri_schwaemm_encrypt_many(v, outs, key, kl, nonces, NULL, NULL, ins, lens, 3, NULL) == NURI_EINVAL &&
+                memcmp(buf, save, sizeof buf) == 0;
+            size_t clens[3] = {50 + tl, len + tl, 60 + tl};
+            refused &= nuri_schwaemm_decrypt_many(v, outs, key, kl, nonces, NULL, NULL, ins, clens, st, 3, NULL) ==
+                           NURI_EINVAL &&
+                       st[1] == NURI_EINVAL && memcmp(buf, save, sizeof buf) == 0;
+        }
+        CHECK(refused, "variant %d: batch with a partially overlapping message refused, nothing written", v);
+    }
+}
+
 /* Streaming outputs zeroed on error: out (out_cap bytes) and tag filled with a pattern first, and
  * *out_len = 0, for every error of the four output functions; bytes past out_cap untouched. */
 static int zeroed(const uint8_t *b, size_t n)
@@ -901,6 +962,7 @@ int main(int argc, char **argv)
     test_batch_decrypt();
     test_batch_uniform();
     test_errors();
+    test_overlap();
     test_stream_errors_zero();
     return tu_finish("test_sparkle");
 }

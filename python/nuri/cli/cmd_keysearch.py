@@ -204,11 +204,9 @@ def run(args):
         if defining:
             raise UsageError(f"--restore continues a saved search: {defining[0]} cannot be changed")
         try:
-            restore = driver.load_restore(args.restore)
-            prob = ks.Problem.from_description(restore["search"])
-            start, end = int(restore["next_index"]), int(restore["end"])
-        except (ValueError, KeyError, TypeError) as e:
-            raise UsageError(f"session {args.restore}: {e}") from None
+            prob, start, end, restore = driver.check_restore(driver.load_restore(args.restore), args.restore)
+        except driver.SessionError as e:
+            raise UsageError(str(e)) from None
         session = driver.Session(args.restore, restore["id"], existing=True)
     else:
         prob = _problem(args)

@@ -50,6 +50,50 @@ def load_restore(name):
     return d
 
 
+def check_restore(d, name):
+    """The search a restore file describes, checked in full before anything is printed or
+    searched: (problem, next_index, end, d with "found" normalised). SessionError (one line) when
+    a field is missing or of the wrong type, the numbers are not 0 <= skip <= next_index <= end <=
+    key space, the search has no pair, or a "found" key does not fit the template or does not map
+    every pair with the reference cipher (an edited file cannot make the search print a key)."""
+    from . import Problem
+
+    where = f"session {name}"
+    if not isinstance(d.get("search"), dict):
+        raise SessionError(f"{where}: no search description")
+    try:
+        prob = Problem.from_description(d["search"])
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        raise SessionError(f"{where}: the saved search is invalid: {e}") from None
+    if not prob.pairs:
+        raise SessionError(f"{where}: the saved search has no plaintext/ciphertext pair")
+    nums = {k: d.get(k) for k in ("skip", "next_index", "end")}
+    for k, v in nums.items():
+        if type(v) is not int:
+            raise SessionError(f"{where}: {k} must be an integer, got {v!r}")
+    if not 0 <= nums["skip"] <= nums["next_index"] <= nums["end"] <= prob.keyspace:
+        raise SessionError(
+            f"{where}: inconsistent range: need 0 <= skip ({nums['skip']}) <= next_index ({nums['next_index']}) "
+            f"<= end ({nums['end']}) <= key space ({prob.keyspace})"
+        )
+    if not isinstance(d.get("id"), str) or not d["id"]:
+        raise SessionError(f"{where}: no search id")
+    found = d.get("found")
+    if not isinstance(found, list):
+        raise SessionError(f"{where}: found must be a list of keys, got {type(found).__name__}")
+    keys = []
+    for h in found:
+        if not isinstance(h, str) or len(h) != 2 * prob.key_len or any(c not in "0123456789abcdefABCDEF" for c in h):
+            raise SessionError(f"{where}: found key {h!r} is not {2 * prob.key_len} hex digits")
+        key = bytes.fromhex(h)
+        fits = bytes(a & ~m & 0xFF for a, m in zip(key, prob.mask)) == prob.key
+        if not fits or not prob.verify(key):
+            raise SessionError(f"{where}: found key {h.upper()} does not map the search's pairs: file altered?")
+        if h.upper() not in keys:
+            keys.append(h.upper())
+    return prob, nums["next_index"], nums["end"], dict(d, found=keys)
+
+
 class Session:
     """NAME.restore, written atomically (temporary file + rename); never replaces a file that
     belongs to another search (checked by the search id inside)."""
@@ -344,6 +388,8 @@ class Search:
         finally:
             for s, h in old.items():
                 signal.signal(s, h)
+        if self.interrupted and ranges.restore_point() >= self.end:
+            self.interrupted = False  # the signal came as the last chunk finished: the search is complete
         if self.interrupted:
             if self.session is None:
                 self.session = Session(f"keysearch-{self.search_id[:8]}", self.search_id)

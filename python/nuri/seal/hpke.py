@@ -63,12 +63,26 @@ def xwing_public_key(seed: bytes) -> bytes:
     return ek + _x25519_public(xs)
 
 
+def check_x25519_public(pk_x: bytes):
+    """ValueError if pk_x is a low-order X25519 point (order 1, 2, 4 or 8, in any encoding): every
+    scalar gives it the all-zero shared secret, so the X25519 half of X-Wing would add nothing. One
+    exchange with a throwaway scalar finds them all (pyca/cryptography refuses the all-zero
+    result); pk_x is public."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+    try:
+        X25519PrivateKey.generate().exchange(X25519PublicKey.from_public_bytes(pk_x))
+    except ValueError:
+        raise ValueError("the X25519 part of the ML-KEM-768+X25519 public key is a low-order point") from None
+
+
 def _combine(ss_m, ss_x, ct_x, pk_x):
     return hashlib.sha3_256(ss_m + ss_x + ct_x + pk_x + XWING_LABEL).digest()
 
 
 def encap(kem: int, pk: bytes, rand: bytes = None):
-    """(shared_secret, enc) for the public key pk (ValueError for a malformed key). ``rand`` fixes the
+    """(shared_secret, enc) for the public key pk (ValueError for a malformed or degenerate key:
+    ML-KEM t mostly zero, X25519 low-order point). ``rand`` fixes the
     randomness for known-answer tests only: ML-KEM's m (32 bytes), then for X-Wing the ephemeral
     X25519 secret (32 more)."""
     mlkem = _mlkem()
@@ -83,6 +97,7 @@ def encap(kem: int, pk: bytes, rand: bytes = None):
         if len(pk) != XWING_PK:
             raise ValueError(f"an ML-KEM-768+X25519 public key is {XWING_PK} bytes, got {len(pk)}")
         pk_m, pk_x = pk[:MLKEM_EK], pk[MLKEM_EK:]
+        check_x25519_public(pk_x)
         eph = X25519PrivateKey.generate() if rand is None else X25519PrivateKey.from_private_bytes(rand[32:64])
         ct_x = eph.public_key().public_bytes_raw()
         ss_x = eph.exchange(X25519PublicKey.from_public_bytes(pk_x))

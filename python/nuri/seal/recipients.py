@@ -37,13 +37,19 @@ class Recipient:
     def from_bytes(cls, data: bytes, where: str = "public key"):
         data = bytes(data)
         mlkem = hpke._mlkem()
+        # the checks of key import: FIPS 203 modulus check, no degenerate t, no low-order X25519 point
         if len(data) == hpke.MLKEM_EK:
-            if not mlkem.check_encapsulation_key(768, data):
-                raise ValueError(f"{where}: not a valid ML-KEM-768 public key (FIPS 203 modulus check)")
+            try:
+                mlkem.MLKEM768PublicKey.from_public_bytes(data)
+            except ValueError as e:
+                raise ValueError(f"{where}: not a usable ML-KEM-768 public key: {e}") from None
             return cls(hpke.KEM_MLKEM768, data)
         if len(data) == hpke.XWING_PK:
-            if not mlkem.check_encapsulation_key(768, data[: hpke.MLKEM_EK]):
-                raise ValueError(f"{where}: not a valid ML-KEM-768+X25519 public key (FIPS 203 modulus check)")
+            try:
+                mlkem.MLKEM768PublicKey.from_public_bytes(data[: hpke.MLKEM_EK])
+                hpke.check_x25519_public(data[hpke.MLKEM_EK :])
+            except ValueError as e:
+                raise ValueError(f"{where}: not a usable ML-KEM-768+X25519 public key: {e}") from None
             return cls(hpke.KEM_MLKEM768_X25519, data)
         raise ValueError(
             f"{where}: {len(data)} bytes is not a recipient public key (expected {hpke.MLKEM_EK} "
