@@ -1,7 +1,8 @@
 """Key-search benchmark: keys/s of every engine usable here, searching with all threads (each
 thread runs the C engine with the GIL released), and of the cuda engine on every GPU when one can be
-used (on a fake driver, the tests' host twin, the figure means nothing). Records use the bench schema with metric
-keys_per_s; ``nuri bench keysearch`` and ``nuri keysearch --benchmark`` both print them."""
+used (on the tests' fake driver, which runs the PTX on the host, the figure means nothing). Records
+use the bench schema with metric keys_per_s; ``nuri bench keysearch`` and ``nuri keysearch
+--benchmark`` both print them."""
 
 import os
 import platform
