@@ -1,4 +1,4 @@
-/* Benchmark harness shared by every family (DESIGN.md principle 7).
+/* Benchmark harness shared by every family (docs/ARCHITECTURE.md, principle 7).
  * One JSON record per measurement, one schema for all families:
  * {"family","impl","op","param","size","platform","metric","median","min","max","runs",
  *  "p10","p90","load","busy"}: p10..p90 is the robust spread of the runs (max is often one

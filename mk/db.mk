@@ -1,4 +1,4 @@
-# FEA where the columns live (issue 17): the PostgreSQL extension (db/postgres/, PGXS, libnuri linked
+# FEA where the columns live: the PostgreSQL extension (db/postgres/, PGXS, libnuri linked
 # statically from a PIC build of the FEA family), DuckDB functions and Spark (python/nuri/fea_engines/).
 #   make pg-ext      builds db/postgres/nuri_fea.so       make pg-install  installs it (root in CI)
 #   make duckdb-ext  builds build/duckdb/nuri_fea.duckdb_extension (C, DuckDB's stable C extension API;

@@ -1,4 +1,4 @@
-# ML-KEM hardware (hw/): cocotb + Verilator tests, synthesis estimates (../shared/spec/fpga.md).
+# ML-KEM hardware (hw/): cocotb + Verilator tests, synthesis estimates (hw/README.md).
 HW_PY := $(CURDIR)/$(VENV)/bin/python
 .PHONY: check-hw hw-check hw-report hw-synth hw-parse hw-ecp5-smoke
 CHECK_EXTRA += check-hw

@@ -1,4 +1,4 @@
-# Sealed video (issue 13): the work's table (10 s testsrc2 clips at 640x480, 1280x720, 1920x1080 as raw
+# Sealed video: the benchmark table (10 s testsrc2 clips at 640x480, 1280x720, 1920x1080 as raw
 # YUV 4:2:0, MPEG-4 Part 2 and H.264; seal+open through the Python API, the CLI and nuri video) beside
 # the work's seconds. `make video-bench` is the full sweep (about 2 GB of clips in build/video-bench);
 # the check smoke runs it on 1 s 160x120 clips, one run.

@@ -5,7 +5,7 @@
 #   scripts/check-cross.sh rv32 avr        only these (rv32 rv32-virt aarch64 avr cortex-m3 cortex-m4)
 # Environment: NURI_CROSS_JOBS (default 2), NURI_CROSS_WERROR (default ON; OFF on AVR, where
 # 16-bit int makes some portable range checks "always false" warnings: they are still logged).
-# Installs nothing: the toolchains come from the bootstrap (apt-get, see ../shared/toolchains.md);
+# Installs nothing: the toolchains come from the bootstrap (apt-get, see CONTRIBUTING.md, "Toolchains");
 # a missing tool is reported and counts as a failure.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,7 +66,7 @@ for t in $TARGETS; do
     for tool in $(tools "$t"); do command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"; done
     if [ "$t" = avr ] && [ ! -f /usr/include/simavr/sim_avr.h ]; then missing="$missing libsimavr-dev"; fi
     if [ -n "$missing" ]; then
-        echo "check-cross: $t: missing tool(s):$missing (install them with the bootstrap: see ../shared/toolchains.md)"
+        echo "check-cross: $t: missing tool(s):$missing (install them with the bootstrap: make bootstrap-cross)"
         SUMMARY="$SUMMARY\n  $t: FAIL (missing:$missing)"; FAIL=1; continue
     fi
     B=build/cross-$t

@@ -8,8 +8,8 @@ coefficients, round constants; written below), so the kernels never depend on th
                                  M folded in, and the byte shuffles of M's decomposition
 
 The GFNI algebra and the T-tables are checked here (all 256 S-box values, SD on random words)
-before writing. When ../shared/vectors/fea/fea_tables.txt is present, the facts are checked
-against it too. Run by scripts/autogen. Usage: scripts/gen_fea_tables.py"""
+before writing, and the facts against the copy of the standard's tables in
+tests/vectors/fea/fea_tables.txt. Run by scripts/autogen. Usage: scripts/gen_fea_tables.py"""
 
 import pathlib
 import random
@@ -345,18 +345,20 @@ RC = {  # (variant, key bits): round constants
     ],
 }
 
-shared = root.parent / "shared" / "vectors" / "fea" / "fea_tables.txt"
-if shared.is_file():  # the same facts as ../shared's copy of the standard's tables
-    t = shared.read_text()
-    s = []
-    for line in t.splitlines():
-        m = re.match(r"^([0-9a-f]): ((?:[0-9a-f]{2} ?){16})$", line.strip())
-        if m:
-            s += [int(v, 16) for v in m.group(2).split()]
-    assert s == SBOX, "S-box differs from ../shared"
-    assert [int(v, 16) for v in re.search(r"c = ((?:[0-9a-f]{2} ?){8})", t).group(1).split()] == C
-    for m in re.finditer(r"^FEA-(\d)/(\d+) \(\d+\): ([0-9A-F ]+)$", t, re.M):
-        assert RC[(int(m.group(1)), int(m.group(2)))] == [int(v, 16) for v in m.group(3).split()]
+# the same facts as the copy of the standard's tables among the test vectors
+t = (root / "tests" / "vectors" / "fea" / "fea_tables.txt").read_text()
+s = []
+for line in t.splitlines():
+    m = re.match(r"^([0-9a-f]): ((?:[0-9a-f]{2} ?){16})$", line.strip())
+    if m:
+        s += [int(v, 16) for v in m.group(2).split()]
+assert s == SBOX, "S-box differs from tests/vectors/fea/fea_tables.txt"
+assert [int(v, 16) for v in re.search(r"c = ((?:[0-9a-f]{2} ?){8})", t).group(1).split()] == C
+rcs = 0
+for m in re.finditer(r"^FEA-(\d)/(\d+) \(\d+\): ([0-9A-F ]+)$", t, re.M):
+    assert RC[(int(m.group(1)), int(m.group(2)))] == [int(v, 16) for v in m.group(3).split()]
+    rcs += 1
+assert rcs == len(RC), f"{rcs} round-constant rows in fea_tables.txt"
 assert sorted(SBOX) == list(range(256)) and len(RC) == 6
 
 

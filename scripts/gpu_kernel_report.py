@@ -4,7 +4,7 @@ SASS (`cuobjdump -sass` of what the pinned ptxas makes), per kernel and per GPU 
 
 Kernels: the one specialised for the benchmark's 40-unknown-bit searches (nuri.keysearch.bench
 TEMPLATES; the PTX nuri emits at run time, assembled here as the driver would JIT-compile it) and the
-fatbin's generic kernels (build/gpu/ks_kernel.sm_XX.cubin from scripts/gen_gpu_fatbin.py).
+fatbin's generic kernels (build/gpu/ks_kernel.sm_XX.cubin from scripts/gpu_fatbin.py).
 Per key = per batch of 32 candidates / 32, with the round loop counted once per iteration and the
 last round's 7 columns weighted by the share of batches that pass the early abort
 (scripts/gpu_sass.py). Also checks the shipped fatbin with `cuobjdump --list-elf --list-ptx`.

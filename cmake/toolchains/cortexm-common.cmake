@@ -1,5 +1,6 @@
 # Shared part of the Cortex-M bare-metal toolchain files (gcc-arm-none-eabi + newlib nano/rdimon,
-# run under qemu-system-arm on an MPS2 board with semihosting; ../shared/toolchains.md section 4).
+# run under qemu-system-arm on an MPS2 board with semihosting, which passes the exit code through;
+# QEMU models no cycles, so the benchmarks count instructions: CONTRIBUTING.md, "Toolchains").
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)

@@ -1,6 +1,6 @@
 # Shared part of the rv32imac bare-metal toolchain files (gcc-riscv64-unknown-elf + picolibc,
 # run under qemu-system-riscv32 with semihosting). Included by rv32imac-<machine>.cmake after
-# they set NURI_RV32_MACHINE and the memory map (see ../shared/toolchains.md section 1).
+# they set NURI_RV32_MACHINE and the memory map (CONTRIBUTING.md, "Toolchains").
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR riscv32)
 set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)

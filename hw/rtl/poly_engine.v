@@ -633,9 +633,9 @@ module poly_engine #(
                        host_slot[0] == rbank;
     // The last layer of an NTT / INTT reads a's bank and writes b's on port 1, so port 0 of b's
     // bank is free: slot b's words may be read as they are written (the core encodes the result
-    // as it comes): from the layer's issue 10 on, a read a cycle reads word w no earlier than
-    // issue 10 + w, and the last layer writes word w by issue w + 9 (words w and w + 128/W at
-    // issue w of a word layer; 2t and 2t + 1 at issue t of an in-word layer)
+    // as it comes): from the layer's issue cycle 10 on, a read a cycle reads word w no earlier
+    // than issue cycle 10 + w, and the last layer writes word w by issue cycle w + 9 (words w and
+    // w + 128/W at issue w of a word layer; 2t and 2t + 1 at issue t of an in-word layer)
     // (registered, a cycle late, so no compare is in front of the core's dispatch: the clock;
     // pass == 6 drops it the cycle a chained command starts)
     reg tail_r;

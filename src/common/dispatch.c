@@ -1,4 +1,4 @@
-/* Runtime dispatch over a family's registry (DESIGN.md principle 3). */
+/* Runtime dispatch over a family's registry (docs/ARCHITECTURE.md, principle 3). */
 #include <stdlib.h>
 #include <string.h>
 

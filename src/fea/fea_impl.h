@@ -1,4 +1,4 @@
-/* The FEA backend interface (DESIGN.md principle 1). The Feistel network, the tweak schedule,
+/* The FEA backend interface (docs/ARCHITECTURE.md, principle 1). The Feistel network, the tweak schedule,
  * the key schedule and the formatted-data layer are written once (feistel.c, impls.c, format.c);
  * a kernel only supplies the round function on a batch of 64-bit words and one SD layer:
  *

@@ -1,4 +1,4 @@
-# PIPO key search (issue 18): the search plan and entry points once (plan.c, impls.c), one folder per
+# PIPO key search: the search plan and entry points once (plan.c, impls.c), one folder per
 # engine (nuri_backend: see cmake/NuriHelpers.cmake). Engines call the PIPO reference kernel.
 if(NOT "pipo" IN_LIST _nuri_all_families)
   message(FATAL_ERROR "keysearch needs the pipo family: NURI_ONLY=\"pipo;keysearch\"")

@@ -138,7 +138,7 @@ int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_
     return rc;
 }
 
-/* ---- self-test: the official vectors (spec/pipo.md §3) with unknown bits in each shape the
+/* ---- self-test: the official vectors (tests/vectors/pipo) with unknown bits in each shape the
  * plan distinguishes, the true key planted off a pass boundary. ---- */
 static const uint8_t ST_KEY[32] = {0x97, 0x22, 0x15, 0x2E, 0xAD, 0x20, 0x1D, 0x7E, 0xD2, 0x28, 0x94,
                                    0x77, 0xDD, 0x16, 0xC4, 0x6D, 0x33, 0x56, 0xD1, 0x26, 0x06, 0x12,

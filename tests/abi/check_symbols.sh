@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every exported symbol of libnuri starts with nuri_ (DESIGN.md principle 5, as liboqs checks).
+# Every exported symbol of libnuri starts with nuri_ (docs/ARCHITECTURE.md, principle 5, as liboqs checks).
 set -euo pipefail
 lib=$1
 bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF==3 {print $3}' | grep -v '^nuri_' || true)

@@ -10,6 +10,19 @@ int tu_finish(const char *name)
     return tu_failed ? 1 : 0;
 }
 
+static unsigned long set_failed_before;
+
+void tu_set_begin(void) { set_failed_before = tu_failed; }
+
+void tu_set_end(const char *test, const char *set, unsigned long count, unsigned long expected)
+{
+    CHECK(expected ? count == expected : count > 0, "%s: %s: %lu vectors, expected %lu", test, set, count, expected);
+    unsigned long failed = tu_failed - set_failed_before;
+    const char *noun = count == 1 ? "vector" : "vectors";
+    if (failed) printf("%s: %s: %lu %s, %lu checks FAILED\n", test, set, count, noun, failed);
+    else printf("%s: %s: %lu %s passed\n", test, set, count, noun);
+}
+
 static int hexval(int c)
 {
     if (c >= '0' && c <= '9') return c - '0';

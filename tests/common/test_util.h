@@ -27,6 +27,13 @@ extern unsigned long tu_passed, tu_failed;
 /* Prints the plain summary line and returns the exit status. */
 int tu_finish(const char *name);
 
+/* One vector set (a file of tests/vectors, or a table generated from one): call tu_set_begin before
+ * checking it and tu_set_end after, with the number of vectors it held. tu_set_end prints
+ * "<test>: <set>: <count> vectors passed" (or how many checks failed) and fails the run when the
+ * count is not the expected one (expected = 0: any count above zero). */
+void tu_set_begin(void);
+void tu_set_end(const char *test, const char *set, unsigned long count, unsigned long expected);
+
 /* Decodes hex (any case, no separators) into out; returns byte count or -1. */
 long tu_unhex(uint8_t *out, size_t cap, const char *hex);
 void tu_hex(char *out, const uint8_t *in, size_t n); /* out needs 2n+1 bytes, upper case */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns tests/fea/fea_vectors.h (hex strings, generated from ../shared/vectors/fea) into binary
+"""Turns tests/fea/fea_vectors.h (hex strings, generated from tests/vectors/fea) into binary
 records for the target test programs (in flash on AVR, where the strings would not fit in RAM).
 Record: variant, key bytes, n, key[32], tweak[16], pt[16], ct[16] (integers big-endian).
 Usage: gen_fea_kat.py <fea_vectors.h> <out.h> [stride] (stride 3 on AVR: every third vector, the 32 KiB

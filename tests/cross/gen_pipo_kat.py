@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns tests/pipo/pipo_vectors.h (hex strings, generated from ../shared/vectors/pipo) into binary
+"""Turns tests/pipo/pipo_vectors.h (hex strings, generated from tests/vectors/pipo) into binary
 arrays for the small target test programs: on AVR they go to flash (PROGMEM) so that the 2 KiB of
 RAM stay free. Usage: gen_pipo_kat.py <pipo_vectors.h> <out.h>"""
 

@@ -4,7 +4,7 @@
  * check for every value 3329..4095, wrong H(ek), every length error, implicit rejection on a
  * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; kernel-level differential
  * tests of every backend against ref and against schoolbook arithmetic.
- * Usage: test_mlkem [shared/vectors/mlkem dir] (then the count = 0 .rsp entries are compared too) */
+ * Usage: test_mlkem <tests/vectors/mlkem> (the count = 0 .rsp entries are compared field by field) */
 #include <stdlib.h>
 
 #include "fips202.h"
@@ -447,6 +447,7 @@ static void test_kernels(void)
 static void test_acvp(void)
 {
     size_t n;
+    tu_set_begin();
     for (size_t ii = 0; ii < n_impls; ii++) {
         const char *impl = impl_names[ii];
         for (size_t v = 0; v < sizeof mlkem_acvp_keygen / sizeof mlkem_acvp_keygen[0]; v++) {
@@ -462,6 +463,11 @@ static void test_acvp(void)
             free(wek);
             free(wdk);
         }
+    }
+    tu_set_end("test_mlkem", "acvp_keyGen_subset.json", sizeof mlkem_acvp_keygen / sizeof mlkem_acvp_keygen[0], 15);
+    tu_set_begin();
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const char *impl = impl_names[ii];
         for (size_t v = 0; v < sizeof mlkem_acvp_encaps / sizeof mlkem_acvp_encaps[0]; v++) {
             const mlkem_encaps_vec *t = &mlkem_acvp_encaps[v];
             size_t ekl, ml, cl, kl;
@@ -533,6 +539,12 @@ static void test_acvp(void)
         free(k);
     }
     CHECK(fails > 0, "ACVP key-check subset has failing cases");
+    tu_set_end("test_mlkem", "acvp_encapDecap_subset.json",
+               sizeof mlkem_acvp_encaps / sizeof mlkem_acvp_encaps[0] +
+                   sizeof mlkem_acvp_decaps / sizeof mlkem_acvp_decaps[0] +
+                   sizeof mlkem_acvp_ekcheck / sizeof mlkem_acvp_ekcheck[0] +
+                   sizeof mlkem_acvp_dkcheck / sizeof mlkem_acvp_dkcheck[0],
+               60);
 }
 
 /* ---------------- NIST-style KAT (AES-256 CTR-DRBG, test code only) ---------------- */
@@ -611,8 +623,11 @@ static void sha256_hex(char out[65], const char *p, size_t n)
     for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", h[i]);
 }
 
-static void test_kat(const char *shared_dir)
+static sbuf kat_first[3]; /* the count = 0 entry of the first implementation, per level */
+
+static void test_kat(void)
 {
+    tu_set_begin();
     for (size_t ii = 0; ii < n_impls; ii++) {
         for (int li = 0; li < 3; li++) {
             unsigned level = LEVELS[li];
@@ -666,37 +681,50 @@ static void test_kat(const char *shared_dir)
             printf("%s ML-KEM-%u KAT single sha256 %s\n", impl_names[ii], level, h);
             CHECK(strcmp(h, mlkem_kat_digests[li].single) == 0, "%s: ML-KEM-%u KAT single digest %s, want %s",
                   impl_names[ii], level, h, mlkem_kat_digests[li].single);
-            if (shared_dir && ii == 0) { /* the count = 0 .rsp entry from ../shared, field by field */
-                char path[1024];
-                snprintf(path, sizeof path, "%s/PQCkemKAT_ML-KEM-%u_count0.rsp", shared_dir, level);
-                tu_kv kv;
-                if (tu_kv_open(&kv, path) != 0) CHECK(0, "cannot open %s", path);
-                else {
-                    int got = 0;
-                    while (tu_kv_next(&kv)) {
-                        static const char *f[] = {"count", "seed", "pk", "sk", "ct", "ss"};
-                        sbuf e = {0};
-                        for (int fi = 0; fi < 6; fi++) {
-                            const char *val = tu_kv_get(&kv, f[fi]);
-                            if (!val) val = "";
-                            size_t need = e.len + strlen(val) + 16;
-                            if (need > e.cap) {
-                                e.cap = need * 2;
-                                e.p = realloc(e.p, e.cap);
-                            }
-                            e.len += (size_t)sprintf(e.p + e.len, "%s = %s\n", f[fi], val);
-                        }
-                        CHECK(e.len == single.len && memcmp(e.p, single.p, e.len) == 0, "%s matches", path);
-                        free(e.p);
-                        got++;
-                    }
-                    CHECK(got == 1, "%s: one record", path);
-                    tu_kv_close(&kv);
-                }
-            }
             free(all.p);
-            free(single.p);
+            if (ii == 0) kat_first[li] = single;
+            else free(single.p);
         }
+    }
+    tu_set_end("test_mlkem", "liboqs_kats_mlkem.json", 3 * 100, 300); /* 100 KAT entries per level */
+}
+
+/* The count = 0 .rsp entries, field by field, against the entries the first implementation wrote. */
+static void test_kat_files(const char *dir)
+{
+    for (int li = 0; li < 3; li++) {
+        char path[1024], name[64];
+        snprintf(name, sizeof name, "PQCkemKAT_ML-KEM-%u_count0.rsp", LEVELS[li]);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        tu_set_begin();
+        unsigned long got = 0;
+        tu_kv kv;
+        if (tu_kv_open(&kv, path) != 0) {
+            CHECK(0, "cannot open %s", path);
+        } else {
+            while (tu_kv_next(&kv)) {
+                static const char *f[] = {"count", "seed", "pk", "sk", "ct", "ss"};
+                sbuf e = {0};
+                for (int fi = 0; fi < 6; fi++) {
+                    const char *val = tu_kv_get(&kv, f[fi]);
+                    if (!val) val = "";
+                    size_t need = e.len + strlen(val) + 16;
+                    if (need > e.cap) {
+                        e.cap = need * 2;
+                        e.p = realloc(e.p, e.cap);
+                    }
+                    e.len += (size_t)sprintf(e.p + e.len, "%s = %s\n", f[fi], val);
+                }
+                const sbuf *want = &kat_first[li];
+                CHECK(want->p && e.len == want->len && memcmp(e.p, want->p, e.len) == 0, "%s matches", path);
+                free(e.p);
+                got++;
+            }
+            tu_kv_close(&kv);
+        }
+        tu_set_end("test_mlkem", name, got, 1);
+        free(kat_first[li].p);
+        kat_first[li].p = NULL;
     }
 }
 #endif
@@ -1136,7 +1164,10 @@ static void test_batch(void)
 
 int main(int argc, char **argv)
 {
-    const char *shared = argc > 1 ? argv[1] : NULL;
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_mlkem <tests/vectors/mlkem>\n");
+        return 2;
+    }
     tu_seed_from_env();
     load_impls();
     test_sha3();
@@ -1145,9 +1176,10 @@ int main(int argc, char **argv)
     test_kernels();
     test_acvp();
 #if defined(NURI_TEST_OPENSSL)
-    test_kat(shared);
+    test_kat();
+    test_kat_files(argv[1]);
 #else
-    (void)shared;
+    (void)argv;
     CHECK(0, "NIST KAT not run: built without OpenSSL (libcrypto is needed for the test DRBG)");
 #endif
     test_modulus_check();

@@ -1,8 +1,4 @@
-set(_mlkem_args "")
-if(EXISTS ${NURI_SHARED_DIR}/vectors/mlkem/PQCkemKAT_ML-KEM-768_count0.rsp)
-  set(_mlkem_args ${NURI_SHARED_DIR}/vectors/mlkem)
-endif()
-nuri_add_test(test_mlkem SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_mlkem.c ARGS ${_mlkem_args})
+nuri_add_test(test_mlkem SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_mlkem.c ARGS ${NURI_VECTORS_DIR}/mlkem)
 target_include_directories(test_mlkem PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_SOURCE_DIR}/src/mlkem)
 # The NIST-style KAT needs AES-256 for its CTR-DRBG (test code only) and SHA-256 for the digests.
 find_package(OpenSSL)

@@ -1,6 +1,2 @@
-set(_pipo_args "")
-if(EXISTS ${NURI_SHARED_DIR}/vectors/pipo/pipo64_128_ecb.txt)
-  set(_pipo_args ${NURI_SHARED_DIR}/vectors/pipo)
-endif()
-nuri_add_test(test_pipo SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pipo.c ARGS ${_pipo_args})
+nuri_add_test(test_pipo SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pipo.c ARGS ${NURI_VECTORS_DIR}/pipo)
 target_include_directories(test_pipo PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_SOURCE_DIR}/src/pipo)

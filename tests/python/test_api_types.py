@@ -1,5 +1,5 @@
-"""issue 11: the public Python API raises TypeError for wrong types, as pyca/cryptography and hashlib do
-(hash.esch256(None) returned the digest of b""; a tweak '1' was taken as 1; encrypt_batch([1.5]) gave [1]).
+"""The public Python API raises TypeError for wrong types, as pyca/cryptography and hashlib do (never
+the digest of b"" for None, a tweak '1' taken as 1, or [1] from encrypt_batch([1.5])).
 Every public function is called with each argument replaced by values of wrong types."""
 
 import pytest

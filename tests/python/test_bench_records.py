@@ -1,4 +1,4 @@
-"""issue 11, honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found
+"""Honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found
 from any directory and run side by side with their family (compared runs alternating), and Ascon shown
 with the faster published C."""
 
@@ -69,7 +69,7 @@ print('{"family": "sparkle", "impl": "peer:fake", "op": "aead-encrypt", "param":
 
 @pytest.mark.parametrize("delay", [0, 1.0])
 def test_nuri_and_peer_runs_alternate(tmp_path, delay):
-    """issue 11: nuri's harness and a peer run side by side, one timed run at a time, and the runs of the
+    """nuri's harness and a peer run side by side, one timed run at a time, and the runs of the
     compared measurement (tag "aead-encrypt 4096": nuri's public Schwaemm256-128 call at 4 KiB) alternate
     nuri, peer, nuri, ..., whichever of the two reaches the compared measurement first."""
     peer = tmp_path / "peer_fake"

@@ -1,4 +1,4 @@
-"""issue 11, faults that lose nothing: a killed `open` leaves no plaintext (temporaries are 0600, unnamed
+"""Faults that lose nothing: a killed `open` leaves no plaintext (temporaries are 0600, unnamed
 where the filesystem allows, removed on SIGINT/SIGTERM/SIGHUP), `--force` never renames over a device, a
 FIFO or a symlink, and full disks, /dev/full and read errors give one line, exit 2 and no partial output."""
 

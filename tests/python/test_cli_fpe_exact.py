@@ -1,4 +1,4 @@
-"""issue 11: `nuri fpe` never writes plaintext as if encrypted, says no in one line, and round-trips CSV
+"""`nuri fpe` never writes plaintext as if encrypted, says no in one line, and round-trips CSV
 byte for byte (line endings, quoting, final newline, BOM)."""
 
 import os

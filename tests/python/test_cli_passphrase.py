@@ -1,4 +1,4 @@
-"""issue 11: passphrase handling says no in one line: a missing argon2-cffi (the 'cli' extra), an empty
+"""Passphrase handling says no in one line: a missing argon2-cffi (the 'cli' extra), an empty
 --argon2, and no terminal to ask on (getpass would read stdin with an echo warning)."""
 
 import os

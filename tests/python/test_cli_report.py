@@ -42,8 +42,8 @@ def test_report_unwritable():
 
 
 def test_report_summary_and_exit_status_when_a_part_fails(tmp_path, monkeypatch, capsys):
-    """issue 11: `make demo` exited 0 while its report said bench-cross.sh exit 1. Every part is listed
-    (ok / FAILED / skipped and why) at the top of index.md and at the end of the run; exit 1 on a failure."""
+    """Every part of the report is listed (ok / FAILED / skipped and why) at the top of index.md and at the
+    end of the run, and a failed part makes the run exit 1 (make demo must not pass over it)."""
     from nuri.tools import report
 
     script = tmp_path / "scripts" / "bench-cross.sh"

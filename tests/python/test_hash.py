@@ -7,9 +7,8 @@ import pytest
 from nuri import hash as H
 from nuri import sparkle
 
-from vectors import SHARED_VECTORS, records
+from vectors import VECTORS, passed, records
 
-SHARED = SHARED_VECTORS / "sparkle"
 KAT = [
     (H.Esch256, "", "C0E815D78B875DC768C6C8B3AFA51987CD69E5C087D387368628A511CFAD5730"),
     (H.Esch256, "00", "D515FD9C2852D9D6F00C9CF01D858AF467EEDF21FF68CC14C005B3EFF7A6ECD3"),
@@ -23,13 +22,13 @@ def test_kat_records(cls, msg, md):
     assert H.esch256(bytes.fromhex(msg)).hex().upper() == md
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared vectors not present")
 @pytest.mark.parametrize("fn,name", [(H.esch256, "LWC_HASH_KAT_256.txt"), (H.esch384, "LWC_HASH_KAT_384.txt")])
 def test_kat_files(fn, name):
-    recs = list(records(SHARED / name))
+    recs = list(records(VECTORS / "sparkle" / name))
     assert len(recs) == 1025
     for r in recs:
         assert fn(bytes.fromhex(r["Msg"])).hex().upper() == r["MD"]
+    passed(__name__, name, len(recs))
 
 
 @pytest.mark.parametrize("cls,size", [(H.Esch256, 32), (H.Esch384, 48)])

@@ -149,9 +149,16 @@ def _open(tmp_path, sk, blob):
 
 
 def test_key_sizes(keys):
-    assert os.path.getsize(keys["mlkem768", 0][0]) == 1184 and os.path.getsize(keys["mlkem768", 0][1]) == 2400
-    assert os.path.getsize(keys["mlkem768-x25519", 0][0]) == 1216
-    assert os.path.getsize(keys["mlkem768-x25519", 0][1]) == 32
+    from nuri.seal.recipients import parse_key_file
+
+    def entry(p):
+        (e,) = parse_key_file(p.read_bytes())
+        return e.kem, e.kind, len(e.data), e.source
+
+    assert entry(keys["mlkem768", 0][0]) == ("mlkem768", "public", 1184, "nuri")
+    assert entry(keys["mlkem768", 0][1]) == ("mlkem768", "secret", 2400, "nuri")
+    assert entry(keys["mlkem768-x25519", 0][0]) == ("mlkem768-x25519", "public", 1216, "nuri")
+    assert entry(keys["mlkem768-x25519", 0][1]) == ("mlkem768-x25519", "seed", 32, "nuri")
     assert os.stat(keys["mlkem768-x25519", 0][1]).st_mode & 0o077 == 0
 
 
@@ -290,7 +297,7 @@ def test_pipe_streams_authenticated_chunks(tmp_path, keys):
 
 
 def test_argon2_bounds(tmp_path, monkeypatch):
-    """Issue 11: a crafted header asking for t=64, m=2 GiB, 64 lanes is refused at once; a user who trusts
+    """A crafted header asking for t=64, m=2 GiB, 64 lanes is refused at once; a user who trusts
     the file raises the limit with --argon2-max."""
     from nuri.seal.header import Header
 
@@ -354,10 +361,10 @@ print(Sink.size, mid - before, rss() - before)
 
 
 def test_cli_seed_keys_load_into_pyca(tmp_path):
-    """nuri kem keygen --seed writes d || z: pyca's from_seed_bytes gives the same public key, and the
-    seed opens files sealed to that public key."""
+    """nuri kem keygen --seed --format raw writes d || z: pyca's from_seed_bytes gives the same public
+    key, and the seed opens files sealed to that public key."""
     pk, sk = tmp_path / "a.pk", tmp_path / "a.seed"
-    assert nuri("kem", "keygen", "--seed", "--public", pk, "--secret", sk) == 0
+    assert nuri("kem", "keygen", "--seed", "--format", "raw", "--public", pk, "--secret", sk) == 0
     assert len(sk.read_bytes()) == 64 and os.stat(sk).st_mode & 0o077 == 0
     priv = PM.MLKEM768PrivateKey.from_seed_bytes(sk.read_bytes())
     assert priv.public_key().public_bytes_raw() == pk.read_bytes()
@@ -462,7 +469,7 @@ def test_writer_thread_order_errors_and_progress(monkeypatch):
 
 
 def test_missing_credential_is_a_value_error(tmp_path, keys):
-    """issue 10: a credential of the wrong kind for the file is a bad value (ValueError), not a TypeError;
+    """A credential of the wrong kind for the file is a bad value (ValueError), not a TypeError;
     nothing is written before the error."""
     import io
 

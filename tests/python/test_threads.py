@@ -1,5 +1,5 @@
-"""issue 11: one object wrapping a mutable C context, used from 8 threads at once (cffi releases the GIL
-during C calls). Esch256 crashed or gave wrong digests; every such object now holds a per-object lock.
+"""One object wrapping a mutable C context, used from 8 threads at once (cffi releases the GIL during C
+calls): every such object holds a per-object lock, so no digest is wrong and nothing crashes.
 Identical chunks make every interleaving process the same message, so the result is checkable."""
 
 import collections

@@ -1,6 +1,6 @@
 """nuri video seal/open: ffmpeg cuts H.264 into MPEG-TS segments at keyframes, each sealed with its
 index and the stream's header MAC bound in. Checks the frames survive, every kind of segment damage
-is reported by index with exit 1 and no output, and the live pipes of issue 13 work."""
+is reported by index with exit 1 and no output, and live pipes (stdin to stdout) work."""
 
 import os
 import shutil

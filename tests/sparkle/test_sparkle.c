@@ -3,12 +3,12 @@
  *    kernels on batches of every size 1..40;
  *  - the six NIST KAT files regenerated with the NIST genkat loops (Key/Nonce/PT/AD = 00 01 02 ...,
  *    mlen and adlen 0..32; hash Msg 0..1024 bytes), once per implementation, through the one-shot,
- *    streaming and batch APIs, compared by SHA-256 with the digests of the published files (and
- *    byte for byte with the files when the ../shared vectors directory is given);
+ *    streaming and batch APIs, compared byte for byte with the files of tests/vectors/sparkle and
+ *    by SHA-256 with the digests embedded from them;
  *  - differential tests on random inputs against ref, decryption of every KAT record, rejection of
  *    every single-bit change of ciphertext, tag, nonce and AD, random-chunk streaming vs one-shot,
  *    and the error paths.
- * Usage: test_sparkle [shared/vectors/sparkle dir] */
+ * Usage: test_sparkle <tests/vectors/sparkle> */
 #include <stdlib.h>
 
 #include "nuri/sparkle.h"
@@ -47,6 +47,7 @@ static const nuri_sparkle_impl *get_impl(const char *name)
 
 static void test_perm_vectors(void)
 {
+    tu_set_begin();
     for (size_t i = 0; i < n_impls; i++) {
         const nuri_sparkle_impl *impl = get_impl(impl_names[i]);
         for (size_t v = 0; v < sizeof sparkle_perm_vectors / sizeof sparkle_perm_vectors[0]; v++) {
@@ -76,6 +77,9 @@ static void test_perm_vectors(void)
             }
         }
     }
+    /* embedded from the file by scripts/embed_sparkle_vectors.py */
+    tu_set_end("test_sparkle", "sparkle_permutation_vectors.txt",
+               sizeof sparkle_perm_vectors / sizeof sparkle_perm_vectors[0], 12);
 }
 
 static void test_perm_differential(void)
@@ -137,7 +141,7 @@ static void tx_field(text *t, const char *name, const uint8_t *v, size_t n)
     tx_add(t, "\n");
 }
 
-static char *shared_dir;
+static const char *vector_dir;
 
 static void check_text(const text *t, const char *file, const char *what)
 {
@@ -151,18 +155,16 @@ static void check_text(const text *t, const char *file, const char *what)
     for (int i = 0; i < 64; i++) exp[i] = (char)(want[i] >= 'a' ? want[i] - 32 : want[i]);
     exp[64] = 0;
     CHECK(strcmp(hex, exp) == 0, "%s: %s SHA-256 %s, want %s", what, file, hex, exp);
-    if (shared_dir) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", shared_dir, file);
-        FILE *f = fopen(path, "rb");
-        CHECK(f != NULL, "cannot open %s", path);
-        if (!f) return;
-        char *buf = malloc(t->n + 2);
-        size_t got = fread(buf, 1, t->n + 1, f);
-        fclose(f);
-        CHECK(got == t->n && memcmp(buf, t->p, t->n) == 0, "%s: %s differs from the file", what, file);
-        free(buf);
-    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", vector_dir, file);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "cannot open %s", path);
+    if (!f) return;
+    char *buf = malloc(t->n + 2);
+    size_t got = fread(buf, 1, t->n + 1, f);
+    fclose(f);
+    CHECK(got == t->n && memcmp(buf, t->p, t->n) == 0, "%s: %s differs from the file", what, file);
+    free(buf);
 }
 
 static const char *const aead_files[4] = {"LWC_AEAD_KAT_128_128.txt", "LWC_AEAD_KAT_128_256.txt",
@@ -312,14 +314,20 @@ static void hash_kat(size_t dl, const char *impl, int method)
     free(t.p);
 }
 
+/* Each KAT file: every implementation, through each API, writes the whole file again. */
 static void test_kats(void)
 {
-    for (size_t i = 0; i < n_impls; i++) {
-        for (int method = 0; method < 3; method++) {
-            for (int v = 0; v < 4; v++) aead_kat(v, impl_names[i], method);
-            hash_kat(32, impl_names[i], method);
-            hash_kat(48, impl_names[i], method);
-        }
+    for (int v = 0; v < 4; v++) {
+        tu_set_begin();
+        for (size_t i = 0; i < n_impls; i++)
+            for (int method = 0; method < 3; method++) aead_kat(v, impl_names[i], method);
+        tu_set_end("test_sparkle", aead_files[v], 33 * 33, 1089);
+    }
+    for (size_t dl = 32; dl <= 48; dl += 16) {
+        tu_set_begin();
+        for (size_t i = 0; i < n_impls; i++)
+            for (int method = 0; method < 3; method++) hash_kat(dl, impl_names[i], method);
+        tu_set_end("test_sparkle", dl == 32 ? "LWC_HASH_KAT_256.txt" : "LWC_HASH_KAT_384.txt", 1024 + 1, 1025);
     }
 }
 
@@ -950,7 +958,11 @@ static void test_stream_errors_zero(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) shared_dir = argv[1];
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_sparkle <tests/vectors/sparkle>\n");
+        return 2;
+    }
+    vector_dir = argv[1];
     printf("seed %llu\n", (unsigned long long)tu_seed_from_env());
     load_impls();
     test_perm_vectors();

@@ -1,5 +1,5 @@
 /* AArch64 SPARKLE kernels (src/sparkle/a64, src/sparkle/neon) against the portable reference:
- *  - the 12 permutation vectors of shared/vectors/sparkle/sparkle_permutation_vectors.txt
+ *  - the 12 permutation vectors of tests/vectors/sparkle/sparkle_permutation_vectors.txt
  *    (embedded below) for ref, a64 and neon;
  *  - differential: nb = 4/6/8, every step count 0..33 (0 must leave the state alone; 1..13
  *    covers all slim/big counts and every unrolled loop position; up to 33 crosses the
@@ -25,7 +25,7 @@ static const struct {
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
 
-/* From shared/vectors/sparkle/sparkle_permutation_vectors.txt (bytes, words little-endian). */
+/* From tests/vectors/sparkle/sparkle_permutation_vectors.txt (bytes, words little-endian). */
 static const struct {
     unsigned nb, steps;
     const char *in, *out;

@@ -1,7 +1,3 @@
-set(_sparkle_args "")
-if(EXISTS ${NURI_SHARED_DIR}/vectors/sparkle/LWC_HASH_KAT_256.txt)
-  set(_sparkle_args ${NURI_SHARED_DIR}/vectors/sparkle)
-endif()
-nuri_add_test(test_sparkle SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparkle.c ARGS ${_sparkle_args})
+nuri_add_test(test_sparkle SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sparkle.c ARGS ${NURI_VECTORS_DIR}/sparkle)
 target_include_directories(test_sparkle PRIVATE ${CMAKE_CURRENT_LIST_DIR} ${CMAKE_SOURCE_DIR}/src/sparkle)
 include(${CMAKE_CURRENT_LIST_DIR}/arm.cmake OPTIONAL)

@@ -1,5 +1,6 @@
 """nuri seal / nuri open: authenticated file encryption (Schwaemm256-128 in STREAM chunks): nuri-seal v1 with a
-key file or passphrase, nuri-seal v2 to public-key recipients (HPKE with ML-KEM-768 or ML-KEM-768+X25519)."""
+key file or passphrase, nuri-seal v2 to public-key recipients (HPKE with ML-KEM-768 or ML-KEM-768+X25519),
+and age v1 files (--format age; open recognises them) for age users."""
 
 import getpass
 import os
@@ -13,7 +14,9 @@ _FMT = (
     "v2 (-r) wraps a random file key per recipient with HPKE (ML-KEM-768 or ML-KEM-768+X25519) and "
     "binds a header MAC into every chunk. Per-chunk nonce = random prefix || chunk index || last-chunk flag "
     "(STREAM), so truncation, reordering, splicing and any bit flip are detected. Chunks are processed "
-    "in parallel with bounded memory; '-' means stdin/stdout."
+    "in parallel with bounded memory; '-' means stdin/stdout. --format age writes an age v1 file instead "
+    "(age-encryption.org/v1: ML-KEM-768+X25519, X25519 or scrypt stanzas, ChaCha20-Poly1305 STREAM), which "
+    "the age tool opens; open recognises age files by their first line."
 )
 
 
@@ -25,15 +28,39 @@ def _add_common(q, sealing):
             "--recipient",
             action="append",
             metavar="PK",
-            help="seal to this public key from 'nuri kem keygen' (ML-KEM-768 or --kem mlkem768-x25519); "
-            "repeat for several recipients (format v2)",
+            help="seal to this recipient: a public key file from 'nuri kem keygen', an age recipient "
+            "(age1pq1... post-quantum, age1... X25519) or a file of age recipients (one per line, '#' "
+            "comments, as age -R); repeat for several recipients (format v2, or age with --format age)",
+        )
+        q.add_argument(
+            "--format",
+            choices=["nuri", "age"],
+            default="nuri",
+            help="nuri (default: v1 with -k or a passphrase, v2 with -r) or age (an age v1 file: "
+            "age1pq1 / nuri ML-KEM-768+X25519 keys, age1 X25519 keys, or a passphrase with scrypt)",
+        )
+        q.add_argument("-a", "--armor", action="store_true", help="age: write the ASCII-armored form")
+        q.add_argument(
+            "--allow-mixed",
+            action="store_true",
+            help="age: allow X25519 (age1...) recipients beside post-quantum ones (the file is then only as "
+            "strong as X25519 against a quantum computer; refused by default, as age does)",
+        )
+        q.add_argument(
+            "--scrypt-work-factor",
+            type=int,
+            metavar="N",
+            default=None,
+            help="age with a passphrase: scrypt N = 2^N (1..30, default 18 as age; age and nuri refuse "
+            "to open more than 22 unless asked)",
         )
     else:
         q.add_argument(
             "--identity",
             action="append",
             metavar="SK",
-            help="your secret key from 'nuri kem keygen', for a file sealed with -r; repeat to try several",
+            help="your secret key from 'nuri kem keygen', or an age identity file (AGE-SECRET-KEY-PQ-1..., "
+            "AGE-SECRET-KEY-1...), for a file sealed with -r; repeat to try several",
         )
         q.add_argument(
             "--argon2-max",
@@ -41,6 +68,14 @@ def _add_common(q, sealing):
             default=None,
             help="largest Argon2id passes, memory (KiB) and lanes a passphrase file may ask for "
             "(default 8,262144,8); a file asking for more is refused",
+        )
+        q.add_argument(
+            "--scrypt-max",
+            type=int,
+            metavar="N",
+            default=None,
+            help="largest scrypt work factor (log2 N) a passphrase age file may ask for (default 22, as "
+            "age); a file asking for more is refused",
         )
     q.add_argument("-i", "--input", required=True, metavar="IN", help="input file, '-' for stdin")
     q.add_argument(
@@ -77,11 +112,16 @@ def register(sub):
         description="Encrypts and authenticates IN into OUT with Schwaemm256-128. " + _FMT,
         epilog="examples: nuri keygen -o my.key && nuri seal -k my.key -i notes.txt -o notes.sealed; "
         "nuri kem keygen --kem mlkem768-x25519 --public bob.pk --secret bob.sk && "
-        "nuri seal -r bob.pk -r alice.pk -i notes.txt -o notes.sealed",
+        "nuri seal -r bob.pk -r alice.pk -i notes.txt -o notes.sealed; "
+        "nuri seal --format age -r age1pq1... -i notes.txt -o notes.txt.age",
     )
     _add_common(p, True)
     p.add_argument(
-        "--chunk-log2", type=int, default=16, metavar="N", help="chunk size 2^N bytes, 10..24 (default 16 = 64 KiB)"
+        "--chunk-log2",
+        type=int,
+        default=None,
+        metavar="N",
+        help="chunk size 2^N bytes, 10..24 (default 16 = 64 KiB; age files are always 64 KiB)",
     )
     p.add_argument(
         "--argon2",
@@ -100,14 +140,16 @@ def register(sub):
         "the exit status is 1 and no OUT is left. An existing OUT is never replaced "
         "without --force. " + _FMT,
         epilog="examples: nuri open -k my.key -i notes.sealed -o notes.txt; "
-        "nuri open --identity bob.sk -i notes.sealed -o notes.txt",
+        "nuri open --identity bob.sk -i notes.sealed -o notes.txt; "
+        "nuri open --identity key.txt -i notes.txt.age -o notes.txt (an age identity file)",
     )
     _add_common(q, False)
     q.set_defaults(func=run_open)
 
 
-def _passphrase(args, confirm):
-    _need_argon2()
+def _passphrase(args, confirm, argon2=True):
+    if argon2:
+        _need_argon2()
     if args.passphrase_file:
         try:
             with open(args.passphrase_file, "rb") as f:
@@ -158,21 +200,29 @@ def _need_aead():
 def run_seal(args):
     from .. import seal
 
+    if args.format == "age":
+        return _seal_age(args)
+    for flag, given in (("-a/--armor", args.armor), ("--allow-mixed", args.allow_mixed)):
+        if given:
+            raise UsageError(f"{flag} applies to --format age")
+    if args.scrypt_work_factor is not None:
+        raise UsageError("--scrypt-work-factor applies to --format age (nuri v1 passphrases use --argon2)")
     _need_aead()
     recipients = None
     if args.recipient:
         if args.key or _wants_passphrase(args):
             raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
-        if len(args.recipient) > 255:
-            raise UsageError(f"at most 255 recipients (-r), got {len(args.recipient)}")
-        key, pw, recipients = None, None, [_load_recipient(seal, p) for p in args.recipient]
+        key, pw, recipients = None, None, _v2_recipients(args.recipient)
+        if len(recipients) > 255:
+            raise UsageError(f"at most 255 recipients, got {len(recipients)}")
     elif _wants_passphrase(args):
         key, pw = None, _passphrase(args, confirm=True)
     else:
         key, pw = C.load_key(args), None
     argon2 = _triple(args.argon2, "--argon2") if args.argon2 is not None else seal.ARGON2_DEFAULT
-    if not seal.MIN_CHUNK_LOG2 <= args.chunk_log2 <= seal.MAX_CHUNK_LOG2:
-        raise UsageError(f"--chunk-log2 must be {seal.MIN_CHUNK_LOG2}..{seal.MAX_CHUNK_LOG2}, got {args.chunk_log2}")
+    chunk_log2 = 16 if args.chunk_log2 is None else args.chunk_log2
+    if not seal.MIN_CHUNK_LOG2 <= chunk_log2 <= seal.MAX_CHUNK_LOG2:
+        raise UsageError(f"--chunk-log2 must be {seal.MIN_CHUNK_LOG2}..{seal.MAX_CHUNK_LOG2}, got {chunk_log2}")
     C.check_output_path(args.output, args.force)
     with (
         C.open_input(args.input) as fin,
@@ -185,13 +235,57 @@ def run_seal(args):
                 out.write,
                 key=key,
                 passphrase=pw,
-                chunk_log2=args.chunk_log2,
+                chunk_log2=chunk_log2,
                 argon2=argon2,
                 progress=bar.advance,
                 recipients=recipients,
             )
         except seal.SealFormatError as e:
             raise UsageError(str(e)) from None
+        out.commit()
+    return 0
+
+
+def _seal_age(args):
+    from ..seal import age
+
+    if args.key:
+        raise UsageError("age files have no key files: give -r RECIPIENT or a passphrase")
+    if args.argon2 is not None:
+        raise UsageError("--argon2 applies to nuri v1 passphrase files (age uses scrypt: --scrypt-work-factor)")
+    if args.chunk_log2 not in (None, 16):
+        raise UsageError("age files have 64 KiB chunks: --chunk-log2 must be 16 or absent")
+    if args.recipient:
+        if _wants_passphrase(args):
+            raise UsageError("a passphrase must be the only recipient of an age file: give -r or a passphrase")
+        if args.scrypt_work_factor is not None:
+            raise UsageError("--scrypt-work-factor applies to a passphrase")
+        recipients = [r for v in args.recipient for r in _load_recipients(v)]
+    elif _wants_passphrase(args):
+        w = age.SCRYPT_DEFAULT if args.scrypt_work_factor is None else args.scrypt_work_factor
+        if not 1 <= w <= age.SCRYPT_MAX:
+            raise UsageError(f"--scrypt-work-factor must be 1..{age.SCRYPT_MAX}, got {w}")
+        recipients = [age.ScryptRecipient(_passphrase(args, confirm=True, argon2=False), w)]
+    else:
+        raise UsageError("an age file needs recipients (-r) or a passphrase (-p, --passphrase-file)")
+    C.check_output_path(args.output, args.force)
+    try:
+        file_key, header = age.new_header(recipients, allow_mixed=args.allow_mixed)
+    except (ValueError, TypeError) as e:
+        msg = str(e)
+        if "allow it explicitly" in msg:
+            msg = msg.replace("allow it explicitly", "give --allow-mixed")
+        raise UsageError(msg) from None
+    with (
+        C.open_input(args.input) as fin,
+        C.AtomicOutput(args.output, args.force) as out,
+        C.Progress(C.input_size(fin), "seal", quiet=args.quiet) as bar,
+    ):
+        write = age.ArmorWriter(out.write) if args.armor else out.write
+        write(header.to_bytes())
+        age.seal_payload(fin, write, file_key, bar.advance)
+        if args.armor:
+            write.close()
         out.commit()
     return 0
 
@@ -203,26 +297,78 @@ def _seekable(f):
         return False
 
 
-def _read_small(path, what):
+def _read_small(path, what, limit=1 << 16):
     try:
         with open(path, "rb") as f:
-            return f.read(1 << 16)
+            data = f.read(limit + 1)
     except OSError as e:
         raise UsageError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise UsageError(f"{path}: too large for a {what} file")
+    return data
 
 
-def _load_recipient(seal, path):
+def _load_recipients(value):
+    """The recipients of one -r value: an age recipient string (age1...), else a file (a nuri key
+    file, raw or text, or a file of age recipients)."""
+    from ..seal import age, recipients
+
+    if value.startswith("age1") and not os.path.exists(value):
+        try:
+            kem, kind, data = age.parse_key_string(value, "recipient")
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if kind != "public":
+            raise UsageError("recipient: not a public key")
+        if kem == "x25519":
+            return [age.X25519Recipient(data)]
+        try:
+            return [recipients.Recipient.of(recipients.KEM_IDS[kem], data, "recipient " + value[:12] + "...")]
+        except ValueError as e:
+            raise UsageError(str(e)) from None
     try:
-        return seal.Recipient.from_bytes(_read_small(path, "public key"), where=path)
+        return recipients.load_recipients(_read_small(value, "public key", recipients.MAX_KEY_FILE), where=value)
     except ValueError as e:
         raise UsageError(str(e)) from None
 
 
-def _load_identity(seal, path):
+def _load_identities(path):
+    from ..seal import recipients
+
     try:
-        return seal.Identity.from_bytes(_read_small(path, "secret key"), where=path)
+        return recipients.load_identities(_read_small(path, "secret key", recipients.MAX_KEY_FILE), where=path)
     except ValueError as e:
         raise UsageError(str(e)) from None
+
+
+def _v2_recipients(values):
+    """The -r values as nuri-seal v2 recipients (ML-KEM-768, ML-KEM-768+X25519: nuri key files or age1pq1)."""
+    from .. import seal
+
+    out = []
+    for v in values:
+        for r in _load_recipients(v):
+            if not isinstance(r, seal.Recipient):
+                raise UsageError(
+                    f"{v}: an age X25519 recipient (age1...) is classic; nuri-seal v2 recipients are "
+                    "ML-KEM-768 or ML-KEM-768+X25519 keys (use --format age for an age file)"
+                )
+            out.append(r)
+    return out
+
+
+def _v2_identities(paths):
+    """The --identity files as nuri-seal v2 identities (age X25519 identities open no v2 file)."""
+    from .. import seal
+
+    out = [i for p in paths for i in _load_identities(p) if isinstance(i, seal.Identity)]
+    if not out:
+        raise UsageError(
+            "no ML-KEM-768 or ML-KEM-768+X25519 identity among "
+            + ", ".join(paths)
+            + " (age X25519 identities open age files only)"
+        )
+    return out
 
 
 def _triple(text, opt):
@@ -244,7 +390,9 @@ def _open_args(args, seal, header):
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
         if not args.identity:
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
-        ids = [_load_identity(seal, p) for p in args.identity]
+        if args.scrypt_max is not None:
+            raise UsageError("--scrypt-max applies to passphrase age files")
+        ids = _v2_identities(args.identity)
         for ident in ids:
             try:
                 return {"file_key": seal.v2_file_key(header, ident)}
@@ -257,6 +405,8 @@ def _open_args(args, seal, header):
             + (args.identity[0] if len(ids) == 1 else "any of the given identities")
             + "; no output written"
         )
+    if args.scrypt_max is not None:
+        raise UsageError("--scrypt-max applies to passphrase age files (nuri v1 passphrases: --argon2-max)")
     if args.identity:
         raise UsageError(
             f"{args.input} was sealed with a "
@@ -304,14 +454,22 @@ def _open_direct(args, fin, out, header, size, kw):
 
 def run_open(args):
     from .. import InvalidTag, seal
+    from .._util import read_full
+    from ..seal import age
 
-    _need_aead()
     C.check_output_path(args.output, args.force)
     with C.open_input(args.input) as fin:
+        start = read_full(fin, 9)
+        if age.looks_like_age(start):
+            return _open_age(args, fin, start)
+        _need_aead()
         try:
-            header = seal.read_header(fin)
+            header = seal.read_header(fin, start)
         except seal.SealFormatError as e:
-            raise VerifyError(f"{args.input}: {e}") from None
+            msg = str(e)
+            if msg.startswith("not a nuri sealed file"):
+                msg = "not a nuri sealed file nor an age file (no NURISEAL header, no age-encryption.org/v1 line)"
+            raise VerifyError(f"{args.input}: {msg}") from None
         kw = _open_args(args, seal, header)
         if header.version == 2 and header.kind != seal.KIND_FILE:  # (the MAC has authenticated the kind)
             raise UsageError(f"{args.input} is the header of a sealed video stream: use 'nuri video open'")
@@ -331,4 +489,86 @@ def run_open(args):
             ) from None
         except seal.Argon2LimitError as e:
             raise VerifyError(f"{args.input}: {e}") from None
+    return 0
+
+
+def _age_identities(args, header):
+    """The identities to open an age file with: a passphrase for a scrypt file, else --identity files."""
+    from ..seal import age
+
+    if args.argon2_max is not None:
+        raise UsageError("--argon2-max applies to nuri v1 passphrase files (age files: --scrypt-max)")
+    scrypt = [s for s in header.stanzas if s.type == "scrypt"]
+    if scrypt:
+        if args.identity:  # what the header says does not fit what was given: exit 1, as for a tampered file
+            raise VerifyError(
+                f"{args.input} is passphrase-encrypted (an age scrypt stanza): open it with --passphrase or "
+                "--passphrase-file, not --identity; no output written"
+            )
+        limit = age.SCRYPT_OPEN_LIMIT if args.scrypt_max is None else args.scrypt_max
+        w = int(scrypt[0].args[1])
+        if w > limit:  # refused before asking for the passphrase
+            raise VerifyError(
+                f"{args.input}: asks for scrypt work factor {w} (2^{w}), above the limit {limit} (raise it "
+                "with --scrypt-max N if you trust the file); no output written"
+            )
+        return [age.ScryptIdentity(_passphrase(args, confirm=False, argon2=False), limit)]
+    if args.scrypt_max is not None:
+        raise UsageError("--scrypt-max applies to passphrase age files")
+    if _wants_passphrase(args):
+        raise VerifyError(
+            f"{args.input} is not passphrase-encrypted (no age scrypt stanza): it was sealed to recipients, "
+            "open it with --identity FILE; no output written"
+        )
+    if not args.identity:
+        raise UsageError(f"{args.input} is an age file sealed to recipients: use --identity FILE")
+    return [i for p in args.identity for i in _load_identities(p)]
+
+
+def _open_age(args, fin, start):
+    """Opens an age file (binary or armored): header and identities, then the payload to a temporary file
+    (or, to stdout from a regular file, a verifying pass before the writing one)."""
+    from .. import InvalidTag
+    from .._util import read_full
+    from ..seal import NotRecipientError, age
+
+    if args.key:
+        raise UsageError(f"{args.input} is an age file: use --identity FILE or a passphrase, not -k")
+    src = age.source(fin, start)
+    try:
+        header = age.read_header(src)
+        header.check()
+    except age.SealFormatError as e:  # AgeHeaderError, AgeArmorError
+        raise VerifyError(f"{args.input}: {e}") from None
+    ids = _age_identities(args, header)
+    try:
+        file_key = age.file_key(header, ids)
+    except NotRecipientError as e:
+        raise VerifyError(f"{args.input}: {e}; no output written") from None
+    except (InvalidTag, age.SealFormatError) as e:
+        raise VerifyError(f"{args.input}: {e}; no output written") from None
+    size = C.input_size(fin)
+    try:
+        with C.AtomicOutput(args.output, args.force) as out:
+            if out.direct and _seekable(fin):
+                # only authenticated plaintext may reach stdout: pass 1 releases nothing
+                with C.Progress(size, "verify", quiet=args.quiet) as bar:
+                    age.open_payload(src, lambda b: None, file_key, bar.advance)
+                before = os.fstat(fin.fileno())
+                fin.seek(0)
+                src = age.source(fin, read_full(fin, 9))
+                if age.read_header(src).to_bytes() != header.to_bytes():
+                    raise VerifyError(f"{args.input} changed while it was being read")
+            with C.Progress(size, "open", quiet=args.quiet) as bar:
+                age.open_payload(src, out.write, file_key, bar.advance)
+            if out.direct and _seekable(fin):
+                after = os.fstat(fin.fileno())
+                if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
+                    raise VerifyError(f"{args.input} changed while it was being read")
+            out.commit()
+    except (InvalidTag, age.SealFormatError) as e:
+        raise VerifyError(
+            f"{args.input}: {e}; "
+            + ("the output ends here" if args.output == "-" and not _seekable(fin) else "no output written")
+        ) from None
     return 0

@@ -102,10 +102,10 @@ def _seal_mod():
 
 
 def run_seal(args):
-    from .cmd_seal import _load_recipient
+    from .cmd_seal import _v2_recipients
 
     seal, video = _seal_mod()
-    recips = [_load_recipient(seal, p) for p in args.recipient]
+    recips = _v2_recipients(args.recipient)
     out = args.output
     if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
         raise UsageError(f"{out} exists and is not an empty directory")
@@ -130,10 +130,10 @@ def run_seal(args):
 
 def run_open(args):
     from .. import InvalidTag
-    from .cmd_seal import _load_identity
+    from .cmd_seal import _v2_identities
 
     seal, video = _seal_mod()
-    ids = [_load_identity(seal, p) for p in args.identity]
+    ids = _v2_identities(args.identity)
     if not os.path.isfile(os.path.join(args.input, video.HEADER_NAME)):
         raise UsageError(f"{args.input} is not a sealed video stream (no {video.HEADER_NAME})")
     C.check_output_path(args.output, args.force)

@@ -7,7 +7,8 @@
   derived from the file key, and the MAC bound as associated data of every chunk.
 
 Both carry the payload in the same STREAM chunks (stream.py), processed many at a time on every
-core with memory bounded for any size.
+core with memory bounded for any size. ``nuri.seal.age`` reads and writes age v1 files, and
+``load_recipients`` / ``load_identities`` read key files: nuri's (text or raw) and age's.
 
 >>> from nuri import seal
 >>> key = bytes(range(16))
@@ -44,7 +45,15 @@ from .header import (
     read_header,
 )
 from .kdf import ARGON2_DEFAULT, ARGON2_OPEN_LIMIT, Argon2LimitError, argon2id, hkdf_sha256
-from .recipients import FILE_KEY_LEN, Identity, NotRecipientError, Recipient, generate
+from .recipients import (
+    FILE_KEY_LEN,
+    Identity,
+    NotRecipientError,
+    Recipient,
+    generate,
+    load_identities,
+    load_recipients,
+)
 from .stream import PREFIX_LEN, TAG_LEN, Payload
 
 __all__ = [
@@ -57,6 +66,8 @@ __all__ = [
     "Recipient",
     "Identity",
     "generate",
+    "load_recipients",
+    "load_identities",
     "seal_stream",
     "open_stream",
     "seal_bytes",

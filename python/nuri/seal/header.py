@@ -166,9 +166,10 @@ def _magic_version(b):
     return b[8]
 
 
-def read_header(fin):
-    """Reads and checks a v1 or v2 header from fin; SealFormatError when it is neither."""
-    start = read_full(fin, 9)
+def read_header(fin, start=b""):
+    """Reads and checks a v1 or v2 header from fin; SealFormatError when it is neither. ``start``:
+    its first bytes, when the caller has already read them (to tell the format)."""
+    start = start + read_full(fin, max(0, 9 - len(start)))
     if _magic_version(start) == 1:
-        return Header.parse(start + read_full(fin, HEADER_LEN - 9))
+        return Header.parse(start + read_full(fin, max(0, HEADER_LEN - len(start))))
     return HeaderV2.read(fin, start)

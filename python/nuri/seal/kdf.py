@@ -5,8 +5,8 @@
 ARGON2_DEFAULT = (3, 65536, 4)
 # What a header may legally hold (anything else is a malformed header).
 ARGON2_MAX_T, ARGON2_MAX_P, ARGON2_MAX_M_KIB = 64, 64, 1 << 21
-# What open() spends without being asked to (issue 11: a crafted header with t=64, m=2 GiB and 64
-# lanes keeps a reader busy for minutes). Like age's scrypt work-factor limit, a file that asks for
+# What open() spends without being asked to (a crafted header with t=64, m=2 GiB and 64 lanes would
+# keep a reader busy for minutes). Like age's scrypt work-factor limit, a file that asks for
 # more is refused unless the caller raises the limit (CLI: open --argon2-max T,M,P).
 ARGON2_OPEN_LIMIT = (8, 1 << 18, 8)  # 8 passes, 256 MiB, 8 lanes
 

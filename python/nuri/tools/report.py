@@ -34,7 +34,7 @@ KIND_LABEL = {
     "peer": "peer, measured in this run",
     "published": "published figure",
     "emulated": "nuri under QEMU (instructions, not cycles)",
-    "reference": "reference figure measured by the spec author on a 2-vCPU Xeon VM (shared/spec)",
+    "reference": "reference figure measured for the project on a 2-vCPU Xeon VM (nuri.tools.anchors)",
 }
 
 
@@ -482,7 +482,7 @@ def chart_mlkem(recs, outdir):
         bar_panel(ax, items, f"ML-KEM-768 {op}", "TSC ticks (2.6 GHz reference cycles)")
         allit += items
     fig.suptitle(
-        "ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the spec author's "
+        "ML-KEM-768: nuri on this host vs pq-crystals and mlkem-native measured on the project's "
         "Xeon VM (both in TSC ticks)",
         fontsize=11,
     )
@@ -564,7 +564,7 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
         f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles, on a shared, noisy 2-core VM; medians of "
         "several runs. Emulated targets report executed *instructions* counted under QEMU: they are not cycles on "
         "silicon. Published figures keep their own units and platforms; hatched bars are figures not measured in "
-        "this run. The anchors and their sources are in `python/nuri/anchors.py` (copied from `shared/spec/*.md`).",
+        "this run. The anchors and their sources are in `nuri.tools.anchors`; `docs/performance.md` lists them.",
         "",
         "## Self-test",
         "",
@@ -717,7 +717,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "PIPO",
             "pipo.png",
             "Left: PIPO-64/128 ECB on this host for every implementation (TSC ticks/byte), beside the reference C "
-            "measured by the spec author (Xeon VM) and the fastest published ARMv8 NEON figure "
+            "measured for the project (Xeon VM) and the fastest published ARMv8 NEON figure "
             "(Apple A10X, cycles/byte). "
             "Right: executed instructions/byte of nuri on RV32 under `qemu-system-riscv32 -machine sifive_e` "
             "beside the cycles/byte published for the HiFive1 Rev B board (instructions are not cycles).",
@@ -738,10 +738,10 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "SPARKLE, Schwaemm, Esch on x86-64",
             "sparkle-x86.png",
             "SPARKLE384 permutation ticks per implementation, and Schwaemm256-128 / Esch256 cycles/byte at 4 KiB "
-            "beside Ascon peers measured in the same run and the designers' C measured by the spec author (Xeon VM). "
+            "beside Ascon peers measured in the same run and the designers' C measured for the project (Xeon VM). "
             "The Ascon peer is RustCrypto's pure-Rust ascon-aead/ascon-hash, the fastest Ascon a package registry "
-            "offers; the Ascon team's C (opt64) is faster, so its figures on these AMD EPYC machines (issue 11) "
-            "and on the spec author's Xeon VM are drawn hatched beside it: compare Schwaemm with those.",
+            "offers; the Ascon team's C (opt64) is faster, so its figures on an AMD EPYC machine "
+            "and on the project's Xeon VM are drawn hatched beside it: compare Schwaemm with those.",
         )
     )
     chart_fea(recs, outdir)
@@ -750,7 +750,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "FEA",
             "fea.png",
             "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
-            "in the same run when the peer is built, and the figures in shared/spec/fea.md.",
+            "in the same run when the peer is built, and the reference figures of nuri.tools.anchors.",
         )
     )
     chart_mlkem(recs, outdir)
@@ -759,7 +759,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "ML-KEM-768",
             "mlkem.png",
             "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
-            "spec author on a 2-vCPU Xeon VM with a 2.6 GHz TSC (shared/spec/mlkem.md section 3): same unit, "
+            "project on a 2-vCPU Xeon VM with a 2.6 GHz TSC (nuri.tools.anchors): same unit, "
             "but compare the CPU model above before reading small differences.",
         )
     )

@@ -1,6 +1,6 @@
 """Known-answer self-test of every primitive family, on every implementation usable here.
 
-The tables are facts from ../shared/vectors (the designers' and standards' vectors); they live here,
+The tables are facts from the designers' and standards' vectors (tests/vectors); they live here,
 beside the code that runs them, so the primitive modules hold only the algorithms. The CLI
 (`nuri selftest`) and the report run them through :func:`run`.
 
@@ -22,7 +22,7 @@ from .._native import ffi, lib
 
 __all__ = ["run", "FAMILY_TESTS"]
 
-# Official vectors (designers' README) and one random vector per key size from shared/vectors/pipo.
+# Official vectors (designers' README) and one random vector per key size from tests/vectors/pipo.
 _PIPO_KAT = [
     ("9722152EAD201D7ED2289477DD16C46D", "2600271EF6528509", "27035DAD81296B6B"),
     ("F90B32B86068127D9DE82A13C98F9199", "E62907D6F7859F98", "17F5FE1A2A295B98"),
@@ -50,7 +50,7 @@ def pipo():
 
 
 # Known answers for the self-test: one vector per (variant, key size, n in {9, 64, 100}) from
-# shared/vectors/fea (derived from the KISA reference code; see that README).
+# tests/vectors/fea (derived from the KISA reference code; see that README).
 # (variant, key hex, n, tweak, plaintext, ciphertext)
 _FEA_KAT = [
     (1, "541d1c0b64b7dd488d3edbd5bbc0e462", 9, 0x390175B4EC43AEE7CF4AE1CCC855EE, 0x0BD, 0x02A),
@@ -137,7 +137,7 @@ def fea():
     return results
 
 
-# Self-test data (facts from shared/vectors/sparkle: the designers' v1.2.1 code, equal to the NIST
+# Self-test data (facts from tests/vectors/sparkle: the designers' v1.2.1 code, equal to the NIST
 # LWC KAT files). Permutations of the input 00 01 02 ... with slim and big step counts:
 _PERM_KAT = [
     (32, 7, "A2DD2DB3C9FC34C20AFE0A77FCD42C0BF1F447AAAF45B174A4966F5FCACF1E8E"),
@@ -213,7 +213,7 @@ def sparkle():
     return results
 
 
-# Self-test data: ACVP keyGen (tcId 1, 26, 51: d||z -> SHA-256(ek || dk)) from shared/vectors/mlkem.
+# Self-test data: ACVP keyGen (tcId 1, 26, 51: d||z -> SHA-256(ek || dk)) from tests/vectors/mlkem.
 _KEYGEN_KAT = [
     (
         512,

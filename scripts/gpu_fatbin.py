@@ -5,31 +5,25 @@ driver since CUDA 11.0 JIT-compiles for GPUs newer than the SASS below) plus SAS
 architecture the pinned CUDA 12 ptxas supports from Turing on, packed by the pinned libnvfatbin
 without compression. Toolkit: the exact wheels of scripts/deps/gpu.pip (make gpu installs them).
 
-Next to it, ks_kernel.fatbin.json records the digests of what went in (the emitter, the pins, the
-PTX) and of the fatbin. Without the toolkit (make check on a machine that has none) this script
-only checks that record: it exits 1 when the emitter or the pins changed since the fatbin was
-built (run make gpu and commit both files), or when the fatbin is not the one recorded.
+The fatbin is a generated file that scripts/autogen checks by digest (the emitter, this script and
+the toolkit pins -> the fatbin, in scripts/autogen-digests.json): `make gpu` runs this script and
+then `scripts/autogen --record` on it; commit both files.
 
-    scripts/gen_gpu_fatbin.py            build (toolkit present) or check the record
-    scripts/gen_gpu_fatbin.py --require  fail when the toolkit is missing (make gpu)
-    scripts/gen_gpu_fatbin.py --verify   only check the record (the tests)
-    scripts/gen_gpu_fatbin.py --check    build into build/gpu/ and compare with the committed files
-                                         (make check: the tree is not written)"""
+    scripts/gpu_fatbin.py           build (build/gpu/ for the cubins and logs) and write the fatbin
+    scripts/gpu_fatbin.py --check   build into build/gpu/ and compare with the committed fatbin (make
+                                    check where the toolkit is installed: the build is reproducible)"""
 
 import ctypes
 import glob
 import hashlib
 import importlib.util
-import json
 import os
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EMITTER = "python/nuri/keysearch/ptx.py"
-PINS = "scripts/deps/gpu.pip"
 OUT = "python/nuri/keysearch/ks_kernel.fatbin"
-RECORD = OUT + ".json"
 ARCHS = ("75", "80", "86", "87", "89", "90", "100", "120")  # SASS; ptxas 12.9 knows no other Turing+ GPU
 BUILD = os.path.join(ROOT, "build", "gpu")
 
@@ -62,14 +56,6 @@ def toolkit():
     return None
 
 
-def inputs(ptx_text):
-    with open(os.path.join(ROOT, PINS), "rb") as f:
-        pins = f.read()
-    with open(os.path.join(ROOT, EMITTER), "rb") as f:
-        em = f.read()
-    return {EMITTER: sha(em), PINS: sha(pins), "ptx": sha(ptx_text.encode())}
-
-
 def pack(libpath, ptx_text, cubins):
     lib = ctypes.CDLL(libpath)
     h = ctypes.c_void_p()
@@ -94,39 +80,12 @@ def pack(libpath, ptx_text, cubins):
         lib.nvFatbinDestroy(ctypes.byref(h))
 
 
-def verify(want):
-    """0 if the record matches the inputs and the fatbin, else 1 with the reason."""
-    try:
-        with open(os.path.join(ROOT, RECORD)) as f:
-            rec = json.load(f)
-        with open(os.path.join(ROOT, OUT), "rb") as f:
-            got = sha(f.read())
-    except (OSError, ValueError) as e:
-        print(f"gen_gpu_fatbin: {e}", file=sys.stderr)
-        return 1
-    if rec.get("inputs") != want:
-        changed = [k for k in want if rec.get("inputs", {}).get(k) != want[k]]
-        print(f"gen_gpu_fatbin: {OUT} is older than {', '.join(changed)}: run make gpu", file=sys.stderr)
-        return 1
-    if rec.get("fatbin") != got:
-        print(f"gen_gpu_fatbin: {OUT} is not the fatbin {RECORD} records", file=sys.stderr)
-        return 1
-    print(f"gen_gpu_fatbin: {OUT} matches its record")
-    return 0
-
-
 def main():
     ptx_text = emitter().generic_ptx()
-    want = inputs(ptx_text)
     tk = toolkit()
-    if "--verify" in sys.argv[1:]:
-        return verify(want)
     if tk is None:
-        if "--require" in sys.argv[1:] or "--check" in sys.argv[1:]:
-            print("gen_gpu_fatbin: the CUDA toolkit wheels are missing (make gpu installs them)", file=sys.stderr)
-            return 1
-        print("gen_gpu_fatbin: no CUDA toolkit here (make gpu installs it): checking the record only")
-        return verify(want)
+        print("gpu_fatbin: the CUDA toolkit wheels are missing (make gpu installs them)", file=sys.stderr)
+        return 1
     ptxas, fb = tk
     os.makedirs(BUILD, exist_ok=True)
     src = os.path.join(BUILD, "ks_kernel.ptx")
@@ -144,28 +103,22 @@ def main():
         with open(out, "rb") as f:
             cubins.append((arch, f.read()))
     data = pack(fb, ptx_text, cubins)
-    version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    rec = {"inputs": want, "fatbin": sha(data), "ptxas": version, "sass": [f"sm_{a}" for a in ARCHS]}
-    rec["ptx_isa"] = emitter().PTX_VERSION
-    rec_text = json.dumps(rec, indent=1, sort_keys=True) + "\n"
     if "--check" in sys.argv[1:]:
         with open(os.path.join(BUILD, "ks_kernel.fatbin"), "wb") as f:
             f.write(data)
         try:
-            with open(os.path.join(ROOT, OUT), "rb") as f, open(os.path.join(ROOT, RECORD)) as g:
-                same = f.read() == data and g.read() == rec_text
+            with open(os.path.join(ROOT, OUT), "rb") as f:
+                same = f.read() == data
         except OSError:
             same = False
         if not same:
-            print(f"gen_gpu_fatbin: {OUT} or its record differs from a fresh build: run make gpu", file=sys.stderr)
+            print(f"gpu_fatbin: {OUT} differs from a fresh build: run make gpu and commit it", file=sys.stderr)
             return 1
-        print(f"gen_gpu_fatbin: {OUT} and its record match a fresh build")
+        print(f"gpu_fatbin: {OUT} equals a fresh build (sha256 {sha(data)[:16]})")
         return 0
     with open(os.path.join(ROOT, OUT), "wb") as f:
         f.write(data)
-    with open(os.path.join(ROOT, RECORD), "w") as f:
-        f.write(rec_text)
-    print(f"gen_gpu_fatbin: wrote {OUT} ({len(data)} bytes: SASS for {len(ARCHS)} GPUs + PTX {rec['ptx_isa']})")
+    print(f"gpu_fatbin: wrote {OUT} ({len(data)} bytes: SASS for {len(ARCHS)} GPUs + PTX {emitter().PTX_VERSION})")
     return 0
 
 
