@@ -169,23 +169,14 @@ def test_kem_impl_usage_errors(runs, tmp_path, capsys):
     assert not (tmp_path / "c").exists() and not (tmp_path / "o").exists() and not (tmp_path / "v1.out").exists()
 
 
-def _clip(path, size, seconds, fps):
-    subprocess.run(
-        ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-         f"testsrc2=size={size}:rate={fps}:duration={seconds}", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-         "-g", str(fps), path + ".part.mp4"],
-        check=True,
-    )  # fmt: skip
-    os.replace(path + ".part.mp4", path)
-    return path
-
-
 needs_ffmpeg = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not installed")
 
 
 @needs_ffmpeg
 def test_video_cross_between_hw_and_software(runs, tmp_path):
-    clip = _clip(str(tmp_path / "clip.mp4"), "160x120", 2, 15)
+    from nuri_dev.hwdemo import make_clip
+
+    clip = make_clip(str(tmp_path), "160x120", 2, 15)
     mpk, msk, xpk, xsk = _keys(tmp_path, hw_keygen=False)
     hw_flag = ["--kem-impl", "hw"]
     nuri("video", "seal", "-r", mpk, "-r", xpk, "-i", clip, "-o", tmp_path / "hw.d", "--segment-time", "1", *hw_flag)
