@@ -100,6 +100,8 @@ def open_input(path):
     """A binary reader for a path or '-' (stdin); open and read errors are usage errors (exit 2)."""
     if path == "-":
         return _Reader(sys.stdin.buffer, "stdin")
+    if "\0" in path:  # only a sums file can name one; open() would raise ValueError
+        raise UsageError(f"cannot read {path!r}: a file name cannot hold a NUL byte")
     try:
         return _Reader(open(path, "rb"), path)
     except OSError as e:
