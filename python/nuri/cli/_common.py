@@ -182,6 +182,8 @@ class AtomicOutput:
         return self.kind in ("stdout", "direct")
 
     def _fail(self, e):
+        if self.kind == "stdout" and isinstance(e, BrokenPipeError):
+            return e  # stdout's reader went away: exit status 141 (cli/main.py), as for every command
         where = "stdout" if self.path == "-" else self.path
         return UsageError(f"cannot write {where}: {e.strerror or e}")
 
