@@ -410,8 +410,8 @@ class _Held:
         self.sent += len(data)
 
     def _release(self):
-        data, self.parts, self.held = b"".join(self.parts), [], 0
-        if data:
+        parts, self.parts, self.held = self.parts, [], 0
+        for data in parts:  # one by one: no second copy of what was held
             self._send(data)
 
     def tell(self):
