@@ -9,13 +9,14 @@ which reads untrusted files. Every input is checked for:
   - the csv module reads the same fields wherever the reader accepts the input (a blank line is [] there);
   - rewriting every field with Record.text (quoted as it was) and reading that back gives the same fields.
 
-Input layout: byte 0 picks the delimiter, byte 1 the limits, the rest is the text (UTF-8, errors replaced).
-
-    python fuzz/fuzz_csv.py [libFuzzer flags] [CORPUS_DIR...]   (make fuzz / make check-fuzz run it)
+Input layout: byte 0 picks the delimiter, byte 1 the limits (high bit: small ones), the rest is the text
+(UTF-8, errors replaced). ``python fuzz/fuzz_csv.py --seeds DIR`` writes the seeds (the shapes nuri fpe
+meets); ``python fuzz/fuzz_csv.py [libFuzzer flags] CORPUS SEEDS`` fuzzes (make fuzz / make check-fuzz).
 """
 
 import csv
 import io
+import os
 import sys
 
 DELIMITERS = [",", ";", "\t", "|", " ", "a", "\u00e9", "\\"]
@@ -75,10 +76,35 @@ def check(data):
     assert [x.fields for x in recs2] == fields
 
 
+def seeds():
+    """CRLF, CR, quoting with "" and line breaks inside, a BOM, blank lines, no final newline, an
+    unbalanced quote, text after a closing quote; each with the default and with small limits."""
+    texts = [
+        "id,card\n1,4111111111111111\n2,5500000000000004\n",
+        'id,card,note\r\n1,"4111111111111111","a, b"\r\n2,5500000000000004,"line1\r\nline2 ""q"""\r\n\r\n3,3,x',
+        "\ufeffcard,name\n4111-1111-1111-1111,J\u00fcrgen\n6011000990139424,\n",
+        'a,"b\n1,2\n3,4\n',
+        'a,"b"c\n',
+        "x\ry\r\rz",
+        '"",""\n,\n"""",a"b\n',
+    ]
+    for i, t in enumerate(texts):
+        for limits in (0, 0x80 | (i * 5)):
+            yield bytes([0, limits]) + t.encode()
+    yield bytes([1, 0]) + b"card;x\r5500 0000 0000 0004;1\r"
+    yield bytes([2, 0]) + b'id\tv\n1\t"a\tb"\n'
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--seeds":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for n, data in enumerate(seeds(), 1):
+            with open(os.path.join(sys.argv[2], f"seed-{n:03d}"), "wb") as f:
+                f.write(data)
+        return
     import atheris
 
-    with atheris.instrument_imports():
+    with atheris.instrument_imports(include=["nuri.cli._csvio"]):
         from nuri.cli import _csvio  # noqa: F401
 
     atheris.Setup(sys.argv, check)

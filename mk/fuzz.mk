@@ -1,14 +1,15 @@
 # libFuzzer harnesses (fuzz/*.c, clang) with property checks over the public API: streaming = one-shot
 # under random chunking, every implementation against ref, decrypt(encrypt(x)) = x, nothing released on
-# failure. Python harnesses (fuzz/*.py, atheris from scripts/deps/fuzz.pip) do the same for the Python
-# parsers of untrusted input: fuzz_csv.py for the CSV record reader of nuri fpe. Seeds come from the
-# project's own code (scripts/fuzz_seeds.py, through the Python package).
+# failure. Seeds come from the project's own code (scripts/fuzz_seeds.py, through the Python package).
+# Python code is fuzzed the same way with atheris (fuzz/fuzz_*.py, scripts/deps/fuzz.pip; each writes
+# its own seeds with --seeds DIR): the sealed video reader and MPEG-TS cutter (fuzz_video.py), the CSV
+# record reader of nuri fpe (fuzz_csv.py).
 #   make check-fuzz   a short run of each (FUZZ_SMOKE_SECONDS, default 20 s each; FUZZ_PY_SMOKE_SECONDS,
 #                     default 10 s, for the Python ones) - part of make check
 #   make check-fuzz-py  the Python ones alone (no clang build)
 #   make fuzz         long runs (FUZZ_SECONDS, default 600 s each); the corpus grows in build/fuzz/corpus
 FUZZ_TARGETS := schwaemm pipo esch mlkem fea
-FUZZ_PY_TARGETS := csv
+FUZZ_PY_TARGETS := video csv
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_PY_SMOKE_SECONDS ?= 10
 FUZZ_SECONDS ?= 600
@@ -27,33 +28,32 @@ fuzz-build: bootstrap-all
 	    -o build/fuzz/fuzz_$$t || exit 1; done
 
 fuzz-seeds: python
-	$(PY) scripts/fuzz_seeds.py build/fuzz/seeds $(FUZZ_TARGETS) $(FUZZ_PY_TARGETS)
+	$(PY) scripts/fuzz_seeds.py build/fuzz/seeds $(FUZZ_TARGETS)
+	@for t in $(FUZZ_PY_TARGETS); do $(PY) fuzz/fuzz_$$t.py --seeds build/fuzz/seeds/$$t || exit 1; done
 
-# atheris is in the fuzz group (make check installs every group; alone: scripts/bootstrap.sh fuzz)
-fuzz-py-deps: python
-	@scripts/bootstrap.sh fuzz
-
-# one line per harness: executions, new coverage units, seconds (from libFuzzer's final stats)
-# $(1) seconds, $(2) harness names, $(3) command before the name, $(4) after it
+# one line per harness: executions, new coverage units, seconds (from libFuzzer's final stats);
+# $(1) seconds, $(2) the harnesses, $(3) how to start one ($$t is its name)
 define run_fuzz
 	@mkdir -p build/fuzz/logs
 	@for t in $(2); do mkdir -p build/fuzz/corpus/$$t; \
-	  echo "fuzz_$$t$(4): $(1) s"; \
-	  $(3)$$t$(4) -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+	  echo "fuzz_$$t: $(1) s"; \
+	  $(3) -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix=build/fuzz/logs/$$t- build/fuzz/corpus/$$t build/fuzz/seeds/$$t \
-	    >build/fuzz/logs/$$t.log 2>&1 || { tail -n 40 build/fuzz/logs/$$t.log; echo "fuzz_$$t$(4) FAILED (input in build/fuzz/logs/$$t-*)"; exit 1; }; \
+	    >build/fuzz/logs/$$t.log 2>&1 || { tail -n 40 build/fuzz/logs/$$t.log; echo "fuzz_$$t FAILED (input in build/fuzz/logs/$$t-*)"; exit 1; }; \
 	  grep -E '^stat::(number_of_executed_units|new_units_added)' build/fuzz/logs/$$t.log | tr '\n' ' '; echo; done
 endef
-FUZZ_C = build/fuzz/fuzz_
-FUZZ_PY = $(PY) fuzz/fuzz_
 
-check-fuzz: fuzz-build fuzz-seeds fuzz-py-deps
-	$(call run_fuzz,$(FUZZ_SMOKE_SECONDS),$(FUZZ_TARGETS),$(FUZZ_C),)
-	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(FUZZ_PY),.py)
+# atheris alone, for check-fuzz-py (fuzz-build installs every group)
+fuzz-py-deps: python
+	@scripts/bootstrap.sh fuzz
 
-check-fuzz-py: fuzz-seeds fuzz-py-deps
-	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(FUZZ_PY),.py)
+check-fuzz: fuzz-build fuzz-seeds
+	$(call run_fuzz,$(FUZZ_SMOKE_SECONDS),$(FUZZ_TARGETS),build/fuzz/fuzz_$$t)
+	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(PY) fuzz/fuzz_$$t.py)
 
-fuzz: fuzz-build fuzz-seeds fuzz-py-deps
-	$(call run_fuzz,$(FUZZ_SECONDS),$(FUZZ_TARGETS),$(FUZZ_C),)
-	$(call run_fuzz,$(FUZZ_SECONDS),$(FUZZ_PY_TARGETS),$(FUZZ_PY),.py)
+check-fuzz-py: fuzz-py-deps fuzz-seeds
+	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(PY) fuzz/fuzz_$$t.py)
+
+fuzz: fuzz-build fuzz-seeds
+	$(call run_fuzz,$(FUZZ_SECONDS),$(FUZZ_TARGETS),build/fuzz/fuzz_$$t)
+	$(call run_fuzz,$(FUZZ_SECONDS),$(FUZZ_PY_TARGETS),$(PY) fuzz/fuzz_$$t.py)

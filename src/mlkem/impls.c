@@ -5,9 +5,10 @@
 /* The backends, fastest first (dispatch takes the first constant-time entry the CPU supports).
  * Each folder defines its entry nuri_mlkem_backend_<folder>; family.cmake's nuri_backend() line
  * defines NURI_HAVE_MLKEM_<FOLDER> when it builds the folder. Adding a backend = one line here. */
-#define MLKEM_BACKENDS(X)         \
-    X(NURI_HAVE_MLKEM_AVX2, avx2) \
-    X(NURI_HAVE_MLKEM_OPT, opt)   \
+#define MLKEM_BACKENDS(X)             \
+    X(NURI_HAVE_MLKEM_AVX512, avx512) \
+    X(NURI_HAVE_MLKEM_AVX2, avx2)     \
+    X(NURI_HAVE_MLKEM_OPT, opt)       \
     X(1, ref)
 
 #define DECLARE(cfg, name) extern const nuri_mlkem_backend nuri_mlkem_backend_##name;

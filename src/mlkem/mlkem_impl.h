@@ -1,8 +1,8 @@
 /* The ML-KEM backend interface. The FIPS 203 logic (kem.c) is written once over these kernels;
- * an implementation (ref/, opt/, later avx2/ ...) fills one nuri_mlkem_backend.
+ * an implementation (ref/, opt/, avx2/, avx512/) fills one nuri_mlkem_backend.
  *
  * Conventions (every backend must keep them; tests/mlkem checks each backend against ref):
- *  - a polynomial is 256 int16_t coefficients, aligned to 32 bytes;
+ *  - a polynomial is 256 int16_t coefficients, aligned to 64 bytes (one AVX-512 register);
  *  - R = 2^16 (Montgomery), q = 3329; "|x| < q" means any representative in (-q, q);
  *  - NTT domain is FIPS 203's bit-reversed order, pairs (2i, 2i+1) multiplied mod X^2 - gamma_i. */
 #ifndef NURI_MLKEM_IMPL_H
@@ -19,13 +19,43 @@
 #define MLKEM_SYMBYTES  32
 
 typedef struct mlk_poly {
-    _Alignas(32) int16_t c[MLKEM_N];
+    _Alignas(64) int16_t c[MLKEM_N];
 } mlk_poly;
 
 /* b[2i+1] * gamma_i for the base multiplication, computed once per reused operand. */
 typedef struct mlk_mulcache {
-    _Alignas(32) int16_t c[MLKEM_N / 2];
+    _Alignas(64) int16_t c[MLKEM_N / 2];
 } mlk_mulcache;
+
+/* One group of noise polynomials: r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce0 + i)), i < n. */
+typedef struct mlk_noise {
+    mlk_poly *r;
+    const uint8_t *seed;
+    unsigned n, eta;
+    uint8_t nonce0;
+} mlk_noise;
+
+/* The independent Keccak work of one step of kem.c, for the optional sample_many hook: rows
+ * [row0, row0 + rows) of the k x k matrix as gen_matrix makes it (a == NULL: none; a is the whole
+ * matrix; rows other than all k only when the backend has keygen_rows), n_noise groups of noise
+ * polynomials as sample_cbd makes them, n_jobs one-shot hashes of rate `rate` as keccak_jobs runs
+ * them, and n_absorb whole 136-byte blocks of absorb_in XORed into the SHA3-256 state absorb_st[25]
+ * with a permutation after each (a hash in progress: no padding, no output). No output may be an
+ * input of another item of the same request. */
+typedef struct mlk_sample_req {
+    mlk_poly *a;
+    const uint8_t *rho;
+    unsigned k;
+    int transposed;
+    const mlk_noise *noise;
+    unsigned n_noise;
+    const nuri_keccak_job *jobs;
+    unsigned n_jobs, rate;
+    unsigned row0, rows;
+    uint64_t *absorb_st;
+    const uint8_t *absorb_in;
+    unsigned n_absorb;
+} mlk_sample_req;
 
 typedef struct nuri_mlkem_backend {
     nuri_impl_info info;
@@ -59,12 +89,24 @@ typedef struct nuri_mlkem_backend {
      * of several operations in the batch forms): nuri_keccak_jobs, or a SIMD form running up to
      * four at once. */
     void (*keccak_jobs)(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
+    /* Optional hooks (NULL = kem.c's generic path over the kernels above): */
+    /* Everything in *req at once, with outputs equal to keccak_jobs, gen_matrix and sample_cbd
+     * called one after the other (the generic path), so that a SIMD Keccak can keep all its lanes
+     * busy: the long H(ek) and J(z || c) sponges beside the matrix entries and the noise. */
+    void (*sample_many)(const mlk_sample_req *req);
+    /* Rows of the matrix per sampling request in key generation (needs sample_many): fewer than k
+     * lets H(ek) absorb the rows of t already encoded while the next rows are sampled, in lanes the
+     * matrix leaves free. NULL, or k: the whole matrix at once. */
+    unsigned (*keygen_rows)(unsigned k);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;
 extern const nuri_mlkem_backend nuri_mlkem_backend_opt;
 #if defined(NURI_HAVE_MLKEM_AVX2)
 extern const nuri_mlkem_backend nuri_mlkem_backend_avx2; /* x86-64 builds; needs AVX2 at run time */
+#endif
+#if defined(NURI_HAVE_MLKEM_AVX512)
+extern const nuri_mlkem_backend nuri_mlkem_backend_avx512; /* x86-64 builds; needs AVX-512 at run time */
 #endif
 
 /* Shared portable pieces (defined in ref/, reused by opt/). */

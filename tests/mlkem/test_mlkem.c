@@ -3,7 +3,8 @@
  * CTR-DRBG and compared by SHA-256 with the liboqs digests; our own input-check tests (modulus
  * check for every value 3329..4095, wrong H(ek), every length error, implicit rejection on a
  * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; kernel-level differential
- * tests of every backend against ref and against schoolbook arithmetic.
+ * tests of every backend against ref and against schoolbook arithmetic; the sample_many hook
+ * against the generic path; every backend against ref on malformed keys and ciphertexts.
  * Usage: test_mlkem <tests/vectors/mlkem> (the count = 0 .rsp entries are compared field by field) */
 #include <stdlib.h>
 
@@ -24,8 +25,19 @@ static const unsigned LEVELS[3] = {512, 768, 1024};
 
 static void load_impls(void)
 {
-    for (size_t i = 0; i < nuri_mlkem_impl_count(); i++)
-        if (nuri_mlkem_impl_supported(i)) impl_names[n_impls++] = nuri_mlkem_impl_info(i)->name;
+    for (size_t i = 0; i < nuri_mlkem_impl_count(); i++) {
+        const nuri_impl_info *info = nuri_mlkem_impl_info(i);
+        if (nuri_mlkem_impl_supported(i)) {
+            impl_names[n_impls++] = info->name;
+            continue;
+        }
+        /* a registered implementation this CPU cannot run: said, so a log shows what did not run */
+        char names[128];
+        const uint32_t lacks = info->cpu_features & ~nuri_cpu_features();
+        const uint32_t avx512 = NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_AVX512DQ;
+        printf("%s: skipped: CPU lacks %s(%s)\n", info->name, lacks & avx512 ? "AVX-512 " : "",
+               nuri_cpu_feature_names(lacks, names, sizeof names));
+    }
     printf("implementations:");
     for (size_t i = 0; i < n_impls; i++) printf(" %s", impl_names[i]);
     printf(" (default %s)\n", nuri_mlkem_default_impl());
@@ -52,6 +64,101 @@ static int all_zero(const uint8_t *p, size_t n)
 }
 
 /* ---------------- SHA-3 ---------------- */
+
+#if defined(NURI_HAVE_MLKEM_AVX512)
+/* A Keccak sponge from the permutation alone, for any rate, domain byte and output length: the
+ * reference for the task runners. */
+static void ref_sponge(uint8_t *out, size_t outlen, unsigned rate, uint8_t ds, const uint8_t *in, size_t len)
+{
+    uint64_t s[25] = {0};
+    uint8_t blk[200];
+    for (;;) {
+        const size_t n = len < rate ? len : rate;
+        memset(blk, 0, rate);
+        memcpy(blk, in, n);
+        if (n < rate) {
+            blk[n] ^= ds;
+            blk[rate - 1] ^= 0x80;
+        }
+        for (unsigned i = 0; i < rate / 8; i++) s[i] ^= nuri_load64_le(blk + 8 * i);
+        nuri_keccakf1600(s);
+        if (n < rate) break;
+        in += rate;
+        len -= rate;
+    }
+    for (size_t o = 0; o < outlen; o += rate) {
+        if (o) nuri_keccakf1600(s);
+        for (size_t b = 0; b < rate && o + b < outlen; b++) out[o + b] = (uint8_t)(s[b / 8] >> (8 * (b % 8)));
+    }
+}
+
+/* The eight-way task runner against ref_sponge: random lists of 1..70 tasks (idle lanes, more
+ * tasks than lanes, more than one ordering chunk) mixing rates, domain bytes, prefixes, message
+ * lengths around block boundaries and outputs of several blocks. */
+static void test_keccak_tasks_x8(void)
+{
+    if (!nuri_cpu_has(nuri_mlkem_backend_avx512.info.cpu_features)) {
+        printf("Keccak x8 task runner: skipped: CPU lacks AVX-512\n");
+        return;
+    }
+    enum { NT = 70, OUTMAX = 3 * 168 + 60 };
+    static const unsigned rates[3] = {72, 136, 168};
+    static uint8_t msg[1500], out[NT][OUTMAX], want[OUTMAX], cat[1500];
+    static nuri_keccak_task t[NT];
+    tu_randbytes(msg, sizeof msg);
+    int ok = 1;
+    for (int it = 0; it < 80; it++) {
+        const unsigned n = it == 0 ? NT : 1 + (unsigned)(tu_rand64() % (it % 2 ? 9 : 24));
+        for (unsigned j = 0; j < n; j++) {
+            const unsigned rate = rates[tu_rand64() % 3];
+            const size_t prelen = tu_rand64() % 3 == 0 ? tu_rand64() % 50 : 0;
+            size_t len = tu_rand64() % 4 == 0 ? rate * (tu_rand64() % 5) + tu_rand64() % 3 : tu_rand64() % 700;
+            const size_t outlen = 1 + tu_rand64() % OUTMAX;
+            t[j] = (nuri_keccak_task){.job = {prelen ? msg + 1200 : NULL, prelen, msg + tu_rand64() % 400, len, out[j],
+                                              outlen, (uint8_t)(tu_rand64() & 1 ? 0x06 : 0x1F)},
+                                      .rate = rate};
+        }
+        nuri_keccak_tasks_x8_avx512(t, n);
+        for (unsigned j = 0; j < n; j++) {
+            memcpy(cat, t[j].job.pre ? t[j].job.pre : msg, t[j].job.prelen);
+            memcpy(cat + t[j].job.prelen, t[j].job.in, t[j].job.len);
+            ref_sponge(want, t[j].job.outlen, t[j].rate, t[j].job.ds, cat, t[j].job.prelen + t[j].job.len);
+            ok &= memcmp(want, t[j].job.out, t[j].job.outlen) == 0;
+        }
+    }
+    CHECK(ok, "Keccak x8 task runner == reference sponge on 80 random task lists (rates 72/136/168, 1..70 tasks)");
+
+    /* messages hashed in two parts: whole blocks absorbed into a saved state (beside other
+     * tasks), then the rest from that state in a second list */
+    static uint64_t st[NT][25];
+    static nuri_keccak_task t2[NT];
+    ok = 1;
+    for (int it = 0; it < 40; it++) {
+        const unsigned n = 1 + (unsigned)(tu_rand64() % 12);
+        for (unsigned j = 0; j < n; j++) {
+            const unsigned rate = rates[tu_rand64() % 3];
+            const size_t len = tu_rand64() % 900, cut = rate * (tu_rand64() % (len / rate + 1));
+            const uint8_t *in = msg + tu_rand64() % 400;
+            memset(st[j], 0, sizeof st[j]);
+            t[j] = (nuri_keccak_task){.job = {NULL, 0, in, cut, NULL, 0, 0}, .rate = rate, .state = st[j]};
+            t2[j] = (nuri_keccak_task){.job = {NULL, 0, in + cut, len - cut, out[j], 1 + tu_rand64() % OUTMAX, 0x06},
+                                       .rate = rate,
+                                       .state = st[j]};
+            t[n + j] = (nuri_keccak_task){.job = {NULL, 0, msg, tu_rand64() % 300, out[n + j], 200, 0x1F}, .rate = 136};
+        }
+        nuri_keccak_tasks_x8_avx512(t, 2 * n);
+        nuri_keccak_tasks_x8_avx512(t2, n);
+        for (unsigned j = 0; j < n; j++) {
+            ref_sponge(want, t2[j].job.outlen, t2[j].rate, 0x06, t[j].job.in, t[j].job.len + t2[j].job.len);
+            ok &= memcmp(want, out[j], t2[j].job.outlen) == 0;
+            ref_sponge(want, 200, 136, 0x1F, msg, t[n + j].job.len);
+            ok &= memcmp(want, out[n + j], 200) == 0;
+        }
+    }
+    CHECK(ok, "Keccak x8 task runner: messages absorbed in parts through a saved state == reference sponge");
+}
+#endif
+
 static void test_sha3(void)
 {
     static const struct {
@@ -164,6 +271,13 @@ static void test_sha3(void)
                 if (v == 2) setenv("NURI_CPU_MASK", "20", 1); /* NURI_CPU_BMI2 (hides it only: no bits added) */
                 if (v && nuri_cpu_has(NURI_CPU_AVX2)) nuri_keccak_jobs_avx2(jobs, n, rate);
                 else nuri_keccak_jobs(jobs, n, rate);
+#if defined(NURI_HAVE_MLKEM_AVX512)
+                if (v == 1 && nuri_cpu_has(nuri_mlkem_backend_avx512.info.cpu_features)) { /* and the x8 form */
+                    for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[1][j], ref[j], jobs[j].outlen) == 0;
+                    memset(outs[1], 0, sizeof outs[1]);
+                    nuri_keccak_jobs_x8_avx512(jobs, n, rate);
+                }
+#endif
                 if (v == 2) {
                     if (was) setenv("NURI_CPU_MASK", saved, 1);
                     else unsetenv("NURI_CPU_MASK");
@@ -174,7 +288,7 @@ static void test_sha3(void)
                 for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[v > 0][j], ref[j], jobs[j].outlen) == 0;
             }
         }
-        CHECK(ok, "Keccak job lists (portable and AVX2 x4) == one-shot SHA-3/SHAKE on 60 random lists");
+        CHECK(ok, "Keccak job lists (portable, AVX2 x4 and AVX-512 x8) == one-shot SHA-3/SHAKE on 60 random lists");
     }
 #if defined(NURI_TEST_OPENSSL)
     /* differential against OpenSSL on random lengths */
@@ -251,6 +365,9 @@ static const nuri_mlkem_backend *backend_by_name(const char *name)
         &nuri_mlkem_backend_opt,
 #if defined(NURI_HAVE_MLKEM_AVX2)
         &nuri_mlkem_backend_avx2,
+#endif
+#if defined(NURI_HAVE_MLKEM_AVX512)
+        &nuri_mlkem_backend_avx512,
 #endif
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -440,6 +557,129 @@ static void test_kernels(void)
         CHECK(ok_pack, "%s: tobytes/frombytes/compress/decompress match ref", be->info.name);
         CHECK(ok_cbd, "%s: sample_cbd matches ref", be->info.name);
         CHECK(ok_mat, "%s: gen_matrix matches ref", be->info.name);
+    }
+}
+
+/* ---------------- sample_many: the hook == the generic path ---------------- */
+
+/* What a request asks for, through backend be's kernels one call at a time (the whole matrix,
+ * whatever its rows; the hash in progress with the portable permutation). */
+static void generic_sample(const nuri_mlkem_backend *be, const mlk_sample_req *q)
+{
+    if (q->n_jobs) be->keccak_jobs(q->jobs, q->n_jobs, q->rate);
+    if (q->a) be->gen_matrix(q->a, q->rho, q->k, q->transposed);
+    for (unsigned i = 0; i < q->n_noise; i++)
+        be->sample_cbd(q->noise[i].r, q->noise[i].n, q->noise[i].seed, q->noise[i].nonce0, q->noise[i].eta);
+    for (unsigned b = 0; b < q->n_absorb; b++) {
+        for (unsigned i = 0; i < 17; i++) {
+            uint64_t w;
+            memcpy(&w, q->absorb_in + 136 * b + 8 * i, 8); /* little-endian hosts only (as the tests' KATs) */
+            q->absorb_st[i] ^= w;
+        }
+        nuri_keccakf1600(q->absorb_st);
+    }
+}
+
+/* Accepted SampleNTT candidates in the first 3 SHAKE128 blocks of rho || j || i (< 256: the
+ * sampler must squeeze more, a path random seeds reach for about 1% of the entries). */
+static unsigned accepted_in_3_blocks(const uint8_t rho[32], uint8_t j, uint8_t i)
+{
+    uint8_t in[34], buf[3 * NURI_SHAKE128_RATE];
+    memcpy(in, rho, 32);
+    in[32] = j;
+    in[33] = i;
+    nuri_shake128(buf, sizeof buf, in, 34);
+    unsigned n = 0;
+    for (size_t b = 0; b + 3 <= sizeof buf; b += 3) {
+        unsigned d1 = buf[b] | (unsigned)(buf[b + 1] & 15) << 8, d2 = buf[b + 1] >> 4 | (unsigned)buf[b + 2] << 4;
+        n += (d1 < MLKEM_Q) + (d2 < MLKEM_Q);
+    }
+    return n;
+}
+
+/* Every backend with the hook: random requests (a range of rows of a matrix of every k, either
+ * orientation, or none; up to 8 noise groups of eta 2 and 3; up to 5 hashes of one to 12 blocks
+ * with a prefix, at rates 72, 136 and 168; a SHA3-256 in progress over up to 9 blocks) give exactly
+ * the generic path's outputs; and a rho whose matrix needs more than three blocks for some entry is
+ * among them. */
+static void test_sample_many(void)
+{
+    uint8_t rho_long[32];
+    unsigned long_j = 0, long_i = 0, found = 0;
+    for (int tries = 0; tries < 4000 && !found; tries++) { /* ~1% of entries: found within a few dozen */
+        tu_randbytes(rho_long, 32);
+        for (unsigned e = 0; e < 16 && !found; e++)
+            if (accepted_in_3_blocks(rho_long, (uint8_t)(e % 4), (uint8_t)(e / 4)) < MLKEM_N) {
+                long_j = e % 4, long_i = e / 4;
+                found = 1;
+            }
+    }
+    CHECK(found, "a rho with a matrix entry needing a 4th SHAKE128 block (found at entry %u,%u)", long_i, long_j);
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const nuri_mlkem_backend *be = backend_by_name(impl_names[ii]);
+        if (!be || !be->sample_many) continue;
+        int ok = 1;
+        for (int it = 0; it < 300; it++) {
+            static mlk_poly a1[16], a2[16], n1[40], n2[40];
+            static uint8_t msg[5][12 * 168], out1[5][168], out2[5][168];
+            uint8_t rho[32], seeds[8][32], pre[5][32];
+            static const unsigned rates[3] = {72, 136, 168};
+            mlk_noise g1[8], g2[8];
+            nuri_keccak_job j1[5], j2[5];
+            const unsigned k = 2 + (unsigned)(tu_rand64() % 3), rate = it < 3 ? 136 : rates[tu_rand64() % 3];
+            const int with_a = it == 0 || tu_rand64() % 4 != 0;
+            const unsigned ng = it == 1 ? 0 : (unsigned)(tu_rand64() % 9), nj = (unsigned)(tu_rand64() % 6);
+            if (it == 0) memcpy(rho, rho_long, 32);
+            else tu_randbytes(rho, 32);
+            unsigned used = 0;
+            for (unsigned g = 0; g < ng; g++) {
+                unsigned n = 1 + (unsigned)(tu_rand64() % 5);
+                if (used + n > 40) n = 0;
+                tu_randbytes(seeds[g], 32);
+                g1[g] = (mlk_noise){n1 + used, seeds[g], n, 2 + (unsigned)(tu_rand64() % 2), (uint8_t)tu_rand64()};
+                g2[g] = g1[g];
+                g2[g].r = n2 + used;
+                used += n;
+            }
+            for (unsigned j = 0; j < nj; j++) {
+                size_t len = (size_t)(tu_rand64() % (12 * rate - 32)), prelen = tu_rand64() % 2 ? 32 : 0;
+                size_t outlen = 1 + (size_t)(tu_rand64() % (rate < 64 ? rate : 64));
+                tu_randbytes(msg[j], len);
+                tu_randbytes(pre[j], 32);
+                j1[j] = (nuri_keccak_job){prelen ? pre[j] : NULL,
+                                          prelen,
+                                          msg[j],
+                                          len,
+                                          out1[j],
+                                          outlen,
+                                          (uint8_t)(tu_rand64() % 2 ? 0x06 : 0x1F)};
+                j2[j] = j1[j];
+                j2[j].out = out2[j];
+            }
+            const int tr = it == 0 ? 0 : (int)(tu_rand64() % 2);
+            const unsigned kk = it == 0 ? 4 : k, row0 = it == 0 ? 0 : (unsigned)(tu_rand64() % kk);
+            const unsigned rows = it == 0 ? kk : 1 + (unsigned)(tu_rand64() % (kk - row0));
+            static uint8_t absorb_in[9 * 136];
+            uint64_t st1[25], st2[25];
+            const unsigned na = (unsigned)(tu_rand64() % 10);
+            tu_randbytes(absorb_in, sizeof absorb_in);
+            tu_randbytes((uint8_t *)st1, sizeof st1);
+            memcpy(st2, st1, sizeof st1);
+            const mlk_sample_req q1 = {with_a ? a1 : NULL, rho, kk, tr, g1, ng, j1, nj, rate, row0, rows, st1,
+                                       absorb_in,          na};
+            const mlk_sample_req q2 = {with_a ? a2 : NULL, rho, kk, tr, g2, ng, j2, nj, rate, 0, kk, st2,
+                                       absorb_in,          na};
+            memset(a1, 0x55, sizeof a1);
+            memset(a2, 0xAA, sizeof a2);
+            be->sample_many(&q1);
+            generic_sample(&nuri_mlkem_backend_ref, &q2);
+            if (with_a) ok &= memcmp(a1 + row0 * kk, a2 + row0 * kk, rows * kk * sizeof a1[0]) == 0;
+            ok &= memcmp(st1, st2, sizeof st1) == 0;
+            ok &= memcmp(n1, n2, used * sizeof n1[0]) == 0;
+            for (unsigned j = 0; j < nj; j++) ok &= memcmp(out1[j], out2[j], j1[j].outlen) == 0;
+        }
+        CHECK(ok, "%s: sample_many == ref's keccak_jobs, gen_matrix and sample_cbd on 300 random requests",
+              be->info.name);
     }
 }
 
@@ -1002,6 +1242,67 @@ static void test_length_errors(void)
 }
 
 /* Randomized round trips through the OS RNG, fixed-size API == generic API, impls agree. */
+/* ---------------- malformed inputs: every backend == ref ---------------- */
+
+/* Random keys and ciphertexts that did not come from keygen/encaps, against ref: an ek of random
+ * coefficients below q with a random rho (accepted; its matrix comes from that rho), an ek of
+ * random bytes (rejected by the modulus check alike), a dk whose secret part holds random 12-bit
+ * values, up to 4095 (ByteDecode12 reduces them mod q), with its ek and H(ek) consistent, a dk
+ * with a stale H(ek) (rejected alike), and random, all-zero and all-ones ciphertexts. */
+static void test_malformed_differential(void)
+{
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        int ok = 1;
+        for (int it = 0; it < 30; it++) {
+            const unsigned level = LEVELS[it % 3], k = level / 256;
+            const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level),
+                         ctl = nuri_mlkem_ct_bytes(level);
+            uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES];
+            uint8_t c1[NURI_MLKEM_MAX_CT_BYTES], c2[NURI_MLKEM_MAX_CT_BYTES], s1[32], s2[32], m[32];
+            /* ek: random coefficients < q, random rho */
+            for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek, i, (unsigned)(tu_rand64() % MLKEM_Q));
+            tu_randbytes(ek + 384 * k, 32);
+            tu_randbytes(m, 32);
+            int r1 = nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
+            int r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
+            ok &= r1 == 0 && r2 == 0 && memcmp(c1, c2, ctl) == 0 && memcmp(s1, s2, 32) == 0;
+            /* ek: random bytes (some 12-bit value >= q: rejected, outputs zeroed) */
+            uint8_t bad[NURI_MLKEM_MAX_EK_BYTES];
+            tu_randbytes(bad, ekl);
+            set_coeff(bad, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
+            r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
+            ok &= r2 == NURI_EBADEK && all_zero(c2, ctl) && all_zero(s2, 32);
+            /* dk: random 12-bit values as s, then ek (above), H(ek), z */
+            tu_randbytes(dk, 384 * k);
+            memcpy(dk + 384 * k, ek, ekl);
+            nuri_sha3_256(dk + 384 * k + ekl, ek, ekl);
+            tu_randbytes(dk + dkl - 32, 32);
+            for (int v = 0; v < 4; v++) {
+                if (v == 0) memcpy(ct, c1, ctl); /* the ciphertext of ek (under another s: rejected) */
+                else memset(ct, v == 1 ? 0 : 0xFF, ctl);
+                if (v == 3) tu_randbytes(ct, ctl);
+                r1 = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk, dkl, "ref");
+                r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                ok &= r1 == 0 && r2 == 0 && memcmp(s1, s2, 32) == 0;
+            }
+            /* the same dk with a stale H(ek) */
+            dk[384 * k + ekl + (size_t)(tu_rand64() % 32)] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            memset(s2, 0x55, 32);
+            r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            ok &= r2 == NURI_EBADDK && all_zero(s2, 32);
+            uint8_t sss[3 * 32], cts[3 * NURI_MLKEM_MAX_CT_BYTES];
+            memset(sss, 0x55, sizeof sss);
+            for (int t = 0; t < 3; t++) memcpy(cts + t * ctl, ct, ctl);
+            r2 = nuri_mlkem_decaps_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
+            ok &= r2 == NURI_EBADDK && all_zero(sss, 3 * 32);
+        }
+        CHECK(ok,
+              "%s == ref on malformed keys and ciphertexts (random ek and dk contents, stale H(ek), "
+              "zero, all-ones and random ct)",
+              impl_names[ii]);
+    }
+}
+
 static void test_api_and_differential(void)
 {
     uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
@@ -1054,6 +1355,84 @@ static void test_api_and_differential(void)
         }
     }
     CHECK(ok, "every implementation agrees with ref on 60 random key pairs, ciphertexts and invalid ciphertexts");
+}
+
+/* Every implementation against ref on valid keys and ciphertexts changed a little, random per run:
+ * eks with one value made >= q (EBADEK, outputs zeroed) and eks with random t and rho that pass the
+ * check (same ct and K); dks with a changed byte in their copy of ek or in H(ek) (EBADDK), and dks
+ * keeping the hash with a random dk_PKE (12-bit values up to 4095, which ByteDecode reduces) or
+ * another z (same K'); ciphertexts with one or a few flipped bits, all zero, all ones, or from
+ * another key (same K, the implicit-rejection value). */
+static void test_malformed_mutations(void)
+{
+    static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES],
+        ek2[NURI_MLKEM_MAX_EK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES], ct2[NURI_MLKEM_MAX_CT_BYTES],
+        c1[NURI_MLKEM_MAX_CT_BYTES];
+    uint8_t seed[64], m[32], ss[32], want[32], s1[32];
+    int ok_ek = 1, ok_dk = 1, ok_ct = 1, cases = 0;
+    for (int it = 0; it < 45; it++) {
+        const unsigned level = LEVELS[it % 3], k = level / 256;
+        const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level),
+                     ctl = nuri_mlkem_ct_bytes(level), pke = 384 * (size_t)k;
+        tu_randbytes(seed, 64);
+        tu_randbytes(m, 32);
+        ok_ek &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok_ek &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        /* eks: one value in [q, 4095] at a random place; then random t (values < q) and rho */
+        memcpy(ek2, ek, ekl);
+        set_coeff(ek2, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            memset(c1, 0x55, ctl);
+            memset(s1, 0x55, 32);
+            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
+            ok_ek &= all_zero(c1, ctl) && all_zero(s1, 32);
+        }
+        for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek2, i, (unsigned)(tu_rand64() % MLKEM_Q));
+        tu_randbytes(ek2 + pke, 32);
+        ok_ek &= nuri_mlkem_encaps(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
+            ok_ek &= memcmp(c1, ct2, ctl) == 0 && memcmp(s1, want, 32) == 0;
+        }
+        /* dks: a changed byte of the ek copy or of H(ek); a random dk_PKE (hash still right); another z */
+        for (int v = 0; v < 4; v++) {
+            memcpy(dk2, dk, dkl);
+            const int expect_bad = v < 2;
+            if (v == 0) dk2[pke + tu_rand64() % ekl] ^= (uint8_t)(1 + tu_rand64() % 255);
+            else if (v == 1) dk2[pke + ekl + tu_rand64() % 32] ^= (uint8_t)(1 + tu_rand64() % 255);
+            else if (v == 2) tu_randbytes(dk2, pke);
+            else tu_randbytes(dk2 + dkl - 32, 32);
+            if (!expect_bad) ok_dk &= nuri_mlkem_decaps(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
+            for (size_t ii = 0; ii < n_impls; ii++) {
+                memset(s1, 0x55, 32);
+                int rc = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
+                ok_dk &= expect_bad ? rc == NURI_EBADDK && all_zero(s1, 32) : rc == 0 && memcmp(s1, want, 32) == 0;
+            }
+        }
+        /* ciphertexts */
+        for (int v = 0; v < 6; v++) {
+            memcpy(ct2, ct, ctl);
+            if (v == 0) ct2[tu_rand64() % ctl] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            else if (v == 1)
+                for (size_t f = 0; f < 5; f++) /* one bit in each fifth: they cannot cancel */
+                    ct2[f * (ctl / 5) + tu_rand64() % (ctl / 5)] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            else if (v == 2) memset(ct2, 0, ctl);
+            else if (v == 3) memset(ct2, 0xFF, ctl);
+            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80; /* inside the compressed v */
+            else ok_ct &= nuri_mlkem_encaps(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
+            ok_ct &= nuri_mlkem_decaps(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
+            for (size_t ii = 0; ii < n_impls; ii++) {
+                ok_ct &= nuri_mlkem_decaps(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok_ct &= memcmp(s1, want, 32) == 0;
+            }
+            ok_ct &= memcmp(want, ss, 32) != 0; /* every change is rejected (implicitly) */
+            cases++;
+        }
+    }
+    CHECK(ok_ek, "malformed eks (modulus check fails / random t and rho): every implementation == ref, 45 keys");
+    CHECK(ok_dk, "malformed dks (hash check fails / random dk_PKE / other z): every implementation == ref");
+    CHECK(ok_ct && cases == 270,
+          "malformed ciphertexts (bit flips, zero, ones, other key): every implementation == ref");
 }
 
 /* Batch forms: every item equals the single call (valid and altered ciphertexts, repeated and
@@ -1171,9 +1550,13 @@ int main(int argc, char **argv)
     tu_seed_from_env();
     load_impls();
     test_sha3();
+#if defined(NURI_HAVE_MLKEM_AVX512)
+    test_keccak_tasks_x8();
+#endif
     test_compress_exhaustive();
     test_compress_all_backends();
     test_kernels();
+    test_sample_many();
     test_acvp();
 #if defined(NURI_TEST_OPENSSL)
     test_kat();
@@ -1187,6 +1570,8 @@ int main(int argc, char **argv)
     test_hash_check_and_rejection();
     test_length_errors();
     test_api_and_differential();
+    test_malformed_differential();
+    test_malformed_mutations();
     test_batch();
     return tu_finish("test_mlkem");
 }

@@ -108,9 +108,8 @@ def test_escaped_quotes_across_the_pairing_slices():
 
 
 def test_fuzz_seeds_hold_the_properties():
-    seeds = _load("scripts/fuzz_seeds.py", "fuzz_seeds")
     n = 0
-    for data in seeds.csv():
+    for data in harness.seeds():
         harness.check(data)
         n += 1
     assert n >= 10
