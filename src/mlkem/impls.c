@@ -7,6 +7,7 @@
  * defines NURI_HAVE_MLKEM_<FOLDER> when it builds the folder. Adding a backend = one line here. */
 #define MLKEM_BACKENDS(X)         \
     X(NURI_HAVE_MLKEM_AVX2, avx2) \
+    X(NURI_HAVE_MLKEM_NEON, neon) \
     X(NURI_HAVE_MLKEM_OPT, opt)   \
     X(1, ref)
 

@@ -66,6 +66,9 @@ extern const nuri_mlkem_backend nuri_mlkem_backend_opt;
 #if defined(NURI_HAVE_MLKEM_AVX2)
 extern const nuri_mlkem_backend nuri_mlkem_backend_avx2; /* x86-64 builds; needs AVX2 at run time */
 #endif
+#if defined(NURI_HAVE_MLKEM_NEON)
+extern const nuri_mlkem_backend nuri_mlkem_backend_neon; /* AArch64 builds (and the emulated NEON test build) */
+#endif
 
 /* Shared portable pieces (defined in ref/, reused by opt/). */
 unsigned nuri_mlkem_rej_uniform(int16_t *r, unsigned len, const uint8_t *buf, size_t buflen);

@@ -1,0 +1,14 @@
+# The NEON ML-KEM code (src/mlkem/neon, src/common/keccakx2_neon*.c) in its emulated build
+# (NURI_MLKEM_NEON_EMULATED: the same sources through SIMDe's portable NEON intrinsics on x86-64):
+# all of test_mlkem's vectors and differential tests, and the constant-time check under valgrind
+# (which runs no AArch64 code), each with the Keccak of the SHA-3 extension and with plain NEON
+# (NURI_CPU_MASK=40000 hides the extension). The AArch64 code itself runs every vector under
+# qemu-aarch64 (check-cross) and its own constant-time check there (check-mlkem-neon-trace).
+CHECK_EXTRA += check-mlkem-neon-emul
+.PHONY: check-mlkem-neon-emul
+check-mlkem-neon-emul: bootstrap
+	cmake -S . -B build/mlkem-neon-emul $(CMAKE_COMMON) -DNURI_ONLY=mlkem -DNURI_MLKEM_NEON_EMULATED=ON \
+	  -DNURI_CT_VALGRIND=ON -DNURI_BUILD_BENCH=OFF -DNURI_BUILD_SHARED=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	ninja -C build/mlkem-neon-emul -j$(JOBS) test_mlkem ct_mlkem
+	cd build/mlkem-neon-emul && ctest --output-on-failure -R '^(test_mlkem|ct_mlkem)$$'
+	cd build/mlkem-neon-emul && NURI_CPU_MASK=40000 ctest --output-on-failure -R '^(test_mlkem|ct_mlkem)$$'
