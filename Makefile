@@ -66,11 +66,11 @@ check-cross: bootstrap-cross
 # ---- the main job and benchmarks ----
 # Peer programs measured in the same benchmark run (Rust crates from the Rust package registry: FF1, Ascon, ML-KEM).
 # Optional: without cargo the benchmarks run without peers (`nuri report` and `nuri bench` build them
-# too and say so).
+# too and say so). Built from each peer's folder, so that its .cargo/config.toml (build flags) applies.
 peers:
 	@for m in bench/peers/Cargo.toml bench/peers/*/Cargo.toml; do \
 	  [ -f $$m ] || continue; \
-	  if command -v cargo >/dev/null; then cargo build -q --release --manifest-path $$m || echo "peers: $$m failed to build (skipped)"; \
+	  if command -v cargo >/dev/null; then (cd $$(dirname $$m) && cargo build -q --release) || echo "peers: $$m failed to build (skipped)"; \
 	  else echo "peers: cargo not found, skipping $$m"; fi; done
 
 # The main job. `nuri report` ends with a summary of its parts (self-test, host benchmarks, peers, each

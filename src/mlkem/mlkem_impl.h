@@ -27,6 +27,36 @@ typedef struct mlk_mulcache {
     _Alignas(32) int16_t c[MLKEM_N / 2];
 } mlk_mulcache;
 
+/* One group of noise polynomials: r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce0 + i)), i < n. */
+typedef struct mlk_noise {
+    mlk_poly *r;
+    const uint8_t *seed;
+    unsigned n, eta;
+    uint8_t nonce0;
+} mlk_noise;
+
+/* The independent Keccak work of one step of kem.c, for the optional sample_many hook: rows
+ * [row0, row0 + rows) of the k x k matrix as gen_matrix makes it (a == NULL: none; a is the whole
+ * matrix; rows other than all k only when the backend has keygen_rows), n_noise groups of noise
+ * polynomials as sample_cbd makes them, n_jobs one-shot hashes of rate `rate` as keccak_jobs runs
+ * them, and n_absorb whole 136-byte blocks of absorb_in XORed into the SHA3-256 state absorb_st[25]
+ * with a permutation after each (a hash in progress: no padding, no output). No output may be an
+ * input of another item of the same request. */
+typedef struct mlk_sample_req {
+    mlk_poly *a;
+    const uint8_t *rho;
+    unsigned k;
+    int transposed;
+    const mlk_noise *noise;
+    unsigned n_noise;
+    const nuri_keccak_job *jobs;
+    unsigned n_jobs, rate;
+    unsigned row0, rows;
+    uint64_t *absorb_st;
+    const uint8_t *absorb_in;
+    unsigned n_absorb;
+} mlk_sample_req;
+
 typedef struct nuri_mlkem_backend {
     nuri_impl_info info;
     /* Forward NTT. In: |x| <= q. Out: NTT domain, |x| < q. */
@@ -59,6 +89,15 @@ typedef struct nuri_mlkem_backend {
      * of several operations in the batch forms): nuri_keccak_jobs, or a SIMD form running up to
      * four at once. */
     void (*keccak_jobs)(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
+    /* Optional hooks (NULL = kem.c's generic path over the kernels above): */
+    /* Everything in *req at once, with outputs equal to keccak_jobs, gen_matrix and sample_cbd
+     * called one after the other (the generic path), so that a SIMD Keccak can keep all its lanes
+     * busy: the long H(ek) and J(z || c) sponges beside the matrix entries and the noise. */
+    void (*sample_many)(const mlk_sample_req *req);
+    /* Rows of the matrix per sampling request in key generation (needs sample_many): fewer than k
+     * lets H(ek) absorb the rows of t already encoded while the next rows are sampled, in lanes the
+     * matrix leaves free. NULL, or k: the whole matrix at once. */
+    unsigned (*keygen_rows)(unsigned k);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;

@@ -4,7 +4,9 @@
  * check for every value 3329..4095, wrong H(ek), every length error, implicit rejection on a
  * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; the SIMD Keccak forms (AVX2 x4,
  * NEON x2 on plain NEON and on the SHA-3 extension) against the portable one; kernel-level
- * differential tests of every backend against ref and against schoolbook arithmetic.
+ * differential tests of every backend against ref and against schoolbook arithmetic; the
+ * sample_many hook against the generic path; every backend against ref on malformed keys and
+ * ciphertexts.
  * Usage: test_mlkem <tests/vectors/mlkem> (the count = 0 .rsp entries are compared field by field) */
 #include <stdlib.h>
 
@@ -506,6 +508,129 @@ static void test_kernels(void)
         CHECK(ok_pack, "%s: tobytes/frombytes/compress/decompress match ref", be->info.name);
         CHECK(ok_cbd, "%s: sample_cbd matches ref", be->info.name);
         CHECK(ok_mat, "%s: gen_matrix matches ref", be->info.name);
+    }
+}
+
+/* ---------------- sample_many: the hook == the generic path ---------------- */
+
+/* What a request asks for, through backend be's kernels one call at a time (the whole matrix,
+ * whatever its rows; the hash in progress with the portable permutation). */
+static void generic_sample(const nuri_mlkem_backend *be, const mlk_sample_req *q)
+{
+    if (q->n_jobs) be->keccak_jobs(q->jobs, q->n_jobs, q->rate);
+    if (q->a) be->gen_matrix(q->a, q->rho, q->k, q->transposed);
+    for (unsigned i = 0; i < q->n_noise; i++)
+        be->sample_cbd(q->noise[i].r, q->noise[i].n, q->noise[i].seed, q->noise[i].nonce0, q->noise[i].eta);
+    for (unsigned b = 0; b < q->n_absorb; b++) {
+        for (unsigned i = 0; i < 17; i++) {
+            uint64_t w;
+            memcpy(&w, q->absorb_in + 136 * b + 8 * i, 8); /* little-endian hosts only (as the tests' KATs) */
+            q->absorb_st[i] ^= w;
+        }
+        nuri_keccakf1600(q->absorb_st);
+    }
+}
+
+/* Accepted SampleNTT candidates in the first 3 SHAKE128 blocks of rho || j || i (< 256: the
+ * sampler must squeeze more, a path random seeds reach for about 1% of the entries). */
+static unsigned accepted_in_3_blocks(const uint8_t rho[32], uint8_t j, uint8_t i)
+{
+    uint8_t in[34], buf[3 * NURI_SHAKE128_RATE];
+    memcpy(in, rho, 32);
+    in[32] = j;
+    in[33] = i;
+    nuri_shake128(buf, sizeof buf, in, 34);
+    unsigned n = 0;
+    for (size_t b = 0; b + 3 <= sizeof buf; b += 3) {
+        unsigned d1 = buf[b] | (unsigned)(buf[b + 1] & 15) << 8, d2 = buf[b + 1] >> 4 | (unsigned)buf[b + 2] << 4;
+        n += (d1 < MLKEM_Q) + (d2 < MLKEM_Q);
+    }
+    return n;
+}
+
+/* Every backend with the hook: random requests (a range of rows of a matrix of every k, either
+ * orientation, or none; up to 8 noise groups of eta 2 and 3; up to 5 hashes of one to 12 blocks
+ * with a prefix, at rates 72, 136 and 168; a SHA3-256 in progress over up to 9 blocks) give exactly
+ * the generic path's outputs; and a rho whose matrix needs more than three blocks for some entry is
+ * among them. */
+static void test_sample_many(void)
+{
+    uint8_t rho_long[32];
+    unsigned long_j = 0, long_i = 0, found = 0;
+    for (int tries = 0; tries < 4000 && !found; tries++) { /* ~1% of entries: found within a few dozen */
+        tu_randbytes(rho_long, 32);
+        for (unsigned e = 0; e < 16 && !found; e++)
+            if (accepted_in_3_blocks(rho_long, (uint8_t)(e % 4), (uint8_t)(e / 4)) < MLKEM_N) {
+                long_j = e % 4, long_i = e / 4;
+                found = 1;
+            }
+    }
+    CHECK(found, "a rho with a matrix entry needing a 4th SHAKE128 block (found at entry %u,%u)", long_i, long_j);
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        const nuri_mlkem_backend *be = backend_by_name(impl_names[ii]);
+        if (!be || !be->sample_many) continue;
+        int ok = 1;
+        for (int it = 0; it < 300; it++) {
+            static mlk_poly a1[16], a2[16], n1[40], n2[40];
+            static uint8_t msg[5][12 * 168], out1[5][168], out2[5][168];
+            uint8_t rho[32], seeds[8][32], pre[5][32];
+            static const unsigned rates[3] = {72, 136, 168};
+            mlk_noise g1[8], g2[8];
+            nuri_keccak_job j1[5], j2[5];
+            const unsigned k = 2 + (unsigned)(tu_rand64() % 3), rate = it < 3 ? 136 : rates[tu_rand64() % 3];
+            const int with_a = it == 0 || tu_rand64() % 4 != 0;
+            const unsigned ng = it == 1 ? 0 : (unsigned)(tu_rand64() % 9), nj = (unsigned)(tu_rand64() % 6);
+            if (it == 0) memcpy(rho, rho_long, 32);
+            else tu_randbytes(rho, 32);
+            unsigned used = 0;
+            for (unsigned g = 0; g < ng; g++) {
+                unsigned n = 1 + (unsigned)(tu_rand64() % 5);
+                if (used + n > 40) n = 0;
+                tu_randbytes(seeds[g], 32);
+                g1[g] = (mlk_noise){n1 + used, seeds[g], n, 2 + (unsigned)(tu_rand64() % 2), (uint8_t)tu_rand64()};
+                g2[g] = g1[g];
+                g2[g].r = n2 + used;
+                used += n;
+            }
+            for (unsigned j = 0; j < nj; j++) {
+                size_t len = (size_t)(tu_rand64() % (12 * rate - 32)), prelen = tu_rand64() % 2 ? 32 : 0;
+                size_t outlen = 1 + (size_t)(tu_rand64() % (rate < 64 ? rate : 64));
+                tu_randbytes(msg[j], len);
+                tu_randbytes(pre[j], 32);
+                j1[j] = (nuri_keccak_job){prelen ? pre[j] : NULL,
+                                          prelen,
+                                          msg[j],
+                                          len,
+                                          out1[j],
+                                          outlen,
+                                          (uint8_t)(tu_rand64() % 2 ? 0x06 : 0x1F)};
+                j2[j] = j1[j];
+                j2[j].out = out2[j];
+            }
+            const int tr = it == 0 ? 0 : (int)(tu_rand64() % 2);
+            const unsigned kk = it == 0 ? 4 : k, row0 = it == 0 ? 0 : (unsigned)(tu_rand64() % kk);
+            const unsigned rows = it == 0 ? kk : 1 + (unsigned)(tu_rand64() % (kk - row0));
+            static uint8_t absorb_in[9 * 136];
+            uint64_t st1[25], st2[25];
+            const unsigned na = (unsigned)(tu_rand64() % 10);
+            tu_randbytes(absorb_in, sizeof absorb_in);
+            tu_randbytes((uint8_t *)st1, sizeof st1);
+            memcpy(st2, st1, sizeof st1);
+            const mlk_sample_req q1 = {with_a ? a1 : NULL, rho, kk, tr, g1, ng, j1, nj, rate, row0, rows, st1,
+                                       absorb_in,          na};
+            const mlk_sample_req q2 = {with_a ? a2 : NULL, rho, kk, tr, g2, ng, j2, nj, rate, 0, kk, st2,
+                                       absorb_in,          na};
+            memset(a1, 0x55, sizeof a1);
+            memset(a2, 0xAA, sizeof a2);
+            be->sample_many(&q1);
+            generic_sample(&nuri_mlkem_backend_ref, &q2);
+            if (with_a) ok &= memcmp(a1 + row0 * kk, a2 + row0 * kk, rows * kk * sizeof a1[0]) == 0;
+            ok &= memcmp(st1, st2, sizeof st1) == 0;
+            ok &= memcmp(n1, n2, used * sizeof n1[0]) == 0;
+            for (unsigned j = 0; j < nj; j++) ok &= memcmp(out1[j], out2[j], j1[j].outlen) == 0;
+        }
+        CHECK(ok, "%s: sample_many == ref's keccak_jobs, gen_matrix and sample_cbd on 300 random requests",
+              be->info.name);
     }
 }
 
@@ -1091,6 +1216,67 @@ static void test_length_errors(void)
 }
 
 /* Randomized round trips through the OS RNG, fixed-size API == generic API, impls agree. */
+/* ---------------- malformed inputs: every backend == ref ---------------- */
+
+/* Random keys and ciphertexts that did not come from keygen/encaps, against ref: an ek of random
+ * coefficients below q with a random rho (accepted; its matrix comes from that rho), an ek of
+ * random bytes (rejected by the modulus check alike), a dk whose secret part holds random 12-bit
+ * values, up to 4095 (ByteDecode12 reduces them mod q), with its ek and H(ek) consistent, a dk
+ * with a stale H(ek) (rejected alike), and random, all-zero and all-ones ciphertexts. */
+static void test_malformed_differential(void)
+{
+    for (size_t ii = 0; ii < n_impls; ii++) {
+        int ok = 1;
+        for (int it = 0; it < 30; it++) {
+            const unsigned level = LEVELS[it % 3], k = level / 256;
+            const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level),
+                         ctl = nuri_mlkem_ct_bytes(level);
+            uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES];
+            uint8_t c1[NURI_MLKEM_MAX_CT_BYTES], c2[NURI_MLKEM_MAX_CT_BYTES], s1[32], s2[32], m[32];
+            /* ek: random coefficients < q, random rho */
+            for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek, i, (unsigned)(tu_rand64() % MLKEM_Q));
+            tu_randbytes(ek + 384 * k, 32);
+            tu_randbytes(m, 32);
+            int r1 = nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
+            int r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
+            ok &= r1 == 0 && r2 == 0 && memcmp(c1, c2, ctl) == 0 && memcmp(s1, s2, 32) == 0;
+            /* ek: random bytes (some 12-bit value >= q: rejected, outputs zeroed) */
+            uint8_t bad[NURI_MLKEM_MAX_EK_BYTES];
+            tu_randbytes(bad, ekl);
+            set_coeff(bad, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
+            r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
+            ok &= r2 == NURI_EBADEK && all_zero(c2, ctl) && all_zero(s2, 32);
+            /* dk: random 12-bit values as s, then ek (above), H(ek), z */
+            tu_randbytes(dk, 384 * k);
+            memcpy(dk + 384 * k, ek, ekl);
+            nuri_sha3_256(dk + 384 * k + ekl, ek, ekl);
+            tu_randbytes(dk + dkl - 32, 32);
+            for (int v = 0; v < 4; v++) {
+                if (v == 0) memcpy(ct, c1, ctl); /* the ciphertext of ek (under another s: rejected) */
+                else memset(ct, v == 1 ? 0 : 0xFF, ctl);
+                if (v == 3) tu_randbytes(ct, ctl);
+                r1 = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk, dkl, "ref");
+                r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                ok &= r1 == 0 && r2 == 0 && memcmp(s1, s2, 32) == 0;
+            }
+            /* the same dk with a stale H(ek) */
+            dk[384 * k + ekl + (size_t)(tu_rand64() % 32)] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            memset(s2, 0x55, 32);
+            r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            ok &= r2 == NURI_EBADDK && all_zero(s2, 32);
+            uint8_t sss[3 * 32], cts[3 * NURI_MLKEM_MAX_CT_BYTES];
+            memset(sss, 0x55, sizeof sss);
+            for (int t = 0; t < 3; t++) memcpy(cts + t * ctl, ct, ctl);
+            r2 = nuri_mlkem_decaps_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
+            ok &= r2 == NURI_EBADDK && all_zero(sss, 3 * 32);
+        }
+        CHECK(ok,
+              "%s == ref on malformed keys and ciphertexts (random ek and dk contents, stale H(ek), "
+              "zero, all-ones and random ct)",
+              impl_names[ii]);
+    }
+}
+
 static void test_api_and_differential(void)
 {
     uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
@@ -1266,6 +1452,7 @@ int main(int argc, char **argv)
     test_compress_exhaustive();
     test_compress_all_backends();
     test_kernels();
+    test_sample_many();
     test_acvp();
     test_aes256();
     test_kat();
@@ -1275,6 +1462,7 @@ int main(int argc, char **argv)
     test_hash_check_and_rejection();
     test_length_errors();
     test_api_and_differential();
+    test_malformed_differential();
     test_batch();
     return tu_finish("test_mlkem");
 }

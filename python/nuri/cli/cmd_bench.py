@@ -24,6 +24,13 @@ def register(sub):
     p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
     p.add_argument("--impl", help="only implementations whose name contains this")
     p.add_argument("--no-peers", action="store_true", help="skip peer programs (bench/peers)")
+    p.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="mlkem only: cycles of keygen/encaps/decaps split by step (matrix sampling, CBD sampling, hashing, "
+        "'mixed' = the three in shared Keccak lanes, NTT, basemul, packing and compression, reductions) per "
+        "implementation; no peer exposes its steps",
+    )
     p.set_defaults(func=run)
 
 
@@ -38,6 +45,8 @@ def _fmt(v):
 def run(args):
     from ..tools import bench
 
+    if args.breakdown:
+        return _breakdown(args)
     if args.family == "fpe-engines":
         from ..fea_engines import bench as engines
 
@@ -54,6 +63,43 @@ def run(args):
         if st != "ok":
             print(f"nuri bench: {name}: {st} ({why})", file=sys.stderr)
     return _print(records, args.json)
+
+
+STEPS = ["matrix", "cbd", "hash", "mixed", "ntt", "basemul", "pack", "reduce", "other", "total"]
+
+
+def _breakdown(args):
+    """nuri bench mlkem --breakdown: the harness's per-step records (bench/bench_mlkem.c), as a table
+    with one row per implementation, parameter set and operation."""
+    import os
+
+    from ..tools import bench
+
+    if args.family != "mlkem":
+        raise UsageError("--breakdown applies to the mlkem family only")
+    os.environ["NURI_BENCH_BREAKDOWN"] = "1"  # read by the harness (bench_mlkem.c)
+    try:
+        records = bench.run_c("mlkem", args.quick, args.impl)
+    finally:
+        del os.environ["NURI_BENCH_BREAKDOWN"]
+    if args.json:
+        return _print(records, True)
+    rows = {}
+    for r in records:
+        op, _, step = r["op"].partition(":")
+        rows.setdefault((r["impl"], r["param"], op), {})[step] = r["median"]
+    head = ["impl", "param", "op"] + STEPS
+    table = [[i, p, o] + [f"{v.get(s, 0):.0f}" for s in STEPS] for (i, p, o), v in rows.items()]
+    widths = [max([len(h)] + [len(t[c]) for t in table]) for c, h in enumerate(head)]
+    print("  ".join(h.rjust(w) if c > 2 else h.ljust(w) for c, (h, w) in enumerate(zip(head, widths))))
+    for t in table:
+        print("  ".join(v.rjust(w) if c > 2 else v.ljust(w) for c, (v, w) in enumerate(zip(t, widths))))
+    print(
+        "\nmedian cycles (rdtsc ticks on x86-64) per step of one operation; other = kem.c's own work, total "
+        "includes the timers. The peers (bench/peers/mlkem) expose no per-step timing.",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def _print(records, as_json):

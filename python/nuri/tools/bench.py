@@ -88,8 +88,13 @@ def build_peers(log=None):
         if log:
             log(f"{name}: cargo build --release")
         try:
+            # run in the peer's folder: its .cargo/config.toml (build flags such as target-cpu) applies
             p = subprocess.run(
-                [cargo, "build", "-q", "--release", "--manifest-path", m], capture_output=True, text=True, timeout=1800
+                [cargo, "build", "-q", "--release", "--manifest-path", m],
+                capture_output=True,
+                text=True,
+                timeout=1800,
+                cwd=os.path.dirname(m),
             )
         except (OSError, subprocess.SubprocessError) as e:
             out.append((name, "failed", f"cargo build: {e}"))

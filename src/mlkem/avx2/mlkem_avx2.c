@@ -16,6 +16,7 @@
 
 #include "../mlkem_impl.h"
 #include "../zetas.h"
+#include "keccak_job.h"
 #include "tables_avx2.h"
 
 #define V             __m256i
@@ -667,6 +668,184 @@ static void avx2_gen_matrix(mlk_poly *a, const uint8_t rho[32], unsigned k, int 
     }
 }
 
+/* ---- one step's Keccak work in the four lanes (sample_many) ---- */
+
+/* Every sponge of a request (hashes, matrix entries, noise polynomials) is a stream; the four
+ * lanes of the x4 state each run one stream at a time and take the next one from the list as soon
+ * as theirs is done, so the nine-block H(ek) of ML-KEM-768 runs beside three matrix entries
+ * instead of on its own. Longest first: hashes, then matrix entries (3 blocks, more if rejection
+ * sampling needs them), then noise (1 or 2 blocks). Each step absorbs one block into the lanes
+ * that still absorb, permutes all four, and copies one block out of every lane that squeezes.
+ * Branches and indices depend on lengths, stream kinds and the matrix's XOF output only (public:
+ * it comes from rho); noise seeds, hash inputs and outputs are only copied and permuted. */
+enum { SM_JOB, SM_ABSORB, SM_MATRIX, SM_NOISE };
+#define SM_MAX   64                                 /* streams per request: 16 + 4 x 9 + 5 at most */
+#define SM_BLOCK (3 * NURI_SHAKE128_RATE + REJ_PAD) /* a lane's output buffer */
+
+typedef struct {
+    uint8_t kind, b0, b1;     /* matrix: the two index bytes; noise: b0 = nonce, b1 = eta */
+    unsigned rate, nabs, nsq; /* block bytes; blocks to absorb; blocks squeezed before first use */
+    const uint8_t *seed;      /* rho or the noise seed */
+    mlk_poly *poly;
+    const nuri_keccak_job *job;
+} sm_stream;
+
+/* The first (only) block of a matrix or noise stream, seed || b0 [|| b1] padded, set as lane j. */
+static void sm_seed_block(uint64_t *st, unsigned j, const sm_stream *q)
+{
+    for (unsigned i = 0; i < 4; i++) st[4 * i + j] = nuri_load64_le(q->seed + 8 * i);
+    st[16 + j] =
+        q->kind == SM_MATRIX ? (uint64_t)q->b0 | (uint64_t)q->b1 << 8 | 0x1FULL << 16 : (uint64_t)q->b0 | 0x1FULL << 8;
+    for (unsigned i = 5; i < 25; i++) st[4 * i + j] = 0;
+    st[4 * (q->rate / 8 - 1) + j] = 0x80ULL << 56;
+}
+
+/* Block b of a hash stream into lane j (the first one replaces the lane's old contents); blk is
+ * room for the padded last block (wiped by the caller). */
+static void sm_job_block(uint64_t *st, unsigned j, const sm_stream *q, unsigned b, uint8_t *blk)
+{
+    const nuri_keccak_job *jb = q->job;
+    const size_t off = (size_t)b * q->rate;
+    const uint8_t *p = blk;
+    if (off >= jb->prelen && off + q->rate <= jb->prelen + jb->len) p = jb->in + (off - jb->prelen); /* in place */
+    else nuri_keccak_job_block(blk, jb, off, q->rate);
+    if (b == 0) {
+        for (unsigned i = 0; i < q->rate / 8; i++) st[4 * i + j] = nuri_load64_le(p + 8 * i);
+        for (unsigned i = q->rate / 8; i < 25; i++) st[4 * i + j] = 0;
+    } else {
+        for (unsigned i = 0; i < q->rate / 8; i++) st[4 * i + j] ^= nuri_load64_le(p + 8 * i);
+    }
+}
+
+/* Block b of the request's hash in progress into lane j; the first one starts from its state. */
+static void sm_absorb_block(uint64_t *st, unsigned j, const mlk_sample_req *req, unsigned b)
+{
+    const uint8_t *in = req->absorb_in + (size_t)NURI_SHA3_256_RATE * b;
+    if (b == 0)
+        for (unsigned i = 0; i < 25; i++) st[4 * i + j] = req->absorb_st[i];
+    for (unsigned i = 0; i < NURI_SHA3_256_RATE / 8; i++) st[4 * i + j] ^= nuri_load64_le(in + 8 * i);
+}
+
+/* The first 168 bytes of every lane to out[j] (4x4 transposes of 64-bit words, as the x4 squeeze). */
+static void sm_extract(const uint64_t *s, uint8_t *const out[4])
+{
+    for (unsigned i = 0; i < 20; i += 4) {
+        __m256i r0 = _mm256_loadu_si256((const __m256i *)&s[4 * i]);
+        __m256i r1 = _mm256_loadu_si256((const __m256i *)&s[4 * i + 4]);
+        __m256i r2 = _mm256_loadu_si256((const __m256i *)&s[4 * i + 8]);
+        __m256i r3 = _mm256_loadu_si256((const __m256i *)&s[4 * i + 12]);
+        __m256i t0 = _mm256_unpacklo_epi64(r0, r1), t1 = _mm256_unpackhi_epi64(r0, r1);
+        __m256i t2 = _mm256_unpacklo_epi64(r2, r3), t3 = _mm256_unpackhi_epi64(r2, r3);
+        _mm256_storeu_si256((__m256i *)(out[0] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x20));
+        _mm256_storeu_si256((__m256i *)(out[1] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x20));
+        _mm256_storeu_si256((__m256i *)(out[2] + 8 * i), _mm256_permute2x128_si256(t0, t2, 0x31));
+        _mm256_storeu_si256((__m256i *)(out[3] + 8 * i), _mm256_permute2x128_si256(t1, t3, 0x31));
+    }
+    for (unsigned j = 0; j < 4; j++) memcpy(out[j] + 160, &s[80 + j], 8);
+}
+
+static void avx2_sample_many(const mlk_sample_req *req)
+{
+    sm_stream str[SM_MAX];
+    unsigned ns = 0;
+    if (req->n_absorb) /* a hash in progress: whole blocks, no output */
+        str[ns++] = (sm_stream){SM_ABSORB, 0, 0, NURI_SHA3_256_RATE, req->n_absorb, 0, NULL, NULL, NULL};
+    for (unsigned i = 0; i < req->n_jobs; i++) {
+        const nuri_keccak_job *jb = &req->jobs[i];
+        str[ns++] =
+            (sm_stream){SM_JOB, 0, 0, req->rate, (unsigned)((jb->prelen + jb->len) / req->rate + 1), 1, NULL, NULL, jb};
+    }
+    if (req->a)
+        for (unsigned e = req->row0 * req->k; e < (req->row0 + req->rows) * req->k; e++) {
+            const unsigned row = e / req->k, col = e % req->k;
+            str[ns++] = (sm_stream){SM_MATRIX,
+                                    (uint8_t)(req->transposed ? row : col),
+                                    (uint8_t)(req->transposed ? col : row),
+                                    NURI_SHAKE128_RATE,
+                                    1,
+                                    3,
+                                    req->rho,
+                                    &req->a[e],
+                                    NULL};
+        }
+    for (unsigned g = 0; g < req->n_noise; g++) {
+        const mlk_noise *nz = &req->noise[g];
+        for (unsigned i = 0; i < nz->n; i++)
+            str[ns++] = (sm_stream){SM_NOISE, (uint8_t)(nz->nonce0 + i), (uint8_t)nz->eta, NURI_SHAKE256_RATE,
+                                    1,        nz->eta == 3 ? 2 : 1,      nz->seed,         &nz->r[i],
+                                    NULL};
+    }
+
+    _Alignas(32) nuri_keccakx4 st;
+    _Alignas(32) uint8_t buf[4][SM_BLOCK], scratch[NURI_SHAKE128_RATE], blk[NURI_SHAKE128_RATE];
+    struct {
+        int s; /* stream, -1 = idle */
+        unsigned absorbed, squeezed, ctr;
+    } lane[4] = {{-1, 0, 0, 0}, {-1, 0, 0, 0}, {-1, 0, 0, 0}, {-1, 0, 0, 0}};
+    unsigned next = 0;
+    for (;;) {
+        int busy = 0;
+        for (unsigned j = 0; j < 4; j++) {
+            if (lane[j].s < 0 && next < ns) {
+                lane[j].s = (int)next++;
+                lane[j].absorbed = lane[j].squeezed = lane[j].ctr = 0;
+            }
+            if (lane[j].s < 0) continue;
+            busy = 1;
+            const sm_stream *q = &str[lane[j].s];
+            if (lane[j].absorbed < q->nabs) {
+                if (q->kind == SM_JOB) sm_job_block(st.s, j, q, lane[j].absorbed, blk);
+                else if (q->kind == SM_ABSORB) sm_absorb_block(st.s, j, req, lane[j].absorbed);
+                else sm_seed_block(st.s, j, q);
+                lane[j].absorbed++;
+            }
+        }
+        if (!busy) break;
+        nuri_keccakf1600_x4_avx2(st.s);
+        uint8_t *out[4];
+        for (unsigned j = 0; j < 4; j++) {
+            out[j] = scratch;
+            if (lane[j].s < 0 || lane[j].absorbed < str[lane[j].s].nabs) continue;
+            const sm_stream *q = &str[lane[j].s];
+            if (q->kind == SM_ABSORB) { /* all blocks in: the state goes back to the caller */
+                for (unsigned i = 0; i < 25; i++) req->absorb_st[i] = st.s[4 * i + j];
+                lane[j].s = -1;
+                continue;
+            }
+            const unsigned sq = lane[j].squeezed;
+            out[j] = buf[j] + (q->kind == SM_JOB ? 0 : q->kind == SM_NOISE ? q->rate * sq : sq < 3 ? q->rate * sq : 0);
+        }
+        sm_extract(st.s, out);
+        for (unsigned j = 0; j < 4; j++) {
+            if (out[j] == scratch) continue;
+            const sm_stream *q = &str[lane[j].s];
+            const unsigned sq = ++lane[j].squeezed;
+            if (q->kind == SM_JOB) {
+                memcpy(q->job->out, buf[j], q->job->outlen);
+                lane[j].s = -1;
+            } else if (q->kind == SM_NOISE) {
+                if (sq < q->nsq) continue;
+                cbd(q->poly, buf[j], q->b1);
+                lane[j].s = -1;
+            } else if (sq >= 3) {
+                lane[j].ctr = sq == 3 ? rej_uniform(q->poly->c, 0, buf[j], 3 * NURI_SHAKE128_RATE)
+                                      : rej_uniform(q->poly->c, lane[j].ctr, buf[j], NURI_SHAKE128_RATE);
+                if (lane[j].ctr >= MLKEM_N) lane[j].s = -1;
+            }
+        }
+    }
+    nuri_wipe(&st, sizeof st);
+    nuri_wipe(buf, sizeof buf);
+    nuri_wipe(scratch, sizeof scratch);
+    nuri_wipe(blk, sizeof blk);
+}
+
+/* Key generation's rows per step: for k = 3 one row at a time, so that each step's three matrix
+ * entries leave a lane for the blocks of H(ek) that the rows before have completed (10 x4 steps and
+ * 4 single permutations instead of 9 and 9). For k = 2 and 4 the split costs more x4 steps than
+ * it saves single permutations. */
+static unsigned avx2_keygen_rows(unsigned k) { return k == 3 ? 1 : k; }
+
 const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     {"avx2", NURI_CPU_AVX2, 1,
      "AVX2: 16-bit lane NTT/basemul/packing, vpshufb CBD and rejection sampling, 4-way AVX2 Keccak (BMI2 single Keccak "
@@ -684,4 +863,6 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     avx2_sample_cbd,
     avx2_gen_matrix,
     nuri_keccak_jobs_avx2,
+    avx2_sample_many,
+    avx2_keygen_rows,
 };

@@ -264,4 +264,6 @@ const nuri_mlkem_backend nuri_mlkem_backend_opt = {
     opt_sample_cbd,
     opt_gen_matrix,
     nuri_keccak_jobs,
+    NULL, /* sample_many: the generic path */
+    NULL, /* keygen_rows: the whole matrix at once */
 };

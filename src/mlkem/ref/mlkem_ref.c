@@ -244,4 +244,6 @@ const nuri_mlkem_backend nuri_mlkem_backend_ref = {
     ref_sample_cbd,
     ref_gen_matrix,
     nuri_keccak_jobs,
+    NULL, /* sample_many: the generic path */
+    NULL, /* keygen_rows: the whole matrix at once */
 };
