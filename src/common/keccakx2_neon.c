@@ -105,19 +105,6 @@ void nuri_shake_x2_squeezeblocks(uint8_t *out0, uint8_t *out1, size_t nblocks, n
     }
 }
 
-/* Blocks of a job's padded message pre || in. */
-static size_t job_blocks(const nuri_keccak_job *j, unsigned rate) { return (j->prelen + j->len) / rate + 1; }
-
-/* Block b of job j: a pointer into j->in when the block lies whole inside it and is not the
- * last, else assembled (with the padding) in blk. */
-static const uint8_t *job_block(uint8_t *blk, const nuri_keccak_job *j, size_t b, unsigned rate)
-{
-    const size_t off = b * rate;
-    if (off >= j->prelen && off + rate <= j->prelen + j->len) return j->in + (off - j->prelen);
-    nuri_keccak_job_block(blk, j, off, rate);
-    return blk;
-}
-
 /* The first len bytes of instance `lane`. */
 static void extract_bytes(uint8_t *out, const uint64_t s[50], unsigned lane, size_t len)
 {
@@ -142,12 +129,13 @@ void nuri_keccak_jobs_x2(const nuri_keccak_job *jobs, unsigned n, unsigned rate,
             nuri_keccak_jobs(j0, 1, rate);
             break;
         }
-        const size_t n0 = job_blocks(j0, rate), n1 = j1 ? job_blocks(j1, rate) : 0, nb = n0 > n1 ? n0 : n1;
+        const size_t n0 = nuri_keccak_job_blocks(j0, rate), n1 = j1 ? nuri_keccak_job_blocks(j1, rate) : 0,
+                     nb = n0 > n1 ? n0 : n1;
         memset(s, 0, sizeof s);
         for (size_t b = 0; b < nb; b++) {
             /* a job that has finished keeps being permuted on zero blocks: its output is taken */
-            const uint8_t *p0 = b < n0 ? job_block(blk0, j0, b, rate) : zero;
-            const uint8_t *p1 = b < n1 ? job_block(blk1, j1, b, rate) : zero;
+            const uint8_t *p0 = b < n0 ? nuri_keccak_job_block_at(blk0, j0, b, rate) : zero;
+            const uint8_t *p1 = b < n1 ? nuri_keccak_job_block_at(blk1, j1, b, rate) : zero;
             xor_lanes(s, p0, p1, rate / 8);
             permute(s, sha3);
             if (b + 1 == n0) extract_bytes(j0->out, s, 0, j0->outlen);
