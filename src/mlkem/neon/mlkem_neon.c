@@ -387,6 +387,57 @@ static void compress10(uint8_t r[320], const mlk_poly *a)
     }
 }
 
+static void compress5(uint8_t r[160], const mlk_poly *a)
+{
+    /* four 5-bit values -> 20 bits in a 64-bit lane; lanes paired -> 40 bits; TBL collects bytes
+     * 0..4 of each 64-bit lane */
+    static const uint8_t idx[24] = {0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 24, 25, 26, 27, 28};
+    const V q = vdupq_n_s16(Q);
+    const uint8x16_t i0 = vld1q_u8(idx);
+    const uint8x8_t i1 = vld1_u8(idx + 16);
+    for (unsigned i = 0; i < 8; i++) { /* 32 coefficients -> 20 bytes */
+        uint64x2_t t[4];
+        for (unsigned j = 0; j < 4; j++) {
+            uint32x4_t w = vreinterpretq_u32_u16(COMPRESS(vld1q_s16(a->c + 32 * i + 8 * j), 5, 40));
+            w = vsliq_n_u32(w, vshrq_n_u32(w, 16), 5);
+            const uint64x2_t x = vreinterpretq_u64_u32(w);
+            t[j] = vsliq_n_u64(x, vshrq_n_u64(x, 32), 10);
+        }
+        uint8x16x2_t u;
+        u.val[0] = vreinterpretq_u8_u64(vsliq_n_u64(vuzp1q_u64(t[0], t[1]), vuzp2q_u64(t[0], t[1]), 20));
+        u.val[1] = vreinterpretq_u8_u64(vsliq_n_u64(vuzp1q_u64(t[2], t[3]), vuzp2q_u64(t[2], t[3]), 20));
+        vst1q_u8(r + 20 * i, vqtbl2q_u8(u, i0));
+        vst1_lane_u32((uint32_t *)(void *)(r + 20 * i + 16), vreinterpret_u32_u8(vqtbl2_u8(u, i1)), 0);
+    }
+}
+
+static void compress11(uint8_t r[352], const mlk_poly *a)
+{
+    /* eight 11-bit values -> 44 bits in each 64-bit lane; the upper lane shifted by 4 and its
+     * bytes moved to 5..10 (byte 5 shared): 11 bytes; stores of 16 overlap the next group's */
+    static const uint8_t lo[16] = {0, 1, 2, 3, 4, 5, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    static const uint8_t hi[16] = {255, 255, 255, 255, 255, 8, 9, 10, 11, 12, 13, 255, 255, 255, 255, 255};
+    static const int64_t sh4[2] = {0, 4};
+    const V q = vdupq_n_s16(Q);
+    const uint8x16_t ilo = vld1q_u8(lo), ihi = vld1q_u8(hi);
+    const int64x2_t s4 = vld1q_s64(sh4);
+    uint8_t tail[16];
+    for (unsigned g = 0; g < 32; g++) {
+        uint32x4_t w = vreinterpretq_u32_u16(COMPRESS(vld1q_s16(a->c + 8 * g), 11, 2520));
+        w = vsliq_n_u32(w, vshrq_n_u32(w, 16), 11);
+        uint64x2_t x = vreinterpretq_u64_u32(w);
+        x = vshlq_u64(vsliq_n_u64(x, vshrq_n_u64(x, 32), 22), s4);
+        const uint8x16_t b = vreinterpretq_u8_u64(x);
+        const uint8x16_t o = vorrq_u8(vqtbl1q_u8(b, ilo), vqtbl1q_u8(b, ihi));
+        if (g < 31) {
+            vst1q_u8(r + 11 * g, o);
+        } else {
+            vst1q_u8(tail, o);
+            memcpy(r + 11 * g, tail, 11);
+        }
+    }
+}
+
 static void neon_compress(uint8_t *r, const mlk_poly *a, unsigned d)
 {
     switch (d) {
@@ -396,12 +447,15 @@ static void neon_compress(uint8_t *r, const mlk_poly *a, unsigned d)
     case 4:
         compress4(r, a);
         break;
+    case 5:
+        compress5(r, a);
+        break;
     case 10:
         compress10(r, a);
         break;
     default:
-        nuri_mlkem_ref_compress(r, a, d);
-        break; /* d = 5, 11: ML-KEM-1024 only */
+        compress11(r, a);
+        break;
     }
 }
 
@@ -459,6 +513,64 @@ static void decompress10(mlk_poly *r, const uint8_t a[320])
     nuri_wipe(tail, sizeof tail);
 }
 
+static void decompress5(mlk_poly *r, const uint8_t a[160])
+{
+    /* value j of a group of 8 (5 bytes) starts at bit 5j: bytes 5j/8 and the next one hold it;
+     * USHL moves it to bits 10..14 (y << 10). Two groups per 16-byte load. */
+    static const uint8_t idx[32] = {0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 3, 4, 3, 4, 4, 5,
+                                    5, 6, 5, 6, 6, 7, 6, 7, 7, 8, 8, 9, 8, 9, 9, 10};
+    static const int16_t shift[8] = {10, 5, 8, 3, 6, 9, 4, 7};
+    const int16x8_t sh = vld1q_s16(shift);
+    const uint8x16_t i0 = vld1q_u8(idx), i1 = vld1q_u8(idx + 16);
+    const uint16x8_t m = vdupq_n_u16(0x1F << 10);
+    const V q = vdupq_n_s16(Q);
+    uint8_t tail[16];
+    for (unsigned h = 0; h < 16; h++) {
+        uint8x16_t b;
+        if (h < 15) {
+            b = vld1q_u8(a + 10 * h); /* reads 16 of the 160 bytes */
+        } else {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, a + 150, 10);
+            b = vld1q_u8(tail);
+        }
+        const V y0 = vreinterpretq_s16_u16(vandq_u16(vshlq_u16(vreinterpretq_u16_u8(vqtbl1q_u8(b, i0)), sh), m));
+        const V y1 = vreinterpretq_s16_u16(vandq_u16(vshlq_u16(vreinterpretq_u16_u8(vqtbl1q_u8(b, i1)), sh), m));
+        vst1q_s16(r->c + 16 * h, vqrdmulhq_s16(y0, q));
+        vst1q_s16(r->c + 16 * h + 8, vqrdmulhq_s16(y1, q));
+    }
+    nuri_wipe(tail, sizeof tail);
+}
+
+static void decompress11(mlk_poly *r, const uint8_t a[352])
+{
+    /* value j of a group of 8 (11 bytes) starts at bit 11j and spans up to three bytes: 32-bit
+     * windows from byte 11j/8, USHL to bits 4..14 (y << 4), then narrowed to 16 bits */
+    static const uint8_t idx[32] = {0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4,  5,  4, 5,  6,  7,
+                                    5, 6, 7, 8, 6, 7, 8, 9, 8, 9, 10, 11, 9, 10, 11, 12};
+    static const int32_t shift[8] = {4, 1, -2, 3, 0, -3, 2, -1};
+    const int32x4_t s0 = vld1q_s32(shift), s1 = vld1q_s32(shift + 4);
+    const uint8x16_t i0 = vld1q_u8(idx), i1 = vld1q_u8(idx + 16);
+    const uint16x8_t m = vdupq_n_u16(0x7FF << 4);
+    const V q = vdupq_n_s16(Q);
+    uint8_t tail[16];
+    for (unsigned g = 0; g < 32; g++) {
+        uint8x16_t b;
+        if (g < 31) {
+            b = vld1q_u8(a + 11 * g); /* reads 16 of the 352 bytes */
+        } else {
+            memset(tail, 0, sizeof tail);
+            memcpy(tail, a + 341, 11);
+            b = vld1q_u8(tail);
+        }
+        const uint32x4_t w0 = vshlq_u32(vreinterpretq_u32_u8(vqtbl1q_u8(b, i0)), s0);
+        const uint32x4_t w1 = vshlq_u32(vreinterpretq_u32_u8(vqtbl1q_u8(b, i1)), s1);
+        const uint16x8_t y = vandq_u16(vuzp1q_u16(vreinterpretq_u16_u32(w0), vreinterpretq_u16_u32(w1)), m);
+        vst1q_s16(r->c + 8 * g, vqrdmulhq_s16(vreinterpretq_s16_u16(y), q));
+    }
+    nuri_wipe(tail, sizeof tail);
+}
+
 static void neon_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
 {
     switch (d) {
@@ -468,12 +580,15 @@ static void neon_decompress(mlk_poly *r, const uint8_t *a, unsigned d)
     case 4:
         decompress4(r, a);
         break;
+    case 5:
+        decompress5(r, a);
+        break;
     case 10:
         decompress10(r, a);
         break;
     default:
-        nuri_mlkem_ref_decompress(r, a, d);
-        break; /* d = 5, 11: ML-KEM-1024 only */
+        decompress11(r, a);
+        break;
     }
 }
 
@@ -499,10 +614,43 @@ static void cbd2(mlk_poly *r, const uint8_t buf[128])
     }
 }
 
+/* SamplePolyCBD_3 of 192 bytes: coefficient i from bits 6i..6i+5 (bits 0..2 minus 3..5). TBL
+ * spreads each 3 bytes over two 16-bit lanes (12 bits each: two coefficients), as the 12-bit
+ * unpacking does. */
+static void cbd3(mlk_poly *r, const uint8_t buf[192])
+{
+    static const uint8_t idx[16] = {0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11};
+    static const int16_t shift[8] = {0, -4, 0, -4, 0, -4, 0, -4};
+    const uint8x16_t ix = vld1q_u8(idx);
+    const int16x8_t sh = vld1q_s16(shift);
+    const uint16x8_t m249 = vdupq_n_u16(0x249), m7 = vdupq_n_u16(7);
+    uint8_t tail[16];
+    for (unsigned i = 0; i < 16; i++) { /* 12 bytes -> 16 coefficients */
+        uint8x16_t b;
+        if (i < 15) {
+            b = vld1q_u8(buf + 12 * i); /* reads 16 of the 192 bytes */
+        } else {
+            memcpy(tail, buf + 180, 12);
+            memset(tail + 12, 0, 4);
+            b = vld1q_u8(tail);
+        }
+        const uint16x8_t w = vshlq_u16(vreinterpretq_u16_u8(vqtbl1q_u8(b, ix)), sh);
+        const uint16x8_t t = vaddq_u16(vaddq_u16(vandq_u16(w, m249), vandq_u16(vshrq_n_u16(w, 1), m249)),
+                                       vandq_u16(vshrq_n_u16(w, 2), m249));
+        const int16x8_t c0 =
+            vsubq_s16(vreinterpretq_s16_u16(vandq_u16(t, m7)), vreinterpretq_s16_u16(vandq_u16(vshrq_n_u16(t, 3), m7)));
+        const int16x8_t c1 = vsubq_s16(vreinterpretq_s16_u16(vandq_u16(vshrq_n_u16(t, 6), m7)),
+                                       vreinterpretq_s16_u16(vandq_u16(vshrq_n_u16(t, 9), m7)));
+        vst1q_s16(r->c + 16 * i, vzip1q_s16(c0, c1));
+        vst1q_s16(r->c + 16 * i + 8, vzip2q_s16(c0, c1));
+    }
+    nuri_wipe(tail, sizeof tail);
+}
+
 static void cbd(mlk_poly *r, const uint8_t *buf, unsigned eta)
 {
     if (eta == 2) cbd2(r, buf);
-    else nuri_mlkem_cbd(r, buf, eta); /* eta = 3: ML-KEM-512's s and e only */
+    else cbd3(r, buf);
 }
 
 /* Rejection sampling into r[ctr..256) from buf (buflen a multiple of 24, readable 8 bytes past
