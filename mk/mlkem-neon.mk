@@ -12,3 +12,12 @@ check-mlkem-neon-emul: bootstrap
 	ninja -C build/mlkem-neon-emul -j$(JOBS) test_mlkem ct_mlkem
 	cd build/mlkem-neon-emul && ctest --output-on-failure -R '^(test_mlkem|ct_mlkem)$$'
 	cd build/mlkem-neon-emul && NURI_CPU_MASK=40000 ctest --output-on-failure -R '^(test_mlkem|ct_mlkem)$$'
+
+# ML-KEM instruction counts under qemu-aarch64 (docs/performance.md): ref, opt, neon with and
+# without the SHA-3 extension, at every level, and the four peers cross-built from crates.io at
+# ML-KEM-768 (bench/arm/peers; a few minutes the first time). JSON records appended to
+# build/bench.json, the table on the terminal.
+.PHONY: bench-mlkem-arm
+bench-mlkem-arm: bootstrap-cross
+	@mkdir -p build
+	@set -o pipefail; NURI_ARM_PEERS=1 bench/arm/count_mlkem.sh 512 768 1024 | tee -a build/bench.json

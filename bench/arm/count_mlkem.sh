@@ -14,7 +14,8 @@
 # neon's Keccak uses); "aarch64-qemu-cortex-a72" runs neon on a model without it (plain NEON).
 # Every implementation's checksum of ek, ct and the shared secret must be the same.
 # NURI_ARM_PEERS=0 skips the peers (building them cross-compiles four crates with C parts: a few
-# minutes the first time; it needs cargo with the aarch64-unknown-linux-gnu target, cmake, clang).
+# minutes the first time; it needs cargo (rustup adds the aarch64-unknown-linux-gnu target), cmake
+# and libclang: scripts/deps/peers.apt).
 # QEMU models no pipeline: these are instructions, not cycles.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,8 +37,11 @@ PLUGIN=$ROOT/build/qemu-plugins/libinsn.so
 PEER=
 if [ "${NURI_ARM_PEERS:-1}" != 0 ]; then
     echo "count_mlkem: building the peers for aarch64 (bench/arm/peers, log in $O/peers.log)" >&2
+    if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
+        rustup target add aarch64-unknown-linux-gnu >>"$O/peers.log" 2>&1 || true
+    fi
     if CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
-        CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc CXX_aarch64_unknown_linux_gnu=aarch64-linux-gnu-g++ \
+        CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
         AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar \
         CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static" \
         BINDGEN_EXTRA_CLANG_ARGS_aarch64_unknown_linux_gnu="--sysroot=/usr/aarch64-linux-gnu -I/usr/aarch64-linux-gnu/include" \
