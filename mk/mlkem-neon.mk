@@ -21,3 +21,20 @@ check-mlkem-neon-emul: bootstrap
 bench-mlkem-arm: bootstrap-cross
 	@mkdir -p build
 	@set -o pipefail; NURI_ARM_PEERS=1 bench/arm/count_mlkem.sh 512 768 1024 | tee -a build/bench.json
+
+# nuri's AArch64 ML-KEM (neon on both Keccak paths, opt, ref) against pyca/cryptography: the AArch64
+# build of tests/mlkem/interop_mlkem.c under qemu-aarch64, driven by
+# tests/python/test_mlkem_pyca_aarch64.py (keys from the same seeds, ciphertexts both ways, implicit
+# rejection). The host's implementations meet pyca in tests/python (check-python).
+CHECK_EXTRA += check-mlkem-neon-pyca
+.PHONY: check-mlkem-neon-pyca
+ARM_MLKEM := build/arm-mlkem
+check-mlkem-neon-pyca: bootstrap-cross python
+	@scripts/bootstrap.sh seal
+	@[ -f $(ARM_MLKEM)/build.ninja ] || cmake -S . -B $(ARM_MLKEM) -G Ninja \
+	  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux.cmake -DCMAKE_BUILD_TYPE=Release -DNURI_ONLY=mlkem \
+	  -DNURI_BUILD_TESTS=OFF -DNURI_BUILD_BENCH=OFF >/dev/null
+	ninja -C $(ARM_MLKEM) -j$(JOBS) nuri_static >/dev/null
+	aarch64-linux-gnu-gcc -O2 -static -Wall -Wextra -Werror -Iinclude tests/mlkem/interop_mlkem.c \
+	  $(ARM_MLKEM)/libnuri.a -o $(ARM_MLKEM)/interop_mlkem
+	NURI_AARCH64_INTEROP=$(ARM_MLKEM)/interop_mlkem $(VENV)/bin/pytest -q tests/python/test_mlkem_pyca_aarch64.py
