@@ -60,7 +60,27 @@ void nuri_keccak_jobs_avx2(const nuri_keccak_job *jobs, unsigned n, unsigned rat
  * Here outlen may exceed the rate (SHAKE output of several blocks). nuri_keccak_job1 runs it when
  * the CPU has BMI2 and the portable permutation otherwise (x86-64 builds). */
 void nuri_keccak_job_bmi2(const nuri_keccak_job *job, unsigned rate);
+void nuri_keccakf1600_bmi2(uint64_t s[25]); /* the permutation of that build (needs BMI2) */
 void nuri_keccak_job1(const nuri_keccak_job *job, unsigned rate);
+
+/* A job with its own rate, in lists that mix SHAKE128, SHAKE256 and SHA-3; here outlen may exceed
+ * the rate (several squeezed blocks: XOF output for sampling). With `state` set, the sponge
+ * continues from *state instead of starting from zero (a message hashed in parts, as it is
+ * produced), and a task with job.out == NULL absorbs its message -- whole blocks, no padding --
+ * and leaves the sponge in *state for a later task. */
+typedef struct nuri_keccak_task {
+    nuri_keccak_job job;
+    unsigned rate;
+    uint64_t *state;
+} nuri_keccak_task;
+
+/* Eight interleaved states (lane i of instance j at s[8*i + j]) on AVX-512 (keccakx8_avx512.c,
+ * x86-64 builds; needs AVX-512F). nuri_keccak_tasks_x8_avx512 runs a task list on it, eight at a
+ * time: a lane that finishes its task takes the next (longest first), so tasks of different
+ * lengths and rates share permutations. nuri_keccak_jobs_x8_avx512 is nuri_keccak_jobs on it. */
+void nuri_keccakf1600_x8_avx512(uint64_t s[200]);
+void nuri_keccak_tasks_x8_avx512(const nuri_keccak_task *tasks, unsigned n);
+void nuri_keccak_jobs_x8_avx512(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
 
 /* Two Keccak-f[1600] states, interleaved (lane i of instance j at s[2*i + j]), so that lane i of
  * both is one 128-bit NEON register (keccakx2_neon.c, keccakx2_neon_sha3.c; AArch64 builds and

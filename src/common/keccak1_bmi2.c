@@ -50,6 +50,8 @@ static void keccak1(uint64_t s[25])
     s[24] = a24;
 }
 
+void nuri_keccakf1600_bmi2(uint64_t s[25]) { keccak1(s); }
+
 void nuri_keccak_job_bmi2(const nuri_keccak_job *j, unsigned rate)
 {
     uint64_t s[25];

@@ -7,11 +7,11 @@
 
 _Static_assert(sizeof(bp_params) == NURI_KEYSEARCH_GPU_PARAMS_BYTES, "bp_params layout");
 
-int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_len, int *all_equivalent)
+int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_cap, int *all_equivalent)
 {
     *all_equivalent = 0;
-    if (out && out_len) memset(out, 0, out_len); /* outputs zeroed, also for a wrong out_len */
-    if (out_len != NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
+    if (out && out_cap) memset(out, 0, out_cap); /* outputs zeroed, also for a short out_cap */
+    if (out_cap < NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm);
     if (rc == NURI_OK && p.no_round_varies) *all_equivalent = 1;

@@ -1,8 +1,8 @@
 /* The ML-KEM backend interface. The FIPS 203 logic (kem.c) is written once over these kernels;
- * an implementation (ref/, opt/, later avx2/ ...) fills one nuri_mlkem_backend.
+ * an implementation (ref/, opt/, avx2/, avx512/, neon/) fills one nuri_mlkem_backend.
  *
  * Conventions (every backend must keep them; tests/mlkem checks each backend against ref):
- *  - a polynomial is 256 int16_t coefficients, aligned to 32 bytes;
+ *  - a polynomial is 256 int16_t coefficients, aligned to 64 bytes (one AVX-512 register);
  *  - R = 2^16 (Montgomery), q = 3329; "|x| < q" means any representative in (-q, q);
  *  - NTT domain is FIPS 203's bit-reversed order, pairs (2i, 2i+1) multiplied mod X^2 - gamma_i. */
 #ifndef NURI_MLKEM_IMPL_H
@@ -19,12 +19,12 @@
 #define MLKEM_SYMBYTES  32
 
 typedef struct mlk_poly {
-    _Alignas(32) int16_t c[MLKEM_N];
+    _Alignas(64) int16_t c[MLKEM_N];
 } mlk_poly;
 
 /* b[2i+1] * gamma_i for the base multiplication, computed once per reused operand. */
 typedef struct mlk_mulcache {
-    _Alignas(32) int16_t c[MLKEM_N / 2];
+    _Alignas(64) int16_t c[MLKEM_N / 2];
 } mlk_mulcache;
 
 /* One group of noise polynomials: r[i] = SamplePolyCBD_eta(PRF_eta(seed, nonce0 + i)), i < n. */
@@ -104,6 +104,9 @@ extern const nuri_mlkem_backend nuri_mlkem_backend_ref;
 extern const nuri_mlkem_backend nuri_mlkem_backend_opt;
 #if defined(NURI_HAVE_MLKEM_AVX2)
 extern const nuri_mlkem_backend nuri_mlkem_backend_avx2; /* x86-64 builds; needs AVX2 at run time */
+#endif
+#if defined(NURI_HAVE_MLKEM_AVX512)
+extern const nuri_mlkem_backend nuri_mlkem_backend_avx512; /* x86-64 builds; needs AVX-512 at run time */
 #endif
 #if defined(NURI_HAVE_MLKEM_NEON)
 extern const nuri_mlkem_backend nuri_mlkem_backend_neon; /* AArch64 builds (and the emulated NEON test build) */

@@ -34,15 +34,18 @@ int main(int argc, char **argv)
     const char *impl = argv[1], *op = argv[3];
     const unsigned level = (unsigned)strtoul(argv[2], NULL, 10), k = level / 256;
     const unsigned v = (unsigned)(uint8_t)(argv[4][0] - '0'); /* arithmetic only from here on */
-    const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
+    const nuri_mlkem_level lv = (nuri_mlkem_level)level;
+    const size_t ekl = nuri_mlkem_ek_bytes(lv), dkl = nuri_mlkem_dk_bytes(lv), ctl = nuri_mlkem_ct_bytes(lv);
     static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES],
         ct[3 * NURI_MLKEM_MAX_CT_BYTES], ss[3 * 32];
     uint8_t seed[64], m[32];
     if (!ekl) return 2;
     for (unsigned i = 0; i < 64; i++) seed[i] = (uint8_t)(3 * i + 1);
     for (unsigned i = 0; i < 32; i++) m[i] = (uint8_t)(5 * i + 7);
-    int rc = nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, impl);
-    rc |= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl);
+    nuri_mlkem_ctx kem;
+    if (nuri_mlkem_init(&kem, lv, impl) != 0) return 2;
+    int rc = nuri_mlkem_keygen(&kem, ek, ekl, dk, dkl, seed, 64);
+    rc |= nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl, m, 32);
     memcpy(ct + ctl, ct, ctl);
     memcpy(ct + 2 * ctl, ct, ctl);
     ct[2 * ctl + 17] ^= 4;
@@ -63,11 +66,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < dkl; i++) dk[i] = (uint8_t)((dk[i] & ~other) | (dk2[i] & other));
 
     if (strcmp(op, "encaps") == 0) {
-        rc |= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl);
+        rc |= nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl, m, 32);
     } else if (strcmp(op, "decaps") == 0) {
-        rc |= nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl, impl);
+        rc |= nuri_mlkem_decaps(&kem, ss, 32, ct, ctl, dk, dkl);
     } else if (strcmp(op, "decaps-many") == 0) {
-        rc |= nuri_mlkem_decaps_many(level, ss, 3 * 32, ct, 3 * ctl, dk, dkl, 3, impl);
+        rc |= nuri_mlkem_decaps_many(&kem, ss, 3 * 32, ct, 3 * ctl, dk, dkl, 3);
     } else if (strcmp(op, "leak-branch") == 0) {
         if (m[0] & 16) sink = 1;
     } else if (strcmp(op, "leak-index") == 0) {

@@ -38,20 +38,21 @@ int main(void)
             puts("error parse");
             continue;
         }
-        const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level),
-                     ctl = nuri_mlkem_ct_bytes(level);
+        const nuri_mlkem_level lv = (nuri_mlkem_level)level;
+        const size_t ekl = nuri_mlkem_ek_bytes(lv), dkl = nuri_mlkem_dk_bytes(lv), ctl = nuri_mlkem_ct_bytes(lv);
         const size_t na = unhex(x, sizeof x, a), nb = unhex(y, sizeof y, b);
-        int rc;
-        if (strcmp(op, "keygen") == 0) {
-            rc = nuri_mlkem_keygen(level, o1, ekl, o1 + ekl, dkl, x, na, impl);
+        nuri_mlkem_ctx kem;
+        int rc = nuri_mlkem_init(&kem, lv, impl);
+        if (rc == 0 && strcmp(op, "keygen") == 0) {
+            rc = nuri_mlkem_keygen(&kem, o1, ekl, o1 + ekl, dkl, x, na);
             if (rc == 0) hex(o1, ekl), putchar(' '), hex(o1 + ekl, dkl);
-        } else if (strcmp(op, "encaps") == 0) {
-            rc = nuri_mlkem_encaps(level, o1, ctl, o2, 32, x, na, y, nb, impl);
+        } else if (rc == 0 && strcmp(op, "encaps") == 0) {
+            rc = nuri_mlkem_encaps(&kem, o1, ctl, o2, 32, x, na, y, nb);
             if (rc == 0) hex(o1, ctl), putchar(' '), hex(o2, 32);
-        } else if (strcmp(op, "decaps") == 0) {
-            rc = nuri_mlkem_decaps(level, o2, 32, y, nb, x, na, impl);
+        } else if (rc == 0 && strcmp(op, "decaps") == 0) {
+            rc = nuri_mlkem_decaps(&kem, o2, 32, y, nb, x, na);
             if (rc == 0) hex(o2, 32);
-        } else {
+        } else if (rc == 0) {
             rc = -100;
         }
         if (rc != 0) printf("error %d", rc);

@@ -29,8 +29,19 @@ static const unsigned LEVELS[3] = {512, 768, 1024};
 
 static void load_impls(void)
 {
-    for (size_t i = 0; i < nuri_mlkem_impl_count(); i++)
-        if (nuri_mlkem_impl_supported(i)) impl_names[n_impls++] = nuri_mlkem_impl_info(i)->name;
+    for (size_t i = 0; i < nuri_mlkem_impl_count(); i++) {
+        const nuri_impl_info *info = nuri_mlkem_impl_info(i);
+        if (nuri_mlkem_impl_supported(i)) {
+            impl_names[n_impls++] = info->name;
+            continue;
+        }
+        /* a registered implementation this CPU cannot run: said, so a log shows what did not run */
+        char names[128];
+        const uint32_t lacks = info->cpu_features & ~nuri_cpu_features();
+        const uint32_t avx512 = NURI_CPU_AVX512F | NURI_CPU_AVX512BW | NURI_CPU_AVX512VL | NURI_CPU_AVX512DQ;
+        printf("%s: skipped: CPU lacks %s(%s)\n", info->name, lacks & avx512 ? "AVX-512 " : "",
+               nuri_cpu_feature_names(lacks, names, sizeof names));
+    }
     printf("implementations:");
     for (size_t i = 0; i < n_impls; i++) printf(" %s", impl_names[i]);
     printf(" (default %s)\n", nuri_mlkem_default_impl());
@@ -56,7 +67,145 @@ static int all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
+/* The tests run one level with one named implementation at a time: these set up the context of
+ * the length-checked API (nuri_mlkem_init; impl NULL = dispatch) and make the call. A setup error
+ * is returned as the call's. */
+static int kg(unsigned level, uint8_t *ek, size_t ek_cap, uint8_t *dk, size_t dk_cap, const uint8_t *seed,
+              size_t seed_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_keygen(&c, ek, ek_cap, dk, dk_cap, seed, seed_len);
+}
+
+static int enc(unsigned level, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap, const uint8_t *ek, size_t ek_len,
+               const uint8_t *m, size_t m_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_encaps(&c, ct, ct_cap, ss, ss_cap, ek, ek_len, m, m_len);
+}
+
+static int dec(unsigned level, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
+               size_t dk_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_decaps(&c, ss, ss_cap, ct, ct_len, dk, dk_len);
+}
+
+static int enc_many(unsigned level, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap, const uint8_t *ek,
+                    size_t ek_len, const uint8_t *m, size_t m_len, size_t n, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_encaps_many(&c, ct, ct_cap, ss, ss_cap, ek, ek_len, m, m_len, n);
+}
+
+static int dec_many(unsigned level, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
+                    size_t dk_len, size_t n, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_decaps_many(&c, ss, ss_cap, ct, ct_len, dk, dk_len, n);
+}
+
 /* ---------------- SHA-3 ---------------- */
+
+#if defined(NURI_HAVE_MLKEM_AVX512)
+/* A Keccak sponge from the permutation alone, for any rate, domain byte and output length: the
+ * reference for the task runners. */
+static void ref_sponge(uint8_t *out, size_t outlen, unsigned rate, uint8_t ds, const uint8_t *in, size_t len)
+{
+    uint64_t s[25] = {0};
+    uint8_t blk[200];
+    for (;;) {
+        const size_t n = len < rate ? len : rate;
+        memset(blk, 0, rate);
+        memcpy(blk, in, n);
+        if (n < rate) {
+            blk[n] ^= ds;
+            blk[rate - 1] ^= 0x80;
+        }
+        for (unsigned i = 0; i < rate / 8; i++) s[i] ^= nuri_load64_le(blk + 8 * i);
+        nuri_keccakf1600(s);
+        if (n < rate) break;
+        in += rate;
+        len -= rate;
+    }
+    for (size_t o = 0; o < outlen; o += rate) {
+        if (o) nuri_keccakf1600(s);
+        for (size_t b = 0; b < rate && o + b < outlen; b++) out[o + b] = (uint8_t)(s[b / 8] >> (8 * (b % 8)));
+    }
+}
+
+/* The eight-way task runner against ref_sponge: random lists of 1..70 tasks (idle lanes, more
+ * tasks than lanes, more than one ordering chunk) mixing rates, domain bytes, prefixes, message
+ * lengths around block boundaries and outputs of several blocks. */
+static void test_keccak_tasks_x8(void)
+{
+    if (!nuri_cpu_has(nuri_mlkem_backend_avx512.info.cpu_features)) {
+        printf("Keccak x8 task runner: skipped: CPU lacks AVX-512\n");
+        return;
+    }
+    enum { NT = 70, OUTMAX = 3 * 168 + 60 };
+    static const unsigned rates[3] = {72, 136, 168};
+    static uint8_t msg[1500], out[NT][OUTMAX], want[OUTMAX], cat[1500];
+    static nuri_keccak_task t[NT];
+    tu_randbytes(msg, sizeof msg);
+    int ok = 1;
+    for (int it = 0; it < 80; it++) {
+        const unsigned n = it == 0 ? NT : 1 + (unsigned)(tu_rand64() % (it % 2 ? 9 : 24));
+        for (unsigned j = 0; j < n; j++) {
+            const unsigned rate = rates[tu_rand64() % 3];
+            const size_t prelen = tu_rand64() % 3 == 0 ? tu_rand64() % 50 : 0;
+            size_t len = tu_rand64() % 4 == 0 ? rate * (tu_rand64() % 5) + tu_rand64() % 3 : tu_rand64() % 700;
+            const size_t outlen = 1 + tu_rand64() % OUTMAX;
+            t[j] = (nuri_keccak_task){.job = {prelen ? msg + 1200 : NULL, prelen, msg + tu_rand64() % 400, len, out[j],
+                                              outlen, (uint8_t)(tu_rand64() & 1 ? 0x06 : 0x1F)},
+                                      .rate = rate};
+        }
+        nuri_keccak_tasks_x8_avx512(t, n);
+        for (unsigned j = 0; j < n; j++) {
+            memcpy(cat, t[j].job.pre ? t[j].job.pre : msg, t[j].job.prelen);
+            memcpy(cat + t[j].job.prelen, t[j].job.in, t[j].job.len);
+            ref_sponge(want, t[j].job.outlen, t[j].rate, t[j].job.ds, cat, t[j].job.prelen + t[j].job.len);
+            ok &= memcmp(want, t[j].job.out, t[j].job.outlen) == 0;
+        }
+    }
+    CHECK(ok, "Keccak x8 task runner == reference sponge on 80 random task lists (rates 72/136/168, 1..70 tasks)");
+
+    /* messages hashed in two parts: whole blocks absorbed into a saved state (beside other
+     * tasks), then the rest from that state in a second list */
+    static uint64_t st[NT][25];
+    static nuri_keccak_task t2[NT];
+    ok = 1;
+    for (int it = 0; it < 40; it++) {
+        const unsigned n = 1 + (unsigned)(tu_rand64() % 12);
+        for (unsigned j = 0; j < n; j++) {
+            const unsigned rate = rates[tu_rand64() % 3];
+            const size_t len = tu_rand64() % 900, cut = rate * (tu_rand64() % (len / rate + 1));
+            const uint8_t *in = msg + tu_rand64() % 400;
+            memset(st[j], 0, sizeof st[j]);
+            t[j] = (nuri_keccak_task){.job = {NULL, 0, in, cut, NULL, 0, 0}, .rate = rate, .state = st[j]};
+            t2[j] = (nuri_keccak_task){.job = {NULL, 0, in + cut, len - cut, out[j], 1 + tu_rand64() % OUTMAX, 0x06},
+                                       .rate = rate,
+                                       .state = st[j]};
+            t[n + j] = (nuri_keccak_task){.job = {NULL, 0, msg, tu_rand64() % 300, out[n + j], 200, 0x1F}, .rate = 136};
+        }
+        nuri_keccak_tasks_x8_avx512(t, 2 * n);
+        nuri_keccak_tasks_x8_avx512(t2, n);
+        for (unsigned j = 0; j < n; j++) {
+            ref_sponge(want, t2[j].job.outlen, t2[j].rate, 0x06, t[j].job.in, t[j].job.len + t2[j].job.len);
+            ok &= memcmp(want, out[j], t2[j].job.outlen) == 0;
+            ref_sponge(want, 200, 136, 0x1F, msg, t[n + j].job.len);
+            ok &= memcmp(want, out[n + j], 200) == 0;
+        }
+    }
+    CHECK(ok, "Keccak x8 task runner: messages absorbed in parts through a saved state == reference sponge");
+}
+#endif
+
 static void test_sha3(void)
 {
     static const struct {
@@ -150,7 +299,7 @@ static void test_sha3(void)
 #endif
         }
     }
-    /* Keccak job lists (pre || in, any domain byte, several rates): portable and AVX2 against
+    /* Keccak job lists (pre || in, any domain byte, several rates): portable and SIMD forms against
      * one-shot SHA-3/SHAKE, with groups of equal and of different block counts */
     {
         static const unsigned rates[3] = {72, 136, 168};
@@ -199,6 +348,13 @@ static void test_sha3(void)
                 if (v == 2) setenv("NURI_CPU_MASK", "20", 1); /* NURI_CPU_BMI2 (hides it only: no bits added) */
                 if (v && nuri_cpu_has(NURI_CPU_AVX2)) nuri_keccak_jobs_avx2(jobs, n, rate);
                 else nuri_keccak_jobs(jobs, n, rate);
+#if defined(NURI_HAVE_MLKEM_AVX512)
+                if (v == 1 && nuri_cpu_has(nuri_mlkem_backend_avx512.info.cpu_features)) { /* and the x8 form */
+                    for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[1][j], ref[j], jobs[j].outlen) == 0;
+                    memset(outs[1], 0, sizeof outs[1]);
+                    nuri_keccak_jobs_x8_avx512(jobs, n, rate);
+                }
+#endif
                 if (v == 2) {
                     if (was) setenv("NURI_CPU_MASK", saved, 1);
                     else unsetenv("NURI_CPU_MASK");
@@ -209,7 +365,8 @@ static void test_sha3(void)
                 for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[v > 0][j], ref[j], jobs[j].outlen) == 0;
             }
         }
-        CHECK(ok, "Keccak job lists (portable, AVX2 x4, NEON x2) == one-shot SHA-3/SHAKE on 60 random lists");
+        CHECK(ok,
+              "Keccak job lists (portable, AVX2 x4, AVX-512 x8, NEON x2) == one-shot SHA-3/SHAKE on 60 random lists");
     }
 #if defined(NURI_TEST_OPENSSL)
     /* differential against OpenSSL on random lengths */
@@ -312,10 +469,13 @@ static int in_range(const mlk_poly *a, int lo, int hi)
 static const nuri_mlkem_backend *backend_by_name(const char *name)
 {
     static const nuri_mlkem_backend *const all[] = {
-        &nuri_mlkem_backend_ref,
+        &nuri_mlkem_backend_ref, /* every build */
         &nuri_mlkem_backend_opt,
 #if defined(NURI_HAVE_MLKEM_AVX2)
         &nuri_mlkem_backend_avx2,
+#endif
+#if defined(NURI_HAVE_MLKEM_AVX512)
+        &nuri_mlkem_backend_avx512,
 #endif
 #if defined(NURI_HAVE_MLKEM_NEON)
         &nuri_mlkem_backend_neon,
@@ -648,7 +808,7 @@ static void test_acvp(void)
             tu_unhex(seed, 32, t->d);
             tu_unhex(seed + 32, 32, t->z);
             uint8_t *wek = unhex_alloc(t->ek, &n), *wdk = unhex_alloc(t->dk, &n);
-            int rc = nuri_mlkem_keygen(t->level, ek, ekl, dk, dkl, seed, 64, impl);
+            int rc = kg(t->level, ek, ekl, dk, dkl, seed, 64, impl);
             CHECK(rc == 0 && memcmp(ek, wek, ekl) == 0 && memcmp(dk, wdk, dkl) == 0, "%s: ACVP keyGen tcId %u", impl,
                   t->tcid);
             free(wek);
@@ -665,7 +825,7 @@ static void test_acvp(void)
             uint8_t *ek = unhex_alloc(t->ek, &ekl), *m = unhex_alloc(t->m, &ml), *wc = unhex_alloc(t->c, &cl),
                     *wk = unhex_alloc(t->k, &kl);
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32];
-            int rc = nuri_mlkem_encaps(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
+            int rc = enc(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
             CHECK(rc == 0 && memcmp(ct, wc, cl) == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP encapsulation tcId %u", impl,
                   t->tcid);
             free(ek);
@@ -679,7 +839,7 @@ static void test_acvp(void)
             size_t dkl, cl, kl;
             uint8_t *dk = unhex_alloc(t->dk, &dkl), *c = unhex_alloc(t->c, &cl), *wk = unhex_alloc(t->k, &kl);
             uint8_t ss[32], j[32];
-            int rc = nuri_mlkem_decaps(t->level, ss, 32, c, cl, dk, dkl, impl);
+            int rc = dec(t->level, ss, 32, c, cl, dk, dkl, impl);
             CHECK(rc == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP decapsulation tcId %u", impl, t->tcid);
             /* the implicit-rejection cases return J(z || c), computed here independently */
             nuri_shake_ctx x;
@@ -707,8 +867,7 @@ static void test_acvp(void)
         /* and encaps itself refuses it */
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {1};
-            int rc2 =
-                nuri_mlkem_encaps(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
+            int rc2 = enc(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
             CHECK((rc2 == 0) == t->passed, "%s: encaps on ACVP ek tcId %u", impl_names[ii], t->tcid);
         }
         fails += !t->passed;
@@ -723,7 +882,7 @@ static void test_acvp(void)
               t->passed ? "pass" : "fail");
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES] = {0}, ss[32];
-            int rc2 = nuri_mlkem_decaps(t->level, ss, 32, ct, nuri_mlkem_ct_bytes(t->level), k, l, impl_names[ii]);
+            int rc2 = dec(t->level, ss, 32, ct, nuri_mlkem_ct_bytes(t->level), k, l, impl_names[ii]);
             CHECK((rc2 == 0) == t->passed, "%s: decaps on ACVP dk tcId %u", impl_names[ii], t->tcid);
         }
         fails += !t->passed;
@@ -859,10 +1018,10 @@ static void test_kat(void)
                     ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
                 drbg_init(&d, seeds[i]);
                 drbg_bytes(&d, coins, 64);
-                ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, coins, 64, impl_names[ii]) == 0;
+                ok &= kg(level, ek, ekl, dk, dkl, coins, 64, impl_names[ii]) == 0;
                 drbg_bytes(&d, m, 32);
-                ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
-                ok &= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+                ok &= dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0;
                 ok &= memcmp(ss, ss2, 32) == 0;
                 sbuf *s = &all;
                 char cnt[32];
@@ -948,7 +1107,7 @@ static void keypair(unsigned level, uint8_t *ek, uint8_t *dk)
 {
     uint8_t seed[64];
     tu_randbytes(seed, 64);
-    if (nuri_mlkem_keygen(level, ek, nuri_mlkem_ek_bytes(level), dk, nuri_mlkem_dk_bytes(level), seed, 64, NULL)) {
+    if (kg(level, ek, nuri_mlkem_ek_bytes(level), dk, nuri_mlkem_dk_bytes(level), seed, 64, NULL)) {
         fprintf(stderr, "keygen failed\n");
         exit(2);
     }
@@ -990,7 +1149,7 @@ static void test_modulus_check(void)
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
             memset(ct, 0xAA, sizeof ct);
             memset(ss, 0xAA, sizeof ss);
-            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
+            int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
             rejected += rc == NURI_EBADEK && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
             zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
             total++;
@@ -1030,10 +1189,10 @@ static void test_degenerate_ek(void)
             for (size_t ii = 0; ii < n_impls; ii++) {
                 memset(ct, 0xAA, sizeof ct);
                 memset(ss, 0xAA, sizeof ss);
-                int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
+                int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
                 CHECK(rc == NURI_EWEAKEK && all_zero(ct, ctl) && all_zero(ss, 32),
                       "%s ML-KEM-%u: encaps refuses t = 0 (rc %d), outputs zeroed", impl_names[ii], level, rc);
-                rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, NULL, 0, impl_names[ii]);
+                rc = enc(level, ct, ctl, ss, 32, bad, ekl, NULL, 0, impl_names[ii]);
                 CHECK(rc == NURI_EWEAKEK, "%s ML-KEM-%u: encaps (OS randomness) refuses t = 0", impl_names[ii], level);
             }
         }
@@ -1057,8 +1216,7 @@ static void test_degenerate_ek(void)
                 zeros++;
             }
         CHECK(nuri_mlkem_check_ek(level, bad, ekl) == 0, "ML-KEM-%u: %u zero coefficients accepted", level, zeros);
-        CHECK(nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it",
-              level);
+        CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it", level);
         for (unsigned idx = 1; zeros < 16 * k; idx++)
             if (get_coeff(bad, idx) != 0) {
                 set_coeff(bad, idx, 0);
@@ -1077,7 +1235,7 @@ static void test_degenerate_ek(void)
         memset(eks + ekl, 0, ekl);
         memcpy(eks + 2 * ekl, ek, ekl);
         memset(sss, 0xAA, sizeof sss);
-        int rc = nuri_mlkem_encaps_many(level, cts, 3 * ctl, sss, 3 * 32, eks, 3 * ekl, ms, 3 * 32, 3, NULL);
+        int rc = enc_many(level, cts, 3 * ctl, sss, 3 * 32, eks, 3 * ekl, ms, 3 * 32, 3, NULL);
         CHECK(rc == NURI_EWEAKEK && all_zero(sss, sizeof sss) && all_zero(cts, 3 * ctl),
               "ML-KEM-%u: encaps_many refuses a degenerate ek among good ones (rc %d)", level, rc);
     }
@@ -1100,25 +1258,25 @@ static void test_hash_check_and_rejection(void)
             bad[768 * k + 32 + i] ^= (uint8_t)(1u << (i % 8));
             memset(ss, 0xAA, 32);
             ok &= nuri_mlkem_check_dk(level, bad, dkl) == NURI_EBADDK;
-            ok &= nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK && all_zero(ss, 32);
+            ok &= dec(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK && all_zero(ss, 32);
         }
         CHECK(ok, "ML-KEM-%u: dk with a wrong H(ek) rejected by check and decaps, ss zeroed", level);
         /* an ek inside dk that no longer matches its hash */
         memcpy(bad, dk, dkl);
         bad[384 * k + 5] ^= 1;
-        CHECK(nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK,
-              "ML-KEM-%u: dk with a modified ek rejected", level);
+        CHECK(dec(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK, "ML-KEM-%u: dk with a modified ek rejected",
+              level);
 
         /* implicit rejection on a last-byte change, for every implementation */
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t m[32];
             tu_randbytes(m, 32);
-            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]);
-            rc |= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            int rc = enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]);
+            rc |= dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             CHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s ML-KEM-%u: round trip", impl_names[ii], level);
             for (int bit = 0; bit < 8; bit++) {
                 ct[ctl - 1] ^= (uint8_t)(1u << bit);
-                rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                rc = dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
                 nuri_shake_ctx x;
                 nuri_shake256_init(&x);
                 nuri_shake_absorb(&x, dk + dkl - 32, 32);
@@ -1130,7 +1288,7 @@ static void test_hash_check_and_rejection(void)
             }
             /* first byte too */
             ct[0] ^= 0x80;
-            rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            rc = dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             CHECK(rc == 0 && memcmp(ss2, ss, 32) != 0, "%s ML-KEM-%u: first ct byte changed -> rejection key",
                   impl_names[ii], level);
         }
@@ -1142,77 +1300,98 @@ static void test_length_errors(void)
     for (int li = 0; li < 3; li++) {
         unsigned level = LEVELS[li];
         size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
-        static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES + 8], dk[NURI_MLKEM_MAX_DK_BYTES + 8],
-            ct[NURI_MLKEM_MAX_CT_BYTES + 8], ss[40], seed[72], m[40];
+        static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES + 40], dk[NURI_MLKEM_MAX_DK_BYTES + 40],
+            ct[NURI_MLKEM_MAX_CT_BYTES + 40], ss[40], seed[72], m[40];
         keypair(level, ek, dk);
         tu_randbytes(seed, sizeof seed);
         tu_randbytes(m, sizeof m);
-        int ok = 1;
+        nuri_mlkem_ctx kem;
+        CHECK(nuri_mlkem_init(&kem, (nuri_mlkem_level)level, NULL) == 0 &&
+                  strcmp(nuri_mlkem_ctx_impl_name(&kem), nuri_mlkem_default_impl()) == 0,
+              "ML-KEM-%u: init with dispatch", level);
 #define EXPECT(call, code, ...)                          \
     do {                                                 \
         memset(ct, 0xAA, sizeof ct);                     \
         memset(ss, 0xAA, sizeof ss);                     \
         int rc_ = (call);                                \
         CHECK(rc_ == (code), "ML-KEM-%u: " __VA_ARGS__); \
-        (void)ok;                                        \
     } while (0)
-        static const long deltas[] = {-1, 1, -32};
-        uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 8], dk2[NURI_MLKEM_MAX_DK_BYTES + 8];
-        for (int di = 0; di < 3; di++) {
+        static const long deltas[] = {-1, 1, -32, 32};
+        uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 40], dk2[NURI_MLKEM_MAX_DK_BYTES + 40];
+        for (int di = 0; di < 4; di++) {
             long dl = deltas[di];
-            /* keygen: ek, dk, seed lengths */
+            /* outputs: a capacity below the size is NURI_EBUFFER (outputs zeroed), above it is fine
+             * (the size is written); inputs: any other length is NURI_ELENGTH */
+            int out_code = dl < 0 ? NURI_EBUFFER : NURI_OK;
             memset(ek2, 0xAA, sizeof ek2);
             memset(dk2, 0xAA, sizeof dk2);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl + dl, dk2, dkl, seed, 64, NULL) == NURI_ELENGTH &&
-                      all_zero(ek2, ekl + dl) && all_zero(dk2, dkl),
-                  "ML-KEM-%u: keygen ek_len %+ld -> ELENGTH, outputs zeroed", level, dl);
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl + dl, dk2, dkl, seed, 64) == out_code &&
+                      (dl > 0 || (all_zero(ek2, ekl + dl) && all_zero(dk2, dkl))),
+                  "ML-KEM-%u: keygen ek_cap %+ld, outputs zeroed on error", level, dl);
+            if (dl > 0) CHECK(ek2[ekl] == 0xAA, "ML-KEM-%u: keygen writes exactly the ek size", level);
             memset(dk2, 0xAA, sizeof dk2);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl + dl, seed, 64, NULL) == NURI_ELENGTH &&
-                      all_zero(dk2, dkl + dl),
-                  "ML-KEM-%u: keygen dk_len %+ld", level, dl);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl, seed, 64 + dl, NULL) == NURI_ELENGTH,
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl, dk2, dkl + dl, seed, 64) == out_code &&
+                      (dl > 0 || all_zero(dk2, dkl + dl)),
+                  "ML-KEM-%u: keygen dk_cap %+ld", level, dl);
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl, dk2, dkl, seed, 64 + dl) == NURI_ELENGTH,
                   "ML-KEM-%u: seed_len %+ld", level, dl);
-            /* encaps: ct, ss, ek, m */
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl + dl, ss, 32, ek, ekl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ct_len %+ld", level, dl);
-            CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on error", level);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32 + dl, ek, ekl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ss_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl + dl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ek_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_check_ek(level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32 + dl, NULL), NURI_ELENGTH,
-                   "encaps m_len %+ld", level, dl);
-            /* decaps: ss, ct, dk */
-            EXPECT(nuri_mlkem_decaps(level, ss, 32 + dl, ct, ctl, dk, dkl, NULL), NURI_ELENGTH, "decaps ss_len %+ld",
+            /* encaps: ct, ss (outputs), ek, m (inputs) */
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl + dl, ss, 32, ek, ekl, m, 32), out_code, "encaps ct_cap %+ld", level,
+                   dl);
+            if (dl < 0) CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed", level);
+            if (dl > 0) CHECK(ct[ctl] == 0xAA, "ML-KEM-%u: encaps writes exactly the ct size", level);
+            if (dl >= -32 && dl <= 8)
+                EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32 + dl, ek, ekl, m, 32), out_code, "encaps ss_cap %+ld",
+                       level, dl);
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl + dl, m, 32), NURI_ELENGTH, "encaps ek_len %+ld",
                    level, dl);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl + dl, dk, dkl, NULL), NURI_ELENGTH, "decaps ct_len %+ld",
+            CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on an input error", level);
+            EXPECT(nuri_mlkem_check_ek((nuri_mlkem_level)level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level,
+                   dl);
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl, m, 32 + dl), NURI_ELENGTH, "encaps m_len %+ld",
                    level, dl);
+            /* decaps: ss (output), ct, dk (inputs) */
+            if (dl >= -32 && dl <= 8)
+                EXPECT(nuri_mlkem_decaps(&kem, ss, 32 + dl, ct, ctl, dk, dkl), out_code, "decaps ss_cap %+ld", level,
+                       dl);
+            EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, ctl + dl, dk, dkl), NURI_ELENGTH, "decaps ct_len %+ld", level,
+                   dl);
             CHECK(all_zero(ss, 32), "ML-KEM-%u: decaps output zeroed on error", level);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl + dl, NULL), NURI_ELENGTH, "decaps dk_len %+ld",
-                   level, dl);
-            EXPECT(nuri_mlkem_check_dk(level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level, dl);
+            EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, ctl, dk, dkl + dl), NURI_ELENGTH, "decaps dk_len %+ld", level,
+                   dl);
+            EXPECT(nuri_mlkem_check_dk((nuri_mlkem_level)level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level,
+                   dl);
         }
         /* the other level's sizes */
         unsigned other = LEVELS[(li + 1) % 3];
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, nuri_mlkem_ek_bytes(other), m, 32, NULL), NURI_ELENGTH,
+        EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, nuri_mlkem_ek_bytes(other), m, 32), NURI_ELENGTH,
                "ek of another level", level);
-        EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, nuri_mlkem_ct_bytes(other), dk, dkl, NULL), NURI_ELENGTH,
+        EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, nuri_mlkem_ct_bytes(other), dk, dkl), NURI_ELENGTH,
                "ct of another level", level);
         /* NULL pointers */
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, NULL, ekl, m, 32, NULL), NURI_ELENGTH, "NULL ek", level);
-        EXPECT(nuri_mlkem_decaps(level, ss, 32, NULL, ctl, dk, dkl, NULL), NURI_ELENGTH, "NULL ct", level);
-        EXPECT(nuri_mlkem_keygen(level, NULL, ekl, dk2, dkl, seed, 64, NULL), NURI_ELENGTH, "NULL ek out", level);
-        /* unknown implementation, bad level */
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "nope"), NURI_ENOTFOUND, "unknown impl",
-               level);
-        CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for an unknown impl", level);
-        EXPECT(nuri_mlkem_encaps(level + 1, ct, ctl, ss, 32, ek, ekl, m, 32, NULL), NURI_EINVAL, "bad level", level);
-        EXPECT(nuri_mlkem_keygen(0, ek2, ekl, dk2, dkl, seed, 64, NULL), NURI_EINVAL, "keygen level 0", level);
-        CHECK(nuri_mlkem_ek_bytes(level + 1) == 0 && nuri_mlkem_dk_bytes(7) == 0 && nuri_mlkem_ct_bytes(0) == 0,
+        EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, NULL, ekl, m, 32), NURI_ELENGTH, "NULL ek", level);
+        EXPECT(nuri_mlkem_decaps(&kem, ss, 32, NULL, ctl, dk, dkl), NURI_ELENGTH, "NULL ct", level);
+        EXPECT(nuri_mlkem_keygen(&kem, NULL, ekl, dk2, dkl, seed, 64), NURI_EBUFFER, "NULL ek out", level);
+        /* the context: unknown implementation, bad level, one not set up */
+        nuri_mlkem_ctx bad;
+        CHECK(nuri_mlkem_init(&bad, (nuri_mlkem_level)level, "nope") == NURI_ENOTFOUND &&
+                  nuri_mlkem_ctx_impl_name(&bad) == NULL,
+              "ML-KEM-%u: unknown impl", level);
+        EXPECT(nuri_mlkem_encaps(&bad, ct, ctl, ss, 32, ek, ekl, m, 32), NURI_ESTATE, "context not set up", level);
+        CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for a context not set up", level);
+        CHECK(nuri_mlkem_init(&bad, (nuri_mlkem_level)(level + 1), NULL) == NURI_EINVAL &&
+                  nuri_mlkem_init(&bad, (nuri_mlkem_level)0, "ref") == NURI_EINVAL,
+              "ML-KEM-%u: bad level", level);
+        EXPECT(nuri_mlkem_keygen(&bad, ek2, ekl, dk2, dkl, seed, 64), NURI_ESTATE, "keygen, context not set up", level);
+        CHECK(nuri_mlkem_ek_bytes((nuri_mlkem_level)(level + 1)) == 0 &&
+                  nuri_mlkem_dk_bytes((nuri_mlkem_level)7) == 0 && nuri_mlkem_ct_bytes((nuri_mlkem_level)0) == 0,
               "size getters return 0 for unknown levels");
     }
-    CHECK(nuri_mlkem_ss_bytes() == 32, "ss bytes");
+    CHECK(nuri_mlkem_ss_bytes() == 32 && nuri_mlkem_ctx_bytes() == sizeof(nuri_mlkem_ctx), "size getters");
+    CHECK(nuri_mlkem_ek_bytes(NURI_MLKEM512) == NURI_MLKEM512_EK_BYTES &&
+              nuri_mlkem_dk_bytes(NURI_MLKEM768) == NURI_MLKEM768_DK_BYTES &&
+              nuri_mlkem_ct_bytes(NURI_MLKEM1024) == NURI_MLKEM1024_CT_BYTES,
+          "size macros = getters");
 }
 
 /* Randomized round trips through the OS RNG, fixed-size API == generic API, impls agree. */
@@ -1237,14 +1416,14 @@ static void test_malformed_differential(void)
             for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek, i, (unsigned)(tu_rand64() % MLKEM_Q));
             tu_randbytes(ek + 384 * k, 32);
             tu_randbytes(m, 32);
-            int r1 = nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
-            int r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
+            int r1 = enc(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
+            int r2 = enc(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
             ok &= r1 == 0 && r2 == 0 && memcmp(c1, c2, ctl) == 0 && memcmp(s1, s2, 32) == 0;
             /* ek: random bytes (some 12-bit value >= q: rejected, outputs zeroed) */
             uint8_t bad[NURI_MLKEM_MAX_EK_BYTES];
             tu_randbytes(bad, ekl);
             set_coeff(bad, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
-            r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
+            r2 = enc(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
             ok &= r2 == NURI_EBADEK && all_zero(c2, ctl) && all_zero(s2, 32);
             /* dk: random 12-bit values as s, then ek (above), H(ek), z */
             tu_randbytes(dk, 384 * k);
@@ -1255,19 +1434,19 @@ static void test_malformed_differential(void)
                 if (v == 0) memcpy(ct, c1, ctl); /* the ciphertext of ek (under another s: rejected) */
                 else memset(ct, v == 1 ? 0 : 0xFF, ctl);
                 if (v == 3) tu_randbytes(ct, ctl);
-                r1 = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk, dkl, "ref");
-                r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                r1 = dec(level, s1, 32, ct, ctl, dk, dkl, "ref");
+                r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
                 ok &= r1 == 0 && r2 == 0 && memcmp(s1, s2, 32) == 0;
             }
             /* the same dk with a stale H(ek) */
             dk[384 * k + ekl + (size_t)(tu_rand64() % 32)] ^= (uint8_t)(1u << (tu_rand64() % 8));
             memset(s2, 0x55, 32);
-            r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(s2, 32);
             uint8_t sss[3 * 32], cts[3 * NURI_MLKEM_MAX_CT_BYTES];
             memset(sss, 0x55, sizeof sss);
             for (int t = 0; t < 3; t++) memcpy(cts + t * ctl, ct, ctl);
-            r2 = nuri_mlkem_decaps_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
+            r2 = dec_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(sss, 3 * 32);
         }
         CHECK(ok,
@@ -1293,12 +1472,11 @@ static void test_api_and_differential(void)
           "ML-KEM-1024 random round trip (OS RNG)");
     tu_randbytes(seed, 64);
     tu_randbytes(m, 32);
-    CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 &&
-              nuri_mlkem_keygen(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 && memcmp(ek, ek2, 1184) == 0 &&
-              memcmp(dk, dk2, 2400) == 0,
+    CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 && kg(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 &&
+              memcmp(ek, ek2, 1184) == 0 && memcmp(dk, dk2, 2400) == 0,
           "fixed-size keygen_derand == generic ref");
     CHECK(nuri_mlkem768_encaps_derand(ct, ss, ek, m) == 0 &&
-              nuri_mlkem_encaps(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
+              enc(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
               memcmp(ss, ss2, 32) == 0,
           "fixed-size encaps_derand == generic ref");
     CHECK(nuri_mlkem512_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem512_encaps_derand(ct, ss, ek, m) == 0 &&
@@ -1313,22 +1491,100 @@ static void test_api_and_differential(void)
         size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
         tu_randbytes(seed, 64);
         tu_randbytes(m, 32);
-        ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
-        ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        ok &= kg(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
         /* a random (almost surely invalid) ciphertext too */
         tu_randbytes(ct2, ctl);
-        ok &= nuri_mlkem_decaps(level, ss3, 32, ct2, ctl, dk, dkl, "ref") == 0;
+        ok &= dec(level, ss3, 32, ct2, ctl, dk, dkl, "ref") == 0;
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t e2[NURI_MLKEM_MAX_EK_BYTES], d2[NURI_MLKEM_MAX_DK_BYTES], c2[NURI_MLKEM_MAX_CT_BYTES], s2[32];
-            ok &= nuri_mlkem_keygen(level, e2, ekl, d2, dkl, seed, 64, impl_names[ii]) == 0;
+            ok &= kg(level, e2, ekl, d2, dkl, seed, 64, impl_names[ii]) == 0;
             ok &= memcmp(e2, ek, ekl) == 0 && memcmp(d2, dk, dkl) == 0;
-            ok &= nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+            ok &= enc(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
             ok &= memcmp(c2, ct, ctl) == 0 && memcmp(s2, ss, 32) == 0;
-            ok &= nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss, 32) == 0;
-            ok &= nuri_mlkem_decaps(level, s2, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss3, 32) == 0;
+            ok &= dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss, 32) == 0;
+            ok &= dec(level, s2, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss3, 32) == 0;
         }
     }
     CHECK(ok, "every implementation agrees with ref on 60 random key pairs, ciphertexts and invalid ciphertexts");
+}
+
+/* Every implementation against ref on valid keys and ciphertexts changed a little, random per run:
+ * eks with one value made >= q (EBADEK, outputs zeroed) and eks with random t and rho that pass the
+ * check (same ct and K); dks with a changed byte in their copy of ek or in H(ek) (EBADDK), and dks
+ * keeping the hash with a random dk_PKE (12-bit values up to 4095, which ByteDecode reduces) or
+ * another z (same K'); ciphertexts with one or a few flipped bits, all zero, all ones, or from
+ * another key (same K, the implicit-rejection value). */
+static void test_malformed_mutations(void)
+{
+    static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES],
+        ek2[NURI_MLKEM_MAX_EK_BYTES], dk2[NURI_MLKEM_MAX_DK_BYTES], ct2[NURI_MLKEM_MAX_CT_BYTES],
+        c1[NURI_MLKEM_MAX_CT_BYTES];
+    uint8_t seed[64], m[32], ss[32], want[32], s1[32];
+    int ok_ek = 1, ok_dk = 1, ok_ct = 1, cases = 0;
+    for (int it = 0; it < 45; it++) {
+        const unsigned level = LEVELS[it % 3], k = level / 256;
+        const size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level),
+                     ctl = nuri_mlkem_ct_bytes(level), pke = 384 * (size_t)k;
+        tu_randbytes(seed, 64);
+        tu_randbytes(m, 32);
+        ok_ek &= kg(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok_ek &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        /* eks: one value in [q, 4095] at a random place; then random t (values < q) and rho */
+        memcpy(ek2, ek, ekl);
+        set_coeff(ek2, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            memset(c1, 0x55, ctl);
+            memset(s1, 0x55, 32);
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
+            ok_ek &= all_zero(c1, ctl) && all_zero(s1, 32);
+        }
+        for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek2, i, (unsigned)(tu_rand64() % MLKEM_Q));
+        tu_randbytes(ek2 + pke, 32);
+        ok_ek &= enc(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
+        for (size_t ii = 0; ii < n_impls; ii++) {
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
+            ok_ek &= memcmp(c1, ct2, ctl) == 0 && memcmp(s1, want, 32) == 0;
+        }
+        /* dks: a changed byte of the ek copy or of H(ek); a random dk_PKE (hash still right); another z */
+        for (int v = 0; v < 4; v++) {
+            memcpy(dk2, dk, dkl);
+            const int expect_bad = v < 2;
+            if (v == 0) dk2[pke + tu_rand64() % ekl] ^= (uint8_t)(1 + tu_rand64() % 255);
+            else if (v == 1) dk2[pke + ekl + tu_rand64() % 32] ^= (uint8_t)(1 + tu_rand64() % 255);
+            else if (v == 2) tu_randbytes(dk2, pke);
+            else tu_randbytes(dk2 + dkl - 32, 32);
+            if (!expect_bad) ok_dk &= dec(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
+            for (size_t ii = 0; ii < n_impls; ii++) {
+                memset(s1, 0x55, 32);
+                int rc = dec(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
+                ok_dk &= expect_bad ? rc == NURI_EBADDK && all_zero(s1, 32) : rc == 0 && memcmp(s1, want, 32) == 0;
+            }
+        }
+        /* ciphertexts */
+        for (int v = 0; v < 6; v++) {
+            memcpy(ct2, ct, ctl);
+            if (v == 0) ct2[tu_rand64() % ctl] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            else if (v == 1)
+                for (size_t f = 0; f < 5; f++) /* one bit in each fifth: they cannot cancel */
+                    ct2[f * (ctl / 5) + tu_rand64() % (ctl / 5)] ^= (uint8_t)(1u << (tu_rand64() % 8));
+            else if (v == 2) memset(ct2, 0, ctl);
+            else if (v == 3) memset(ct2, 0xFF, ctl);
+            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80;                /* inside the compressed v */
+            else ok_ct &= enc(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
+            ok_ct &= dec(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
+            for (size_t ii = 0; ii < n_impls; ii++) {
+                ok_ct &= dec(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok_ct &= memcmp(s1, want, 32) == 0;
+            }
+            ok_ct &= memcmp(want, ss, 32) != 0; /* every change is rejected (implicitly) */
+            cases++;
+        }
+    }
+    CHECK(ok_ek, "malformed eks (modulus check fails / random t and rho): every implementation == ref, 45 keys");
+    CHECK(ok_dk, "malformed dks (hash check fails / random dk_PKE / other z): every implementation == ref");
+    CHECK(ok_ct && cases == 270,
+          "malformed ciphertexts (bit flips, zero, ones, other key): every implementation == ref");
 }
 
 /* Batch forms: every item equals the single call (valid and altered ciphertexts, repeated and
@@ -1351,7 +1607,7 @@ static void test_batch(void)
             /* three key pairs; the dk of the first is kept for decaps_many */
             for (int k = 0; k < 3; k++) {
                 tu_randbytes(seed, 64);
-                ok_enc &= nuri_mlkem_keygen(level, ek[k], ekl, k ? dk2 : dk, dkl, seed, 64, impl) == 0;
+                ok_enc &= kg(level, ek[k], ekl, k ? dk2 : dk, dkl, seed, 64, impl) == 0;
             }
             for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
                 size_t n = counts[ci];
@@ -1360,58 +1616,55 @@ static void test_batch(void)
                     memcpy(eks + i * ekl, ek[(i * 7 / 3) % 3 == 1 ? 1 : (i % 5 == 4 ? 2 : 0)], ekl);
                 tu_randbytes(ms, n * 32);
                 memset(cts, 0xAA, sizeof cts);
-                ok_enc &=
-                    nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
+                ok_enc &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
                 for (size_t i = 0; i < n; i++) {
-                    ok_enc &=
-                        nuri_mlkem_encaps(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
+                    ok_enc &= enc(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
                     ok_enc &= memcmp(ct1, cts + i * ctl, ctl) == 0 && memcmp(s1, ss + i * 32, 32) == 0;
                 }
                 /* decaps_many under dk (key 0): items for other keys and altered ones reject implicitly */
                 for (size_t i = 0; i < n; i += 3) cts[i * ctl + (i * 13) % ctl] ^= (uint8_t)(1 + i);
-                ok_dec &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+                ok_dec &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
                 for (size_t i = 0; i < n; i++) {
-                    ok_dec &= nuri_mlkem_decaps(level, s1, 32, cts + i * ctl, ctl, dk, dkl, "ref") == 0;
+                    ok_dec &= dec(level, s1, 32, cts + i * ctl, ctl, dk, dkl, "ref") == 0;
                     ok_dec &= memcmp(s1, ss2 + i * 32, 32) == 0;
                 }
             }
             /* OS randomness, 21 items (crosses the 16-item randomness chunks), one key: round trip */
             size_t n = NMAX;
             for (size_t i = 0; i < n; i++) memcpy(eks + i * ekl, ek[0], ekl);
-            ok_rt &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, NULL, 0, n, impl) == 0;
-            ok_rt &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+            ok_rt &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, NULL, 0, n, impl) == 0;
+            ok_rt &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
             ok_rt &= memcmp(ss, ss2, n * 32) == 0 && memcmp(ss, ss + 32, 32) != 0;
             /* errors: one ek failing the modulus check fails the call and zeroes every output */
             n = 6;
             set_coeff(eks + 4 * ekl, 3, MLKEM_Q);
             memset(ss, 0x55, n * 32);
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) ==
-                      NURI_EBADEK;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBADEK;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
             /* a dk failing its hash check */
             memcpy(dk2, dk, dkl);
             dk2[384 * (level / 256) + 5] ^= 1;
             memset(ss2, 0x55, n * 32);
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EBADDK;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EBADDK;
             ok_err &= all_zero(ss2, n * 32);
-            /* lengths */
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
-            ok_err &=
-                nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) ==
-                      NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
-                                             SIZE_MAX / ctl + 2, impl) == NURI_ELENGTH;
-            /* an unknown level: NURI_EINVAL, and the outputs zeroed all the same */
+            /* lengths: output capacities below n items (NURI_EBUFFER), inputs of the wrong length */
+            ok_err &= dec_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_EBUFFER;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl - 1, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBUFFER;
+            ok_err &= enc_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
+                               SIZE_MAX / ctl + 2, impl) == NURI_EBUFFER;
+            /* a context not set up: NURI_ESTATE, and the outputs zeroed all the same */
+            nuri_mlkem_ctx unset = {0};
             memset(ss2, 0x55, n * 32);
-            ok_err &= nuri_mlkem_decaps_many(600, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == NURI_EINVAL;
+            ok_err &= nuri_mlkem_decaps_many(&unset, ss2, n * 32, cts, n * ctl, dk, dkl, n) == NURI_ESTATE;
             ok_err &= all_zero(ss2, n * 32);
             memset(ss, 0x55, n * 32);
             memset(cts, 0x55, n * ctl);
             ok_err &=
-                nuri_mlkem_encaps_many(600, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+                nuri_mlkem_encaps_many(&unset, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n) == NURI_ESTATE;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
         }
         CHECK(ok_enc, "%s: encaps_many == encaps per item (3 levels, n = 0..21, repeated and distinct keys)", impl);
@@ -1437,6 +1690,51 @@ static void test_batch(void)
     }
 }
 
+/* The 24 fixed-size functions of src/mlkem/levels.c against the context API with ref: the same
+ * keys, ciphertexts and shared keys from the same randomness, for every level; the batch forms
+ * refuse an item count whose byte size overflows (NURI_EBUFFER, nothing written). */
+#define FIXED_LEVEL_CASE(L)                                                                                            \
+    do {                                                                                                               \
+        static uint8_t ek[2][NURI_MLKEM##L##_EK_BYTES], dk[NURI_MLKEM##L##_DK_BYTES], ct[2][NURI_MLKEM##L##_CT_BYTES], \
+            ss[2][32], ss2[2][32], ek2[NURI_MLKEM##L##_EK_BYTES], dk2[NURI_MLKEM##L##_DK_BYTES],                       \
+            ct2[NURI_MLKEM##L##_CT_BYTES], m[2][32], seed[64];                                                         \
+        tu_randbytes(seed, sizeof seed);                                                                               \
+        tu_randbytes(&m[0][0], sizeof m);                                                                              \
+        int ok = nuri_mlkem##L##_keygen_derand(ek[0], dk, seed) == 0;                                                  \
+        ok &= kg(L, ek2, sizeof ek2, dk2, sizeof dk2, seed, 64, "ref") == 0;                                           \
+        ok &= memcmp(ek[0], ek2, sizeof ek2) == 0 && memcmp(dk, dk2, sizeof dk2) == 0;                                 \
+        memcpy(ek[1], ek[0], sizeof ek[0]);                                                                            \
+        ok &= nuri_mlkem##L##_encaps_derand(ct[0], ss[0], ek[0], m[0]) == 0;                                           \
+        ok &= enc(L, ct2, sizeof ct2, ss2[0], 32, ek[0], sizeof ek[0], m[0], 32, "ref") == 0;                          \
+        ok &= memcmp(ct[0], ct2, sizeof ct2) == 0 && memcmp(ss[0], ss2[0], 32) == 0;                                   \
+        ok &= nuri_mlkem##L##_decaps(ss2[1], ct[0], dk) == 0 && memcmp(ss2[1], ss[0], 32) == 0;                        \
+        ok &= nuri_mlkem##L##_encaps_many_derand(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek,               \
+                                                 (const uint8_t(*)[32])m, 2) == 0;                                     \
+        ok &= memcmp(ct[0], ct2, sizeof ct2) == 0;                                                                     \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk, 2) == 0;            \
+        ok &= memcmp(ss, ss2, sizeof ss) == 0;                                                                         \
+        ok &= nuri_mlkem##L##_keygen(ek[0], dk) == 0 && nuri_mlkem##L##_encaps(ct[0], ss[0], ek[0]) == 0;              \
+        ok &= nuri_mlkem##L##_decaps(ss2[0], ct[0], dk) == 0 && memcmp(ss[0], ss2[0], 32) == 0;                        \
+        memcpy(ek[1], ek[0], sizeof ek[0]);                                                                            \
+        ok &= nuri_mlkem##L##_encaps_many(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek, 2) == 0;             \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk, 2) == 0;            \
+        ok &= memcmp(ss, ss2, sizeof ss) == 0 && memcmp(ss[0], ss[1], 32) != 0;                                        \
+        size_t huge = SIZE_MAX / NURI_MLKEM##L##_CT_BYTES + 2;                                                         \
+        ok &=                                                                                                          \
+            nuri_mlkem##L##_encaps_many(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek, huge) == NURI_EBUFFER; \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk,                     \
+                                          SIZE_MAX / 32 + 2) == NURI_EBUFFER;                                          \
+        CHECK(ok, "ML-KEM-%d: the fixed-size functions == the context API (ref), overflowing counts refused", L);      \
+    } while (0)
+
+static void test_fixed_levels(void)
+{
+    FIXED_LEVEL_CASE(512);
+    FIXED_LEVEL_CASE(768);
+    FIXED_LEVEL_CASE(1024);
+}
+#undef FIXED_LEVEL_CASE
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1446,6 +1744,9 @@ int main(int argc, char **argv)
     tu_seed_from_env();
     load_impls();
     test_sha3();
+#if defined(NURI_HAVE_MLKEM_AVX512)
+    test_keccak_tasks_x8();
+#endif
 #if defined(NURI_HAVE_MLKEM_NEON)
     test_keccakx2();
 #endif
@@ -1463,6 +1764,8 @@ int main(int argc, char **argv)
     test_length_errors();
     test_api_and_differential();
     test_malformed_differential();
+    test_malformed_mutations();
     test_batch();
+    test_fixed_levels();
     return tu_finish("test_mlkem");
 }

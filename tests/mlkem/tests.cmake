@@ -14,6 +14,15 @@ find_package(Threads REQUIRED)
 nuri_add_test(stack_mlkem SOURCES ${CMAKE_CURRENT_LIST_DIR}/stack_mlkem.c)
 target_link_libraries(stack_mlkem PRIVATE Threads::Threads)
 
+# The same program on the CPU without its AVX-512 bits (NURI_CPU_MASK): dispatch must fall back,
+# and the log must say that avx512 did not run.
+if(NURI_X86_64 AND NOT NURI_MLKEM_AVX512_EMULATED)
+  add_test(NAME test_mlkem_without_avx512 COMMAND test_mlkem ${NURI_VECTORS_DIR}/mlkem)
+  set_tests_properties(test_mlkem_without_avx512 PROPERTIES ENVIRONMENT NURI_CPU_MASK=3c0
+    PASS_REGULAR_EXPRESSION "avx512: skipped: CPU lacks AVX-512.*test_mlkem: [0-9]+ passed, 0 failed"
+    FAIL_REGULAR_EXPRESSION "FAIL ")
+endif()
+
 # AArch64: the neon backend's two-way Keccak on plain NEON too (CPUs without the SHA-3 extension):
 # NURI_CPU_MASK hides the extension; under qemu-aarch64 a CPU model without it (Cortex-A72) tests
 # the detection itself, and the default model (max) must run the SHA-3 path. Each log says which

@@ -312,7 +312,7 @@ def test_bench_includes_cuda_when_a_gpu_is_usable(fake):
     )
     assert r.returncode == 0, r.stderr
     recs = {x["impl"]: x for x in map(json.loads, r.stdout.splitlines())}
-    assert set(recs) == set(ks.engine_names()) | {"cuda"}
+    assert set(recs) == set(ks.implementations()) | {"cuda"}
     assert recs["cuda"]["metric"] == "keys_per_s" and recs["cuda"]["median"] > 0
     assert recs["cuda"]["platform"] == "cuda: fake CUDA device 0 (host twin)"
 

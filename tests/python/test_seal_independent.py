@@ -104,7 +104,7 @@ def open_video(d, ident):
     fk = v2_file_key(stanzas, salt, body, mac, ident)
     lines = open(os.path.join(d, "playlist.m3u8")).read().split()
     names = [ln for ln in lines if not ln.startswith("#")]
-    assert "#EXT-X-ENDLIST" in lines
+    assert "#EXT-X-ENDLIST" in lines and names  # complete: an end mark, and a final segment (below)
     out = b""
     for i, name in enumerate(names):
         assert name == f"seg{i:05d}.ts.nseal"

@@ -113,11 +113,11 @@ def _engine(name, err):
             return "cuda"
         if reason:
             print(f"keysearch: {reason}; running on the CPU", file=err)
-        name = ks.default_engine()
+        name = ks.default_implementation()
         if os.environ.get("NURI_IMPL", "").find("keysearch:") >= 0 and name is None:
             raise UsageError("NURI_IMPL names a keysearch engine this CPU cannot run")
         return name
-    usable = ks.engine_names()
+    usable = ks.implementations()
     if name not in usable:
         if name in [e["name"] for e in ks.engines()]:
             raise UsageError(f"engine {name} cannot run on this CPU (usable here: {', '.join(usable)})")
@@ -227,7 +227,7 @@ def run(args):
             raise UsageError(str(e)) from None
     engine = _engine(args.engine, err)
     if engine == "cuda" and args.cluster and args.engine == "auto":
-        engine = ks.default_engine()  # cluster workers run their CPU engines
+        engine = ks.default_implementation()  # cluster workers run their CPU engines
     if engine == "cuda" and args.cluster:
         raise UsageError(
             "the cuda engine runs on this machine's GPUs; --cluster workers use their CPU engines "
@@ -235,7 +235,7 @@ def run(args):
         )
     if engine == "cuda":
         return _run_gpu(args, prob, start, end, threads, session, restore, err)
-    if not ks.selftest(engine):
+    if not ks.selftest(impl=engine):
         print(f"nuri keysearch: engine {engine}: known-answer self-test FAILED; not searching", file=err)
         return EXIT_SELFTEST
     _warn_false_keys(prob, err)

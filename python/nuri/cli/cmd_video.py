@@ -1,18 +1,22 @@
-"""nuri video seal / nuri video open: H.264 (or MPEG-4 Part 2) cut at keyframes into MPEG-TS segments
-by ffmpeg, each segment sealed to public-key recipients (nuri-seal v2, see docs/seal-format.md)."""
+"""nuri video seal / nuri video open: H.264 (or MPEG-4 Part 2) from ffmpeg, cut at keyframes into MPEG-TS
+segments in memory, each segment sealed to public-key recipients (nuri-seal v2, see docs/seal-format.md)."""
 
+import math
 import os
+import shutil
 import sys
 
 from . import _common as C
 from .main import UsageError, VerifyError
 
 _DESC = (
-    "Sealed video streams. 'video seal' cuts the input at keyframes into MPEG-TS segments with ffmpeg "
-    "(streams copied, no re-encoding), seals each segment as soon as ffmpeg completes it, with its index "
-    "and the stream's header MAC bound in, and writes DIR/stream.nseal (the recipients), "
-    "DIR/segNNNNN.ts.nseal and DIR/playlist.m3u8. 'video open' restores the MPEG-TS stream; a missing, "
-    "reordered, swapped or tampered segment is reported by its index with exit status 1."
+    "Sealed video streams. 'video seal' has ffmpeg copy the input into MPEG-TS through a pipe (streams "
+    "copied, no re-encoding), cuts it at keyframes in memory and seals each segment, with its index and "
+    "the stream's header MAC bound in, as soon as the next one begins; the last one is sealed as final. "
+    "It writes DIR/stream.nseal (the recipients), DIR/segNNNNN.ts.nseal and DIR/playlist.m3u8; plaintext "
+    "never reaches a file, and ffmpeg dies with nuri. 'video open' restores the MPEG-TS stream; a missing, "
+    "reordered, swapped or tampered segment, or a stream without its final segment (cut short, emptied, "
+    "still being sealed), is reported by its index with exit status 1."
 )
 
 
@@ -71,19 +75,23 @@ def register(sub):
         "--output",
         required=True,
         metavar="OUT",
-        help="MPEG-TS output, '-' for stdout. To a file, nothing is written unless every segment "
-        "authenticates; with '-' or --follow each segment is written once it authenticates "
-        "(so playback can start at once) and a bad segment ends the output with exit 1",
+        help="MPEG-TS output, '-' for stdout. Nothing is written unless every segment authenticates, "
+        "the final one included: a file gets its name only then, and stdout, a FIFO or a device is written "
+        "after a first pass has authenticated the whole stream. With --follow each segment is written once "
+        "it authenticates (playback starts at once); a bad segment then ends the output with exit 1 and a "
+        "message saying how much was written",
     )
     o.add_argument(
-        "--follow", action="store_true", help="wait for segments still being sealed, until the playlist ends"
+        "--follow",
+        action="store_true",
+        help="wait for segments still being sealed; ends at the segment that authenticates as the final one",
     )
     o.add_argument(
         "--timeout",
         type=float,
         default=None,
         metavar="S",
-        help="with --follow: give up when no segment arrives for S seconds",
+        help="with --follow: give up (exit 1, the stream is still open) when no segment arrives for S seconds",
     )
     o.add_argument("--force", action="store_true", help="overwrite an existing OUT")
     o.set_defaults(func=run_open)
@@ -101,18 +109,30 @@ def _seal_mod():
     return seal, video
 
 
+def _positive_seconds(value, opt, zero=False):
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        raise UsageError(f"{opt} must be a {'non-negative' if zero else 'positive'} number of seconds, got {value:g}")
+
+
 def run_seal(args):
-    from .cmd_seal import _v2_recipients
+    from .cmd_seal import v2_recipients
 
     seal, video = _seal_mod()
-    recips = _v2_recipients(args.recipient)
+    recips = v2_recipients(args.recipient)
     out = args.output
     if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
         raise UsageError(f"{out} exists and is not an empty directory")
-    if args.segment_time <= 0:
-        raise UsageError("--segment-time must be positive")
-    if args.input != "-" and not os.path.isfile(args.input):
-        raise UsageError(f"cannot read {args.input}: no such file")
+    _positive_seconds(args.segment_time, "--segment-time")
+    if shutil.which("ffmpeg") is None:
+        raise UsageError("ffmpeg is not installed (apt-get install ffmpeg)")
+    if args.input != "-":
+        if not os.path.isfile(args.input):
+            raise UsageError(f"cannot read {args.input}: no such file")
+        try:
+            with open(args.input, "rb"):
+                pass
+        except OSError as e:
+            raise UsageError(f"cannot read {args.input}: {e.strerror or e}") from None
     created = not os.path.exists(out)
     try:
         n = video.seal_video(
@@ -120,29 +140,93 @@ def run_seal(args):
         )
     except RuntimeError as e:
         if created:
-            import shutil
-
             shutil.rmtree(out, ignore_errors=True)
         raise VerifyError(str(e)) from None
+    except OSError as e:  # the output: a full disk, a path through a file, ...
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise UsageError(f"cannot write {e.filename or out}: {e.strerror or e}") from None
     print(f"{n} segments sealed into {out}", file=sys.stderr)
     return 0
 
 
+class _Sent:
+    """Counts what reached an output that is written in place (stdout, a FIFO, a device, a file with
+    --follow), to say so when the stream fails later."""
+
+    def __init__(self, where):
+        self.where, self.segments, self.bytes = where, 0, 0
+
+    def wrap(self, write, flush):
+        def emit(b):
+            write(b)
+            flush()
+            self.segments += 1
+            self.bytes += len(b)
+
+        return emit
+
+    def note(self):
+        if not self.segments:
+            return "no output written"
+        segs = "segment 0" if self.segments == 1 else f"segments 0-{self.segments - 1}"
+        return f"{self.where} received {segs} ({self.bytes:,} bytes) before this: the output is incomplete"
+
+
+def _follow_to_file(args, video, ident, kind, sent):
+    """--follow into a regular file: created with the first segment that authenticates (a stream that
+    fails before leaves no file), each segment appended once it authenticates."""
+    f = None
+
+    def fail(e):
+        return UsageError(f"cannot write {args.output}: {e.strerror or e}")
+
+    def write(b):
+        nonlocal f
+        try:
+            if f is None:
+                f = open(args.output, "xb" if kind == "new" else "wb")
+            f.write(b)
+        except OSError as e:
+            raise fail(e) from None
+
+    def flush():
+        try:
+            f.flush()
+        except OSError as e:
+            raise fail(e) from None
+
+    try:
+        return video.open_video(args.input, ident, sent.wrap(write, flush), follow=True, timeout=args.timeout)
+    finally:
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
 def run_open(args):
     from .. import InvalidTag
-    from .cmd_seal import _v2_identities
+    from .cmd_seal import v2_identities
 
     seal, video = _seal_mod()
-    ids = _v2_identities(args.identity)
+    if args.timeout is not None:
+        if not args.follow:
+            raise UsageError("--timeout applies only with --follow")
+        _positive_seconds(args.timeout, "--timeout", zero=True)
+    ids = v2_identities(args.identity)
     if not os.path.isfile(os.path.join(args.input, video.HEADER_NAME)):
         raise UsageError(f"{args.input} is not a sealed video stream (no {video.HEADER_NAME})")
-    C.check_output_path(args.output, args.force)
+    kind = C.output_kind(args.output, args.force)
     ident = None
-    with open(os.path.join(args.input, video.HEADER_NAME), "rb") as f:
-        try:
+    try:
+        with open(os.path.join(args.input, video.HEADER_NAME), "rb") as f:
             header = seal.read_header(f)
-        except seal.SealFormatError as e:
-            raise VerifyError(f"{args.input}: {e}") from None
+    except seal.SealFormatError as e:
+        raise VerifyError(f"{args.input}: {e}") from None
+    except OSError as e:
+        raise UsageError(f"cannot read {e.filename or args.input}: {e.strerror or e}") from None
     if header.version != 2:
         raise VerifyError(f"{args.input}: {video.HEADER_NAME} is not a v2 header")
     for cand in ids:
@@ -160,30 +244,28 @@ def run_open(args):
             + (args.identity[0] if len(ids) == 1 else "any of the given identities")
             + "; no output written"
         )
-    progressive = args.output == "-" or args.follow
+    sent = _Sent("stdout" if args.output == "-" else args.output)
     try:
-        if progressive:
-            if args.output == "-":
-                out = sys.stdout.buffer
-                n = video.open_video(
-                    args.input, ident, lambda b: (out.write(b), out.flush()), follow=args.follow, timeout=args.timeout
-                )
-            else:
-                with open(args.output, "wb" if args.force else "xb") as out:
-                    n = video.open_video(
-                        args.input,
-                        ident,
-                        lambda b: (out.write(b), out.flush()),
-                        follow=args.follow,
-                        timeout=args.timeout,
-                    )
+        if args.follow and kind in ("new", "replace"):
+            n = _follow_to_file(args, video, ident, kind, sent)
         else:
             with C.AtomicOutput(args.output, args.force) as out:
-                n = video.open_video(args.input, ident, out.write)
+                if out.direct:  # stdout, a FIFO or a device: written in place, never renamed
+                    if not args.follow:
+                        video.verify_video(args.input, ident)  # nothing is released from a bad stream
+                    n = video.open_video(
+                        args.input, ident, sent.wrap(out.write, out.finish), follow=args.follow, timeout=args.timeout
+                    )
+                else:  # a temporary file, named OUT only once every segment authenticated
+                    n = video.open_video(args.input, ident, out.write)
                 out.commit()
-    except video.SegmentError as e:
-        raise VerifyError(f"{args.input}: {e}" + ("" if progressive else "; no output written")) from None
-    except seal.SealFormatError as e:
-        raise VerifyError(f"{args.input}: {e}") from None
+    except (video.SegmentError, seal.SealFormatError, seal.NotRecipientError, InvalidTag) as e:
+        raise VerifyError(f"{args.input}: {e}; {sent.note()}") from None
+    except UsageError as e:
+        raise UsageError(f"{e}; {sent.note()}" if sent.segments else str(e)) from None
+    except OSError as e:
+        if e.filename is None:  # not a file of the stream (stdout): main.py's handling
+            raise
+        raise UsageError(f"cannot read {e.filename}: {e.strerror or e}; {sent.note()}") from None
     print(f"{n} segments opened", file=sys.stderr)
     return 0

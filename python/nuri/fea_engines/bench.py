@@ -60,7 +60,7 @@ def _say(msg):
 def bench_duckdb(work, n, runs):
     import duckdb
 
-    from .duckdb import _sql_str, connect, extension_path, register
+    from .duckdb import connect, extension_path, register, sql_str
 
     cons = {}
     if extension_path():
@@ -82,7 +82,7 @@ def bench_duckdb(work, n, runs):
     ]
     floor = os.environ.get("NURI_DUCKDB_FLOOR_EXT")
     if floor and extension_path():  # the connection that allows unsigned extensions
-        cons["duckdb"].execute(f"LOAD {_sql_str(floor)}")
+        cons["duckdb"].execute(f"LOAD {sql_str(floor)}")
         differ = (
             cons["duckdb"].execute("SELECT count(*) FROM t WHERE bench_string_copy(c) IS DISTINCT FROM c").fetchone()[0]
         )

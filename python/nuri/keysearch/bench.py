@@ -9,7 +9,7 @@ import statistics
 import threading
 import time
 
-from . import Problem, engine_names, gpu
+from . import Problem, gpu, implementations
 from .driver import cpu_threads
 
 # 40 unknown bits spread over K0 and K1: no round is shared, the engines' general case.
@@ -30,7 +30,7 @@ def measure(engine, threads, seconds, cipher="pipo-64/128"):
     def worker(t):
         s = t * (1 << 34)
         while time.monotonic() < stop:
-            _, done = prob.search(s, chunk, engine)
+            _, done = prob.search(s, chunk, impl=engine)
             s += done
             counts[t] += done
 
@@ -89,7 +89,7 @@ def measure_cuda(seconds, cipher="pipo-64/128"):
 
 def usable_engines():
     """The CPU engines this machine runs, and cuda when a GPU can be used."""
-    return engine_names() + (["cuda"] if gpu.unavailable_reason() is None else [])
+    return implementations() + (["cuda"] if gpu.unavailable_reason() is None else [])
 
 
 def run(quick=False, threads=None, engines=None, ciphers=("pipo-64/128",)):

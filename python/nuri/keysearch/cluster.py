@@ -59,13 +59,13 @@ def worker_search(desc, engine, start, count, threads):
 def _search_slice(desc, engine, start, count, threads):
     """Runs on a worker: [start, start + count) with `threads` threads. Returns (pair-1 hit indices,
     seconds, worker engine)."""
-    from . import Problem, default_engine, selftest
+    from . import Problem, default_implementation, selftest
     from .driver import Hits, Ranges, run_threads
 
     if engine == "auto":
-        engine = default_engine()
+        engine = default_implementation()
     if engine not in _selftested:
-        if not selftest(engine):
+        if not selftest(impl=engine):
             raise SelfTestFailed(f"engine {engine}: known-answer self-test FAILED on a worker")
         _selftested.add(engine)
     prob = Problem.from_description(desc)

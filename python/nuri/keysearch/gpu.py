@@ -316,7 +316,7 @@ def run_devices(problem, ranges, hits, progress, stop, errors, ready=None):
                 if cpu:
                     pos = s
                     while pos < s + c:
-                        idx, done = problem.search(pos, s + c - pos, "ref")
+                        idx, done = problem.search(pos, s + c - pos, impl="ref")
                         for i in idx:
                             hits.add_index(i)
                         pos += done
