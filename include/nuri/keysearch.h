@@ -82,7 +82,7 @@ NURI_API NURI_MUST_CHECK int nuri_keysearch_encrypt(const uint8_t *key, size_t k
 NURI_API int nuri_keysearch_verify(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pts,
                                    const uint8_t *cts, size_t npairs);
 
-/* Parameters of the CUDA kernel (gpu/ks_kernel.cu: the __constant__ c_params) for a search: the
+/* Parameters of the CUDA kernel (the generic kernel's __constant__ c_params) for a search: the
  * template, lane patterns and counter planes, the target after the shared last rounds. The kernel
  * is launched by the Python package (nuri.keysearch.gpu); libnuri itself has no CUDA dependency.
  * Writes NURI_KEYSEARCH_GPU_PARAMS_BYTES bytes (out_cap smaller: NURI_EBUFFER); on any error the

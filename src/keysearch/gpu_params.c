@@ -1,9 +1,9 @@
-/* The CUDA kernel's parameters (gpu/ks_kernel.cu's __constant__ bp_params) from a search plan.
- * bp_prepare is the same function the kernel's host twin uses (gpu/ks_bitplane.cuh compiles as C);
- * the Python launcher (nuri.keysearch.gpu) copies the bytes to the device as they are. */
+/* The CUDA kernels' parameters (bp_params, ks_bitplane.h) from a search plan: the generic kernel
+ * reads them from its __constant__ c_params, and the Python launcher (nuri.keysearch.gpu) also
+ * emits the kernel specialised for a search from them (nuri.keysearch.ptx). */
 #include "ks_impl.h"
 
-#include "../../gpu/ks_bitplane.cuh"
+#include "ks_bitplane.h"
 
 _Static_assert(sizeof(bp_params) == NURI_KEYSEARCH_GPU_PARAMS_BYTES, "bp_params layout");
 

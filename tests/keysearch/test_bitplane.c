@@ -1,11 +1,11 @@
-/* Host twin of the CUDA kernel: gpu/ks_bitplane.cuh compiled as C. It must find planted keys
+/* The C model of the GPU kernels' bit-plane search (ks_bitplane.h). It must find planted keys
  * (24 unknown bits, windows whose first or last candidate is the key, both key sizes, reduced
  * rounds, every shared-round shape) and agree with the CPU engines on random templates. */
 #include "ks_impl.h"
 #include "nuri/pipo.h"
 #include "test_util.h"
 
-#include "ks_bitplane.cuh"
+#include "ks_bitplane.h"
 
 static bp_params bp; /* 3 KB: static, as in __constant__ memory on the GPU */
 
