@@ -8,7 +8,8 @@
 # Method: bench/arm/count_mlkem.c (and count_peer_mlkem) run the operation 1 and 1 + R times after
 # the same setup; the difference of the whole-program counts over R is the exact count of one
 # call (the first one, which may differ by a few instructions, is left out), through the public
-# API (length checks, dispatch, the FIPS 203 key checks nuri runs).
+# length-checked API on a context made once (length checks and the FIPS 203 key checks nuri runs;
+# nuri_mlkem_init chose the implementation before).
 # Counting: the project's own QEMU plugin (bench/qemu/insncount.c, scripts/build-qemu-plugin.sh).
 # Platforms: "aarch64-qemu" is QEMU's default CPU model (max: it has the SHA-3 extension, which
 # neon's Keccak uses); "aarch64-qemu-cortex-a72" runs neon on a model without it (plain NEON).
