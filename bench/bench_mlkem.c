@@ -20,8 +20,7 @@
 #define BATCH 64
 
 typedef struct {
-    unsigned level;
-    const char *impl;
+    nuri_mlkem_ctx kem; /* the level and the implementation timed */
     uint8_t seed[64], m[32], ss[32];
     uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], ct[NURI_MLKEM_MAX_CT_BYTES];
     size_t ekl, dkl, ctl;
@@ -31,32 +30,30 @@ typedef struct {
 static void run_keygen(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_keygen(j->level, j->ek, j->ekl, j->dk, j->dkl, j->seed, 64, j->impl) != 0) abort();
+    if (nuri_mlkem_keygen(&j->kem, j->ek, j->ekl, j->dk, j->dkl, j->seed, 64) != 0) abort();
 }
 static void run_encaps(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_encaps(j->level, j->ct, j->ctl, j->ss, 32, j->ek, j->ekl, j->m, 32, j->impl) != 0) abort();
+    if (nuri_mlkem_encaps(&j->kem, j->ct, j->ctl, j->ss, 32, j->ek, j->ekl, j->m, 32) != 0) abort();
 }
 static void run_decaps(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_decaps(j->level, j->ss, 32, j->ct, j->ctl, j->dk, j->dkl, j->impl) != 0) abort();
+    if (nuri_mlkem_decaps(&j->kem, j->ss, 32, j->ct, j->ctl, j->dk, j->dkl) != 0) abort();
 }
 
 static void run_encaps_many(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_encaps_many(j->level, j->cts, BATCH * j->ctl, j->sss, BATCH * 32, j->eks, BATCH * j->ekl, j->ms,
-                               BATCH * 32, BATCH, j->impl) != 0)
+    if (nuri_mlkem_encaps_many(&j->kem, j->cts, BATCH * j->ctl, j->sss, BATCH * 32, j->eks, BATCH * j->ekl, j->ms,
+                               BATCH * 32, BATCH) != 0)
         abort();
 }
 static void run_decaps_many(void *arg)
 {
     mlkem_job *j = arg;
-    if (nuri_mlkem_decaps_many(j->level, j->sss, BATCH * 32, j->cts, BATCH * j->ctl, j->dk, j->dkl, BATCH, j->impl) !=
-        0)
-        abort();
+    if (nuri_mlkem_decaps_many(&j->kem, j->sss, BATCH * 32, j->cts, BATCH * j->ctl, j->dk, j->dkl, BATCH) != 0) abort();
 }
 
 /* ---- per-step breakdown ---- */
@@ -149,7 +146,7 @@ static void breakdown(const nuri_bench *b, mlkem_job *j, size_t ii, const char *
     enum { RUNS_MAX = 201 };
     static uint64_t v[S_COUNT + 2][RUNS_MAX];
     const size_t runs = b->quick ? 31 : RUNS_MAX;
-    const mlk_params *p = nuri_mlkem_params(j->level);
+    const mlk_params *p = nuri_mlkem_params(j->kem.level);
     nuri_mlkem_backend be = profiled(ii);
     static const char *const ops[3] = {"keygen", "encaps", "decaps"};
     for (int op = 0; op < 3; op++) {
@@ -183,7 +180,7 @@ static void breakdown(const nuri_bench *b, mlkem_job *j, size_t ii, const char *
 
 int nuri_bench_mlkem(const nuri_bench *b)
 {
-    static const unsigned levels[3] = {512, 768, 1024};
+    static const nuri_mlkem_level levels[3] = {NURI_MLKEM512, NURI_MLKEM768, NURI_MLKEM1024};
     static const char *params[3] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
     mlkem_job *j = calloc(1, sizeof *j);
     if (!j) return -1;
@@ -197,14 +194,13 @@ int nuri_bench_mlkem(const nuri_bench *b)
         const char *impl = nuri_mlkem_impl_info(ii)->name;
         if (!nuri_bench_selected(b, impl)) continue;
         for (int li = 0; li < 3; li++) {
-            j->level = levels[li];
-            j->impl = impl;
-            j->ekl = nuri_mlkem_ek_bytes(j->level);
-            j->dkl = nuri_mlkem_dk_bytes(j->level);
-            j->ctl = nuri_mlkem_ct_bytes(j->level);
+            if (nuri_mlkem_init(&j->kem, levels[li], impl) != 0) abort();
+            j->ekl = nuri_mlkem_ek_bytes(levels[li]);
+            j->dkl = nuri_mlkem_dk_bytes(levels[li]);
+            j->ctl = nuri_mlkem_ct_bytes(levels[li]);
             if (only_breakdown) {
-                if (nuri_mlkem_keygen(j->level, j->ek, j->ekl, j->dk, j->dkl, j->seed, 64, impl) != 0 ||
-                    nuri_mlkem_encaps(j->level, j->ct, j->ctl, j->ss, 32, j->ek, j->ekl, j->m, 32, impl) != 0)
+                if (nuri_mlkem_keygen(&j->kem, j->ek, j->ekl, j->dk, j->dkl, j->seed, 64) != 0 ||
+                    nuri_mlkem_encaps(&j->kem, j->ct, j->ctl, j->ss, 32, j->ek, j->ekl, j->m, 32) != 0)
                     abort();
                 breakdown(b, j, ii, params[li]);
                 continue;

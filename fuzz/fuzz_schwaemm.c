@@ -20,7 +20,7 @@ static size_t chunk_len(fz_in *in, size_t left)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fz_in in = {data, size};
-    int v = fz_u8(&in) & 3;
+    nuri_schwaemm_variant v = (nuri_schwaemm_variant)(fz_u8(&in) & 3);
     size_t kb = nuri_schwaemm_key_bytes(v), nb = nuri_schwaemm_nonce_bytes(v), tb = nuri_schwaemm_tag_bytes(v);
     uint8_t key[32], nonce[32];
     fz_fill(&in, key, kb);
@@ -34,16 +34,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     static uint8_t ref_ct[MAXMSG + 32], ct[MAXMSG + 32], pt[MAXMSG + 32], st[MAXMSG + 64];
     size_t ref_len, len;
-    PROPERTY(nuri_schwaemm_encrypt(v, ref_ct, sizeof ref_ct, &ref_len, key, kb, nonce, nb, ad, adl, msg, ml, "ref") ==
-                 0,
+    nuri_schwaemm_key kref, kdef, ks[16];
+    PROPERTY(nuri_schwaemm_key_init(&kref, v, key, kb, "ref") == 0 &&
+                 nuri_schwaemm_key_init(&kdef, v, key, kb, NULL) == 0,
+             "keys");
+    for (size_t i = 0; i < ni; i++)
+        PROPERTY(nuri_schwaemm_key_init(&ks[i], v, key, kb, impl[i]) == 0, "%s key", impl[i]);
+    PROPERTY(nuri_schwaemm_encrypt(&kref, ref_ct, sizeof ref_ct, &ref_len, nonce, nb, ad, adl, msg, ml) == 0,
              "ref encrypt");
     PROPERTY(ref_len == ml + tb, "length %zu", ref_len);
     for (size_t i = 0; i < ni; i++) {
-        PROPERTY(nuri_schwaemm_encrypt(v, ct, sizeof ct, &len, key, kb, nonce, nb, ad, adl, msg, ml, impl[i]) == 0,
-                 "%s encrypt", impl[i]);
-        PROPERTY(len == ref_len && !memcmp(ct, ref_ct, len), "%s differs from ref (variant %d, %zu bytes)", impl[i], v,
-                 ml);
-        PROPERTY(nuri_schwaemm_decrypt(v, pt, sizeof pt, &len, key, kb, nonce, nb, ad, adl, ct, ref_len, impl[i]) == 0,
+        PROPERTY(nuri_schwaemm_encrypt(&ks[i], ct, sizeof ct, &len, nonce, nb, ad, adl, msg, ml) == 0, "%s encrypt",
+                 impl[i]);
+        PROPERTY(len == ref_len && !memcmp(ct, ref_ct, len), "%s differs from ref (variant %d, %zu bytes)", impl[i],
+                 (int)v, ml);
+        PROPERTY(nuri_schwaemm_decrypt(&ks[i], pt, sizeof pt, &len, nonce, nb, ad, adl, ct, ref_len) == 0,
                  "%s rejects its own ciphertext", impl[i]);
         PROPERTY(len == ml && !memcmp(pt, msg, ml), "%s decrypt(encrypt(x)) != x", impl[i]);
     }
@@ -51,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* streaming encryption, chunked by the rest of the input */
     fz_in ch = in;
     nuri_schwaemm_ctx c;
-    PROPERTY(nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kb, nonce, nb, NULL) == 0, "init");
+    PROPERTY(nuri_schwaemm_init(&c, &kdef, NURI_SCHWAEMM_ENCRYPT, nonce, nb) == 0, "init");
     for (size_t off = 0; off < adl;) {
         size_t k = chunk_len(&ch, adl - off);
         PROPERTY(nuri_schwaemm_update_ad(&c, ad + off, k) == 0, "update_ad");
@@ -74,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t pos = (fz_u16(&in)) % ref_len;
         ref_ct[pos] ^= (uint8_t)(1u << (fz_u8(&in) & 7));
         memset(pt, 0xA5, sizeof pt);
-        int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &len, key, kb, nonce, nb, ad, adl, ref_ct, ref_len, NULL);
+        int rc = nuri_schwaemm_decrypt(&kdef, pt, sizeof pt, &len, nonce, nb, ad, adl, ref_ct, ref_len);
         PROPERTY(rc == NURI_EAUTH && fz_all_zero(pt, sizeof pt), "tampered ciphertext: rc %d", rc);
     }
 
@@ -83,13 +88,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *fct = fz_bytes(&in, MAXMSG, &fl);
     for (size_t i = 0; i < ni; i++) {
         memset(pt, 0xA5, sizeof pt);
-        int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &len, key, kb, nonce, nb, ad, adl, fct, fl, impl[i]);
+        int rc = nuri_schwaemm_decrypt(&ks[i], pt, sizeof pt, &len, nonce, nb, ad, adl, fct, fl);
         if (rc != 0) PROPERTY(fz_nothing_released(pt, sizeof pt), "%s released data on failure", impl[i]);
         if (fl < tb) {
             PROPERTY(rc != 0, "short input accepted");
             continue;
         }
-        PROPERTY(nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kb, nonce, nb, impl[i]) == 0, "init");
+        PROPERTY(nuri_schwaemm_init(&c, &ks[i], NURI_SCHWAEMM_DECRYPT, nonce, nb) == 0, "init");
         PROPERTY(nuri_schwaemm_update_ad(&c, ad, adl) == 0, "ad");
         PROPERTY(nuri_schwaemm_verify_update(&c, fct, fl - tb) == 0, "verify_update");
         int vrc = nuri_schwaemm_verify_final(&c, fct + fl - tb, tb);

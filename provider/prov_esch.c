@@ -38,7 +38,7 @@ static int esch_init(void *vctx, const OSSL_PARAM params[])
 {
     esch_ctx *c = vctx;
     (void)params;
-    int rc = nuri_esch_init(&c->st, c->digest_bytes, NULL);
+    int rc = nuri_esch_init(&c->st, c->digest_bytes == NURI_ESCH384_DIGEST_BYTES ? NURI_ESCH384 : NURI_ESCH256, NULL);
     c->ready = rc == NURI_OK;
     if (!c->ready) NURI_PROV_ERR(PROV_R_FAILED_TO_GET_PARAMETER, "Esch init: %s", nuri_strerror(rc));
     return c->ready;
@@ -60,13 +60,14 @@ static int esch_final(void *vctx, unsigned char *out, size_t *outl, size_t outsz
         ERR_raise(ERR_LIB_PROV, PROV_R_OUTPUT_BUFFER_TOO_SMALL);
         return 0;
     }
-    int rc = c->ready ? nuri_esch_final(&c->st, out, c->digest_bytes) : NURI_ESTATE;
+    size_t n = 0;
+    int rc = c->ready ? nuri_esch_final(&c->st, out, outsz, &n) : NURI_ESTATE;
     c->ready = 0;
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_INVALID_STATE, "Esch final: %s", nuri_strerror(rc));
         return 0;
     }
-    *outl = c->digest_bytes;
+    *outl = n;
     return 1;
 }
 

@@ -39,6 +39,9 @@ void nuri_prov_mlkem_key_free(nuri_prov_mlkem_key *k)
     if (k) OPENSSL_clear_free(k, sizeof *k);
 }
 
+/* libnuri's ML-KEM context for level L with dispatch (honours NURI_IMPL=mlkem:<name>). */
+static int kem_for(nuri_mlkem_ctx *kem, unsigned L) { return nuri_mlkem_init(kem, (nuri_mlkem_level)L, NULL); }
+
 int nuri_prov_mlkem_key_set(nuri_prov_mlkem_key *k, const uint8_t *seed, size_t seed_len, const uint8_t *dk,
                             size_t dk_len, const uint8_t *ek, size_t ek_len)
 {
@@ -46,10 +49,11 @@ int nuri_prov_mlkem_key_set(nuri_prov_mlkem_key *k, const uint8_t *seed, size_t 
     const size_t nek = nuri_mlkem_ek_bytes(L), ndk = nuri_mlkem_dk_bytes(L), pke = ndk - nek - 64;
     const char *name = nuri_prov_mlkem_name(L);
     nuri_prov_mlkem_key t;
+    nuri_mlkem_ctx kem;
     memset(&t, 0, sizeof t);
     if (seed) {
-        if (seed_len != NURI_MLKEM_KEYGEN_SEED_BYTES ||
-            nuri_mlkem_keygen(L, t.ek, nek, t.dk, ndk, seed, seed_len, NULL) != NURI_OK) {
+        if (seed_len != NURI_MLKEM_KEYGEN_SEED_BYTES || kem_for(&kem, L) != NURI_OK ||
+            nuri_mlkem_keygen(&kem, t.ek, nek, t.dk, ndk, seed, seed_len) != NURI_OK) {
             NURI_PROV_ERR(PROV_R_INVALID_SEED_LENGTH, "%s: the seed (d || z) is 64 bytes, got %zu", name, seed_len);
             goto fail;
         }
@@ -404,8 +408,11 @@ static int kem_encapsulate(void *vctx, unsigned char *out, size_t *outlen, unsig
     } else if (RAND_priv_bytes_ex(c->prov->libctx, m, sizeof m, 0) != 1) {
         return 0;
     }
-    int rc = nuri_mlkem_encaps(L, out, nct, secret, NURI_MLKEM_SS_BYTES, c->key->ek, nuri_mlkem_ek_bytes(L), m,
-                               sizeof m, NULL);
+    nuri_mlkem_ctx kem;
+    int rc = kem_for(&kem, L);
+    if (rc == NURI_OK)
+        rc = nuri_mlkem_encaps(&kem, out, nct, secret, NURI_MLKEM_SS_BYTES, c->key->ek, nuri_mlkem_ek_bytes(L), m,
+                               sizeof m);
     OPENSSL_cleanse(m, sizeof m);
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_INVALID_KEY, "ML-KEM encapsulation: %s", nuri_strerror(rc));
@@ -437,7 +444,10 @@ static int kem_decapsulate(void *vctx, unsigned char *out, size_t *outlen, const
                       nuri_mlkem_ct_bytes(L), inlen);
         return 0;
     }
-    int rc = nuri_mlkem_decaps(L, out, NURI_MLKEM_SS_BYTES, in, inlen, c->key->dk, nuri_mlkem_dk_bytes(L), NULL);
+    nuri_mlkem_ctx kem;
+    int rc = kem_for(&kem, L);
+    if (rc == NURI_OK)
+        rc = nuri_mlkem_decaps(&kem, out, NURI_MLKEM_SS_BYTES, in, inlen, c->key->dk, nuri_mlkem_dk_bytes(L));
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_INVALID_KEY, "ML-KEM decapsulation: %s", nuri_strerror(rc));
         return 0;

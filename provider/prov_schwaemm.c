@@ -197,8 +197,12 @@ static int sch_start(sch_ctx *c)
         c->started = 1;
         return 1;
     }
-    int rc = nuri_schwaemm_init(&c->st, c->variant, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT, c->key,
-                                c->key_bytes, c->nonce, c->nonce_bytes, NULL);
+    nuri_schwaemm_key k; /* the context keeps its own copy */
+    int rc = nuri_schwaemm_key_init(&k, (nuri_schwaemm_variant)c->variant, c->key, c->key_bytes, NULL);
+    if (rc == NURI_OK)
+        rc = nuri_schwaemm_init(&c->st, &k, c->encrypt ? NURI_SCHWAEMM_ENCRYPT : NURI_SCHWAEMM_DECRYPT, c->nonce,
+                                c->nonce_bytes);
+    nuri_schwaemm_key_wipe(&k);
     if (rc != NURI_OK) {
         NURI_PROV_ERR(PROV_R_CIPHER_OPERATION_FAILED, "Schwaemm init: %s", nuri_strerror(rc));
         return 0;
@@ -241,8 +245,12 @@ static int sch_release(sch_ctx *c, unsigned char *out, size_t *outl, size_t outs
     }
     if (!buf_add(&c->ct, c->tag, c->tag_bytes)) return sch_nomem(c);
     /* in place: on a wrong tag libnuri zeroes its output, here our own buffer, so out is untouched */
-    int rc = nuri_schwaemm_decrypt(c->variant, c->ct.p, c->ct.cap, &n, c->key, c->key_bytes, c->nonce, c->nonce_bytes,
-                                   c->ad.p, c->ad.len, c->ct.p, c->ct.len, NULL);
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, (nuri_schwaemm_variant)c->variant, c->key, c->key_bytes, NULL);
+    if (rc == NURI_OK)
+        rc = nuri_schwaemm_decrypt(&k, c->ct.p, c->ct.cap, &n, c->nonce, c->nonce_bytes, c->ad.p, c->ad.len, c->ct.p,
+                                   c->ct.len);
+    nuri_schwaemm_key_wipe(&k);
     if (rc == NURI_EAUTH) {
         sch_reset_stream(c);
         c->failed = 1;

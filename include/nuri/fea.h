@@ -32,6 +32,9 @@ extern "C" {
 /* flags for nuri_fea_fmt_init */
 #define NURI_FEA_ALLOW_SMALL_DOMAIN 1
 
+/* The two FEA variants (the values are the standard's numbers). */
+typedef enum { NURI_FEA1 = 1, NURI_FEA2 = 2 } nuri_fea_variant;
+
 /* A 128-bit integer as two words (values with n > 64, and tweaks). */
 typedef struct nuri_fea_u128 {
     uint64_t hi, lo;
@@ -43,16 +46,17 @@ struct nuri_fea_impl;
 typedef struct nuri_fea_key {
     uint64_t rk[NURI_FEA_MAX_ROUNDS][2]; /* (RKa, RKb) of each round */
     unsigned n, n1, n2;                  /* block bits, left half ceil(n/2), right half floor(n/2) */
-    unsigned rounds, variant;
+    unsigned rounds;
+    nuri_fea_variant variant;
     const struct nuri_fea_impl *impl;
 } nuri_fea_key;
 
 /* sizeof(nuri_fea_key) and sizeof(nuri_fea_fmt), for FFI callers that allocate them (not key lengths). */
 NURI_API size_t nuri_fea_key_struct_bytes(void);
-/* variant 1 (FEA-1) or 2 (FEA-2); key_len 16, 24 or 32; 8 <= nbits <= 128.
- * impl_name NULL = dispatch (honours NURI_IMPL=fea:<name>). */
-NURI_API NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant,
-                                               unsigned nbits, const char *impl_name);
+/* variant NURI_FEA1 or NURI_FEA2 (NURI_EINVAL otherwise); key_len 16, 24 or 32; 8 <= nbits <= 128.
+ * impl NULL = dispatch (honours NURI_IMPL=fea:<name>). */
+NURI_API NURI_MUST_CHECK int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len,
+                                               nuri_fea_variant variant, unsigned nbits, const char *impl);
 NURI_API void nuri_fea_key_wipe(nuri_fea_key *k);
 NURI_API const char *nuri_fea_key_impl_name(const nuri_fea_key *k);
 /* Number of tweak bits the key accepts: 128 - n (FEA-1) or 128 (FEA-2). */
@@ -87,12 +91,15 @@ typedef struct nuri_fea_fmt {
 } nuri_fea_fmt;
 
 NURI_API size_t nuri_fea_fmt_struct_bytes(void);
-/* Bit length of radix^len (the n FEA runs on), or 0 if radix^len >= 2^128 or an argument is out of range. */
-NURI_API unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len);
-/* 2 <= radix <= 65536, len >= 1, 2^8 <= radix^len < 2^128 (NURI_EDOMAIN otherwise); radix^len < 10^6
- * needs flags & NURI_FEA_ALLOW_SMALL_DOMAIN (NURI_EDOMAIN otherwise). */
-NURI_API NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant,
-                                               unsigned radix, unsigned len, unsigned flags, const char *impl_name);
+/* Bit length of radix^nsymbols (the n FEA runs on), or 0 if radix^nsymbols >= 2^128 or an argument
+ * is out of range. */
+NURI_API unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned nsymbols);
+/* A format of nsymbols symbols of radix radix: 2 <= radix <= 65536, nsymbols >= 1,
+ * 2^8 <= radix^nsymbols < 2^128 (NURI_EDOMAIN otherwise); radix^nsymbols < 10^6 needs
+ * flags & NURI_FEA_ALLOW_SMALL_DOMAIN (NURI_EDOMAIN otherwise). impl as for nuri_fea_key_init. */
+NURI_API NURI_MUST_CHECK int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len,
+                                               nuri_fea_variant variant, unsigned radix, unsigned nsymbols,
+                                               unsigned flags, const char *impl);
 NURI_API void nuri_fea_fmt_wipe(nuri_fea_fmt *f);
 
 /* count records of len symbol indices each (0 <= symbol < radix), packed. NURI_EDOMAIN if a
@@ -123,11 +130,13 @@ NURI_API NURI_MUST_CHECK int nuri_fea_fmt_decrypt_u64(const nuri_fea_fmt *f, uin
                                                       size_t count, const nuri_fea_u128 *tweaks, size_t ntweaks);
 /* The decimal parser and formatter under the _digits functions, for values that are not packed
  * (one string per database row): constant time, no branch or table index on a digit.
- * nuri_fea_digits_to_u64: len (1..19) ASCII digits at s (exactly s[0..len) is read) -> *x;
- * NURI_EDOMAIN (*x = 0) if a character is not a digit, NURI_EINVAL if len is out of range.
- * nuri_fea_u64_to_digits: x mod 10^len as len ASCII digits at s (leading zeros kept). */
-NURI_API NURI_MUST_CHECK int nuri_fea_digits_to_u64(const char *s, size_t len, uint64_t *x);
-NURI_API NURI_MUST_CHECK int nuri_fea_u64_to_digits(uint64_t x, char *s, size_t len);
+ * nuri_fea_digits_to_u64: digits_len (1..19) ASCII digits (exactly digits[0..digits_len) is
+ * read) -> *x; NURI_EDOMAIN (*x = 0) if a character is not a digit, NURI_EINVAL if digits_len is
+ * out of range.
+ * nuri_fea_u64_to_digits: fills out_cap (1..19) bytes of out with x mod 10^out_cap as ASCII
+ * digits (leading zeros kept); NURI_EINVAL if out_cap is out of range. */
+NURI_API NURI_MUST_CHECK int nuri_fea_digits_to_u64(const char *digits, size_t digits_len, uint64_t *x);
+NURI_API NURI_MUST_CHECK int nuri_fea_u64_to_digits(uint64_t x, char *out, size_t out_cap);
 
 /* ---- Patterns: one syntax for which characters of a value are encrypted (CLI, Python,
  * PostgreSQL, DuckDB, Spark all use these functions; docs/fea.md#patterns) ----
@@ -160,19 +169,19 @@ NURI_API NURI_MUST_CHECK int nuri_fea_pattern_init(nuri_fea_pattern *p, const ch
 NURI_API NURI_MUST_CHECK int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flags, char *msg,
                                                            size_t msg_cap);
 /* The symbol indices of value to encrypt, in order, into syms[NURI_FEA_PATTERN_MAX_SYMBOLS]; their
- * count in *nsyms (the format is then nuri_fea_fmt_init(radix = p->radix, len = *nsyms)).
+ * count in *syms_len (the format is then nuri_fea_fmt_init(radix = p->radix, nsymbols = *syms_len)).
  * NURI_EDOMAIN with a message when the value does not fit the pattern or its domain. */
-NURI_API NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len,
-                                                    uint16_t *syms, size_t *nsyms, unsigned flags, char *msg,
-                                                    size_t msg_cap);
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t value_len,
+                                                    uint16_t syms[NURI_FEA_PATTERN_MAX_SYMBOLS], size_t *syms_len,
+                                                    unsigned flags, char *msg, size_t msg_cap);
 /* Bytes the joined value may take (out_cap for nuri_fea_pattern_join). */
 NURI_API size_t nuri_fea_pattern_max_out(const nuri_fea_pattern *p, size_t value_len);
 /* value with its encrypted symbols replaced by syms (from nuri_fea_fmt_encrypt/decrypt of what
- * split returned). NURI_EINVAL if value/nsyms are not what split saw, NURI_EBUFFER if out_cap is
+ * split returned). NURI_EINVAL if value/syms_len are not what split saw, NURI_EBUFFER if out_cap is
  * below nuri_fea_pattern_max_out; on an error *out_len = 0 and the nuri_fea_pattern_max_out bytes
  * (at most out_cap) of out are zeroed. No terminator is written. */
-NURI_API NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len,
-                                                   const uint16_t *syms, size_t nsyms, char *out, size_t out_cap,
+NURI_API NURI_MUST_CHECK int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t value_len,
+                                                   const uint16_t *syms, size_t syms_len, char *out, size_t out_cap,
                                                    size_t *out_len);
 
 #ifdef __cplusplus

@@ -1,12 +1,37 @@
 /* nuri: fast, verified PIPO, FEA, SPARKLE/Schwaemm/Esch and ML-KEM.
  *
- * Conventions (docs/ARCHITECTURE.md, principle 5):
- *  - every exported symbol starts with nuri_ / NURI_;
- *  - functions that can fail return int: 0 = ok, a negative NURI_E* code otherwise,
- *    and are marked NURI_MUST_CHECK; outputs are zeroed on error;
- *  - the cryptographic core never allocates; secrets are wiped after use;
- *  - sizes exist both as macros and as getters, for FFI callers: nuri_<x>_key_bytes() and the like
- *    are lengths of byte strings, nuri_<x>_ctx_bytes() / nuri_<x>_struct_bytes() sizes of structs. */
+ * Stability: from version 1.0.0 the public headers (nuri/nuri.h and the family headers beside it),
+ * the exported symbols of libnuri (tests/abi/exports.txt) and the Python API follow semantic
+ * versioning: a minor release only adds, a patch release changes nothing a caller can see, and
+ * anything a 1.x caller relies on changes only with 2.0.0. NURI_VERSION_* below say which version a header belongs to.
+ *
+ * The conventions every family header follows (tests/abi/check_api_names.py checks the names):
+ *
+ *  - Names. Every exported symbol starts with nuri_ (types, functions) or NURI_ (macros).
+ *  - Status. Functions that can fail return int: 0 (NURI_OK) or a negative NURI_E* code below;
+ *    they are marked NURI_MUST_CHECK. On an error every output is zeroed (the out_cap bytes of a
+ *    buffer, *out_len = 0), so a caller that ignores a failure never sees a partial result.
+ *  - Implementation choice. Each family has a registry of implementations (ref, avx2, ...).
+ *    A parameter named `impl` (const char *: an implementation name, NULL = dispatch, which
+ *    honours NURI_IMPL=<family>:<name>) exists only where a key or a context is created:
+ *    nuri_<x>_key_init, nuri_<x>_init (and nuri_fea_fmt_init). Every other function runs the
+ *    implementation stored in its key or context; the one-shot conveniences without one
+ *    (nuri_esch256, nuri_mlkem768_encaps, ...) use dispatch. The registry functions
+ *    nuri_<family>_impl_count / _impl_info(i) / _impl_supported(i) / _default_impl() list them.
+ *  - Variants and parameter sets are enum types (nuri_schwaemm_variant, nuri_esch_variant,
+ *    nuri_fea_variant, nuri_mlkem_level, nuri_pipo_mode, nuri_padding), never bare integers.
+ *  - Buffers. An input is (const uint8_t *x, size_t x_len). An output is (uint8_t *out,
+ *    size_t out_cap): out_cap is the room the caller gives (NURI_EBUFFER when it is too small),
+ *    followed by size_t *out_len when the number of bytes written varies (it receives that
+ *    number). When the length to produce is the caller's choice (SHAKE output, the digits of a
+ *    number), the function fills exactly out_cap bytes. Typed arrays count elements, not bytes
+ *    (uint64_t *hits, size_t hits_cap, size_t *hits_len). Fixed-size byte strings in the
+ *    fixed-size APIs are arrays sized by macros (uint8_t ct[NURI_MLKEM768_CT_BYTES]); a batch of
+ *    items counts them in `count` or `n`.
+ *  - Sizes exist both as macros and as getters, for FFI callers: nuri_<x>_key_bytes() and the like
+ *    are lengths of byte strings, nuri_<x>_ctx_bytes() / nuri_<x>_struct_bytes() sizes of structs.
+ *  - Memory. The cryptographic core never allocates; secrets are wiped after use; keys and
+ *    contexts are plain structs the caller owns, wiped with nuri_<x>_key_wipe / _ctx_wipe. */
 #ifndef NURI_NURI_H
 #define NURI_NURI_H
 
@@ -32,7 +57,10 @@ extern "C" {
 #define NURI_API
 #endif
 
-#define NURI_VERSION_STRING "0.1.0"
+#define NURI_VERSION_MAJOR  1
+#define NURI_VERSION_MINOR  0
+#define NURI_VERSION_PATCH  0
+#define NURI_VERSION_STRING "1.0.0"
 
 /* Status codes. */
 #define NURI_OK           0
@@ -51,6 +79,7 @@ extern "C" {
 #define NURI_EWEAKEK      (-13) /* ML-KEM encapsulation key is degenerate (t mostly zero): refused beyond FIPS 203 */
 
 NURI_API const char *nuri_strerror(int code);
+/* NURI_VERSION_STRING of the library that is linked (may be newer than the header's). */
 NURI_API const char *nuri_version(void);
 
 /* ---- CPU features and the implementation registry ---- */
@@ -77,8 +106,9 @@ NURI_API const char *nuri_version(void);
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),
  * minus any bits masked with the environment variable NURI_CPU_MASK (hex, bits to clear). */
 NURI_API uint32_t nuri_cpu_features(void);
-/* Space-separated names of the bits in `features` (static buffer per call site: not thread-safe). */
-NURI_API const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen);
+/* Space-separated names of the bits in `features`, NUL-terminated, written to out (truncated to
+ * out_cap - 1 characters); returns out. */
+NURI_API const char *nuri_cpu_feature_names(uint32_t features, char *out, size_t out_cap);
 
 /* What every registered implementation declares. */
 typedef struct nuri_impl_info {
@@ -93,12 +123,13 @@ typedef struct nuri_impl_info {
  * the CPU has; NURI_IMPL=<family>:<name>[,<family>:<name>...] forces one. */
 
 /* ---- Constant-time and memory helpers ---- */
-NURI_API void nuri_wipe(void *p, size_t n);
-/* 0 if equal, -1 otherwise; time depends on n only. */
-NURI_API int nuri_ct_memcmp(const void *a, const void *b, size_t n);
+/* Zeroes buf_len bytes at buf in a way the compiler cannot remove. */
+NURI_API void nuri_wipe(void *buf, size_t buf_len);
+/* 0 if the count bytes at a and b are equal, -1 otherwise; time depends on count only. */
+NURI_API int nuri_ct_memcmp(const void *a, const void *b, size_t count);
 
-/* OS randomness (getrandom); 0 or NURI_ERANDOM. */
-NURI_API NURI_MUST_CHECK int nuri_randombytes(uint8_t *out, size_t n);
+/* OS randomness (getrandom): fills out_cap bytes; 0 or NURI_ERANDOM (out zeroed). */
+NURI_API NURI_MUST_CHECK int nuri_randombytes(uint8_t *out, size_t out_cap);
 
 #ifdef __cplusplus
 }

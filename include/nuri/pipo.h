@@ -22,6 +22,8 @@ extern "C" {
 
 NURI_API size_t nuri_pipo_block_bytes(void);
 NURI_API size_t nuri_pipo_ctx_bytes(void);
+/* sizeof(nuri_pipo_key), for FFI callers that allocate it. */
+NURI_API size_t nuri_pipo_key_struct_bytes(void);
 
 struct nuri_pipo_impl;
 
@@ -32,10 +34,11 @@ typedef struct nuri_pipo_key {
     const struct nuri_pipo_impl *impl;
 } nuri_pipo_key;
 
-/* key_len 16 (PIPO-64/128) or 32 (PIPO-64/256). impl_name NULL = dispatch (honours NURI_IMPL). */
-NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len,
-                                                const char *impl_name);
+/* key_len 16 (PIPO-64/128) or 32 (PIPO-64/256). impl: an implementation name, NULL = dispatch
+ * (honours NURI_IMPL=pipo:<name>); every function taking the key runs that implementation. */
+NURI_API NURI_MUST_CHECK int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl);
 NURI_API void nuri_pipo_key_wipe(nuri_pipo_key *k);
+/* The name of the key's implementation. */
 NURI_API const char *nuri_pipo_key_impl_name(const nuri_pipo_key *k);
 
 /* Batch block interface: nblocks independent blocks (ECB). in and out may alias exactly. */

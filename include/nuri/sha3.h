@@ -12,15 +12,18 @@
 extern "C" {
 #endif
 
-#define NURI_SHAKE128_RATE 168
-#define NURI_SHAKE256_RATE 136
-#define NURI_SHA3_256_RATE 136
-#define NURI_SHA3_512_RATE 72
+#define NURI_SHAKE128_RATE  168
+#define NURI_SHAKE256_RATE  136
+#define NURI_SHA3_256_RATE  136
+#define NURI_SHA3_512_RATE  72
+#define NURI_SHA3_256_BYTES 32 /* digest sizes */
+#define NURI_SHA3_512_BYTES 64
 
-NURI_API void nuri_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
-NURI_API void nuri_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
-NURI_API void nuri_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
-NURI_API void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+NURI_API void nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t in_len);
+NURI_API void nuri_sha3_512(uint8_t out[NURI_SHA3_512_BYTES], const uint8_t *in, size_t in_len);
+/* SHAKE output is as long as the caller asks: these fill out_cap bytes. */
+NURI_API void nuri_shake128(uint8_t *out, size_t out_cap, const uint8_t *in, size_t in_len);
+NURI_API void nuri_shake256(uint8_t *out, size_t out_cap, const uint8_t *in, size_t in_len);
 
 /* Incremental SHAKE. init -> absorb* -> squeeze*; absorbing after the first squeeze is not allowed
  * (it is ignored). Wipe with nuri_shake_wipe when the input was secret. */
@@ -33,8 +36,9 @@ typedef struct nuri_shake_ctx {
 
 NURI_API void nuri_shake128_init(nuri_shake_ctx *c);
 NURI_API void nuri_shake256_init(nuri_shake_ctx *c);
-NURI_API void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len);
-NURI_API void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len);
+NURI_API void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t in_len);
+/* Fills out_cap bytes with the next output bytes. */
+NURI_API void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t out_cap);
 NURI_API void nuri_shake_wipe(nuri_shake_ctx *c);
 
 #ifdef __cplusplus

@@ -44,6 +44,27 @@ static int had_error(void)
     return e;
 }
 
+/* libnuri's own results to compare with, through its public API with dispatch: a key or context
+ * set up for the call, then the call. */
+static int lib_seal(nuri_schwaemm_variant v, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
+                    size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
+                    const uint8_t *msg, size_t msg_len)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, NULL);
+    if (rc == NURI_OK)
+        rc = nuri_schwaemm_encrypt(&k, out, out_cap, out_len, nonce, nonce_len, ad, ad_len, msg, msg_len);
+    nuri_schwaemm_key_wipe(&k);
+    return rc;
+}
+
+static int lib_esch(size_t digest_bytes, uint8_t *out, const uint8_t *in, size_t in_len)
+{
+    return digest_bytes == 48 ? nuri_esch384(out, in, in_len) : nuri_esch256(out, in, in_len);
+}
+
+static int lib_kem(nuri_mlkem_ctx *kem, unsigned level) { return nuri_mlkem_init(kem, (nuri_mlkem_level)level, NULL); }
+
 /* ---------------- PIPO ---------------- */
 
 /* Runs a whole message through EVP in random chunks; returns the output length or -1. */
@@ -331,8 +352,7 @@ static void test_streaming_loop(void)
                      tl = nuri_schwaemm_tag_bytes(v), bs = (size_t)EVP_CIPHER_get_block_size(c);
         size_t rl = 0;
         int ok;
-        CHECK(nuri_schwaemm_encrypt(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, len, NULL) == NURI_OK &&
-                  rl == len + tl,
+        CHECK(lib_seal(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, len) == NURI_OK && rl == len + tl,
               "%s one-shot reference", aeads[i]);
         size_t n = evp_loop(c, 1, key, nonce, ad, adl, pt, len, ct, tag, tl, 0, &ok);
         CHECK(ok && n == len && memcmp(ct, ref, len) == 0 && memcmp(tag, ref + len, tl) == 0,
@@ -354,8 +374,8 @@ static void test_streaming_loop(void)
         /* a message within one block passes the loop, tag first or last; a wrong tag releases nothing */
         for (int tag_first = 0; tag_first < 2; tag_first++) {
             const size_t sl = bs - 1;
-            CHECK(nuri_schwaemm_encrypt(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, sl, NULL) == NURI_OK,
-                  "%s short reference", aeads[i]);
+            CHECK(lib_seal(v, ref, len + 64, &rl, key, kl, nonce, nl, ad, adl, pt, sl) == NURI_OK, "%s short reference",
+                  aeads[i]);
             memset(back, 0, sl);
             n = evp_loop(c, 0, key, nonce, ad, adl, ref, sl, back, ref + sl, tl, tag_first, &ok);
             CHECK(ok && n == sl && memcmp(back, pt, sl) == 0, "%s: %zu-byte message through the loop (tag %s)",
@@ -451,7 +471,7 @@ static void test_schwaemm(const char *vecdir)
             size_t len = rnd(sizeof pt), adl = rnd(sizeof ad), rl = 0;
             long rel;
             tu_randbytes(key, kl), tu_randbytes(nonce, nl), tu_randbytes(pt, len), tu_randbytes(ad, adl);
-            CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, adl, pt, len, NULL) == NURI_OK,
+            CHECK(lib_seal(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, adl, pt, len) == NURI_OK,
                   "%s nuri_schwaemm_encrypt", name);
             long n = aead_seal(c, tl, key, nonce, ad, adl, pt, len, ct);
             CHECK(n == (long)rl && memcmp(ct, ref, rl) == 0, "%s len=%zu ad=%zu: EVP matches libnuri", name, len, adl);
@@ -473,7 +493,7 @@ static void test_schwaemm(const char *vecdir)
             int n1 = 0, n2 = 0, n3 = 0, n4 = 0;
             uint8_t tag2[32];
             tu_randbytes(pt, len);
-            CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, 5, pt, len, NULL) == NURI_OK,
+            CHECK(lib_seal(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, 5, pt, len) == NURI_OK,
                   "nuri_schwaemm_encrypt");
             EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new(), *b = EVP_CIPHER_CTX_new();
             int ok = EVP_EncryptInit_ex2(a, c, key, nonce, NULL) && EVP_EncryptUpdate(a, NULL, &n1, ad, 5) &&
@@ -502,9 +522,8 @@ static void test_schwaemm(const char *vecdir)
             size_t l1 = 1 + rnd(300), l2 = 1 + rnd(300), r1 = 0, r2 = 0;
             int n1 = 0, n2 = 0, ok;
             tu_randbytes(pt, l1 > l2 ? l1 : l2), tu_randbytes(nonce2, nl), tu_randbytes(ad, 9);
-            CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &r1, key, kl, nonce, nl, ad, 9, pt, l1, NULL) == NURI_OK &&
-                      nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &r2, key, kl, nonce2, nl, NULL, 0, pt, l2, NULL) ==
-                          NURI_OK,
+            CHECK(lib_seal(v, ref, sizeof ref, &r1, key, kl, nonce, nl, ad, 9, pt, l1) == NURI_OK &&
+                      lib_seal(v, ct2, sizeof ct2, &r2, key, kl, nonce2, nl, NULL, 0, pt, l2) == NURI_OK,
                   "nuri_schwaemm_encrypt");
             EVP_CIPHER_CTX *a = EVP_CIPHER_CTX_new();
             ok = EVP_DecryptInit_ex2(a, c, key, nonce, NULL) &&
@@ -632,7 +651,7 @@ static void test_esch(const char *vecdir)
         for (int t = 0; t < 40; t++) {
             size_t len = rnd(sizeof msg);
             tu_randbytes(msg, len);
-            CHECK(nuri_esch(esch[e].dl, ref, msg, len, NULL) == NURI_OK, "nuri_esch");
+            CHECK(lib_esch(esch[e].dl, ref, msg, len) == NURI_OK, "nuri_esch");
             EVP_MD_CTX *ctx = EVP_MD_CTX_new();
             int ok = EVP_DigestInit_ex2(ctx, md, NULL);
             for (size_t off = 0; ok && off < len;) {
@@ -807,7 +826,9 @@ static void test_mlkem(void)
     for (int li = 0; li < 3; li++) {
         const unsigned L = levels[li], k = L / 256;
         const size_t nek = nuri_mlkem_ek_bytes(L), ndk = nuri_mlkem_dk_bytes(L);
-        CHECK(nuri_mlkem_keygen(L, ek, nek, dk, ndk, NULL, 0, NULL) == NURI_OK, "ML-KEM-%u keygen", L);
+        nuri_mlkem_ctx kem;
+        CHECK(lib_kem(&kem, L) == NURI_OK && nuri_mlkem_keygen(&kem, ek, nek, dk, ndk, NULL, 0) == NURI_OK,
+              "ML-KEM-%u keygen", L);
         memset(ek, 0, 384 * k); /* t = 0, rho kept */
         EVP_PKEY *pk = key_from(L, EVP_PKEY_PUBLIC_KEY, OSSL_PKEY_PARAM_PUB_KEY, ek, nek);
         CHECK(pk == NULL, "ML-KEM-%u: a public key with t = 0 is refused at import", L);
@@ -849,7 +870,9 @@ static void test_mlkem(void)
         CHECK(get_oct(pk, OSSL_PKEY_PARAM_PRIV_KEY, dk, sizeof dk, &n) && n == ndk, "%s priv", name);
         CHECK(get_oct(pk, "seed", seed, sizeof seed, &sn) && sn == 64, "%s seed", name);
         /* the seed reproduces the key in libnuri (KeyGen_internal) */
-        CHECK(nuri_mlkem_keygen(L, buf, nek, buf2, ndk, seed, 64, NULL) == NURI_OK && memcmp(buf, ek, nek) == 0 &&
+        nuri_mlkem_ctx kem;
+        CHECK(lib_kem(&kem, L) == NURI_OK, "%s: libnuri context", name);
+        CHECK(nuri_mlkem_keygen(&kem, buf, nek, buf2, ndk, seed, 64) == NURI_OK && memcmp(buf, ek, nek) == 0 &&
                   memcmp(buf2, dk, ndk) == 0,
               "%s: libnuri keygen from the exported seed gives the same key", name);
         /* EVP_PKEY_todata */
@@ -861,9 +884,9 @@ static void test_mlkem(void)
         /* provider encapsulates, libnuri decapsulates; and the reverse */
         size_t ctl = sizeof ct;
         CHECK(encap(pk, ct, &ctl, ss1) && ctl == nct, "%s encapsulate", name);
-        CHECK(nuri_mlkem_decaps(L, ss2, 32, ct, nct, dk, ndk, NULL) == NURI_OK && memcmp(ss1, ss2, 32) == 0,
+        CHECK(nuri_mlkem_decaps(&kem, ss2, 32, ct, nct, dk, ndk) == NURI_OK && memcmp(ss1, ss2, 32) == 0,
               "%s: libnuri decapsulates the provider's ciphertext", name);
-        CHECK(nuri_mlkem_encaps(L, ct, nct, ss1, 32, ek, nek, NULL, 0, NULL) == NURI_OK && decap(pk, ct, nct, ss2) &&
+        CHECK(nuri_mlkem_encaps(&kem, ct, nct, ss1, 32, ek, nek, NULL, 0) == NURI_OK && decap(pk, ct, nct, ss2) &&
                   memcmp(ss1, ss2, 32) == 0,
               "%s: the provider decapsulates libnuri's ciphertext", name);
         CHECK(!decap(pk, ct, nct - 1, ss2) && had_error(), "%s short ciphertext refused", name);

@@ -1,15 +1,22 @@
 """nuri: fast, verified PIPO, FEA, SPARKLE (Schwaemm, Esch) and ML-KEM.
 
 Submodules are imported on first use: ``nuri.pipo``, ``nuri.fea``, ``nuri.aead``,
-``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``; ``nuri.hw`` runs ML-KEM on the hardware core."""
+``nuri.hash``, ``nuri.sparkle``, ``nuri.mlkem``, ``nuri.keysearch``; ``nuri.hw`` runs ML-KEM on
+the hardware core.
+
+Every family module lists its implementations (``implementations()``, fastest first, and
+``default_implementation()``, the one dispatch picks) and takes ``impl=<name>`` by keyword
+wherever a key, a context or a one-shot call is made. The Python API, like the C headers, is
+stable under semantic versioning from 1.0.0."""
 
 import importlib
 
 from .exceptions import AlreadyFinalized, InvalidTag, NuriError, UnsupportedImplementation
 
-# The primitive families of the C library (one module each; their known-answer self-tests are in
-# nuri.tools.selftest): the one list the CLI (selftest), the report and the tooling iterate over.
-FAMILIES = ("pipo", "fea", "sparkle", "mlkem")
+# The primitive families of the C library, one registry each (one module each; their known-answer
+# self-tests are in nuri.tools.selftest): the one list the CLI (selftest), the report and the
+# tooling iterate over. aead and hash are the Schwaemm and Esch APIs over the sparkle registry.
+FAMILIES = ("pipo", "fea", "sparkle", "mlkem", "keysearch")
 __all__ = [
     "FAMILIES",
     "InvalidTag",
@@ -22,6 +29,7 @@ __all__ = [
     "hash",
     "sparkle",
     "mlkem",
+    "keysearch",
     "cpu_features",
 ]
 

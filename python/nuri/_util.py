@@ -53,6 +53,22 @@ def impl_arg(impl):
     return as_str(impl, "impl").encode() if impl else ffi.NULL
 
 
+def mlkem_level(level):
+    """An ML-KEM parameter set (512, 768 or 1024); TypeError unless an integer, ValueError otherwise."""
+    level = as_int(level, "level")
+    if level not in (512, 768, 1024):
+        raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
+    return level
+
+
+def mlkem_sized(value, name, want, level):
+    """value as bytes of exactly `want` bytes (a key or ciphertext of ML-KEM-<level>)."""
+    value = as_bytes(value, name)
+    if len(value) != want:
+        raise ValueError(f"{name} for ML-KEM-{level} must be {want} bytes long, got {len(value)}")
+    return value
+
+
 def check_len(value, name, allowed):
     value = as_bytes(value, name)
     if len(value) not in allowed:
@@ -74,6 +90,11 @@ def check(rc, what):
 def impl_names(count, info, supported):
     """Names of the registered implementations usable on this CPU."""
     return [ffi.string(info(i).name).decode() for i in range(count()) if supported(i)]
+
+
+def c_name(name):
+    """A C string the library returned (an implementation name) as str, or None for NULL."""
+    return ffi.string(name).decode() if name != ffi.NULL else None
 
 
 def read_full(f, n):

@@ -17,24 +17,49 @@ b'attack at dawn'
 Traceback (most recent call last):
     ...
 nuri.exceptions.InvalidTag: Schwaemm256-128 decryption: authentication failed
+
+The implementation (one of ``implementations()``, the SPARKLE registry) is chosen when the object
+is made, by keyword; None (the default) lets dispatch pick it (``NURI_IMPL=sparkle:<name>``).
+
+>>> Schwaemm256_128(bytes(range(16)), impl="ref").encrypt(bytes(range(32)), b"", b"").hex().upper()
+'9E3F9F2E8E26E7D00A9EB92730717A51'
 """
 
 import bisect
 
 from ._native import ffi, lib
-from ._util import as_bytes, check, check_len, impl_arg
+from ._util import as_bytes, c_name, check, check_len, impl_arg
 from .exceptions import InvalidTag
+from .sparkle import default_implementation, implementations  # the one SPARKLE registry
 
-__all__ = ["Schwaemm128_128", "Schwaemm256_128", "Schwaemm192_192", "Schwaemm256_256"]
+__all__ = [
+    "Schwaemm128_128",
+    "Schwaemm256_128",
+    "Schwaemm192_192",
+    "Schwaemm256_256",
+    "implementations",
+    "default_implementation",
+]
 
 
 class _Schwaemm:
     _variant = None
     name = None
 
-    def __init__(self, key: bytes, impl: str = None):
-        self._key = check_len(key, "key", (self.key_size,))
-        self._impl = impl_arg(impl)
+    def __init__(self, key: bytes, *, impl: str = None):
+        key = check_len(key, "key", (self.key_size,))
+        self._k = ffi.new("nuri_schwaemm_key *")  # the key bytes, the variant and the implementation (C)
+        check(lib.nuri_schwaemm_key_init(self._k, self._variant, key, len(key), impl_arg(impl)), f"{self.name} key")
+
+    @property
+    def implementation(self) -> str:
+        """The name of the implementation this object runs."""
+        return c_name(lib.nuri_schwaemm_key_impl_name(self._k))
+
+    def __del__(self):
+        k = getattr(self, "_k", None)
+        if k is not None:
+            lib.nuri_schwaemm_key_wipe(k)
 
     @classmethod
     def generate_key(cls) -> bytes:
@@ -57,19 +82,16 @@ class _Schwaemm:
         out_len = ffi.new("size_t *")
         check(
             lib.nuri_schwaemm_encrypt(
-                self._variant,
+                self._k,
                 out,
                 cap,
                 out_len,
-                self._key,
-                len(self._key),
                 nonce,
                 len(nonce),
                 ad,
                 len(ad),
                 data,
                 len(data),
-                self._impl,
             ),
             f"{self.name} encryption",
         )
@@ -87,19 +109,16 @@ class _Schwaemm:
         try:
             check(
                 lib.nuri_schwaemm_decrypt(
-                    self._variant,
+                    self._k,
                     out,
                     cap,
                     out_len,
-                    self._key,
-                    len(self._key),
                     nonce,
                     len(nonce),
                     ad,
                     len(ad),
                     data,
                     len(data),
-                    self._impl,
                 ),
                 f"{self.name} decryption",
             )
@@ -130,16 +149,12 @@ class _Schwaemm:
         c_in, c_out, c_len = ffi.new("uint8_t *[]", ins), ffi.new("uint8_t *[]", outs), ffi.new("size_t[]", in_lens)
         if encrypt:
             check(
-                lib.nuri_schwaemm_encrypt_many(
-                    self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen, c_in, c_len, n, self._impl
-                ),
+                lib.nuri_schwaemm_encrypt_many(self._k, c_out, c_nonce, c_ad, c_alen, c_in, c_len, n),
                 f"{self.name} batch encryption",
             )
             return []
         status = ffi.new("int[]", n)
-        rc = lib.nuri_schwaemm_decrypt_many(
-            self._variant, c_out, self._key, len(self._key), c_nonce, c_ad, c_alen, c_in, c_len, status, n, self._impl
-        )
+        rc = lib.nuri_schwaemm_decrypt_many(self._k, c_out, c_nonce, c_ad, c_alen, c_in, c_len, status, n)
         if rc != lib.NURI_EAUTH:
             check(rc, f"{self.name} batch decryption")
             return []
@@ -303,7 +318,7 @@ def _make(cls_name, variant, display):
     )
 
 
-Schwaemm128_128 = _make("Schwaemm128_128", 0, "Schwaemm128-128")
-Schwaemm256_128 = _make("Schwaemm256_128", 1, "Schwaemm256-128")
-Schwaemm192_192 = _make("Schwaemm192_192", 2, "Schwaemm192-192")
-Schwaemm256_256 = _make("Schwaemm256_256", 3, "Schwaemm256-256")
+Schwaemm128_128 = _make("Schwaemm128_128", lib.NURI_SCHWAEMM128_128, "Schwaemm128-128")
+Schwaemm256_128 = _make("Schwaemm256_128", lib.NURI_SCHWAEMM256_128, "Schwaemm256-128")
+Schwaemm192_192 = _make("Schwaemm192_192", lib.NURI_SCHWAEMM192_192, "Schwaemm192-192")
+Schwaemm256_256 = _make("Schwaemm256_256", lib.NURI_SCHWAEMM256_256, "Schwaemm256-256")

@@ -19,6 +19,12 @@ ePrint 2020/1311), and NIST requires 10**6 for FF1.
 >>> c = fea.encrypt_digits(key, "4111111111111111")
 >>> len(c), c.isdigit(), fea.decrypt_digits(key, c)
 (16, True, '4111111111111111')
+
+Every function and ``FPE`` take ``impl=`` by keyword: one of ``implementations()`` (None =
+dispatch, honouring ``NURI_IMPL=fea:<name>``).
+
+>>> fea.encrypt(key, 0x43, 8, tweak=0x228b0724bb8f48a3c27a0df00dbde8, impl="ref")
+36
 """
 
 import hashlib
@@ -26,7 +32,7 @@ import secrets
 import threading
 
 from ._native import ffi, lib
-from ._util import as_bytes, as_int, check, impl_arg, impl_names
+from ._util import as_bytes, as_int, c_name, check, impl_arg, impl_names
 
 __all__ = [
     "encrypt",
@@ -44,13 +50,14 @@ __all__ = [
     "Template",
     "implementations",
     "default_implementation",
+    "check_key",
+    "check_variant",
     "MIN_SAFE_DOMAIN",
     "clear_cache",
 ]
 
 MIN_SAFE_DOMAIN = 10**6
 _M64 = (1 << 64) - 1
-_NURI_EDOMAIN = -10
 
 
 def implementations():
@@ -60,21 +67,22 @@ def implementations():
 
 def default_implementation():
     """The implementation dispatch picks now (honours NURI_IMPL=fea:<name>)."""
-    name = lib.nuri_fea_default_impl()
-    return ffi.string(name).decode() if name != ffi.NULL else None
+    return c_name(lib.nuri_fea_default_impl())
 
 
 # ------------------------------------------------------------------------------------------ argument checks
 
 
-def _check_key(key):
+def check_key(key) -> bytes:
+    """An FEA key as bytes: TypeError unless bytes-like, ValueError unless 16, 24 or 32 bytes long."""
     key = as_bytes(key, "key")
     if len(key) not in (16, 24, 32):
         raise ValueError(f"key must be 16, 24 or 32 bytes long (FEA-x/128, /192, /256), got {len(key)}")
     return key
 
 
-def _check_variant(variant):
+def check_variant(variant) -> int:
+    """1 (FEA-1) or 2 (FEA-2): TypeError unless an integer, ValueError for any other value."""
     variant = as_int(variant, "variant")
     if variant not in (1, 2):
         raise ValueError(f"variant must be 1 (FEA-1) or 2 (FEA-2), got {variant!r}")
@@ -143,7 +151,7 @@ class _Key:
         self.k = ffi.new("nuri_fea_key *")
         check(
             lib.nuri_fea_key_init(
-                self.k, _check_key(key), len(key), _check_variant(variant), _check_nbits(nbits), impl_arg(impl)
+                self.k, check_key(key), len(key), check_variant(variant), _check_nbits(nbits), impl_arg(impl)
             ),
             "FEA key setup",
         )
@@ -183,7 +191,7 @@ def _cached(key, params, make):
     m = _memo
     if m[0] is key and m[1] == params:
         return m[2]
-    kb = _check_key(key)
+    kb = check_key(key)
     ck = (hashlib.blake2b(kb, digest_size=16, key=_cache_salt).digest(), params)
     with _cache_lock:
         obj = _cache.get(ck)
@@ -208,7 +216,7 @@ def _key_for(key, nbits, variant, impl):
 
 def _fmt_for(key, radix, length, variant, allow_small_domain, impl):
     allow = bool(allow_small_domain)
-    _check_variant(variant)
+    check_variant(variant)
     return _cached(
         key,
         ("fmt", radix, length, variant, allow, _dispatch_token(impl)),
@@ -227,7 +235,7 @@ def _check_value(v, nbits):
 
 
 def _crypt1(key, value, nbits, tweak, variant, impl, enc):
-    nbits, variant = _check_nbits(nbits), _check_variant(variant)
+    nbits, variant = _check_nbits(nbits), check_variant(variant)
     k = _key_for(key, nbits, variant, impl)
     value = _check_value(value, nbits)
     t, nt = _tweaks(tweak, 1, variant, nbits)
@@ -238,18 +246,18 @@ def _crypt1(key, value, nbits, tweak, variant, impl, enc):
     return (x.hi << 64) | x.lo
 
 
-def encrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1, impl=None) -> int:
+def encrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1, *, impl: str = None) -> int:
     """Encrypts the nbits-bit integer value (FEA-1 or FEA-2)."""
     return _crypt1(key, value, nbits, tweak, variant, impl, True)
 
 
-def decrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1, impl=None) -> int:
+def decrypt(key: bytes, value: int, nbits: int, tweak: int = 0, variant: int = 1, *, impl: str = None) -> int:
     """Decrypts the nbits-bit integer value."""
     return _crypt1(key, value, nbits, tweak, variant, impl, False)
 
 
 def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
-    nbits, variant = _check_nbits(nbits), _check_variant(variant)
+    nbits, variant = _check_nbits(nbits), check_variant(variant)
     k = _key_for(key, nbits, variant, impl)
     if (
         values is None
@@ -299,13 +307,13 @@ def _crypt_batch(key, values, nbits, tweak, variant, impl, enc):
     return [(buf[i].hi << 64) | buf[i].lo for i in range(n)]
 
 
-def encrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, impl=None):
+def encrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, *, impl: str = None):
     """Encrypts many values with one key and n. values: a numpy array (returned as numpy uint64 for
     nbits <= 64) or a sequence of ints (a list of ints for nbits > 64). tweak: one int, or one per value."""
     return _crypt_batch(key, values, nbits, tweak, variant, impl, True)
 
 
-def decrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, impl=None):
+def decrypt_batch(key: bytes, values, nbits: int, tweak=0, variant: int = 1, *, impl: str = None):
     """Decrypts many values (see encrypt_batch)."""
     return _crypt_batch(key, values, nbits, tweak, variant, impl, False)
 
@@ -344,9 +352,9 @@ class _Fmt:
         check(
             lib.nuri_fea_fmt_init(
                 self.f,
-                _check_key(key),
+                check_key(key),
                 len(key),
-                _check_variant(variant),
+                check_variant(variant),
                 radix,
                 length,
                 lib.NURI_FEA_ALLOW_SMALL_DOMAIN if allow_small_domain else 0,
@@ -435,7 +443,7 @@ def _digits1(key, s, tweak, variant, allow_small_domain, impl, enc):
 
 
 def encrypt_digits(
-    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, impl=None
+    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, *, impl: str = None
 ) -> str:
     """Encrypts a string of 3..38 decimal digits to another of the same length (leading zeros are
     digits). The tweak has 128 - n bits for FEA-1, n = (10**len(digits)).bit_length()."""
@@ -443,18 +451,18 @@ def encrypt_digits(
 
 
 def decrypt_digits(
-    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, impl=None
+    key: bytes, digits: str, tweak: int = 0, variant: int = 1, allow_small_domain=False, *, impl: str = None
 ) -> str:
     """Decrypts a decimal string (see encrypt_digits)."""
     return _digits1(key, digits, tweak, variant, allow_small_domain, impl, False)
 
 
-def encrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
+def encrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_small_domain=False, *, impl: str = None):
     """Encrypts a list of decimal strings (one C batch call per distinct length). tweak: one int or one per string."""
     return _digits_batch(key, strings, tweak, variant, allow_small_domain, impl, True)
 
 
-def decrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
+def decrypt_digits_batch(key: bytes, strings, tweak=0, variant: int = 1, allow_small_domain=False, *, impl: str = None):
     """Decrypts a list of decimal strings."""
     return _digits_batch(key, strings, tweak, variant, allow_small_domain, impl, False)
 
@@ -478,12 +486,16 @@ def _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, enc
     return out
 
 
-def encrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
+def encrypt_radix_batch(
+    key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, *, impl: str = None
+):
     """Encrypts rows of symbol indices (0 <= symbol < radix, 2 <= radix <= 65536)."""
     return _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, True)
 
 
-def decrypt_radix_batch(key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, impl=None):
+def decrypt_radix_batch(
+    key: bytes, rows, radix: int, tweak=0, variant: int = 1, allow_small_domain=False, *, impl: str = None
+):
     """Decrypts rows of symbol indices."""
     return _radix_batch(key, rows, radix, tweak, variant, allow_small_domain, impl, False)
 
@@ -592,9 +604,9 @@ class FPE:
     (True, '4111-1111-1111-1234')
     """
 
-    def __init__(self, key, variant=1, tweak=0, allow_small_domain=False, impl=None):
-        self.key = _check_key(key)
-        self.variant = _check_variant(variant)
+    def __init__(self, key, variant=1, tweak=0, allow_small_domain=False, *, impl: str = None):
+        self.key = check_key(key)
+        self.variant = check_variant(variant)
         self.tweak = _tweak_arg(tweak)
         impl_arg(impl)
         self.allow_small_domain, self.impl = allow_small_domain, impl

@@ -31,7 +31,7 @@ nuri.fea_formats.FitError: row 1: value '4111 1111 1111 1234' does not match tem
 """  # noqa: E501 (a doctest's expected output is one line)
 
 from ._native import ffi, lib
-from ._util import check
+from ._util import check, impl_arg
 
 __all__ = ["Pattern", "ColumnCipher", "FitError", "parse_tweak"]
 
@@ -168,7 +168,7 @@ class _Formats:
                     radix,
                     length,
                     lib.NURI_FEA_ALLOW_SMALL_DOMAIN if self.allow_small else 0,
-                    self.impl.encode() if self.impl else ffi.NULL,
+                    impl_arg(self.impl),
                 ),
                 "FEA format setup",
             )
@@ -205,6 +205,7 @@ class ColumnCipher:
     values: a list (str or None), or a pyarrow string array / chunked array (returned as the same
     Arrow type). on_error: "stop" (raise FitError naming the first bad row; nothing is returned) or
     "keep" (the value stays unchanged; ``self.problems`` lists (row, value, reason), 1-based rows).
+    impl (keyword): one of nuri.fea.implementations(), None = dispatch.
     """
 
     def __init__(
@@ -216,12 +217,13 @@ class ColumnCipher:
         allow_small_domain=False,
         symbols=None,
         on_error="stop",
+        *,
         impl=None,
     ):
-        from .fea import _check_key, _check_variant
+        from .fea import check_key, check_variant
 
-        self.key = _check_key(key)
-        self.variant = _check_variant(variant)
+        self.key = check_key(key)
+        self.variant = check_variant(variant)
         self.pattern = pattern if isinstance(pattern, Pattern) else Pattern(pattern, symbols)
         self.tweak = parse_tweak(tweak)
         if on_error not in ("stop", "keep"):

@@ -19,6 +19,16 @@ Deterministic forms (FIPS 203 KeyGen_internal / Encaps_internal) take the random
 >>> mlkem.encaps(512, ek, m=bytes(32))[0].hex()[:16]
 '4ad53a06b29f1256'
 
+Every function and the key objects take ``impl=`` by keyword: one of ``implementations()``
+(None = dispatch, honouring ``NURI_IMPL=mlkem:<name>``).
+
+>>> mlkem.keygen(512, seed=bytes(64), impl="ref") == mlkem.keygen(512, seed=bytes(64))
+True
+>>> key = mlkem.MLKEM768PrivateKey.generate(impl="ref")
+>>> shared, ct = key.public_key().encapsulate()
+>>> key.decapsulate(ct) == shared
+True
+
 Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus check on ``ek``,
 §7.3 hash check on ``dk``). Beyond FIPS 203, a degenerate ``ek`` (t zero, or 1/16 or more of its
 coefficients zero: the ciphertext would give the shared key away) is refused too. A well-formed
@@ -27,7 +37,7 @@ which matches nothing the sender has.
 """
 
 from ._native import ffi, lib
-from ._util import as_bytes, as_int, check, impl_arg, impl_names
+from ._util import as_bytes, c_name, check, impl_arg, impl_names, mlkem_level, mlkem_sized
 
 __all__ = [
     "keygen",
@@ -56,28 +66,18 @@ SEED_SIZE = 64
 MESSAGE_SIZE = 32
 
 
-def _level(level):
-    level = as_int(level, "level")
-    if level not in LEVELS:
-        raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
-    return level
-
-
 def sizes(level):
     """(ek, dk, ciphertext) sizes in bytes for ML-KEM-<level>."""
-    level = _level(level)
+    level = mlkem_level(level)
     return (lib.nuri_mlkem_ek_bytes(level), lib.nuri_mlkem_dk_bytes(level), lib.nuri_mlkem_ct_bytes(level))
 
 
-def _sized(value, name, want, level):
-    value = as_bytes(value, name)
-    if len(value) != want:
-        raise ValueError(f"{name} for ML-KEM-{level} must be {want} bytes long, got {len(value)}")
-    return value
-
-
-def _impl(impl):
-    return impl_arg(impl)
+def _ctx(level, impl, what=None):
+    """The C context of ML-KEM-<level> with the implementation impl (None = dispatch); an error
+    names `what` (the operation)."""
+    kem = ffi.new("nuri_mlkem_ctx *")
+    check(lib.nuri_mlkem_init(kem, level, impl_arg(impl)), what or f"ML-KEM-{level}")
+    return kem
 
 
 def implementations():
@@ -87,27 +87,26 @@ def implementations():
 
 def default_implementation():
     """The implementation dispatch picks now (honours NURI_IMPL=mlkem:<name>)."""
-    name = lib.nuri_mlkem_default_impl()
-    return ffi.string(name).decode() if name != ffi.NULL else None
+    return c_name(lib.nuri_mlkem_default_impl())
 
 
 def keygen(level: int, seed: bytes = None, *, impl: str = None):
     """Generates a key pair; returns (ek, dk). seed = d || z (64 bytes) for the deterministic
     FIPS 203 ML-KEM.KeyGen_internal; None draws it from the operating system."""
-    level = _level(level)
+    level = mlkem_level(level)
     nek, ndk, _ = sizes(level)
     if seed is not None:
-        seed = _sized(seed, "seed (d || z)", SEED_SIZE, level)
+        seed = mlkem_sized(seed, "seed (d || z)", SEED_SIZE, level)
+    kem = _ctx(level, impl, f"ML-KEM-{level} key generation")
     ek, dk = ffi.new(f"uint8_t[{nek}]"), ffi.new(f"uint8_t[{ndk}]")
     rc = lib.nuri_mlkem_keygen(
-        level,
+        kem,
         ek,
         nek,
         dk,
         ndk,
         seed if seed is not None else ffi.NULL,
         SEED_SIZE if seed is not None else 0,
-        _impl(impl),
     )
     check(rc, f"ML-KEM-{level} key generation")
     out = (bytes(ek), bytes(dk))
@@ -119,14 +118,15 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
     """Encapsulates to ek; returns (shared_key, ciphertext). m (32 bytes) makes it deterministic
     (ML-KEM.Encaps_internal); None draws it from the operating system. ValueError if ek has the
     wrong length or fails the FIPS 203 modulus check."""
-    level = _level(level)
+    level = mlkem_level(level)
     nek, _, nct = sizes(level)
-    ek = _sized(ek, "encapsulation key", nek, level)
+    ek = mlkem_sized(ek, "encapsulation key", nek, level)
     if m is not None:
-        m = _sized(m, "m", MESSAGE_SIZE, level)
+        m = mlkem_sized(m, "m", MESSAGE_SIZE, level)
+    kem = _ctx(level, impl, f"ML-KEM-{level} encapsulation")
     ct, ss = ffi.new(f"uint8_t[{nct}]"), ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_encaps(
-        level,
+        kem,
         ct,
         nct,
         ss,
@@ -135,7 +135,6 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
         nek,
         m if m is not None else ffi.NULL,
         MESSAGE_SIZE if m is not None else 0,
-        _impl(impl),
     )
     _check_ek_rc(rc, level, "")
     check(rc, f"ML-KEM-{level} encapsulation")
@@ -161,12 +160,13 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
     """Decapsulates; returns the 32-byte shared key. ValueError for wrong lengths or a dk whose
     stored H(ek) does not match (FIPS 203 hash check). An altered ciphertext of the right length
     yields the implicit-rejection key, not an error."""
-    level = _level(level)
+    level = mlkem_level(level)
     _, ndk, nct = sizes(level)
-    dk = _sized(dk, "decapsulation key", ndk, level)
-    ciphertext = _sized(ciphertext, "ciphertext", nct, level)
+    dk = mlkem_sized(dk, "decapsulation key", ndk, level)
+    ciphertext = mlkem_sized(ciphertext, "ciphertext", nct, level)
+    kem = _ctx(level, impl, f"ML-KEM-{level} decapsulation")
     ss = ffi.new("uint8_t[32]")
-    rc = lib.nuri_mlkem_decaps(level, ss, 32, ciphertext, nct, dk, ndk, _impl(impl))
+    rc = lib.nuri_mlkem_decaps(kem, ss, 32, ciphertext, nct, dk, ndk)
     if rc == lib.NURI_EBADDK:
         raise ValueError(
             f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek (FIPS 203 hash check)"
@@ -186,7 +186,7 @@ def _items(values, name, want, level):
         values = list(values)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of byte strings, got {type(values).__name__}") from None
-    return [_sized(v, f"{name}[{i}]", want, level) for i, v in enumerate(values)]
+    return [mlkem_sized(v, f"{name}[{i}]", want, level) for i, v in enumerate(values)]
 
 
 def encaps_many(level: int, eks, ms=None, *, impl: str = None):
@@ -196,7 +196,7 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
     are interleaved (several hashes per SIMD Keccak call, a key's matrix expanded once). All or
     nothing: ValueError names the first ek failing the FIPS 203 modulus check and nothing is
     returned."""
-    level = _level(level)
+    level = mlkem_level(level)
     nek, _, nct = sizes(level)
     eks = _items(eks, "eks", nek, level)
     n = len(eks)
@@ -204,12 +204,13 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
         ms = _items(ms, "ms", MESSAGE_SIZE, level)
         if len(ms) != n:
             raise ValueError(f"ms must have one 32-byte m per ek: {n} eks, {len(ms)} ms")
+    kem = _ctx(level, impl, f"ML-KEM-{level} batch encapsulation")
     if n == 0:
         return []
     ct, ss = ffi.new(f"uint8_t[{n * nct}]"), ffi.new(f"uint8_t[{n * 32}]")
     mbuf = b"".join(ms) if ms is not None else ffi.NULL
     rc = lib.nuri_mlkem_encaps_many(
-        level,
+        kem,
         ct,
         n * nct,
         ss,
@@ -219,7 +220,6 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
         mbuf,
         n * MESSAGE_SIZE if ms is not None else 0,
         n,
-        _impl(impl),
     )
     if rc in (lib.NURI_EBADEK, lib.NURI_EWEAKEK):
         bad = next(i for i, ek in enumerate(eks) if lib.nuri_mlkem_check_ek(level, ek, nek) != 0)
@@ -235,15 +235,16 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
     32-byte shared keys, each the same as ``decaps`` would give (altered ciphertexts give their
     implicit-rejection keys). dk is checked once. ValueError for wrong lengths or a dk failing
     the FIPS 203 hash check."""
-    level = _level(level)
+    level = mlkem_level(level)
     _, ndk, nct = sizes(level)
-    dk = _sized(dk, "decapsulation key", ndk, level)
+    dk = mlkem_sized(dk, "decapsulation key", ndk, level)
     cts = _items(ciphertexts, "ciphertexts", nct, level)
     n = len(cts)
+    kem = _ctx(level, impl, f"ML-KEM-{level} batch decapsulation")
     if n == 0:
         return []
     ss = ffi.new(f"uint8_t[{n * 32}]")
-    rc = lib.nuri_mlkem_decaps_many(level, ss, n * 32, b"".join(cts), n * nct, dk, ndk, n, _impl(impl))
+    rc = lib.nuri_mlkem_decaps_many(kem, ss, n * 32, b"".join(cts), n * nct, dk, ndk, n)
     if rc == lib.NURI_EBADDK:
         raise ValueError(
             f"invalid ML-KEM-{level} decapsulation key: stored H(ek) does not match ek (FIPS 203 hash check)"
@@ -257,35 +258,43 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
 def check_encapsulation_key(level: int, ek: bytes) -> bool:
     """True if ek passes the FIPS 203 §7.2 checks (length and modulus) and is not degenerate
     (t zero or mostly zero, refused beyond FIPS 203)."""
-    level = _level(level)
+    level = mlkem_level(level)
     ek = as_bytes(ek, "ek")
     return lib.nuri_mlkem_check_ek(level, ek, len(ek)) == 0
 
 
 def check_decapsulation_key(level: int, dk: bytes) -> bool:
     """True if dk passes the FIPS 203 §7.3 checks (length and H(ek) hash)."""
-    level = _level(level)
+    level = mlkem_level(level)
     dk = as_bytes(dk, "dk")
     return lib.nuri_mlkem_check_dk(level, dk, len(dk)) == 0
 
 
 # ---- pyca/cryptography-style key objects ----
+# Each object remembers the implementation it was made with (impl=, None = dispatch) and runs
+# its operations on it.
 
 
 class _PublicKey:
     _level = 0
 
-    def __init__(self, ek):
-        self._ek = ek
+    def __init__(self, ek, *, impl=None):
+        self._ek, self._impl = ek, impl
 
     @classmethod
-    def from_public_bytes(cls, data: bytes):
+    def from_public_bytes(cls, data: bytes, *, impl: str = None):
         """Loads an encapsulation key; ValueError unless it passes the FIPS 203 checks and is not
         degenerate."""
+        _ctx(cls._level, impl)  # an unknown implementation fails here, not at the first use
         nek = sizes(cls._level)[0]
-        data = _sized(data, "encapsulation key", nek, cls._level)
+        data = mlkem_sized(data, "encapsulation key", nek, cls._level)
         _check_ek_rc(lib.nuri_mlkem_check_ek(cls._level, data, nek), cls._level, "")
-        return cls(data)
+        return cls(data, impl=impl)
+
+    @property
+    def implementation(self) -> str:
+        """The name of the implementation this key's operations run on."""
+        return c_name(lib.nuri_mlkem_ctx_impl_name(_ctx(self._level, self._impl)))
 
     def public_bytes_raw(self) -> bytes:
         """The encapsulation key ek."""
@@ -293,7 +302,7 @@ class _PublicKey:
 
     def encapsulate(self):
         """Returns (shared_key, ciphertext)."""
-        return encaps(self._level, self._ek)
+        return encaps(self._level, self._ek, impl=self._impl)
 
     def __eq__(self, other):
         return type(other) is type(self) and other._ek == self._ek
@@ -309,33 +318,39 @@ class _PrivateKey:
     _level = 0
     _public_cls = _PublicKey
 
-    def __init__(self, ek, dk, seed):
-        self._ek, self._dk, self._seed = ek, dk, seed
+    def __init__(self, ek, dk, seed, *, impl=None):
+        self._ek, self._dk, self._seed, self._impl = ek, dk, seed, impl
 
     @classmethod
-    def generate(cls):
+    def generate(cls, *, impl: str = None):
         """A new key pair from the operating system's randomness (the seed is kept)."""
         seed = bytes(ffi.buffer(_random_seed(), SEED_SIZE))
-        return cls.from_seed_bytes(seed)
+        return cls.from_seed_bytes(seed, impl=impl)
 
     @classmethod
-    def from_seed_bytes(cls, data: bytes):
+    def from_seed_bytes(cls, data: bytes, *, impl: str = None):
         """The key pair of the 64-byte seed d || z (FIPS 203 ML-KEM.KeyGen_internal)."""
-        data = _sized(data, "seed (d || z)", SEED_SIZE, cls._level)
-        ek, dk = keygen(cls._level, data)
-        return cls(ek, dk, data)
+        data = mlkem_sized(data, "seed (d || z)", SEED_SIZE, cls._level)
+        ek, dk = keygen(cls._level, data, impl=impl)
+        return cls(ek, dk, data, impl=impl)
 
     @classmethod
-    def from_decapsulation_key_bytes(cls, data: bytes):
+    def from_decapsulation_key_bytes(cls, data: bytes, *, impl: str = None):
         """Loads an expanded decapsulation key dk; ValueError unless it passes the §7.3 checks."""
+        _ctx(cls._level, impl)  # an unknown implementation fails here, not at the first use
         ndk = sizes(cls._level)[1]
-        data = _sized(data, "decapsulation key", ndk, cls._level)
+        data = mlkem_sized(data, "decapsulation key", ndk, cls._level)
         if not check_decapsulation_key(cls._level, data):
             raise ValueError(f"invalid ML-KEM-{cls._level} decapsulation key (FIPS 203 hash check)")
         k = cls._level // 256
         ek = data[384 * k : 768 * k + 32]
         _check_ek_rc(lib.nuri_mlkem_check_ek(cls._level, ek, len(ek)), cls._level, " inside the decapsulation key")
-        return cls(data[384 * k : 768 * k + 32], data, None)
+        return cls(ek, data, None, impl=impl)
+
+    @property
+    def implementation(self) -> str:
+        """The name of the implementation this key's operations run on."""
+        return c_name(lib.nuri_mlkem_ctx_impl_name(_ctx(self._level, self._impl)))
 
     def private_bytes_raw(self) -> bytes:
         """The 64-byte seed d || z (as pyca/cryptography); ValueError if the key was loaded
@@ -349,11 +364,12 @@ class _PrivateKey:
         return self._dk
 
     def public_key(self):
-        return self._public_cls(self._ek)
+        """The public key, with this key's implementation."""
+        return self._public_cls(self._ek, impl=self._impl)
 
     def decapsulate(self, ciphertext: bytes) -> bytes:
         """The 32-byte shared key (the implicit-rejection key for an altered ciphertext)."""
-        return decaps(self._level, self._dk, ciphertext)
+        return decaps(self._level, self._dk, ciphertext, impl=self._impl)
 
     def __repr__(self):
         return f"<MLKEM{self._level}PrivateKey>"

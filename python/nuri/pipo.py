@@ -11,12 +11,18 @@ use ``nuri.aead`` when integrity matters.
 >>> ct = pipo.encrypt(key, b"attack at dawn", "cbc", iv=bytes(8), padding="pkcs7")
 >>> pipo.decrypt(key, ct, "cbc", iv=bytes(8), padding="pkcs7")
 b'attack at dawn'
+
+Every function and class takes ``impl=`` by keyword: the name of one of ``implementations()``
+(None = the one dispatch picks, honouring ``NURI_IMPL=pipo:<name>``).
+
+>>> pipo.encrypt_block(key, bytes.fromhex("2600271EF6528509"), impl="ref").hex().upper()
+'27035DAD81296B6B'
 """
 
 import threading
 
 from ._native import ffi, lib
-from ._util import as_bytes, check, check_len, impl_names
+from ._util import as_bytes, c_name, check, check_len, impl_arg, impl_names
 
 BLOCK_SIZE = 8
 _MODES = {"ecb": 0, "cbc": 1, "ctr": 2}
@@ -42,39 +48,42 @@ def implementations():
 
 def default_implementation():
     """The implementation dispatch picks now (honours NURI_IMPL=pipo:<name>)."""
-    name = lib.nuri_pipo_default_impl()
-    return ffi.string(name).decode() if name != ffi.NULL else None
+    return c_name(lib.nuri_pipo_default_impl())
 
 
 class _Key:
-    """Expanded key (round keys computed once); wiped when collected."""
+    """Expanded key (round keys computed once) with its implementation; wiped when collected."""
 
     def __init__(self, key, impl=None):
         key = check_len(key, "key", (16, 32))
         self.k = ffi.new("nuri_pipo_key *")
-        check(lib.nuri_pipo_key_init(self.k, key, len(key), impl.encode() if impl else ffi.NULL), "PIPO key setup")
+        check(lib.nuri_pipo_key_init(self.k, key, len(key), impl_arg(impl)), "PIPO key setup")
+
+    @property
+    def implementation(self):
+        return c_name(lib.nuri_pipo_key_impl_name(self.k))
 
     def __del__(self):
         if getattr(self, "k", None) is not None:
             lib.nuri_pipo_key_wipe(self.k)
 
 
-def _block(key, block, fn):
+def _block(key, block, fn, impl):
     block = check_len(block, "block", (8,))
-    k = _Key(key)
+    k = _Key(key, impl)
     out = ffi.new("uint8_t[8]")
     fn(k.k, out, block, 1)
     return bytes(out)
 
 
-def encrypt_block(key: bytes, block: bytes) -> bytes:
+def encrypt_block(key: bytes, block: bytes, *, impl: str = None) -> bytes:
     """Encrypts one 8-byte block (key 16 bytes: PIPO-64/128, 32 bytes: PIPO-64/256)."""
-    return _block(key, block, lib.nuri_pipo_encrypt_blocks)
+    return _block(key, block, lib.nuri_pipo_encrypt_blocks, impl)
 
 
-def decrypt_block(key: bytes, block: bytes) -> bytes:
+def decrypt_block(key: bytes, block: bytes, *, impl: str = None) -> bytes:
     """Decrypts one 8-byte block."""
-    return _block(key, block, lib.nuri_pipo_decrypt_blocks)
+    return _block(key, block, lib.nuri_pipo_decrypt_blocks, impl)
 
 
 def _mode_args(mode, iv, padding):
@@ -103,14 +112,14 @@ def _mode_args(mode, iv, padding):
     return _MODES[mode], iv, _PADDINGS[padding]
 
 
-def _oneshot(key, data, mode, iv, padding, encrypting):
+def _oneshot(key, data, mode, iv, padding, encrypting, impl):
     m, iv, pad = _mode_args(mode, iv, padding)
     data = as_bytes(data, "data")
     if pad == 0 and m != 2 and len(data) % 8:
         raise ValueError(f"data must be a multiple of 8 bytes for {mode.upper()} without padding, got {len(data)}")
     if pad and not encrypting and (len(data) == 0 or len(data) % 8):
         raise ValueError(f"padded ciphertext must be a non-zero multiple of 8 bytes, got {len(data)}")
-    k = _Key(key)
+    k = _Key(key, impl)
     cap = len(data) + 8
     out = ffi.new("uint8_t[]", cap)
     out_len = ffi.new("size_t *")
@@ -122,30 +131,35 @@ def _oneshot(key, data, mode, iv, padding, encrypting):
     return result
 
 
-def encrypt(key: bytes, data: bytes, mode: str, iv: bytes = None, padding: str = "none") -> bytes:
+def encrypt(key: bytes, data: bytes, mode: str, iv: bytes = None, padding: str = "none", *, impl: str = None) -> bytes:
     """Encrypts data in mode 'ecb', 'cbc' or 'ctr' (padding 'none' or 'pkcs7' for ECB/CBC)."""
-    return _oneshot(key, data, mode, iv, padding, True)
+    return _oneshot(key, data, mode, iv, padding, True, impl)
 
 
-def decrypt(key: bytes, data: bytes, mode: str, iv: bytes = None, padding: str = "none") -> bytes:
+def decrypt(key: bytes, data: bytes, mode: str, iv: bytes = None, padding: str = "none", *, impl: str = None) -> bytes:
     """Decrypts data; bad PKCS#7 padding or a partial block raises ValueError."""
-    return _oneshot(key, data, mode, iv, padding, False)
+    return _oneshot(key, data, mode, iv, padding, False, impl)
 
 
 class _Stream:
     """One C context per object; a lock serialises the calls (cffi releases the GIL during C calls, and two
     threads updating one context at once would corrupt it)."""
 
-    def __init__(self, key, mode, iv=None, padding="none", encrypting=True):
+    def __init__(self, key, mode, iv=None, padding="none", encrypting=True, impl=None):
         m, iv, pad = _mode_args(mode, iv, padding)
         self._lock = threading.Lock()
-        self._key = _Key(key)
+        self._key = _Key(key, impl)
         self._ctx = ffi.new("nuri_pipo_ctx *")
         check(
             lib.nuri_pipo_init(self._ctx, self._key.k, m, 1 if encrypting else 0, iv if iv else ffi.NULL, len(iv), pad),
             "PIPO init",
         )
         self._done = False
+
+    @property
+    def implementation(self) -> str:
+        """The name of the implementation this object runs."""
+        return self._key.implementation
 
     def update(self, data: bytes) -> bytes:
         data = as_bytes(data, "data")
@@ -178,12 +192,12 @@ class _Stream:
 class Encryptor(_Stream):
     """Streaming encryption: ``e = Encryptor(key, "ctr", iv); e.update(a) + e.update(b) + e.finalize()``."""
 
-    def __init__(self, key, mode, iv=None, padding="none"):
-        super().__init__(key, mode, iv, padding, True)
+    def __init__(self, key, mode, iv=None, padding="none", *, impl: str = None):
+        super().__init__(key, mode, iv, padding, True, impl)
 
 
 class Decryptor(_Stream):
     """Streaming decryption (unauthenticated: plaintext is released before the end is seen)."""
 
-    def __init__(self, key, mode, iv=None, padding="none"):
-        super().__init__(key, mode, iv, padding, False)
+    def __init__(self, key, mode, iv=None, padding="none", *, impl: str = None):
+        super().__init__(key, mode, iv, padding, False, impl)

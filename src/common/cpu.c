@@ -83,7 +83,7 @@ uint32_t nuri_cpu_features(void)
 
 int nuri_cpu_has(uint32_t need) { return (nuri_cpu_features() & need) == need; }
 
-const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen)
+const char *nuri_cpu_feature_names(uint32_t features, char *out, size_t out_cap)
 {
     static const struct {
         uint32_t bit;
@@ -108,13 +108,13 @@ const char *nuri_cpu_feature_names(uint32_t features, char *buf, size_t buflen)
         {NURI_CPU_ARM_AES, "armv8-aes"},
     };
     size_t used = 0;
-    if (buflen == 0) return buf;
-    buf[0] = 0;
+    if (out_cap == 0) return out;
+    out[0] = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!(features & names[i].bit)) continue;
-        int w = snprintf(buf + used, buflen - used, "%s%s", used ? " " : "", names[i].name);
-        if (w < 0 || (size_t)w >= buflen - used) break;
+        int w = snprintf(out + used, out_cap - used, "%s%s", used ? " " : "", names[i].name);
+        if (w < 0 || (size_t)w >= out_cap - used) break;
         used += (size_t)w;
     }
-    return buf;
+    return out;
 }

@@ -139,15 +139,21 @@ static void hash_fixed(uint8_t *out, size_t outlen, unsigned rate, uint8_t ds, c
     nuri_wipe(s, sizeof s);
 }
 
-void nuri_sha3_256(uint8_t out[32], const uint8_t *in, size_t len) { hash_fixed(out, 32, 136, 0x06, in, len); }
-void nuri_sha3_512(uint8_t out[64], const uint8_t *in, size_t len) { hash_fixed(out, 64, 72, 0x06, in, len); }
-void nuri_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+void nuri_sha3_256(uint8_t out[NURI_SHA3_256_BYTES], const uint8_t *in, size_t in_len)
 {
-    if (outlen) hash_fixed(out, outlen, 168, 0x1F, in, inlen);
+    hash_fixed(out, 32, 136, 0x06, in, in_len);
 }
-void nuri_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
+void nuri_sha3_512(uint8_t out[NURI_SHA3_512_BYTES], const uint8_t *in, size_t in_len)
 {
-    if (outlen) hash_fixed(out, outlen, 136, 0x1F, in, inlen);
+    hash_fixed(out, 64, 72, 0x06, in, in_len);
+}
+void nuri_shake128(uint8_t *out, size_t out_cap, const uint8_t *in, size_t in_len)
+{
+    if (out_cap) hash_fixed(out, out_cap, 168, 0x1F, in, in_len);
+}
+void nuri_shake256(uint8_t *out, size_t out_cap, const uint8_t *in, size_t in_len)
+{
+    if (out_cap) hash_fixed(out, out_cap, 136, 0x1F, in, in_len);
 }
 
 void nuri_keccak_jobs(const nuri_keccak_job *jobs, unsigned n, unsigned rate)
@@ -194,10 +200,10 @@ void nuri_shake256_init(nuri_shake_ctx *c)
     memset(c, 0, sizeof *c);
     c->rate = NURI_SHAKE256_RATE;
 }
-void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len)
+void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t in_len)
 {
     if (c->squeezing) return;
-    while (len > 0) {
+    for (size_t len = in_len; len > 0;) {
         size_t n = c->rate - c->pos;
         if (n > len) n = len;
         xor_bytes(c->s, 1, c->pos, in, n);
@@ -210,7 +216,7 @@ void nuri_shake_absorb(nuri_shake_ctx *c, const uint8_t *in, size_t len)
         }
     }
 }
-void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len)
+void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t out_cap)
 {
     if (!c->squeezing) {
         c->s[c->pos >> 3] ^= 0x1FULL << (8 * (c->pos & 7));
@@ -219,7 +225,7 @@ void nuri_shake_squeeze(nuri_shake_ctx *c, uint8_t *out, size_t len)
         c->squeezing = 1;
         c->pos = 0;
     }
-    while (len > 0) {
+    for (size_t len = out_cap; len > 0;) {
         if (c->pos == c->rate) {
             keccak_permute(c->s, 1);
             c->pos = 0;

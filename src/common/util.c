@@ -47,45 +47,44 @@ const char *nuri_strerror(int code)
     }
 }
 
-void nuri_wipe(void *p, size_t n)
+void nuri_wipe(void *buf, size_t buf_len)
 {
-    if (!p || !n) return;
-    memset(p, 0, n);
+    if (!buf || !buf_len) return;
+    memset(buf, 0, buf_len);
 #if defined(__GNUC__) || defined(__clang__)
     /* Tell the compiler the zeroed memory is read, so the memset is not removed. */
-    __asm__ __volatile__("" : : "r"(p) : "memory");
+    __asm__ __volatile__("" : : "r"(buf) : "memory");
 #else
-    volatile uint8_t *v = (volatile uint8_t *)p;
-    while (n--) *v++ = 0;
+    volatile uint8_t *v = (volatile uint8_t *)buf;
+    while (buf_len--) *v++ = 0;
 #endif
 }
 
-int nuri_ct_memcmp(const void *a, const void *b, size_t n)
+int nuri_ct_memcmp(const void *a, const void *b, size_t count)
 {
     const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
     uint32_t acc = 0;
-    for (size_t i = 0; i < n; i++) acc |= (uint32_t)(x[i] ^ y[i]);
+    for (size_t i = 0; i < count; i++) acc |= (uint32_t)(x[i] ^ y[i]);
     acc = nuri_value_barrier_u32(acc);
     /* acc in 0..255: (acc - 1) >> 8 is all-ones iff acc == 0. */
     return (int)((((acc - 1) >> 8) & 1) - 1);
 }
 
-int nuri_randombytes(uint8_t *out, size_t n)
+int nuri_randombytes(uint8_t *out, size_t out_cap)
 {
 #if defined(__linux__)
-    while (n > 0) {
-        ssize_t r = getrandom(out, n, 0);
+    for (size_t got = 0; got < out_cap;) {
+        ssize_t r = getrandom(out + got, out_cap - got, 0);
         if (r < 0) {
             if (errno == EINTR) continue;
+            nuri_wipe(out, out_cap); /* outputs zeroed on error: no partial randomness */
             return NURI_ERANDOM;
         }
-        out += r;
-        n -= (size_t)r;
+        got += (size_t)r;
     }
     return NURI_OK;
 #else
-    (void)out;
-    (void)n;
+    nuri_wipe(out, out_cap);
     return NURI_ERANDOM; /* bare-metal builds have no entropy source: callers must use the *_derand forms */
 #endif
 }

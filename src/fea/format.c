@@ -65,30 +65,30 @@ static int domain_of(unsigned radix, unsigned len, nuri_fea_u128 *d)
     return 0;
 }
 
-unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned len)
+unsigned nuri_fea_fmt_nbits(unsigned radix, unsigned nsymbols)
 {
     nuri_fea_u128 d;
-    if (domain_of(radix, len, &d) != 0) return 0;
+    if (domain_of(radix, nsymbols, &d) != 0) return 0;
     return bitlen(d);
 }
 
-int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, unsigned variant, unsigned radix,
-                      unsigned len, unsigned flags, const char *impl_name)
+int nuri_fea_fmt_init(nuri_fea_fmt *f, const uint8_t *key, size_t key_len, nuri_fea_variant variant, unsigned radix,
+                      unsigned nsymbols, unsigned flags, const char *impl)
 {
     memset(f, 0, sizeof *f);
     nuri_fea_u128 d;
-    if (domain_of(radix, len, &d) != 0) return NURI_EDOMAIN; /* r^L >= 2^128 */
-    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;        /* too few values */
+    if (domain_of(radix, nsymbols, &d) != 0) return NURI_EDOMAIN; /* r^L >= 2^128 */
+    if (d.hi == 0 && d.lo < 256) return NURI_EDOMAIN;             /* too few values */
     if (d.hi == 0 && d.lo < NURI_FEA_MIN_SAFE_DOMAIN && !(flags & NURI_FEA_ALLOW_SMALL_DOMAIN))
         return NURI_EDOMAIN; /* needs the opt-in */
-    int rc = nuri_fea_key_init(&f->key, key, key_len, variant, bitlen(d), impl_name);
+    int rc = nuri_fea_key_init(&f->key, key, key_len, variant, bitlen(d), impl);
     if (rc != NURI_OK) {
         memset(f, 0, sizeof *f);
         return rc;
     }
     f->domain = d;
     f->radix = radix;
-    f->len = len;
+    f->len = nsymbols;
     return NURI_OK;
 }
 
@@ -307,11 +307,11 @@ static inline void fmt_dec(char *s, uint64_t w, size_t L)
 #endif
 }
 
-int nuri_fea_digits_to_u64(const char *s, size_t len, uint64_t *x)
+int nuri_fea_digits_to_u64(const char *digits, size_t digits_len, uint64_t *x)
 {
     *x = 0;
-    if (len < 1 || len > 19) return NURI_EINVAL;
-    uint64_t bad = 0, v = parse_dec(s, len, &bad);
+    if (digits_len < 1 || digits_len > 19) return NURI_EINVAL;
+    uint64_t bad = 0, v = parse_dec(digits, digits_len, &bad);
     unsigned ok = bad == 0;
     NURI_CT_PUBLIC(&ok, sizeof ok); /* whether a value is a digit string is its format: public */
     if (!ok) {
@@ -322,10 +322,10 @@ int nuri_fea_digits_to_u64(const char *s, size_t len, uint64_t *x)
     return NURI_OK;
 }
 
-int nuri_fea_u64_to_digits(uint64_t x, char *s, size_t len)
+int nuri_fea_u64_to_digits(uint64_t x, char *out, size_t out_cap)
 {
-    if (len < 1 || len > 19) return NURI_EINVAL;
-    fmt_dec(s, x, len);
+    if (out_cap < 1 || out_cap > 19) return NURI_EINVAL;
+    fmt_dec(out, x, out_cap);
     return NURI_OK;
 }
 

@@ -53,16 +53,16 @@ const char *nuri_fea_default_impl(void)
     return i < 0 ? NULL : impls[i]->info.name;
 }
 
-int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsigned variant, unsigned nbits,
-                      const char *impl_name)
+int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, nuri_fea_variant variant, unsigned nbits,
+                      const char *impl)
 {
     memset(k, 0, sizeof *k);
     if (key_len != 16 && key_len != 24 && key_len != 32) return NURI_ELENGTH;
-    if (variant != 1 && variant != 2) return NURI_EINVAL;
+    if (variant != NURI_FEA1 && variant != NURI_FEA2) return NURI_EINVAL;
     if (nbits < NURI_FEA_MIN_BITS || nbits > NURI_FEA_MAX_BITS) return NURI_EINVAL;
-    int i = pick(impl_name);
+    int i = pick(impl);
     if (i < 0) return i;
-    const nuri_fea_impl *impl = impls[i];
+    const nuri_fea_impl *be = impls[i];
     unsigned ks = (unsigned)(key_len / 8 - 2); /* 0, 1, 2 for 128/192/256 */
     static const unsigned rounds[2][3] = {{12, 14, 16}, {18, 21, 24}};
     k->rounds = rounds[variant - 1][ks];
@@ -70,13 +70,13 @@ int nuri_fea_key_init(nuri_fea_key *k, const uint8_t *key, size_t key_len, unsig
     k->n = nbits;
     k->n1 = (nbits + 1) / 2;
     k->n2 = nbits / 2;
-    k->impl = impl;
+    k->impl = be;
     /* Key schedule (spec section 1): key words big-endian, absent words 0; n XORed into Y's input. */
     uint64_t ka = nuri_load64_be(key), kb = nuri_load64_be(key + 8);
     uint64_t kc = key_len >= 24 ? nuri_load64_be(key + 16) : 0, kd = key_len == 32 ? nuri_load64_be(key + 24) : 0;
     for (unsigned s = 0; s < (k->rounds + 1) / 2; s++) {
-        uint64_t x = impl->sd(ka ^ kc ^ FEA_RC(variant, ks, s));
-        uint64_t y = impl->sd(kb ^ kd ^ (uint64_t)nbits ^ x);
+        uint64_t x = be->sd(ka ^ kc ^ FEA_RC(variant, ks, s));
+        uint64_t y = be->sd(kb ^ kd ^ (uint64_t)nbits ^ x);
         x ^= y;
         ka ^= x;
         kb ^= y;

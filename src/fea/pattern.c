@@ -291,13 +291,14 @@ int nuri_fea_pattern_check_domain(unsigned radix, size_t nsymbols, unsigned flag
     return NURI_OK;
 }
 
-int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t len, uint16_t *syms, size_t *nsyms,
-                           unsigned flags, char *msg, size_t msg_cap)
+int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t value_len,
+                           uint16_t syms[NURI_FEA_PATTERN_MAX_SYMBOLS], size_t *syms_len, unsigned flags, char *msg,
+                           size_t msg_cap)
 {
     size_t n = 0, i = 0, pos = 0;
     char b1[24], b2[24];
     int rc = NURI_EDOMAIN;
-    *nsyms = 0;
+    *syms_len = 0;
     say(msg, msg_cap, "%s", "");
     if (p->kind == NURI_FEA_PATTERN_TEMPLATE) {
         size_t t = 0;
@@ -308,13 +309,13 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
                 tc = utf8_next(p->tmpl, p->tmpl_len, &t);
             }
             pos++;
-            if (i >= len) {
+            if (i >= value_len) {
                 say(msg, msg_cap, "does not match template '%.*s' (length %zu, expected %zu)", (int)p->tmpl_len,
                     p->tmpl, pos - 1, p->nchars);
                 goto fail;
             }
             unsigned long c, s;
-            if (utf8_read(value, len, &i, &c) != 0) {
+            if (utf8_read(value, value_len, &i, &c) != 0) {
                 say(msg, msg_cap, "is not valid UTF-8");
                 goto fail;
             }
@@ -337,15 +338,15 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
                 }
             }
         }
-        if (i < len) {
+        if (i < value_len) {
             size_t extra = 0;
-            while (i < len && utf8_next(value, len, &i) >= 0) extra++;
+            while (i < value_len && utf8_next(value, value_len, &i) >= 0) extra++;
             say(msg, msg_cap, "does not match template '%.*s' (length %zu, expected %zu)", (int)p->tmpl_len, p->tmpl,
                 p->nchars + extra, p->nchars);
             goto fail;
         }
     } else if (p->kind == NURI_FEA_PATTERN_DIGITS) {
-        for (i = 0; i < len; i++) {
+        for (i = 0; i < value_len; i++) {
             unsigned d = (unsigned)((unsigned char)value[i] - '0');
             unsigned is_digit = d <= 9; /* where the digits are is the format: public */
             NURI_CT_PUBLIC(&is_digit, sizeof is_digit);
@@ -362,10 +363,10 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
             goto fail;
         }
     } else if (p->kind == NURI_FEA_PATTERN_ALPHABET) {
-        while (i < len) {
+        while (i < value_len) {
             unsigned long c, s;
             pos++;
-            if (utf8_read(value, len, &i, &c) != 0) {
+            if (utf8_read(value, value_len, &i, &c) != 0) {
                 say(msg, msg_cap, "is not valid UTF-8");
                 goto fail;
             }
@@ -391,7 +392,7 @@ int nuri_fea_pattern_split(const nuri_fea_pattern *p, const char *value, size_t 
     }
     rc = nuri_fea_pattern_check_domain(p->radix, n, flags, msg, msg_cap);
     if (rc != NURI_OK) goto fail;
-    *nsyms = n;
+    *syms_len = n;
     return NURI_OK;
 fail:
     nuri_wipe(syms, n * sizeof *syms);
@@ -459,13 +460,13 @@ bad: /* the value is not the one split (or not of this pattern) */
     return NURI_EINVAL;
 }
 
-int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t len, const uint16_t *syms, size_t nsyms,
-                          char *out, size_t out_cap, size_t *out_len)
+int nuri_fea_pattern_join(const nuri_fea_pattern *p, const char *value, size_t value_len, const uint16_t *syms,
+                          size_t syms_len, char *out, size_t out_cap, size_t *out_len)
 {
     *out_len = 0;
-    int rc = join(p, value, len, syms, nsyms, out, out_cap, out_len);
+    int rc = join(p, value, value_len, syms, syms_len, out, out_cap, out_len);
     if (rc != NURI_OK) { /* outputs zeroed on error: every byte join may write, within out_cap */
-        size_t most = nuri_fea_pattern_max_out(p, len), n = out_cap < most ? out_cap : most;
+        size_t most = nuri_fea_pattern_max_out(p, value_len), n = out_cap < most ? out_cap : most;
         if (out && n) nuri_wipe(out, n);
     }
     return rc;

@@ -1,17 +1,17 @@
-/* The CUDA kernel's parameters (gpu/ks_kernel.cu's __constant__ bp_params) from a search plan.
- * bp_prepare is the same function the kernel's host twin uses (gpu/ks_bitplane.cuh compiles as C);
- * the Python launcher (nuri.keysearch.gpu) copies the bytes to the device as they are. */
+/* The CUDA kernels' parameters (bp_params, ks_bitplane.h) from a search plan: the generic kernel
+ * reads them from its __constant__ c_params, and the Python launcher (nuri.keysearch.gpu) also
+ * emits the kernel specialised for a search from them (nuri.keysearch.ptx). */
 #include "ks_impl.h"
 
-#include "../../gpu/ks_bitplane.cuh"
+#include "ks_bitplane.h"
 
 _Static_assert(sizeof(bp_params) == NURI_KEYSEARCH_GPU_PARAMS_BYTES, "bp_params layout");
 
-int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_len, int *all_equivalent)
+int nuri_keysearch_gpu_params(const nuri_keysearch_params *prm, uint8_t *out, size_t out_cap, int *all_equivalent)
 {
     *all_equivalent = 0;
-    if (out && out_len) memset(out, 0, out_len); /* outputs zeroed, also for a wrong out_len */
-    if (out_len != NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
+    if (out && out_cap) memset(out, 0, out_cap); /* outputs zeroed, also for a short out_cap */
+    if (out_cap < NURI_KEYSEARCH_GPU_PARAMS_BYTES) return NURI_EBUFFER;
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm);
     if (rc == NURI_OK && p.no_round_varies) *all_equivalent = 1;

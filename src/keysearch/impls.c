@@ -49,20 +49,22 @@ int nuri_keysearch_bits(const nuri_keysearch_params *prm, unsigned *bits)
 
 static int in_keyspace(const ks_plan *p, uint64_t index) { return p->k == 64 || index >> p->k == 0; }
 
-int nuri_keysearch_key(const nuri_keysearch_params *prm, uint64_t index, uint8_t *key_out)
+int nuri_keysearch_key(const nuri_keysearch_params *prm, uint64_t index, uint8_t *out, size_t out_cap)
 {
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm);
     if (rc == NURI_OK && !in_keyspace(&p, index)) rc = NURI_EINVAL;
+    if (rc == NURI_OK && out_cap < prm->key_len) rc = NURI_EBUFFER;
     if (rc != NURI_OK) {
-        if (prm->key_len <= NURI_KEYSEARCH_MAX_KEY_BYTES) memset(key_out, 0, prm->key_len);
+        if (out) memset(out, 0, out_cap);
         return rc;
     }
-    nuri_ks_plan_key(&p, index, key_out);
+    nuri_ks_plan_key(&p, index, out);
     return NURI_OK;
 }
 
-int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds, const uint8_t *pt, uint8_t *ct)
+int nuri_keysearch_encrypt(const uint8_t *key, size_t key_len, unsigned rounds,
+                           const uint8_t pt[NURI_KEYSEARCH_BLOCK_BYTES], uint8_t ct[NURI_KEYSEARCH_BLOCK_BYTES])
 {
     unsigned full = key_len == 16 ? NURI_PIPO128_ROUNDS : NURI_PIPO256_ROUNDS;
     memset(ct, 0, 8);
@@ -124,17 +126,34 @@ int nuri_ks_run_engine(const ks_engine *eng, const nuri_keysearch_params *prm, u
     return NURI_OK;
 }
 
-int nuri_keysearch_run(const nuri_keysearch_params *prm, uint64_t start, uint64_t count, uint64_t *hits,
-                       size_t max_hits, size_t *n_hits, uint64_t *done, const char *engine)
+size_t nuri_keysearch_ctx_bytes(void) { return sizeof(nuri_keysearch_ctx); }
+
+int nuri_keysearch_init(nuri_keysearch_ctx *ctx, const nuri_keysearch_params *prm, const char *impl)
 {
-    *n_hits = 0;
-    *done = 0;
+    memset(ctx, 0, sizeof *ctx);
     ks_plan p;
     int rc = nuri_ks_plan_make(&p, prm); /* parameter errors before engine errors */
     nuri_wipe(&p, sizeof p);
-    if (rc == NURI_OK) rc = pick(engine);
-    if (rc >= 0) rc = nuri_ks_run_engine(engines[rc], prm, start, count, hits, max_hits, n_hits, done);
-    if (rc != NURI_OK && hits) memset(hits, 0, max_hits * sizeof *hits); /* outputs zeroed on error */
+    if (rc == NURI_OK) rc = pick(impl);
+    if (rc < 0) return rc;
+    ctx->params = *prm;
+    ctx->impl = engines[rc];
+    return NURI_OK;
+}
+
+const char *nuri_keysearch_ctx_impl_name(const nuri_keysearch_ctx *ctx)
+{
+    return ctx->impl ? ctx->impl->info.name : NULL;
+}
+
+int nuri_keysearch_run(const nuri_keysearch_ctx *ctx, uint64_t start, uint64_t count, uint64_t *hits, size_t hits_cap,
+                       size_t *hits_len, uint64_t *done)
+{
+    *hits_len = 0;
+    *done = 0;
+    int rc = ctx->impl ? nuri_ks_run_engine(ctx->impl, &ctx->params, start, count, hits, hits_cap, hits_len, done)
+                       : NURI_ESTATE;
+    if (rc != NURI_OK && hits) memset(hits, 0, hits_cap * sizeof *hits); /* outputs zeroed on error */
     return rc;
 }
 
@@ -182,9 +201,9 @@ static int selftest_case(const ks_engine *eng, size_t key_len, unsigned rounds, 
            d2 == 1 + (want & 3);
 }
 
-int nuri_keysearch_selftest(const char *engine)
+int nuri_keysearch_selftest(const char *impl)
 {
-    int e = pick(engine);
+    int e = pick(impl);
     return e < 0 ? e : nuri_ks_selftest_engine(engines[e]);
 }
 

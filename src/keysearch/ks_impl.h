@@ -30,7 +30,7 @@ typedef struct ks_plan {
 typedef size_t (*ks_search_fn)(const ks_plan *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
                                uint64_t *done);
 
-typedef struct ks_engine {
+typedef struct nuri_keysearch_engine { /* the tag nuri_keysearch_ctx points to */
     nuri_impl_info info;
     ks_search_fn search;
     size_t lanes; /* candidates per pass */
@@ -56,8 +56,8 @@ static inline uint64_t ks_round_key(const uint8_t *key, unsigned nwords, unsigne
 }
 
 /* The engines: each folder defines its entry nuri_keysearch_backend_<folder> (impls.c lists them).
- * nuri_keysearch_run / _selftest with the engine given by its entry instead of its registered name
- * (internal: the tests run an unregistered build of an engine's source through them). */
+ * nuri_keysearch_run / _selftest with the engine given by its entry instead of a context or a
+ * registered name (internal: the tests run an unregistered build of an engine's source through them). */
 int nuri_ks_run_engine(const ks_engine *eng, const nuri_keysearch_params *prm, uint64_t start, uint64_t count,
                        uint64_t *hits, size_t max_hits, size_t *n_hits, uint64_t *done);
 int nuri_ks_selftest_engine(const ks_engine *eng);

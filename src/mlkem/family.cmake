@@ -3,6 +3,7 @@
 # the common layer.
 list(APPEND NURI_SOURCES
   src/mlkem/impls.c
+  src/mlkem/levels.c
   src/mlkem/kem.c)
 nuri_backend(mlkem ref mlkem_ref.c)
 nuri_backend(mlkem opt mlkem_opt.c)

@@ -37,29 +37,44 @@ const char *nuri_mlkem_default_impl(void)
     return pick(NULL, &be) == NURI_OK ? be->info.name : NULL;
 }
 
-size_t nuri_mlkem_ek_bytes(unsigned level)
+size_t nuri_mlkem_ek_bytes(nuri_mlkem_level level)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     return p ? p->ek_bytes : 0;
 }
-size_t nuri_mlkem_dk_bytes(unsigned level)
+size_t nuri_mlkem_dk_bytes(nuri_mlkem_level level)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     return p ? p->dk_bytes : 0;
 }
-size_t nuri_mlkem_ct_bytes(unsigned level)
+size_t nuri_mlkem_ct_bytes(nuri_mlkem_level level)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     return p ? p->ct_bytes : 0;
 }
 size_t nuri_mlkem_ss_bytes(void) { return NURI_MLKEM_SS_BYTES; }
+size_t nuri_mlkem_ctx_bytes(void) { return sizeof(nuri_mlkem_ctx); }
+
+int nuri_mlkem_init(nuri_mlkem_ctx *ctx, nuri_mlkem_level level, const char *impl)
+{
+    memset(ctx, 0, sizeof *ctx);
+    if (!nuri_mlkem_params(level)) return NURI_EINVAL;
+    const nuri_mlkem_backend *be;
+    int rc = pick(impl, &be);
+    if (rc != NURI_OK) return rc;
+    ctx->level = level;
+    ctx->impl = be;
+    return NURI_OK;
+}
+
+const char *nuri_mlkem_ctx_impl_name(const nuri_mlkem_ctx *ctx) { return ctx->impl ? ctx->impl->info.name : NULL; }
 
 static void zero(uint8_t *p, size_t n)
 {
     if (p && n) nuri_wipe(p, n);
 }
 
-int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
+int nuri_mlkem_check_ek(nuri_mlkem_level level, const uint8_t *ek, size_t ek_len)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     if (!p) return NURI_EINVAL;
@@ -67,7 +82,7 @@ int nuri_mlkem_check_ek(unsigned level, const uint8_t *ek, size_t ek_len)
     return nuri_mlkem_check_ek_internal(p, ek);
 }
 
-int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len)
+int nuri_mlkem_check_dk(nuri_mlkem_level level, const uint8_t *dk, size_t dk_len)
 {
     const mlk_params *p = nuri_mlkem_params(level);
     if (!p) return NURI_EINVAL;
@@ -75,67 +90,68 @@ int nuri_mlkem_check_dk(unsigned level, const uint8_t *dk, size_t dk_len)
     return nuri_mlkem_check_dk_internal(p, dk);
 }
 
-int nuri_mlkem_keygen(unsigned level, uint8_t *ek, size_t ek_len, uint8_t *dk, size_t dk_len, const uint8_t *seed,
-                      size_t seed_len, const char *impl)
+/* The parameters of an initialised context, or NULL (NURI_ESTATE). */
+static const mlk_params *ctx_params(const nuri_mlkem_ctx *ctx)
 {
-    const mlk_params *p = nuri_mlkem_params(level);
-    const nuri_mlkem_backend *be = NULL;
+    return ctx->impl ? nuri_mlkem_params(ctx->level) : NULL;
+}
+
+int nuri_mlkem_keygen(const nuri_mlkem_ctx *ctx, uint8_t *ek, size_t ek_cap, uint8_t *dk, size_t dk_cap,
+                      const uint8_t *seed, size_t seed_len)
+{
+    const mlk_params *p = ctx_params(ctx);
     uint8_t rnd[NURI_MLKEM_KEYGEN_SEED_BYTES];
     int rc = NURI_OK;
-    if (!p) rc = NURI_EINVAL;
-    else if (!ek || !dk || ek_len != p->ek_bytes || dk_len != p->dk_bytes) rc = NURI_ELENGTH;
+    if (!p) rc = NURI_ESTATE;
+    else if (!ek || !dk || ek_cap < p->ek_bytes || dk_cap < p->dk_bytes) rc = NURI_EBUFFER;
     else if (seed ? seed_len != sizeof rnd : seed_len != 0) rc = NURI_ELENGTH;
-    else rc = pick(impl, &be);
     if (rc == NURI_OK) {
         if (seed) memcpy(rnd, seed, sizeof rnd);
         else rc = nuri_randombytes(rnd, sizeof rnd);
     }
-    if (rc == NURI_OK) nuri_mlkem_keygen_internal(be, p, ek, dk, rnd, rnd + 32);
+    if (rc == NURI_OK) nuri_mlkem_keygen_internal(ctx->impl, p, ek, dk, rnd, rnd + 32);
     else {
-        zero(ek, ek_len);
-        zero(dk, dk_len);
+        zero(ek, ek_cap);
+        zero(dk, dk_cap);
     }
     nuri_wipe(rnd, sizeof rnd);
     return rc;
 }
 
-int nuri_mlkem_encaps(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len, const uint8_t *ek,
-                      size_t ek_len, const uint8_t *m, size_t m_len, const char *impl)
+int nuri_mlkem_encaps(const nuri_mlkem_ctx *ctx, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap,
+                      const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len)
 {
-    const mlk_params *p = nuri_mlkem_params(level);
-    const nuri_mlkem_backend *be = NULL;
+    const mlk_params *p = ctx_params(ctx);
     uint8_t rnd[NURI_MLKEM_ENCAPS_SEED_BYTES];
     int rc = NURI_OK;
-    if (!p) rc = NURI_EINVAL;
-    else if (!ct || !ss || !ek || ct_len != p->ct_bytes || ss_len != NURI_MLKEM_SS_BYTES || ek_len != p->ek_bytes)
-        rc = NURI_ELENGTH;
+    if (!p) rc = NURI_ESTATE;
+    else if (!ct || !ss || ct_cap < p->ct_bytes || ss_cap < NURI_MLKEM_SS_BYTES) rc = NURI_EBUFFER;
+    else if (!ek || ek_len != p->ek_bytes) rc = NURI_ELENGTH;
     else if (m ? m_len != sizeof rnd : m_len != 0) rc = NURI_ELENGTH;
-    else if ((rc = nuri_mlkem_check_ek_internal(p, ek)) == NURI_OK) rc = pick(impl, &be);
+    else rc = nuri_mlkem_check_ek_internal(p, ek);
     if (rc == NURI_OK) {
         if (m) memcpy(rnd, m, sizeof rnd);
         else rc = nuri_randombytes(rnd, sizeof rnd);
     }
-    if (rc == NURI_OK) nuri_mlkem_encaps_internal(be, p, ct, ss, ek, rnd);
+    if (rc == NURI_OK) nuri_mlkem_encaps_internal(ctx->impl, p, ct, ss, ek, rnd);
     else {
-        zero(ct, ct_len);
-        zero(ss, ss_len);
+        zero(ct, ct_cap);
+        zero(ss, ss_cap);
     }
     nuri_wipe(rnd, sizeof rnd);
     return rc;
 }
 
-int nuri_mlkem_decaps(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
-                      size_t dk_len, const char *impl)
+int nuri_mlkem_decaps(const nuri_mlkem_ctx *ctx, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len,
+                      const uint8_t *dk, size_t dk_len)
 {
-    const mlk_params *p = nuri_mlkem_params(level);
-    const nuri_mlkem_backend *be = NULL;
+    const mlk_params *p = ctx_params(ctx);
     int rc = NURI_OK;
-    if (!p) rc = NURI_EINVAL;
-    else if (!ss || !ct || !dk || ss_len != NURI_MLKEM_SS_BYTES || ct_len != p->ct_bytes || dk_len != p->dk_bytes)
-        rc = NURI_ELENGTH;
-    else rc = pick(impl, &be);
-    if (rc == NURI_OK) rc = nuri_mlkem_decaps_internal(be, p, ss, ct, dk); /* runs the §7.3 hash check */
-    if (rc != NURI_OK) zero(ss, ss_len);
+    if (!p) rc = NURI_ESTATE;
+    else if (!ss || ss_cap < NURI_MLKEM_SS_BYTES) rc = NURI_EBUFFER;
+    else if (!ct || !dk || ct_len != p->ct_bytes || dk_len != p->dk_bytes) rc = NURI_ELENGTH;
+    if (rc == NURI_OK) rc = nuri_mlkem_decaps_internal(ctx->impl, p, ss, ct, dk); /* runs the §7.3 hash check */
+    if (rc != NURI_OK) zero(ss, ss_cap);
     return rc;
 }
 
@@ -144,20 +160,20 @@ static size_t times(size_t n, size_t item) { return n > SIZE_MAX / item ? 0 : n 
 
 #define MANY_CHUNK 16 /* items per internal call when drawing randomness from the OS (no allocation) */
 
-int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *ss, size_t ss_len, const uint8_t *ek,
-                           size_t ek_len, const uint8_t *m, size_t m_len, size_t n, const char *impl)
+int nuri_mlkem_encaps_many(const nuri_mlkem_ctx *ctx, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap,
+                           const uint8_t *ek, size_t ek_len, const uint8_t *m, size_t m_len, size_t n)
 {
-    const mlk_params *p = nuri_mlkem_params(level);
-    const nuri_mlkem_backend *be = NULL;
+    const mlk_params *p = ctx_params(ctx);
+    const nuri_mlkem_backend *be = ctx->impl;
     uint8_t rnd[MANY_CHUNK * NURI_MLKEM_ENCAPS_SEED_BYTES];
     int rc = NURI_OK;
-    if (!p) rc = NURI_EINVAL;
+    if (!p) rc = NURI_ESTATE;
     else if (n == 0) return NURI_OK;
-    else if (!ct || !ss || !ek || ct_len != times(n, p->ct_bytes) || ss_len != times(n, NURI_MLKEM_SS_BYTES) ||
-             ek_len != times(n, p->ek_bytes))
-        rc = NURI_ELENGTH;
+    else if (!ct || !ss || times(n, p->ct_bytes) == 0 || ct_cap < times(n, p->ct_bytes) ||
+             ss_cap < times(n, NURI_MLKEM_SS_BYTES))
+        rc = NURI_EBUFFER;
+    else if (!ek || ek_len != times(n, p->ek_bytes)) rc = NURI_ELENGTH;
     else if (m ? m_len != times(n, NURI_MLKEM_ENCAPS_SEED_BYTES) : m_len != 0) rc = NURI_ELENGTH;
-    else rc = pick(impl, &be);
     for (size_t i = 0; rc == NURI_OK && i < n; i++) rc = nuri_mlkem_check_ek_internal(p, ek + i * p->ek_bytes);
     if (rc == NURI_OK && m) nuri_mlkem_encaps_many_internal(be, p, ct, ss, ek, m, n);
     for (size_t i = 0; rc == NURI_OK && !m && i < n; i += MANY_CHUNK) {
@@ -168,84 +184,23 @@ int nuri_mlkem_encaps_many(unsigned level, uint8_t *ct, size_t ct_len, uint8_t *
                                             ek + i * p->ek_bytes, rnd, cnt);
     }
     if (rc != NURI_OK) {
-        zero(ct, ct_len);
-        zero(ss, ss_len);
+        zero(ct, ct_cap);
+        zero(ss, ss_cap);
     }
     nuri_wipe(rnd, sizeof rnd);
     return rc;
 }
 
-int nuri_mlkem_decaps_many(unsigned level, uint8_t *ss, size_t ss_len, const uint8_t *ct, size_t ct_len,
-                           const uint8_t *dk, size_t dk_len, size_t n, const char *impl)
+int nuri_mlkem_decaps_many(const nuri_mlkem_ctx *ctx, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len,
+                           const uint8_t *dk, size_t dk_len, size_t n)
 {
-    const mlk_params *p = nuri_mlkem_params(level);
-    const nuri_mlkem_backend *be = NULL;
+    const mlk_params *p = ctx_params(ctx);
     int rc = NURI_OK;
-    if (!p) rc = NURI_EINVAL;
+    if (!p) rc = NURI_ESTATE;
     else if (n == 0) return NURI_OK;
-    else if (!ss || !ct || !dk || ss_len != times(n, NURI_MLKEM_SS_BYTES) || ct_len != times(n, p->ct_bytes) ||
-             dk_len != p->dk_bytes)
-        rc = NURI_ELENGTH;
-    else rc = pick(impl, &be);
-    if (rc == NURI_OK) rc = nuri_mlkem_decaps_many_internal(be, p, ss, ct, dk, n); /* runs the §7.3 check */
-    if (rc != NURI_OK) zero(ss, ss_len);
+    else if (!ss || times(n, NURI_MLKEM_SS_BYTES) == 0 || ss_cap < times(n, NURI_MLKEM_SS_BYTES)) rc = NURI_EBUFFER;
+    else if (!ct || !dk || ct_len != times(n, p->ct_bytes) || dk_len != p->dk_bytes) rc = NURI_ELENGTH;
+    if (rc == NURI_OK) rc = nuri_mlkem_decaps_many_internal(ctx->impl, p, ss, ct, dk, n); /* runs the §7.3 check */
+    if (rc != NURI_OK) zero(ss, ss_cap);
     return rc;
 }
-
-/* ---- fixed-size forms ---- */
-#define FIXED(L)                                                                                                      \
-    int nuri_mlkem##L##_keygen(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES])            \
-    {                                                                                                                 \
-        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, NULL, 0, NULL);       \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_keygen_derand(uint8_t ek[NURI_MLKEM##L##_EK_BYTES], uint8_t dk[NURI_MLKEM##L##_DK_BYTES],     \
-                                      const uint8_t seed[NURI_MLKEM_KEYGEN_SEED_BYTES])                               \
-    {                                                                                                                 \
-        return nuri_mlkem_keygen(L, ek, NURI_MLKEM##L##_EK_BYTES, dk, NURI_MLKEM##L##_DK_BYTES, seed,                 \
-                                 NURI_MLKEM_KEYGEN_SEED_BYTES, NULL);                                                 \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_encaps(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],                 \
-                               const uint8_t ek[NURI_MLKEM##L##_EK_BYTES])                                            \
-    {                                                                                                                 \
-        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                        \
-                                 NURI_MLKEM##L##_EK_BYTES, NULL, 0, NULL);                                            \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_encaps_derand(uint8_t ct[NURI_MLKEM##L##_CT_BYTES], uint8_t ss[NURI_MLKEM_SS_BYTES],          \
-                                      const uint8_t ek[NURI_MLKEM##L##_EK_BYTES],                                     \
-                                      const uint8_t m[NURI_MLKEM_ENCAPS_SEED_BYTES])                                  \
-    {                                                                                                                 \
-        return nuri_mlkem_encaps(L, ct, NURI_MLKEM##L##_CT_BYTES, ss, NURI_MLKEM_SS_BYTES, ek,                        \
-                                 NURI_MLKEM##L##_EK_BYTES, m, NURI_MLKEM_ENCAPS_SEED_BYTES, NULL);                    \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_decaps(uint8_t ss[NURI_MLKEM_SS_BYTES], const uint8_t ct[NURI_MLKEM##L##_CT_BYTES],           \
-                               const uint8_t dk[NURI_MLKEM##L##_DK_BYTES])                                            \
-    {                                                                                                                 \
-        return nuri_mlkem_decaps(L, ss, NURI_MLKEM_SS_BYTES, ct, NURI_MLKEM##L##_CT_BYTES, dk,                        \
-                                 NURI_MLKEM##L##_DK_BYTES, NULL);                                                     \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_encaps_many(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES],        \
-                                    const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES], size_t n)                           \
-    {                                                                                                                 \
-        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,            \
-                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                             \
-                                      times(n, NURI_MLKEM##L##_EK_BYTES), NULL, 0, n, NULL);                          \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_encaps_many_derand(uint8_t ct[][NURI_MLKEM##L##_CT_BYTES], uint8_t ss[][NURI_MLKEM_SS_BYTES], \
-                                           const uint8_t ek[][NURI_MLKEM##L##_EK_BYTES],                              \
-                                           const uint8_t m[][NURI_MLKEM_ENCAPS_SEED_BYTES], size_t n)                 \
-    {                                                                                                                 \
-        return nuri_mlkem_encaps_many(L, (uint8_t *)ct, times(n, NURI_MLKEM##L##_CT_BYTES), (uint8_t *)ss,            \
-                                      times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ek,                             \
-                                      times(n, NURI_MLKEM##L##_EK_BYTES), (const uint8_t *)m,                         \
-                                      times(n, NURI_MLKEM_ENCAPS_SEED_BYTES), n, NULL);                               \
-    }                                                                                                                 \
-    int nuri_mlkem##L##_decaps_many(uint8_t ss[][NURI_MLKEM_SS_BYTES], const uint8_t ct[][NURI_MLKEM##L##_CT_BYTES],  \
-                                    const uint8_t dk[NURI_MLKEM##L##_DK_BYTES], size_t n)                             \
-    {                                                                                                                 \
-        return nuri_mlkem_decaps_many(L, (uint8_t *)ss, times(n, NURI_MLKEM_SS_BYTES), (const uint8_t *)ct,           \
-                                      times(n, NURI_MLKEM##L##_CT_BYTES), dk, NURI_MLKEM##L##_DK_BYTES, n, NULL);     \
-    }
-
-FIXED(512)
-FIXED(768)
-FIXED(1024)

@@ -22,6 +22,7 @@ static const nuri_pipo_impl *const impls[] = {PIPO_BACKENDS(ENTRY)};
 
 size_t nuri_pipo_block_bytes(void) { return NURI_PIPO_BLOCK_BYTES; }
 size_t nuri_pipo_ctx_bytes(void) { return sizeof(nuri_pipo_ctx); }
+size_t nuri_pipo_key_struct_bytes(void) { return sizeof(nuri_pipo_key); }
 size_t nuri_pipo_impl_count(void) { return N_IMPLS; }
 const nuri_impl_info *nuri_pipo_impl_info(size_t i) { return i < N_IMPLS ? &impls[i]->info : NULL; }
 int nuri_pipo_impl_supported(size_t i) { return i < N_IMPLS && nuri_cpu_has(impls[i]->info.cpu_features); }
@@ -39,11 +40,11 @@ const char *nuri_pipo_default_impl(void)
     return i < 0 ? NULL : impls[i]->info.name;
 }
 
-int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl_name)
+int nuri_pipo_key_init(nuri_pipo_key *k, const uint8_t *key, size_t key_len, const char *impl)
 {
     memset(k, 0, sizeof *k);
     if (key_len != NURI_PIPO128_KEY_BYTES && key_len != NURI_PIPO256_KEY_BYTES) return NURI_ELENGTH;
-    int i = pick(impl_name);
+    int i = pick(impl);
     if (i < 0) return i;
     /* RK_i = K_(i mod w) with the round constant i XORed into byte X[0] (spec §1). */
     size_t words = key_len / 8;

@@ -334,31 +334,31 @@ static void zero_outputs(uint8_t *const *out, const size_t *lens, size_t add, si
         if (lens[i] >= sub) nuri_wipe(out[i], lens[i] + add - sub);
 }
 
-int nuri_schwaemm_encrypt_many(int variant, uint8_t *const *out, const uint8_t *key, size_t key_len,
-                               const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
-                               const uint8_t *const *msgs, const size_t *msg_lens, size_t count, const char *impl_name)
+int nuri_schwaemm_encrypt_many(const nuri_schwaemm_key *k, uint8_t *const *out, const uint8_t *const *nonces,
+                               const uint8_t *const *ads, const size_t *ad_lens, const uint8_t *const *msgs,
+                               const size_t *msg_lens, size_t count)
 {
-    const nuri_schwaemm_params *p = nuri_schwaemm_params_of(variant);
-    const nuri_sparkle_impl *impl = NULL;
-    int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
-    for (size_t i = 0; rc == NURI_OK && i < count; i++)
+    const nuri_schwaemm_params *p = k->impl ? nuri_schwaemm_params_of(k->variant) : NULL;
+    if (!p) {
+        zero_outputs(out, msg_lens, nuri_schwaemm_tag_bytes(k->variant), 0, count);
+        return NURI_ESTATE;
+    }
+    for (size_t i = 0; i < count; i++)
         if (nuri_overlap_partial(out[i], msg_lens[i] + p->cap, msgs[i], msg_lens[i]))
             return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
-    if (rc) {
-        zero_outputs(out, msg_lens, p ? p->cap : 0, 0, count);
-        return rc;
-    }
-    return nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL, count);
+    return nuri_schwaemm_lanes(p, k->impl, NURI_DUPLEX_ENC, k->key, nonces, ads, ad_lens, msgs, msg_lens, out, NULL,
+                               count);
 }
 
-int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *key, size_t key_len,
-                               const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
-                               const uint8_t *const *cts, const size_t *ct_lens, int *status, size_t count,
-                               const char *impl_name)
+int nuri_schwaemm_decrypt_many(const nuri_schwaemm_key *k, uint8_t *const *out, const uint8_t *const *nonces,
+                               const uint8_t *const *ads, const size_t *ad_lens, const uint8_t *const *cts,
+                               const size_t *ct_lens, int *status, size_t count)
 {
-    const nuri_schwaemm_params *p = nuri_schwaemm_params_of(variant);
-    const nuri_sparkle_impl *impl = NULL;
-    int rc = !p ? NURI_EINVAL : key_len != p->cap ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    const nuri_schwaemm_params *p = k->impl ? nuri_schwaemm_params_of(k->variant) : NULL;
+    const nuri_sparkle_impl *impl = k->impl;
+    const uint8_t *key = k->key;
+    size_t tag = nuri_schwaemm_tag_bytes(k->variant);
+    int rc = !p ? NURI_ESTATE : NURI_OK;
     for (size_t i = 0; rc == NURI_OK && i < count; i++)
         if (ct_lens[i] < p->cap) rc = NURI_ELENGTH; /* shorter than a tag */
     for (size_t i = 0; rc == NURI_OK && i < count; i++)
@@ -367,7 +367,7 @@ int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *
             return NURI_EINVAL; /* before anything is written: zeroing would destroy input */
         }
     if (rc) {
-        if (p) zero_outputs(out, ct_lens, 0, p->cap, count);
+        if (tag) zero_outputs(out, ct_lens, 0, tag, count);
         for (size_t i = 0; status && i < count; i++) status[i] = rc;
         return rc;
     }
@@ -375,7 +375,7 @@ int nuri_schwaemm_decrypt_many(int variant, uint8_t *const *out, const uint8_t *
     int result = NURI_OK;
     for (size_t base = 0; base < count; base += CHUNK) {
         size_t n = count - base < CHUNK ? count - base : CHUNK, lens[CHUNK];
-        for (size_t k = 0; k < n; k++) lens[k] = ct_lens[base + k] - p->cap;
+        for (size_t j = 0; j < n; j++) lens[j] = ct_lens[base + j] - p->cap;
         rc = nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_DEC, key, nonces + base, ads ? ads + base : NULL,
                                  ads ? ad_lens + base : NULL, cts + base, lens, out + base,
                                  status ? status + base : NULL, n);
@@ -420,14 +420,18 @@ static void esch_chunk_soa(const nuri_esch_params *e, nuri_sparkle_soa_fn fn, si
     nuri_wipe(soa, sizeof soa);
 }
 
-int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count,
-                   const char *impl_name)
+/* count * digest bytes, or 0 on overflow (never enough room then) */
+static size_t digests_bytes(size_t count, size_t dl) { return count > SIZE_MAX / dl ? 0 : count * dl; }
+
+static int esch_many(const nuri_esch_params *e, const nuri_sparkle_impl *impl, uint8_t *out, size_t out_cap,
+                     const uint8_t *const *msgs, const size_t *lens, size_t count)
 {
-    const nuri_esch_params *e = nuri_esch_params_of(dl);
-    const nuri_sparkle_impl *impl = NULL;
-    int rc = !e ? NURI_ELENGTH : nuri_sparkle_select(impl_name, &impl);
+    size_t dl = e ? e->digest : 0;
+    int rc = NURI_OK;
+    if (!e || !impl) rc = NURI_ESTATE;
+    else if (count && (digests_bytes(count, dl) == 0 || out_cap < count * dl)) rc = NURI_EBUFFER;
     if (rc) {
-        if (e && out) nuri_wipe(out, count * dl);
+        if (out) nuri_wipe(out, out_cap);
         return rc;
     }
     /* transposed batches for multi-instance kernels that have them (esch_chunk_soa keeps <= 16 lanes) */
@@ -472,12 +476,29 @@ int nuri_esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const si
     return NURI_OK;
 }
 
-int nuri_esch256_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count)
+int nuri_esch_many(const nuri_esch_ctx *ctx, uint8_t *out, size_t out_cap, const uint8_t *const *msgs,
+                   const size_t *msg_lens, size_t count)
 {
-    return nuri_esch_many(32, out, msgs, lens, count, NULL);
+    return esch_many(ctx->impl ? nuri_esch_params_of(ctx->digest_bytes) : NULL, ctx->impl, out, out_cap, msgs, msg_lens,
+                     count);
 }
 
-int nuri_esch384_many(uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count)
+static int esch_many_dispatch(nuri_esch_variant variant, uint8_t *out, size_t out_cap, const uint8_t *const *msgs,
+                              const size_t *msg_lens, size_t count)
 {
-    return nuri_esch_many(48, out, msgs, lens, count, NULL);
+    nuri_esch_ctx c;
+    int rc = nuri_esch_init(&c, variant, NULL);
+    if (rc == NURI_OK) rc = nuri_esch_many(&c, out, out_cap, msgs, msg_lens, count);
+    else if (out) nuri_wipe(out, out_cap);
+    return rc;
+}
+
+int nuri_esch256_many(uint8_t *out, size_t out_cap, const uint8_t *const *msgs, const size_t *msg_lens, size_t count)
+{
+    return esch_many_dispatch(NURI_ESCH256, out, out_cap, msgs, msg_lens, count);
+}
+
+int nuri_esch384_many(uint8_t *out, size_t out_cap, const uint8_t *const *msgs, const size_t *msg_lens, size_t count)
+{
+    return esch_many_dispatch(NURI_ESCH384, out, out_cap, msgs, msg_lens, count);
 }

@@ -60,23 +60,32 @@ void nuri_sparkle_impl_permute_many(const nuri_sparkle_impl *impl, uint32_t *sta
     for (size_t i = 0; i < count; i++) impl->permute(states + 2 * nb * i, nb, steps);
 }
 
-int nuri_sparkle_permute(uint32_t *state, unsigned nb, unsigned steps, const char *impl_name)
+int nuri_sparkle_init(nuri_sparkle_ctx *ctx, const char *impl)
 {
-    const nuri_sparkle_impl *impl;
+    const nuri_sparkle_impl *chosen;
+    ctx->impl = NULL;
+    int rc = nuri_sparkle_select(impl, &chosen);
+    if (rc == NURI_OK) ctx->impl = chosen;
+    return rc;
+}
+
+const char *nuri_sparkle_ctx_impl_name(const nuri_sparkle_ctx *ctx) { return ctx->impl ? ctx->impl->info.name : NULL; }
+
+int nuri_sparkle_permute(const nuri_sparkle_ctx *ctx, uint32_t *state, unsigned nb, unsigned steps)
+{
     if (nb != 4 && nb != 6 && nb != 8) return NURI_EINVAL;
-    int rc = nuri_sparkle_select(impl_name, &impl);
-    if (rc) return rc;
-    if (steps) impl->permute(state, nb, steps);
+    if (!ctx->impl) return NURI_ESTATE;
+    if (steps) ctx->impl->permute(state, nb, steps);
     return NURI_OK;
 }
 
-int nuri_sparkle_permute_bytes(uint8_t *state, size_t state_len, unsigned steps, const char *impl_name)
+int nuri_sparkle_permute_bytes(const nuri_sparkle_ctx *ctx, uint8_t *state, size_t state_len, unsigned steps)
 {
     uint32_t w[NURI_SPARKLE_MAX_WORDS];
     if (state_len != 32 && state_len != 48 && state_len != 64) return NURI_ELENGTH;
     unsigned nwords = (unsigned)(state_len / 4);
     for (unsigned i = 0; i < nwords; i++) w[i] = nuri_load32_le(state + 4 * i);
-    int rc = nuri_sparkle_permute(w, nwords / 2, steps, impl_name);
+    int rc = nuri_sparkle_permute(ctx, w, nwords / 2, steps);
     if (rc == NURI_OK)
         for (unsigned i = 0; i < nwords; i++) nuri_store32_le(state + 4 * i, w[i]);
     nuri_wipe(w, sizeof w);

@@ -5,13 +5,34 @@
 
 enum { PH_AD = 0, PH_MSG = 1, PH_VERIFIED = 2, PH_DONE = 3 };
 
-static const nuri_schwaemm_params *params(int v) { return nuri_schwaemm_params_of(v); }
+static const nuri_schwaemm_params *params(nuri_schwaemm_variant v) { return nuri_schwaemm_params_of(v); }
 
-size_t nuri_schwaemm_key_bytes(int v) { return params(v) ? params(v)->cap : 0; }
-size_t nuri_schwaemm_nonce_bytes(int v) { return params(v) ? params(v)->rate : 0; }
-size_t nuri_schwaemm_tag_bytes(int v) { return params(v) ? params(v)->cap : 0; }
-size_t nuri_schwaemm_rate_bytes(int v) { return params(v) ? params(v)->rate : 0; }
+size_t nuri_schwaemm_key_bytes(nuri_schwaemm_variant variant) { return params(variant) ? params(variant)->cap : 0; }
+size_t nuri_schwaemm_nonce_bytes(nuri_schwaemm_variant variant) { return params(variant) ? params(variant)->rate : 0; }
+size_t nuri_schwaemm_tag_bytes(nuri_schwaemm_variant variant) { return params(variant) ? params(variant)->cap : 0; }
+size_t nuri_schwaemm_rate_bytes(nuri_schwaemm_variant variant) { return params(variant) ? params(variant)->rate : 0; }
 size_t nuri_schwaemm_ctx_bytes(void) { return sizeof(nuri_schwaemm_ctx); }
+size_t nuri_schwaemm_key_struct_bytes(void) { return sizeof(nuri_schwaemm_key); }
+
+int nuri_schwaemm_key_init(nuri_schwaemm_key *k, nuri_schwaemm_variant variant, const uint8_t *key, size_t key_len,
+                           const char *impl)
+{
+    memset(k, 0, sizeof *k);
+    const nuri_schwaemm_params *p = params(variant);
+    if (!p) return NURI_EINVAL;
+    if (key_len != p->cap) return NURI_ELENGTH;
+    const nuri_sparkle_impl *chosen;
+    int rc = nuri_sparkle_select(impl, &chosen);
+    if (rc) return rc;
+    memcpy(k->key, key, key_len);
+    k->variant = variant;
+    k->impl = chosen;
+    return NURI_OK;
+}
+
+void nuri_schwaemm_key_wipe(nuri_schwaemm_key *k) { nuri_wipe(k, sizeof *k); }
+
+const char *nuri_schwaemm_key_impl_name(const nuri_schwaemm_key *k) { return k->impl ? k->impl->info.name : NULL; }
 
 static void perm(nuri_schwaemm_ctx *c, unsigned steps) { c->impl->permute(c->state, params(c->variant)->nb, steps); }
 
@@ -25,22 +46,19 @@ static void msg_block(nuri_schwaemm_ctx *c, uint8_t *out, const uint8_t *in, siz
     perm(c, nuri_schwaemm_msg_block(params(c->variant), c->state, out, in, len, last, mode));
 }
 
-int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, int variant, int encrypt, const uint8_t *key, size_t key_len,
-                       const uint8_t *nonce, size_t nonce_len, const char *impl_name)
+int nuri_schwaemm_init(nuri_schwaemm_ctx *ctx, const nuri_schwaemm_key *k, int encrypt, const uint8_t *nonce,
+                       size_t nonce_len)
 {
     memset(ctx, 0, sizeof *ctx);
-    const nuri_schwaemm_params *p = params(variant);
-    if (!p) return NURI_EINVAL;
-    if (key_len != p->cap || nonce_len != p->rate) return NURI_ELENGTH;
-    const nuri_sparkle_impl *impl;
-    int rc = nuri_sparkle_select(impl_name, &impl);
-    if (rc) return rc;
-    ctx->impl = impl;
-    ctx->variant = variant;
+    const nuri_schwaemm_params *p = params(k->variant);
+    if (!k->impl || !p) return NURI_ESTATE;
+    if (nonce_len != p->rate) return NURI_ELENGTH;
+    ctx->impl = k->impl;
+    ctx->variant = k->variant;
     ctx->encrypt = encrypt ? 1 : 0;
     ctx->phase = PH_AD;
-    memcpy(ctx->key, key, key_len);
-    perm(ctx, nuri_schwaemm_start(p, ctx->state, key, nonce)); /* S = N || K, then big */
+    memcpy(ctx->key, k->key, p->cap);
+    perm(ctx, nuri_schwaemm_start(p, ctx->state, ctx->key, nonce)); /* S = N || K, then big */
     return NURI_OK;
 }
 
@@ -150,14 +168,13 @@ int nuri_schwaemm_encrypt_update(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_
 }
 
 int nuri_schwaemm_encrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_cap, size_t *out_len, uint8_t *tag,
-                                size_t tag_len)
+                                size_t tag_cap)
 {
     *out_len = 0;
-    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return stream_fail(out, out_cap, tag, tag_len, NURI_ESTATE);
+    if (!c->impl || !c->encrypt || c->phase > PH_MSG) return stream_fail(out, out_cap, tag, tag_cap, NURI_ESTATE);
     const nuri_schwaemm_params *p = params(c->variant);
     size_t pending = c->phase == PH_MSG ? c->buf_len : 0;
-    if (tag_len != p->cap) return stream_fail(out, out_cap, tag, tag_len, NURI_ELENGTH);
-    if (out_cap < pending) return stream_fail(out, out_cap, tag, tag_len, NURI_EBUFFER);
+    if (tag_cap < p->cap || out_cap < pending) return stream_fail(out, out_cap, tag, tag_cap, NURI_EBUFFER);
     finish_ad(c);
     *out_len = msg_final(c, out, tag, NURI_DUPLEX_ENC);
     nuri_schwaemm_ctx_wipe(c);
@@ -228,20 +245,20 @@ int nuri_schwaemm_decrypt_final(nuri_schwaemm_ctx *c, uint8_t *out, size_t out_c
  * plaintext straight into out in one pass and wipes it again if the tag fails, so it runs at
  * encryption speed and the caller never sees unverified plaintext. out may be the input exactly;
  * a partial overlap is refused with NURI_EINVAL before anything is written. */
-int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
-                          size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                          const uint8_t *msg, size_t msg_len, const char *impl_name)
+int nuri_schwaemm_encrypt(const nuri_schwaemm_key *k, uint8_t *out, size_t out_cap, size_t *out_len,
+                          const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *msg,
+                          size_t msg_len)
 {
-    const nuri_schwaemm_params *p = params(variant);
-    const nuri_sparkle_impl *impl = NULL;
+    const nuri_schwaemm_params *p = k->impl ? params(k->variant) : NULL;
+    const uint8_t *key = k->key;
     *out_len = 0;
     if (p && nuri_overlap_partial(out, msg_len + p->cap, msg, msg_len)) return NURI_EINVAL; /* nothing written */
-    int rc = !p                                                         ? NURI_EINVAL
+    int rc = !p                                                         ? NURI_ESTATE
              : out_cap < msg_len + p->cap || msg_len + p->cap < msg_len ? NURI_EBUFFER
-             : key_len != p->cap || nonce_len != p->rate                ? NURI_ELENGTH
-                                                                        : nuri_sparkle_select(impl_name, &impl);
+             : nonce_len != p->rate                                     ? NURI_ELENGTH
+                                                                        : NURI_OK;
     if (rc == NURI_OK)
-        rc = nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_ENC, key, &nonce, &ad, &ad_len, &msg, &msg_len, &out, NULL, 1);
+        rc = nuri_schwaemm_lanes(p, k->impl, NURI_DUPLEX_ENC, key, &nonce, &ad, &ad_len, &msg, &msg_len, &out, NULL, 1);
     if (rc != NURI_OK) {
         nuri_wipe(out, out_cap);
         return rc;
@@ -250,23 +267,23 @@ int nuri_schwaemm_encrypt(int variant, uint8_t *out, size_t out_cap, size_t *out
     return NURI_OK;
 }
 
-int nuri_schwaemm_decrypt(int variant, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
-                          size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
-                          const uint8_t *ct, size_t ct_len, const char *impl_name)
+int nuri_schwaemm_decrypt(const nuri_schwaemm_key *k, uint8_t *out, size_t out_cap, size_t *out_len,
+                          const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *ct,
+                          size_t ct_len)
 {
-    const nuri_schwaemm_params *p = params(variant);
-    const nuri_sparkle_impl *impl = NULL;
+    const nuri_schwaemm_params *p = k->impl ? params(k->variant) : NULL;
+    const uint8_t *key = k->key;
     *out_len = 0;
     if (p && ct_len >= p->cap && nuri_overlap_partial(out, ct_len - p->cap, ct, ct_len))
         return NURI_EINVAL; /* nothing written */
-    int rc = !p                                          ? NURI_EINVAL
-             : ct_len < p->cap                           ? NURI_ELENGTH
-             : out_cap < ct_len - p->cap                 ? NURI_EBUFFER
-             : key_len != p->cap || nonce_len != p->rate ? NURI_ELENGTH
-                                                         : nuri_sparkle_select(impl_name, &impl);
+    int rc = !p                          ? NURI_ESTATE
+             : ct_len < p->cap           ? NURI_ELENGTH
+             : out_cap < ct_len - p->cap ? NURI_EBUFFER
+             : nonce_len != p->rate      ? NURI_ELENGTH
+                                         : NURI_OK;
     size_t len = rc == NURI_OK ? ct_len - p->cap : 0;
     if (rc == NURI_OK)
-        rc = nuri_schwaemm_lanes(p, impl, NURI_DUPLEX_DEC, key, &nonce, &ad, &ad_len, &ct, &len, &out, NULL, 1);
+        rc = nuri_schwaemm_lanes(p, k->impl, NURI_DUPLEX_DEC, key, &nonce, &ad, &ad_len, &ct, &len, &out, NULL, 1);
     if (rc != NURI_OK) {
         nuri_wipe(out, out_cap);
         return rc;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the library into a scratch prefix and builds a program against it with pkg-config,
-# statically and dynamically, as a user of the C library would.
+# Installs the library into a scratch prefix and builds programs against it with pkg-config,
+# statically and dynamically, as a user of the C library would: a PIPO known answer, and the C
+# example of README.md (the first ```c block), so the documented example stays a working one.
 set -euo pipefail
 build=$1; src=$2
 prefix=$(mktemp -d); trap 'rm -rf "$prefix"' EXIT
@@ -20,10 +21,18 @@ int main(void) {
     return memcmp(out, ct, 8) != 0;
 }
 C
-cc -std=c11 "$prefix/use.c" -o "$prefix/use_static" $(pkg-config --cflags nuri) "$prefix/lib/libnuri.a"
-"$prefix/use_static"
-if [ -e "$prefix/lib/libnuri.so" ]; then
-  cc -std=c11 "$prefix/use.c" -o "$prefix/use_shared" $(pkg-config --cflags --libs nuri) -Wl,-rpath,"$prefix/lib"
-  "$prefix/use_shared"
+progs=(use)
+if [ -e "$prefix/include/nuri/sparkle.h" ]; then
+  awk '/^```c$/ {on = 1; next} on && /^```$/ {exit} on {print}' "$src/README.md" > "$prefix/readme.c"
+  [ -s "$prefix/readme.c" ] || { echo "check_install: no \`\`\`c example in README.md"; exit 1; }
+  progs+=(readme)
 fi
+for p in "${progs[@]}"; do
+  cc -std=c11 -Wall -Wextra -Werror "$prefix/$p.c" -o "$prefix/${p}_static" $(pkg-config --cflags nuri) "$prefix/lib/libnuri.a"
+  "$prefix/${p}_static"
+  if [ -e "$prefix/lib/libnuri.so" ]; then
+    cc -std=c11 -Wall -Wextra -Werror "$prefix/$p.c" -o "$prefix/${p}_shared" $(pkg-config --cflags --libs nuri) -Wl,-rpath,"$prefix/lib"
+    "$prefix/${p}_shared"
+  fi
+done
 echo "check_install: 1 passed, 0 failed"

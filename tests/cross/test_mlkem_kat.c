@@ -27,6 +27,31 @@ static size_t unhex(uint8_t *out, size_t cap, const char *s)
 }
 #define N(a) (sizeof a / sizeof a[0])
 
+/* The length-checked calls with a context of level L and implementation impl, set up per call. */
+static int kg(unsigned L, uint8_t *ek_, size_t ek_cap, uint8_t *dk_, size_t dk_cap, const uint8_t *seed_,
+              const char *impl)
+{
+    nuri_mlkem_ctx kem;
+    int rc = nuri_mlkem_init(&kem, (nuri_mlkem_level)L, impl);
+    return rc ? rc : nuri_mlkem_keygen(&kem, ek_, ek_cap, dk_, dk_cap, seed_, 64);
+}
+
+static int enc(unsigned L, uint8_t *ct_, size_t ct_cap, uint8_t *ss_, const uint8_t *ek_, size_t ek_len,
+               const uint8_t *m_, const char *impl)
+{
+    nuri_mlkem_ctx kem;
+    int rc = nuri_mlkem_init(&kem, (nuri_mlkem_level)L, impl);
+    return rc ? rc : nuri_mlkem_encaps(&kem, ct_, ct_cap, ss_, 32, ek_, ek_len, m_, 32);
+}
+
+static int dec(unsigned L, uint8_t *ss_, const uint8_t *ct_, size_t ct_len, const uint8_t *dk_, size_t dk_len,
+               const char *impl)
+{
+    nuri_mlkem_ctx kem;
+    int rc = nuri_mlkem_init(&kem, (nuri_mlkem_level)L, impl);
+    return rc ? rc : nuri_mlkem_decaps(&kem, ss_, 32, ct_, ct_len, dk_, dk_len);
+}
+
 static void run(const char *impl)
 {
     for (size_t i = 0; i < N(mlkem_acvp_keygen); i++) {
@@ -36,7 +61,7 @@ static void run(const char *impl)
         unhex(seed, 32, v->d);
         unhex(seed + 32, 32, v->z);
         size_t a = unhex(ek2, sizeof ek2, v->ek), b = unhex(dk2, sizeof dk2, v->dk);
-        int rc = nuri_mlkem_keygen(L, ek, ekl, dk, dkl, seed, 64, impl);
+        int rc = kg(L, ek, ekl, dk, dkl, seed, impl);
         XCHECK(rc == 0 && a == ekl && b == dkl && memcmp(ek, ek2, ekl) == 0 && memcmp(dk, dk2, dkl) == 0,
                "%s: keyGen ML-KEM-%u tcId %u", impl, L, v->tcid);
     }
@@ -46,7 +71,7 @@ static void run(const char *impl)
         size_t ekl = unhex(ek, sizeof ek, v->ek), ctl = unhex(ct2, sizeof ct2, v->c);
         unhex(m, 32, v->m);
         unhex(ss2, 32, v->k);
-        int rc = nuri_mlkem_encaps(L, ct, nuri_mlkem_ct_bytes(L), ss, 32, ek, ekl, m, 32, impl);
+        int rc = enc(L, ct, nuri_mlkem_ct_bytes(L), ss, ek, ekl, m, impl);
         XCHECK(rc == 0 && ctl == nuri_mlkem_ct_bytes(L) && memcmp(ct, ct2, ctl) == 0 && memcmp(ss, ss2, 32) == 0,
                "%s: encapsulation ML-KEM-%u tcId %u", impl, L, v->tcid);
     }
@@ -56,7 +81,7 @@ static void run(const char *impl)
         unsigned L = v->level;
         size_t dkl = unhex(dk, sizeof dk, v->dk), ctl = unhex(ct, sizeof ct, v->c);
         unhex(ss2, 32, v->k);
-        int rc = nuri_mlkem_decaps(L, ss, 32, ct, ctl, dk, dkl, impl);
+        int rc = dec(L, ss, ct, ctl, dk, dkl, impl);
         XCHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s: decapsulation ML-KEM-%u tcId %u (implicit rejection %d)", impl,
                L, v->tcid, v->implicit_rejection);
         rej += v->implicit_rejection != 0;
@@ -79,12 +104,12 @@ static void run(const char *impl)
         size_t ekl = nuri_mlkem_ek_bytes(L), dkl = nuri_mlkem_dk_bytes(L), ctl = nuri_mlkem_ct_bytes(L);
         cross_randbytes(seed, 64);
         cross_randbytes(m, 32);
-        int rc = nuri_mlkem_keygen(L, ek, ekl, dk, dkl, seed, 64, impl);
-        rc |= nuri_mlkem_encaps(L, ct, ctl, ss, 32, ek, ekl, m, 32, impl);
-        rc |= nuri_mlkem_decaps(L, ss2, 32, ct, ctl, dk, dkl, impl);
+        int rc = kg(L, ek, ekl, dk, dkl, seed, impl);
+        rc |= enc(L, ct, ctl, ss, ek, ekl, m, impl);
+        rc |= dec(L, ss2, ct, ctl, dk, dkl, impl);
         XCHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s: ML-KEM-%u round trip", impl, L);
         ct[5] ^= 1;
-        rc = nuri_mlkem_decaps(L, ss2, 32, ct, ctl, dk, dkl, impl);
+        rc = dec(L, ss2, ct, ctl, dk, dkl, impl);
         XCHECK(rc == 0 && memcmp(ss, ss2, 32) != 0, "%s: ML-KEM-%u modified ciphertext", impl, L);
     }
 }

@@ -34,7 +34,9 @@ static void test_perm(const char *impl)
         off += 2 + 2 * n;
         load_words(st, msg, n / 4);
         load_words(want, ct, n / 4);
-        int rc = nuri_sparkle_permute(st, nb, steps, impl);
+        nuri_sparkle_ctx pc;
+        int rc = nuri_sparkle_init(&pc, impl);
+        if (rc == 0) rc = nuri_sparkle_permute(&pc, st, nb, steps);
         XCHECK(rc == 0 && memcmp(st, want, n) == 0, "%s: SPARKLE%u-%u vector %d", impl, n * 8, steps, v);
     }
 }
@@ -42,11 +44,13 @@ static void test_perm(const char *impl)
 static void test_steps(const char *impl)
 {
     uint32_t a[16], b[16];
+    nuri_sparkle_ctx pc, ref;
+    int setup = nuri_sparkle_init(&pc, impl) | nuri_sparkle_init(&ref, "ref");
     for (unsigned nb = 4; nb <= 8; nb += 2) {
         for (unsigned steps = 0; steps <= 13; steps++) {
             for (unsigned i = 0; i < 2 * nb; i++) a[i] = b[i] = cross_rand();
-            int rc = nuri_sparkle_permute(a, nb, steps, impl);
-            rc |= nuri_sparkle_permute(b, nb, steps, "ref");
+            int rc = setup ? setup : nuri_sparkle_permute(&pc, a, nb, steps);
+            rc |= setup ? setup : nuri_sparkle_permute(&ref, b, nb, steps);
             XCHECK(rc == 0 && memcmp(a, b, 8 * nb) == 0, "%s: SPARKLE%u %u steps vs ref", impl, 64 * nb, steps);
         }
     }
@@ -71,15 +75,18 @@ static void test_aead(const char *impl)
         off += al;
         CROSS_READ(ct, sparkle_kat_aead + off, cl);
         off += cl;
-        int rc = nuri_schwaemm_encrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, msg, ml, impl);
+        nuri_schwaemm_key sk;
+        int rc = nuri_schwaemm_key_init(&sk, (nuri_schwaemm_variant)var, key, kl, impl);
+        if (rc == 0) rc = nuri_schwaemm_encrypt(&sk, out, sizeof out, &got, nonce, nl, ad, al, msg, ml);
         XCHECK(rc == 0 && got == cl && memcmp(out, ct, cl) == 0, "%s: Schwaemm variant %d msg %u ad %u encrypt", impl,
                var, (unsigned)ml, (unsigned)al);
-        rc = nuri_schwaemm_decrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, ct, cl, impl);
+        rc = nuri_schwaemm_decrypt(&sk, out, sizeof out, &got, nonce, nl, ad, al, ct, cl);
         XCHECK(rc == 0 && got == ml && memcmp(out, msg, ml) == 0,
                "%s: Schwaemm variant %d msg %u ad %u decrypt rc %d len %u", impl, var, (unsigned)ml, (unsigned)al, rc,
                (unsigned)got);
         ct[cl - 1] ^= 0x80;
-        rc = nuri_schwaemm_decrypt(var, out, sizeof out, &got, key, kl, nonce, nl, ad, al, ct, cl, impl);
+        rc = nuri_schwaemm_decrypt(&sk, out, sizeof out, &got, nonce, nl, ad, al, ct, cl);
+        nuri_schwaemm_key_wipe(&sk);
         int zero = 1;
         for (size_t i = 0; i < ml; i++) zero &= out[i] == 0;
         XCHECK(rc == NURI_EAUTH && zero, "%s: Schwaemm variant %d msg %u forged tag rc %d", impl, var, (unsigned)ml,
@@ -99,7 +106,11 @@ static void test_hash(const char *impl)
         off += ml;
         CROSS_READ(ct, sparkle_kat_hash + off, dl);
         off += dl;
-        int rc = nuri_esch(dl, out, msg, ml, impl);
+        nuri_esch_ctx hc;
+        size_t n = 0;
+        int rc = nuri_esch_init(&hc, dl == 48 ? NURI_ESCH384 : NURI_ESCH256, impl);
+        if (rc == 0) rc = nuri_esch_update(&hc, msg, ml);
+        if (rc == 0) rc = nuri_esch_final(&hc, out, sizeof out, &n);
         XCHECK(rc == 0 && memcmp(out, ct, dl) == 0, "%s: Esch%u msg %u", impl, (unsigned)dl * 8, (unsigned)ml);
     }
 }

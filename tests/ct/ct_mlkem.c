@@ -34,8 +34,10 @@ int main(void)
             for (size_t j = 0; j < 64; j++) seed[j] = (uint8_t)(j * 13 + level);
             for (size_t j = 0; j < 32; j++) m[j] = (uint8_t)(j * 7 + 1);
 
+            nuri_mlkem_ctx kem;
+            if (nuri_mlkem_init(&kem, (nuri_mlkem_level)level, name) != 0) return 2;
             NURI_CT_SECRET(seed, sizeof seed);
-            if (nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, name) != 0) return 2;
+            if (nuri_mlkem_keygen(&kem, ek, ekl, dk, dkl, seed, 64) != 0) return 2;
             NURI_CT_PUBLIC(ek, ekl);
 
             /* dk: dk_PKE and z stay secret, the ek copy and H(ek) are public */
@@ -43,21 +45,21 @@ int main(void)
             NURI_CT_PUBLIC(dk + 384 * k, ekl + 32);
 
             NURI_CT_SECRET(m, sizeof m);
-            if (nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, name) != 0) return 3;
+            if (nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl, m, 32) != 0) return 3;
             NURI_CT_PUBLIC(ct, ctl);
 
-            int rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, name);
+            int rc = nuri_mlkem_decaps(&kem, ss2, 32, ct, ctl, dk, dkl);
             if (rc != 0) return 4;
             /* implicit rejection path: a ciphertext differing in its last byte */
             ct[ctl - 1] ^= 1;
-            rc = nuri_mlkem_decaps(level, ss3, 32, ct, ctl, dk, dkl, name);
+            rc = nuri_mlkem_decaps(&kem, ss3, 32, ct, ctl, dk, dkl);
             if (rc != 0) return 5;
 
             /* batch form: 5 ciphertexts (one altered) under the secret dk */
             static uint8_t cts[5 * NURI_MLKEM_MAX_CT_BYTES], sss[5 * 32];
             for (int t = 0; t < 5; t++) memcpy(cts + t * ctl, ct, ctl);
             cts[ctl - 1] ^= 1; /* item 0 is the valid ciphertext again */
-            rc = nuri_mlkem_decaps_many(level, sss, 5 * 32, cts, 5 * ctl, dk, dkl, 5, name);
+            rc = nuri_mlkem_decaps_many(&kem, sss, 5 * 32, cts, 5 * ctl, dk, dkl, 5);
             if (rc != 0) return 8;
 
             NURI_CT_PUBLIC(ss, 32);

@@ -21,12 +21,16 @@ int main(void)
         if (!nuri_sparkle_impl_supported(i)) continue;
         const char *name = nuri_sparkle_impl_info(i)->name;
         /* the permutation on a secret state */
+        nuri_sparkle_ctx pc;
+        if (nuri_sparkle_init(&pc, name) != 0) return 2;
         for (size_t len = 32; len <= 64; len += 16) {
             for (size_t k = 0; k < len; k++) st[k] = (uint8_t)k;
             NURI_CT_SECRET(st, len);
-            if (nuri_sparkle_permute_bytes(st, len, 11, name) != 0) return 2;
+            if (nuri_sparkle_permute_bytes(&pc, st, len, 11) != 0) return 2;
         }
-        for (int v = 0; v < 4; v++) {
+        nuri_schwaemm_key sk;
+        for (int vi = 0; vi < 4; vi++) {
+            nuri_schwaemm_variant v = (nuri_schwaemm_variant)vi;
             size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v), tl = nuri_schwaemm_tag_bytes(v);
             /* 37 bytes: the single-pass staged decryption; 1500: the two-pass one */
             static const size_t lens[] = {37, 1500};
@@ -34,21 +38,21 @@ int main(void)
                 size_t m = lens[li], ol = 0, bl = 0;
                 NURI_CT_SECRET(key, sizeof key);
                 NURI_CT_SECRET(pt, sizeof pt);
-                if (nuri_schwaemm_encrypt(v, ct, sizeof ct, &ol, key, kl, nonce, nl, ad, 19, pt, m, name) != 0)
-                    return 3;
+                if (nuri_schwaemm_key_init(&sk, v, key, kl, name) != 0) return 3;
+                if (nuri_schwaemm_encrypt(&sk, ct, sizeof ct, &ol, nonce, nl, ad, 19, pt, m) != 0) return 3;
                 NURI_CT_PUBLIC(ct, sizeof ct); /* the ciphertext is public */
-                int rc = nuri_schwaemm_decrypt(v, back, sizeof back, &bl, key, kl, nonce, nl, ad, 19, ct, ol, name);
+                int rc = nuri_schwaemm_decrypt(&sk, back, sizeof back, &bl, nonce, nl, ad, 19, ct, ol);
                 NURI_CT_PUBLIC(&rc, sizeof rc);
                 if (rc != 0) return 4;
                 ct[ol - 1] ^= 1; /* wrong tag: rejected without secret-dependent branches */
-                rc = nuri_schwaemm_decrypt(v, back, sizeof back, &bl, key, kl, nonce, nl, ad, 19, ct, ol, name);
+                rc = nuri_schwaemm_decrypt(&sk, back, sizeof back, &bl, nonce, nl, ad, 19, ct, ol);
                 NURI_CT_PUBLIC(&rc, sizeof rc);
                 if (rc != NURI_EAUTH) return 5;
                 ct[ol - 1] ^= 1;
                 /* streaming two-pass decryption */
                 nuri_schwaemm_ctx c;
                 size_t w;
-                if (nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, name) != 0) return 6;
+                if (nuri_schwaemm_init(&c, &sk, NURI_SCHWAEMM_DECRYPT, nonce, nl) != 0) return 6;
                 if (nuri_schwaemm_update_ad(&c, ad, 19) != 0) return 6;
                 if (nuri_schwaemm_verify_update(&c, ct, m) != 0) return 6;
                 rc = nuri_schwaemm_verify_final(&c, ct + m, tl);
@@ -59,6 +63,7 @@ int main(void)
                 NURI_CT_PUBLIC(&rc, sizeof rc);
                 if (rc != 0) return 9;
                 NURI_CT_PUBLIC(back, sizeof back);
+                nuri_schwaemm_key_wipe(&sk);
             }
         }
         /* batch sealing and hashing of secret data */
@@ -69,13 +74,17 @@ int main(void)
             size_t al[2] = {5, 0}, ml[2] = {40, 64};
             NURI_CT_SECRET(pt, sizeof pt);
             NURI_CT_SECRET(key, sizeof key);
-            if (nuri_schwaemm_encrypt_many(1, outs, key, 16, ns, as, al, ms, ml, 2, name) != 0) return 10;
+            if (nuri_schwaemm_key_init(&sk, NURI_SCHWAEMM256_128, key, 16, name) != 0) return 10;
+            if (nuri_schwaemm_encrypt_many(&sk, outs, ns, as, al, ms, ml, 2) != 0) return 10;
             uint8_t digests[2 * 32];
-            if (nuri_esch_many(32, digests, ms, ml, 2, name) != 0) return 11;
+            nuri_esch_ctx h;
+            if (nuri_esch_init(&h, NURI_ESCH256, name) != 0) return 11;
+            if (nuri_esch_many(&h, digests, sizeof digests, ms, ml, 2) != 0) return 11;
         }
         /* a uniform batch (9 chunks of 150 bytes, 32-byte AD: the transposed duplex32 path on avx2,
          * one run of 8 and one alone), sealed and opened, one chunk with a wrong tag */
-        for (int v = 1; v <= 3; v += 2) {
+        for (int vi = 1; vi <= 3; vi += 2) {
+            nuri_schwaemm_variant v = (nuri_schwaemm_variant)vi;
             enum { NB = 9, LEN = 150 };
             static uint8_t cts[NB][LEN + 32], pts[NB][LEN + 32];
             const uint8_t *ns[NB], *as[NB], *ms[NB], *cs[NB];
@@ -88,19 +97,23 @@ int main(void)
             }
             NURI_CT_SECRET(pt, sizeof pt);
             NURI_CT_SECRET(key, sizeof key);
-            if (nuri_schwaemm_encrypt_many(v, outs, key, nuri_schwaemm_key_bytes(v), ns, as, al, ms, ml, NB, name) != 0)
-                return 13;
+            if (nuri_schwaemm_key_init(&sk, v, key, nuri_schwaemm_key_bytes(v), name) != 0) return 13;
+            if (nuri_schwaemm_encrypt_many(&sk, outs, ns, as, al, ms, ml, NB) != 0) return 13;
             NURI_CT_PUBLIC(cts, sizeof cts); /* ciphertexts are public */
             cts[4][LEN] ^= 1;
-            int rc = nuri_schwaemm_decrypt_many(v, ps, key, nuri_schwaemm_key_bytes(v), ns, as, al, cs, cl, status, NB,
-                                                name);
+            int rc = nuri_schwaemm_decrypt_many(&sk, ps, ns, as, al, cs, cl, status, NB);
             NURI_CT_PUBLIC(&rc, sizeof rc);
             NURI_CT_PUBLIC(status, sizeof status);
             if (rc != NURI_EAUTH || status[4] != NURI_EAUTH || status[0] != 0 || status[8] != 0) return 14;
         }
-        for (size_t dl = 32; dl <= 48; dl += 16) {
+        nuri_schwaemm_key_wipe(&sk);
+        for (int e = 0; e < 2; e++) {
+            nuri_esch_ctx h;
+            size_t n;
             NURI_CT_SECRET(pt, sizeof pt);
-            if (nuri_esch(dl, md, pt, 333, name) != 0) return 12;
+            if (nuri_esch_init(&h, e ? NURI_ESCH384 : NURI_ESCH256, name) != 0 || nuri_esch_update(&h, pt, 333) != 0 ||
+                nuri_esch_final(&h, md, sizeof md, &n) != 0)
+                return 12;
         }
         checked++;
         printf("ct_sparkle: %s checked\n", name);

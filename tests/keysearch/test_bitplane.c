@@ -1,11 +1,11 @@
-/* Host twin of the CUDA kernel: gpu/ks_bitplane.cuh compiled as C. It must find planted keys
+/* The C model of the GPU kernels' bit-plane search (ks_bitplane.h). It must find planted keys
  * (24 unknown bits, windows whose first or last candidate is the key, both key sizes, reduced
  * rounds, every shared-round shape) and agree with the CPU engines on random templates. */
 #include "ks_impl.h"
 #include "nuri/pipo.h"
 #include "test_util.h"
 
-#include "ks_bitplane.cuh"
+#include "ks_bitplane.h"
 
 static bp_params bp; /* 3 KB: static, as in __constant__ memory on the GPU */
 
@@ -51,7 +51,7 @@ static void random_params(nuri_keysearch_params *prm, size_t key_len, unsigned k
 static void plant(nuri_keysearch_params *prm, uint64_t idx)
 {
     uint8_t key[32];
-    CHECK(nuri_keysearch_key(prm, idx, key) == 0, "key");
+    CHECK(nuri_keysearch_key(prm, idx, key, sizeof key) == 0, "key");
     CHECK(nuri_keysearch_encrypt(key, prm->key_len, prm->rounds, prm->pt, prm->ct) == 0, "encrypt");
 }
 
@@ -104,7 +104,7 @@ int main(void)
         size_t n = twin_search(&p, 0, (uint64_t)1 << 24, hits, 4, 1);
         uint8_t key[16], want[16];
         tu_unhex(want, 16, "9722152EAD201D7ED2289477DD16C46D");
-        CHECK(n == 1 && nuri_keysearch_key(&prm, hits[0], key) == 0 && memcmp(key, want, 16) == 0,
+        CHECK(n == 1 && nuri_keysearch_key(&prm, hits[0], key, sizeof key) == 0 && memcmp(key, want, 16) == 0,
               "official key among 2^24 candidates (%zu hits)", n);
     }
     /* planted keys (windows alternate between the kernel's first = 0 path and the shared-first path):
@@ -126,8 +126,11 @@ int main(void)
         for (int w = 0; w < 3; w++) {
             uint64_t th[16], rh[16], eh[16], done;
             size_t tn = twin_search(&p, wins[w][0], wins[w][1], th, 16, w & 1), rn, en;
-            CHECK(nuri_keysearch_run(&prm, wins[w][0], wins[w][1], rh, 16, &rn, &done, "ref") == 0, "ref");
-            CHECK(nuri_keysearch_run(&prm, wins[w][0], wins[w][1], eh, 16, &en, &done, NULL) == 0, "auto");
+            nuri_keysearch_ctx ref, dispatch;
+            CHECK(nuri_keysearch_init(&ref, &prm, "ref") == 0 && nuri_keysearch_init(&dispatch, &prm, NULL) == 0,
+                  "init");
+            CHECK(nuri_keysearch_run(&ref, wins[w][0], wins[w][1], rh, 16, &rn, &done) == 0, "ref");
+            CHECK(nuri_keysearch_run(&dispatch, wins[w][0], wins[w][1], eh, 16, &en, &done) == 0, "auto");
             int found = 0;
             for (size_t h = 0; h < tn; h++) found |= th[h] == want;
             CHECK(found, "twin: trial %d k=%u rounds=%u words=%x window %d: planted key not found", trial, k, rounds,

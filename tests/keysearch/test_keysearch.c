@@ -38,12 +38,22 @@ static void load_engines(void)
     printf("\n");
 }
 
+/* A search context for p with the engine named impl (NULL = dispatch), then nuri_keysearch_run; a
+ * setup error is returned as the run's. */
+static int ks_run(const nuri_keysearch_params *p, uint64_t start, uint64_t count, uint64_t *hits, size_t hits_cap,
+                  size_t *n, uint64_t *done, const char *impl)
+{
+    nuri_keysearch_ctx ctx;
+    int rc = nuri_keysearch_init(&ctx, p, impl);
+    return rc ? rc : nuri_keysearch_run(&ctx, start, count, hits, hits_cap, n, done);
+}
+
 /* nuri_keysearch_run with engine number e */
 static int run(const nuri_keysearch_params *p, uint64_t start, uint64_t count, uint64_t *hits, size_t max_hits,
                size_t *n, uint64_t *done, size_t e)
 {
     if (direct[e]) return nuri_ks_run_engine(direct[e], p, start, count, hits, max_hits, n, done);
-    return nuri_keysearch_run(p, start, count, hits, max_hits, n, done, eng[e]);
+    return ks_run(p, start, count, hits, max_hits, n, done, eng[e]);
 }
 
 static unsigned rnd(unsigned n) { return (unsigned)(tu_rand64() % n); }
@@ -69,7 +79,7 @@ static void random_template(nuri_keysearch_params *p, size_t key_len, unsigned k
 static void plant(nuri_keysearch_params *p, uint64_t index)
 {
     uint8_t key[32];
-    CHECK(nuri_keysearch_key(p, index, key) == 0, "key of index");
+    CHECK(nuri_keysearch_key(p, index, key, sizeof key) == 0, "key of index");
     CHECK(nuri_keysearch_encrypt(key, p->key_len, p->rounds, p->pt, p->ct) == 0, "encrypt");
 }
 
@@ -118,7 +128,7 @@ static void test_planted(void)
                     int unrelated = 1;
                     for (size_t h = 0; h < n; h++) {
                         uint8_t key[32], ct[8];
-                        CHECK(nuri_keysearch_key(&p, hits[h], key) == 0, "key");
+                        CHECK(nuri_keysearch_key(&p, hits[h], key, sizeof key) == 0, "key");
                         CHECK(nuri_keysearch_encrypt(key, key_len, rounds, p.pt, ct) == 0, "enc");
                         unrelated &= memcmp(ct, p.ct, 8) == 0; /* any hit must be a true pair-1 match */
                     }
@@ -143,7 +153,7 @@ static void test_differential(void)
         uint64_t s = tu_rand64() % space, c = 1 + tu_rand64() % (space - s);
         uint64_t ref_hits[16], hits[16], rdone, done;
         size_t rn, n;
-        CHECK(nuri_keysearch_run(&p, s, c, ref_hits, 16, &rn, &rdone, "ref") == 0, "ref run");
+        CHECK(ks_run(&p, s, c, ref_hits, 16, &rn, &rdone, "ref") == 0, "ref run");
         for (size_t e = 0; e < n_eng; e++) {
             CHECK(run(&p, s, c, hits, 16, &n, &done, e) == 0, "%s run", eng[e]);
             CHECK(n == rn && done == rdone && memcmp(hits, ref_hits, n * sizeof hits[0]) == 0,
@@ -208,12 +218,20 @@ static void test_errors(void)
     uint8_t key[32];
     random_template(&p, 16, 20, 3, 0);
     CHECK(nuri_keysearch_bits(&p, &bits) == 0 && bits == 20, "bits");
-    CHECK(nuri_keysearch_run(&p, 0, 1u << 20, hits, 2, &n, &done, "nosuch") == NURI_ENOTFOUND, "unknown engine");
-    CHECK(nuri_keysearch_run(&p, 1u << 20, 1, hits, 2, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0,
+    CHECK(ks_run(&p, 0, 1u << 20, hits, 2, &n, &done, "nosuch") == NURI_ENOTFOUND, "unknown engine");
+    nuri_keysearch_ctx ctx;
+    CHECK(nuri_keysearch_init(&ctx, &p, "ref") == 0 && strcmp(nuri_keysearch_ctx_impl_name(&ctx), "ref") == 0 &&
+              nuri_keysearch_init(&ctx, &p, "auto") == 0 &&
+              strcmp(nuri_keysearch_ctx_impl_name(&ctx), nuri_keysearch_default_impl()) == 0 &&
+              nuri_keysearch_ctx_bytes() == sizeof ctx,
+          "init: named engine, auto = dispatch");
+    CHECK(ks_run(&p, 1u << 20, 1, hits, 2, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0,
           "start past the keyspace");
-    CHECK(nuri_keysearch_run(&p, 5, 1u << 20, hits, 2, &n, &done, NULL) == NURI_EINVAL, "range past the keyspace");
-    CHECK(nuri_keysearch_run(&p, 5, 0, hits, 2, &n, &done, NULL) == 0 && n == 0 && done == 0, "empty range");
-    CHECK(nuri_keysearch_key(&p, 1u << 20, key) == NURI_EINVAL, "key index past the keyspace");
+    CHECK(ks_run(&p, 5, 1u << 20, hits, 2, &n, &done, NULL) == NURI_EINVAL, "range past the keyspace");
+    CHECK(ks_run(&p, 5, 0, hits, 2, &n, &done, NULL) == 0 && n == 0 && done == 0, "empty range");
+    CHECK(nuri_keysearch_key(&p, 1u << 20, key, sizeof key) == NURI_EINVAL, "key index past the keyspace");
+    CHECK(nuri_keysearch_key(&p, 1, key, 15) == NURI_EBUFFER && nuri_keysearch_key(&p, 1, key, 16) == 0,
+          "key: out_cap below key_len");
     p.rounds = 14;
     CHECK(nuri_keysearch_bits(&p, &bits) == NURI_EINVAL && bits == 0, "14 rounds of PIPO-64/128");
     p.rounds = 0;
@@ -265,32 +283,37 @@ static void test_errors_zero_outputs(void)
         {1u << 20, 1, NULL, NURI_EINVAL, "start past the keyspace"},
         {5, 1u << 20, NULL, NURI_EINVAL, "range past the keyspace"},
     };
+    nuri_keysearch_ctx ctx;
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         memset(hits, 0xA5, sizeof hits);
         n = 9, done = 9;
-        CHECK(nuri_keysearch_run(&p, runs[r].start, runs[r].count, hits, 4, &n, &done, runs[r].engine) ==
-                      runs[r].want &&
-                  n == 0 && done == 0 && zero_u64(hits, 4),
-              "run error zeroes hits, n_hits, done: %s", runs[r].what);
+        /* an engine error leaves the context not set up: running it is NURI_ESTATE, outputs zeroed */
+        int rc = nuri_keysearch_init(&ctx, &p, runs[r].engine);
+        if (rc == NURI_OK) rc = nuri_keysearch_run(&ctx, runs[r].start, runs[r].count, hits, 4, &n, &done);
+        else rc = nuri_keysearch_run(&ctx, runs[r].start, runs[r].count, hits, 4, &n, &done) == NURI_ESTATE ? rc : -99;
+        CHECK(rc == runs[r].want && n == 0 && done == 0 && zero_u64(hits, 4),
+              "run error zeroes hits, hits_len, done: %s", runs[r].what);
     }
     memset(hits, 0xA5, sizeof hits);
     n = 9, done = 9;
-    CHECK(nuri_keysearch_run(&p, 0, 1, hits, 0, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0 &&
+    CHECK(ks_run(&p, 0, 1, hits, 0, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0 &&
               hits[0] == 0xA5A5A5A5A5A5A5A5ull,
-          "run with max_hits 0: EINVAL, nothing written past the stated capacity");
+          "run with hits_cap 0: EINVAL, nothing written past the stated capacity");
     memset(key, 0xA5, sizeof key);
-    CHECK(nuri_keysearch_key(&p, 1u << 20, key) == NURI_EINVAL && zero_bytes(key, 16) && key[16] == 0xA5,
-          "key: index past the keyspace zeroes key_len bytes");
+    CHECK(nuri_keysearch_key(&p, 1u << 20, key, 16) == NURI_EINVAL && zero_bytes(key, 16) && key[16] == 0xA5,
+          "key: index past the keyspace zeroes out_cap bytes");
     p.rounds = 14;
     memset(hits, 0xA5, sizeof hits);
     memset(key, 0xA5, sizeof key);
     memset(gp, 0xA5, sizeof gp);
     bits = 9, n = 9, done = 9, eq = 9;
     CHECK(nuri_keysearch_bits(&p, &bits) == NURI_EINVAL && bits == 0, "bits: bad rounds zeroes bits");
-    CHECK(nuri_keysearch_run(&p, 0, 1, hits, 4, &n, &done, NULL) == NURI_EINVAL && n == 0 && done == 0 &&
+    CHECK(nuri_keysearch_init(&ctx, &p, NULL) == NURI_EINVAL &&
+              nuri_keysearch_run(&ctx, 0, 1, hits, 4, &n, &done) == NURI_ESTATE && n == 0 && done == 0 &&
               zero_u64(hits, 4),
-          "run: bad rounds zeroes hits");
-    CHECK(nuri_keysearch_key(&p, 0, key) == NURI_EINVAL && zero_bytes(key, 16), "key: bad rounds zeroes the key");
+          "init: bad rounds; running that context zeroes hits");
+    CHECK(nuri_keysearch_key(&p, 0, key, sizeof key) == NURI_EINVAL && zero_bytes(key, sizeof key),
+          "key: bad rounds zeroes the key");
     CHECK(nuri_keysearch_gpu_params(&p, gp, NURI_KEYSEARCH_GPU_PARAMS_BYTES, &eq) == NURI_EINVAL && eq == 0 &&
               zero_bytes(gp, NURI_KEYSEARCH_GPU_PARAMS_BYTES) && gp[NURI_KEYSEARCH_GPU_PARAMS_BYTES] == 0xA5,
           "gpu_params: bad rounds zeroes out");
@@ -299,7 +322,8 @@ static void test_errors_zero_outputs(void)
     eq = 9;
     CHECK(nuri_keysearch_gpu_params(&p, gp, 100, &eq) == NURI_EBUFFER && eq == 0 && zero_bytes(gp, 100) &&
               gp[100] == 0xA5,
-          "gpu_params: wrong out_len zeroes the out_len bytes given");
+          "gpu_params: a short out_cap zeroes the out_cap bytes given");
+    CHECK(nuri_keysearch_gpu_params(&p, gp, sizeof gp, &eq) == 0, "gpu_params: a larger out_cap is fine");
     memset(ct, 0xA5, sizeof ct);
     CHECK(nuri_keysearch_encrypt(key, 24, 0, p.pt, ct) == NURI_ELENGTH && zero_bytes(ct, 8),
           "encrypt: bad key length zeroes ct");

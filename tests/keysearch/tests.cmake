@@ -9,6 +9,6 @@ target_include_directories(test_keysearch PRIVATE ${CMAKE_SOURCE_DIR}/src/keysea
 if(NURI_X86_64)
   target_compile_definitions(test_keysearch PRIVATE KS_TEST_WIDE512_AVX2=1)
 endif()
-# the CUDA kernel's search functions (gpu/ks_bitplane.cuh) compiled as host C: the GPU's twin
+# the C model of the GPU kernels' bit-plane search (src/keysearch/ks_bitplane.h)
 nuri_add_test(test_bitplane SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bitplane.c)
-target_include_directories(test_bitplane PRIVATE ${CMAKE_SOURCE_DIR}/src/keysearch ${CMAKE_SOURCE_DIR}/gpu)
+target_include_directories(test_bitplane PRIVATE ${CMAKE_SOURCE_DIR}/src/keysearch)

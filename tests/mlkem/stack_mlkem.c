@@ -29,15 +29,18 @@ static void *run(void *arg)
     job *j = arg;
     size_t ekl = nuri_mlkem_ek_bytes(j->level), dkl = nuri_mlkem_dk_bytes(j->level),
            ctl = nuri_mlkem_ct_bytes(j->level);
+    nuri_mlkem_ctx kem;
+    j->rc = j->op ? nuri_mlkem_init(&kem, (nuri_mlkem_level)j->level, j->impl) : 0;
+    if (j->rc) return NULL;
     switch (j->op) {
     case 1:
-        j->rc = nuri_mlkem_keygen(j->level, j->ek, ekl, j->dk, dkl, j->seed, 64, j->impl);
+        j->rc = nuri_mlkem_keygen(&kem, j->ek, ekl, j->dk, dkl, j->seed, 64);
         break;
     case 2:
-        j->rc = nuri_mlkem_encaps(j->level, j->ct, ctl, j->ss, 32, j->ek, ekl, j->m, 32, j->impl);
+        j->rc = nuri_mlkem_encaps(&kem, j->ct, ctl, j->ss, 32, j->ek, ekl, j->m, 32);
         break;
     case 3:
-        j->rc = nuri_mlkem_decaps(j->level, j->ss, 32, j->ct, ctl, j->dk, dkl, j->impl);
+        j->rc = nuri_mlkem_decaps(&kem, j->ss, 32, j->ct, ctl, j->dk, dkl);
         break;
     default:
         j->rc = 0;

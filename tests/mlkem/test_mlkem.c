@@ -63,6 +63,49 @@ static int all_zero(const uint8_t *p, size_t n)
     return acc == 0;
 }
 
+/* The tests run one level with one named implementation at a time: these set up the context of
+ * the length-checked API (nuri_mlkem_init; impl NULL = dispatch) and make the call. A setup error
+ * is returned as the call's. */
+static int kg(unsigned level, uint8_t *ek, size_t ek_cap, uint8_t *dk, size_t dk_cap, const uint8_t *seed,
+              size_t seed_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_keygen(&c, ek, ek_cap, dk, dk_cap, seed, seed_len);
+}
+
+static int enc(unsigned level, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap, const uint8_t *ek, size_t ek_len,
+               const uint8_t *m, size_t m_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_encaps(&c, ct, ct_cap, ss, ss_cap, ek, ek_len, m, m_len);
+}
+
+static int dec(unsigned level, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
+               size_t dk_len, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_decaps(&c, ss, ss_cap, ct, ct_len, dk, dk_len);
+}
+
+static int enc_many(unsigned level, uint8_t *ct, size_t ct_cap, uint8_t *ss, size_t ss_cap, const uint8_t *ek,
+                    size_t ek_len, const uint8_t *m, size_t m_len, size_t n, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_encaps_many(&c, ct, ct_cap, ss, ss_cap, ek, ek_len, m, m_len, n);
+}
+
+static int dec_many(unsigned level, uint8_t *ss, size_t ss_cap, const uint8_t *ct, size_t ct_len, const uint8_t *dk,
+                    size_t dk_len, size_t n, const char *impl)
+{
+    nuri_mlkem_ctx c;
+    int rc = nuri_mlkem_init(&c, (nuri_mlkem_level)level, impl);
+    return rc ? rc : nuri_mlkem_decaps_many(&c, ss, ss_cap, ct, ct_len, dk, dk_len, n);
+}
+
 /* ---------------- SHA-3 ---------------- */
 
 #if defined(NURI_HAVE_MLKEM_AVX512)
@@ -697,7 +740,7 @@ static void test_acvp(void)
             tu_unhex(seed, 32, t->d);
             tu_unhex(seed + 32, 32, t->z);
             uint8_t *wek = unhex_alloc(t->ek, &n), *wdk = unhex_alloc(t->dk, &n);
-            int rc = nuri_mlkem_keygen(t->level, ek, ekl, dk, dkl, seed, 64, impl);
+            int rc = kg(t->level, ek, ekl, dk, dkl, seed, 64, impl);
             CHECK(rc == 0 && memcmp(ek, wek, ekl) == 0 && memcmp(dk, wdk, dkl) == 0, "%s: ACVP keyGen tcId %u", impl,
                   t->tcid);
             free(wek);
@@ -714,7 +757,7 @@ static void test_acvp(void)
             uint8_t *ek = unhex_alloc(t->ek, &ekl), *m = unhex_alloc(t->m, &ml), *wc = unhex_alloc(t->c, &cl),
                     *wk = unhex_alloc(t->k, &kl);
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32];
-            int rc = nuri_mlkem_encaps(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
+            int rc = enc(t->level, ct, cl, ss, 32, ek, ekl, m, ml, impl);
             CHECK(rc == 0 && memcmp(ct, wc, cl) == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP encapsulation tcId %u", impl,
                   t->tcid);
             free(ek);
@@ -728,7 +771,7 @@ static void test_acvp(void)
             size_t dkl, cl, kl;
             uint8_t *dk = unhex_alloc(t->dk, &dkl), *c = unhex_alloc(t->c, &cl), *wk = unhex_alloc(t->k, &kl);
             uint8_t ss[32], j[32];
-            int rc = nuri_mlkem_decaps(t->level, ss, 32, c, cl, dk, dkl, impl);
+            int rc = dec(t->level, ss, 32, c, cl, dk, dkl, impl);
             CHECK(rc == 0 && memcmp(ss, wk, 32) == 0, "%s: ACVP decapsulation tcId %u", impl, t->tcid);
             /* the implicit-rejection cases return J(z || c), computed here independently */
             nuri_shake_ctx x;
@@ -756,8 +799,7 @@ static void test_acvp(void)
         /* and encaps itself refuses it */
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {1};
-            int rc2 =
-                nuri_mlkem_encaps(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
+            int rc2 = enc(t->level, ct, nuri_mlkem_ct_bytes(t->level), ss, 32, k, l, m, 32, impl_names[ii]);
             CHECK((rc2 == 0) == t->passed, "%s: encaps on ACVP ek tcId %u", impl_names[ii], t->tcid);
         }
         fails += !t->passed;
@@ -772,7 +814,7 @@ static void test_acvp(void)
               t->passed ? "pass" : "fail");
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES] = {0}, ss[32];
-            int rc2 = nuri_mlkem_decaps(t->level, ss, 32, ct, nuri_mlkem_ct_bytes(t->level), k, l, impl_names[ii]);
+            int rc2 = dec(t->level, ss, 32, ct, nuri_mlkem_ct_bytes(t->level), k, l, impl_names[ii]);
             CHECK((rc2 == 0) == t->passed, "%s: decaps on ACVP dk tcId %u", impl_names[ii], t->tcid);
         }
         fails += !t->passed;
@@ -884,10 +926,10 @@ static void test_kat(void)
                     ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], ss2[32];
                 drbg_init(&d, seeds[i]);
                 drbg_bytes(&d, coins, 64);
-                ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, coins, 64, impl_names[ii]) == 0;
+                ok &= kg(level, ek, ekl, dk, dkl, coins, 64, impl_names[ii]) == 0;
                 drbg_bytes(&d, m, 32);
-                ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
-                ok &= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+                ok &= dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0;
                 ok &= memcmp(ss, ss2, 32) == 0;
                 sbuf *s = &all;
                 char cnt[32];
@@ -974,7 +1016,7 @@ static void keypair(unsigned level, uint8_t *ek, uint8_t *dk)
 {
     uint8_t seed[64];
     tu_randbytes(seed, 64);
-    if (nuri_mlkem_keygen(level, ek, nuri_mlkem_ek_bytes(level), dk, nuri_mlkem_dk_bytes(level), seed, 64, NULL)) {
+    if (kg(level, ek, nuri_mlkem_ek_bytes(level), dk, nuri_mlkem_dk_bytes(level), seed, 64, NULL)) {
         fprintf(stderr, "keygen failed\n");
         exit(2);
     }
@@ -1016,7 +1058,7 @@ static void test_modulus_check(void)
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
             memset(ct, 0xAA, sizeof ct);
             memset(ss, 0xAA, sizeof ss);
-            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
+            int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
             rejected += rc == NURI_EBADEK && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
             zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
             total++;
@@ -1056,10 +1098,10 @@ static void test_degenerate_ek(void)
             for (size_t ii = 0; ii < n_impls; ii++) {
                 memset(ct, 0xAA, sizeof ct);
                 memset(ss, 0xAA, sizeof ss);
-                int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
+                int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
                 CHECK(rc == NURI_EWEAKEK && all_zero(ct, ctl) && all_zero(ss, 32),
                       "%s ML-KEM-%u: encaps refuses t = 0 (rc %d), outputs zeroed", impl_names[ii], level, rc);
-                rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, NULL, 0, impl_names[ii]);
+                rc = enc(level, ct, ctl, ss, 32, bad, ekl, NULL, 0, impl_names[ii]);
                 CHECK(rc == NURI_EWEAKEK, "%s ML-KEM-%u: encaps (OS randomness) refuses t = 0", impl_names[ii], level);
             }
         }
@@ -1083,8 +1125,7 @@ static void test_degenerate_ek(void)
                 zeros++;
             }
         CHECK(nuri_mlkem_check_ek(level, bad, ekl) == 0, "ML-KEM-%u: %u zero coefficients accepted", level, zeros);
-        CHECK(nuri_mlkem_encaps(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it",
-              level);
+        CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it", level);
         for (unsigned idx = 1; zeros < 16 * k; idx++)
             if (get_coeff(bad, idx) != 0) {
                 set_coeff(bad, idx, 0);
@@ -1103,7 +1144,7 @@ static void test_degenerate_ek(void)
         memset(eks + ekl, 0, ekl);
         memcpy(eks + 2 * ekl, ek, ekl);
         memset(sss, 0xAA, sizeof sss);
-        int rc = nuri_mlkem_encaps_many(level, cts, 3 * ctl, sss, 3 * 32, eks, 3 * ekl, ms, 3 * 32, 3, NULL);
+        int rc = enc_many(level, cts, 3 * ctl, sss, 3 * 32, eks, 3 * ekl, ms, 3 * 32, 3, NULL);
         CHECK(rc == NURI_EWEAKEK && all_zero(sss, sizeof sss) && all_zero(cts, 3 * ctl),
               "ML-KEM-%u: encaps_many refuses a degenerate ek among good ones (rc %d)", level, rc);
     }
@@ -1126,25 +1167,25 @@ static void test_hash_check_and_rejection(void)
             bad[768 * k + 32 + i] ^= (uint8_t)(1u << (i % 8));
             memset(ss, 0xAA, 32);
             ok &= nuri_mlkem_check_dk(level, bad, dkl) == NURI_EBADDK;
-            ok &= nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK && all_zero(ss, 32);
+            ok &= dec(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK && all_zero(ss, 32);
         }
         CHECK(ok, "ML-KEM-%u: dk with a wrong H(ek) rejected by check and decaps, ss zeroed", level);
         /* an ek inside dk that no longer matches its hash */
         memcpy(bad, dk, dkl);
         bad[384 * k + 5] ^= 1;
-        CHECK(nuri_mlkem_decaps(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK,
-              "ML-KEM-%u: dk with a modified ek rejected", level);
+        CHECK(dec(level, ss, 32, ct, ctl, bad, dkl, NULL) == NURI_EBADDK, "ML-KEM-%u: dk with a modified ek rejected",
+              level);
 
         /* implicit rejection on a last-byte change, for every implementation */
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t m[32];
             tu_randbytes(m, 32);
-            int rc = nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]);
-            rc |= nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            int rc = enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, impl_names[ii]);
+            rc |= dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             CHECK(rc == 0 && memcmp(ss, ss2, 32) == 0, "%s ML-KEM-%u: round trip", impl_names[ii], level);
             for (int bit = 0; bit < 8; bit++) {
                 ct[ctl - 1] ^= (uint8_t)(1u << bit);
-                rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                rc = dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
                 nuri_shake_ctx x;
                 nuri_shake256_init(&x);
                 nuri_shake_absorb(&x, dk + dkl - 32, 32);
@@ -1156,7 +1197,7 @@ static void test_hash_check_and_rejection(void)
             }
             /* first byte too */
             ct[0] ^= 0x80;
-            rc = nuri_mlkem_decaps(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            rc = dec(level, ss2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             CHECK(rc == 0 && memcmp(ss2, ss, 32) != 0, "%s ML-KEM-%u: first ct byte changed -> rejection key",
                   impl_names[ii], level);
         }
@@ -1168,77 +1209,98 @@ static void test_length_errors(void)
     for (int li = 0; li < 3; li++) {
         unsigned level = LEVELS[li];
         size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
-        static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES + 8], dk[NURI_MLKEM_MAX_DK_BYTES + 8],
-            ct[NURI_MLKEM_MAX_CT_BYTES + 8], ss[40], seed[72], m[40];
+        static uint8_t ek[NURI_MLKEM_MAX_EK_BYTES + 40], dk[NURI_MLKEM_MAX_DK_BYTES + 40],
+            ct[NURI_MLKEM_MAX_CT_BYTES + 40], ss[40], seed[72], m[40];
         keypair(level, ek, dk);
         tu_randbytes(seed, sizeof seed);
         tu_randbytes(m, sizeof m);
-        int ok = 1;
+        nuri_mlkem_ctx kem;
+        CHECK(nuri_mlkem_init(&kem, (nuri_mlkem_level)level, NULL) == 0 &&
+                  strcmp(nuri_mlkem_ctx_impl_name(&kem), nuri_mlkem_default_impl()) == 0,
+              "ML-KEM-%u: init with dispatch", level);
 #define EXPECT(call, code, ...)                          \
     do {                                                 \
         memset(ct, 0xAA, sizeof ct);                     \
         memset(ss, 0xAA, sizeof ss);                     \
         int rc_ = (call);                                \
         CHECK(rc_ == (code), "ML-KEM-%u: " __VA_ARGS__); \
-        (void)ok;                                        \
     } while (0)
-        static const long deltas[] = {-1, 1, -32};
-        uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 8], dk2[NURI_MLKEM_MAX_DK_BYTES + 8];
-        for (int di = 0; di < 3; di++) {
+        static const long deltas[] = {-1, 1, -32, 32};
+        uint8_t ek2[NURI_MLKEM_MAX_EK_BYTES + 40], dk2[NURI_MLKEM_MAX_DK_BYTES + 40];
+        for (int di = 0; di < 4; di++) {
             long dl = deltas[di];
-            /* keygen: ek, dk, seed lengths */
+            /* outputs: a capacity below the size is NURI_EBUFFER (outputs zeroed), above it is fine
+             * (the size is written); inputs: any other length is NURI_ELENGTH */
+            int out_code = dl < 0 ? NURI_EBUFFER : NURI_OK;
             memset(ek2, 0xAA, sizeof ek2);
             memset(dk2, 0xAA, sizeof dk2);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl + dl, dk2, dkl, seed, 64, NULL) == NURI_ELENGTH &&
-                      all_zero(ek2, ekl + dl) && all_zero(dk2, dkl),
-                  "ML-KEM-%u: keygen ek_len %+ld -> ELENGTH, outputs zeroed", level, dl);
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl + dl, dk2, dkl, seed, 64) == out_code &&
+                      (dl > 0 || (all_zero(ek2, ekl + dl) && all_zero(dk2, dkl))),
+                  "ML-KEM-%u: keygen ek_cap %+ld, outputs zeroed on error", level, dl);
+            if (dl > 0) CHECK(ek2[ekl] == 0xAA, "ML-KEM-%u: keygen writes exactly the ek size", level);
             memset(dk2, 0xAA, sizeof dk2);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl + dl, seed, 64, NULL) == NURI_ELENGTH &&
-                      all_zero(dk2, dkl + dl),
-                  "ML-KEM-%u: keygen dk_len %+ld", level, dl);
-            CHECK(nuri_mlkem_keygen(level, ek2, ekl, dk2, dkl, seed, 64 + dl, NULL) == NURI_ELENGTH,
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl, dk2, dkl + dl, seed, 64) == out_code &&
+                      (dl > 0 || all_zero(dk2, dkl + dl)),
+                  "ML-KEM-%u: keygen dk_cap %+ld", level, dl);
+            CHECK(nuri_mlkem_keygen(&kem, ek2, ekl, dk2, dkl, seed, 64 + dl) == NURI_ELENGTH,
                   "ML-KEM-%u: seed_len %+ld", level, dl);
-            /* encaps: ct, ss, ek, m */
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl + dl, ss, 32, ek, ekl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ct_len %+ld", level, dl);
-            CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on error", level);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32 + dl, ek, ekl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ss_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl + dl, m, 32, NULL), NURI_ELENGTH,
-                   "encaps ek_len %+ld", level, dl);
-            EXPECT(nuri_mlkem_check_ek(level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level, dl);
-            EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32 + dl, NULL), NURI_ELENGTH,
-                   "encaps m_len %+ld", level, dl);
-            /* decaps: ss, ct, dk */
-            EXPECT(nuri_mlkem_decaps(level, ss, 32 + dl, ct, ctl, dk, dkl, NULL), NURI_ELENGTH, "decaps ss_len %+ld",
+            /* encaps: ct, ss (outputs), ek, m (inputs) */
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl + dl, ss, 32, ek, ekl, m, 32), out_code, "encaps ct_cap %+ld", level,
+                   dl);
+            if (dl < 0) CHECK(all_zero(ct, ctl + dl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed", level);
+            if (dl > 0) CHECK(ct[ctl] == 0xAA, "ML-KEM-%u: encaps writes exactly the ct size", level);
+            if (dl >= -32 && dl <= 8)
+                EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32 + dl, ek, ekl, m, 32), out_code, "encaps ss_cap %+ld",
+                       level, dl);
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl + dl, m, 32), NURI_ELENGTH, "encaps ek_len %+ld",
                    level, dl);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl + dl, dk, dkl, NULL), NURI_ELENGTH, "decaps ct_len %+ld",
+            CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: encaps outputs zeroed on an input error", level);
+            EXPECT(nuri_mlkem_check_ek((nuri_mlkem_level)level, ek, ekl + dl), NURI_ELENGTH, "check_ek len %+ld", level,
+                   dl);
+            EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, ekl, m, 32 + dl), NURI_ELENGTH, "encaps m_len %+ld",
                    level, dl);
+            /* decaps: ss (output), ct, dk (inputs) */
+            if (dl >= -32 && dl <= 8)
+                EXPECT(nuri_mlkem_decaps(&kem, ss, 32 + dl, ct, ctl, dk, dkl), out_code, "decaps ss_cap %+ld", level,
+                       dl);
+            EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, ctl + dl, dk, dkl), NURI_ELENGTH, "decaps ct_len %+ld", level,
+                   dl);
             CHECK(all_zero(ss, 32), "ML-KEM-%u: decaps output zeroed on error", level);
-            EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, ctl, dk, dkl + dl, NULL), NURI_ELENGTH, "decaps dk_len %+ld",
-                   level, dl);
-            EXPECT(nuri_mlkem_check_dk(level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level, dl);
+            EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, ctl, dk, dkl + dl), NURI_ELENGTH, "decaps dk_len %+ld", level,
+                   dl);
+            EXPECT(nuri_mlkem_check_dk((nuri_mlkem_level)level, dk, dkl + dl), NURI_ELENGTH, "check_dk len %+ld", level,
+                   dl);
         }
         /* the other level's sizes */
         unsigned other = LEVELS[(li + 1) % 3];
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, nuri_mlkem_ek_bytes(other), m, 32, NULL), NURI_ELENGTH,
+        EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, ek, nuri_mlkem_ek_bytes(other), m, 32), NURI_ELENGTH,
                "ek of another level", level);
-        EXPECT(nuri_mlkem_decaps(level, ss, 32, ct, nuri_mlkem_ct_bytes(other), dk, dkl, NULL), NURI_ELENGTH,
+        EXPECT(nuri_mlkem_decaps(&kem, ss, 32, ct, nuri_mlkem_ct_bytes(other), dk, dkl), NURI_ELENGTH,
                "ct of another level", level);
         /* NULL pointers */
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, NULL, ekl, m, 32, NULL), NURI_ELENGTH, "NULL ek", level);
-        EXPECT(nuri_mlkem_decaps(level, ss, 32, NULL, ctl, dk, dkl, NULL), NURI_ELENGTH, "NULL ct", level);
-        EXPECT(nuri_mlkem_keygen(level, NULL, ekl, dk2, dkl, seed, 64, NULL), NURI_ELENGTH, "NULL ek out", level);
-        /* unknown implementation, bad level */
-        EXPECT(nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "nope"), NURI_ENOTFOUND, "unknown impl",
-               level);
-        CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for an unknown impl", level);
-        EXPECT(nuri_mlkem_encaps(level + 1, ct, ctl, ss, 32, ek, ekl, m, 32, NULL), NURI_EINVAL, "bad level", level);
-        EXPECT(nuri_mlkem_keygen(0, ek2, ekl, dk2, dkl, seed, 64, NULL), NURI_EINVAL, "keygen level 0", level);
-        CHECK(nuri_mlkem_ek_bytes(level + 1) == 0 && nuri_mlkem_dk_bytes(7) == 0 && nuri_mlkem_ct_bytes(0) == 0,
+        EXPECT(nuri_mlkem_encaps(&kem, ct, ctl, ss, 32, NULL, ekl, m, 32), NURI_ELENGTH, "NULL ek", level);
+        EXPECT(nuri_mlkem_decaps(&kem, ss, 32, NULL, ctl, dk, dkl), NURI_ELENGTH, "NULL ct", level);
+        EXPECT(nuri_mlkem_keygen(&kem, NULL, ekl, dk2, dkl, seed, 64), NURI_EBUFFER, "NULL ek out", level);
+        /* the context: unknown implementation, bad level, one not set up */
+        nuri_mlkem_ctx bad;
+        CHECK(nuri_mlkem_init(&bad, (nuri_mlkem_level)level, "nope") == NURI_ENOTFOUND &&
+                  nuri_mlkem_ctx_impl_name(&bad) == NULL,
+              "ML-KEM-%u: unknown impl", level);
+        EXPECT(nuri_mlkem_encaps(&bad, ct, ctl, ss, 32, ek, ekl, m, 32), NURI_ESTATE, "context not set up", level);
+        CHECK(all_zero(ct, ctl) && all_zero(ss, 32), "ML-KEM-%u: outputs zeroed for a context not set up", level);
+        CHECK(nuri_mlkem_init(&bad, (nuri_mlkem_level)(level + 1), NULL) == NURI_EINVAL &&
+                  nuri_mlkem_init(&bad, (nuri_mlkem_level)0, "ref") == NURI_EINVAL,
+              "ML-KEM-%u: bad level", level);
+        EXPECT(nuri_mlkem_keygen(&bad, ek2, ekl, dk2, dkl, seed, 64), NURI_ESTATE, "keygen, context not set up", level);
+        CHECK(nuri_mlkem_ek_bytes((nuri_mlkem_level)(level + 1)) == 0 &&
+                  nuri_mlkem_dk_bytes((nuri_mlkem_level)7) == 0 && nuri_mlkem_ct_bytes((nuri_mlkem_level)0) == 0,
               "size getters return 0 for unknown levels");
     }
-    CHECK(nuri_mlkem_ss_bytes() == 32, "ss bytes");
+    CHECK(nuri_mlkem_ss_bytes() == 32 && nuri_mlkem_ctx_bytes() == sizeof(nuri_mlkem_ctx), "size getters");
+    CHECK(nuri_mlkem_ek_bytes(NURI_MLKEM512) == NURI_MLKEM512_EK_BYTES &&
+              nuri_mlkem_dk_bytes(NURI_MLKEM768) == NURI_MLKEM768_DK_BYTES &&
+              nuri_mlkem_ct_bytes(NURI_MLKEM1024) == NURI_MLKEM1024_CT_BYTES,
+          "size macros = getters");
 }
 
 /* Randomized round trips through the OS RNG, fixed-size API == generic API, impls agree. */
@@ -1263,14 +1325,14 @@ static void test_malformed_differential(void)
             for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek, i, (unsigned)(tu_rand64() % MLKEM_Q));
             tu_randbytes(ek + 384 * k, 32);
             tu_randbytes(m, 32);
-            int r1 = nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
-            int r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
+            int r1 = enc(level, c1, ctl, s1, 32, ek, ekl, m, 32, "ref");
+            int r2 = enc(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]);
             ok &= r1 == 0 && r2 == 0 && memcmp(c1, c2, ctl) == 0 && memcmp(s1, s2, 32) == 0;
             /* ek: random bytes (some 12-bit value >= q: rejected, outputs zeroed) */
             uint8_t bad[NURI_MLKEM_MAX_EK_BYTES];
             tu_randbytes(bad, ekl);
             set_coeff(bad, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
-            r2 = nuri_mlkem_encaps(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
+            r2 = enc(level, c2, ctl, s2, 32, bad, ekl, m, 32, impl_names[ii]);
             ok &= r2 == NURI_EBADEK && all_zero(c2, ctl) && all_zero(s2, 32);
             /* dk: random 12-bit values as s, then ek (above), H(ek), z */
             tu_randbytes(dk, 384 * k);
@@ -1281,19 +1343,19 @@ static void test_malformed_differential(void)
                 if (v == 0) memcpy(ct, c1, ctl); /* the ciphertext of ek (under another s: rejected) */
                 else memset(ct, v == 1 ? 0 : 0xFF, ctl);
                 if (v == 3) tu_randbytes(ct, ctl);
-                r1 = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk, dkl, "ref");
-                r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+                r1 = dec(level, s1, 32, ct, ctl, dk, dkl, "ref");
+                r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
                 ok &= r1 == 0 && r2 == 0 && memcmp(s1, s2, 32) == 0;
             }
             /* the same dk with a stale H(ek) */
             dk[384 * k + ekl + (size_t)(tu_rand64() % 32)] ^= (uint8_t)(1u << (tu_rand64() % 8));
             memset(s2, 0x55, 32);
-            r2 = nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
+            r2 = dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(s2, 32);
             uint8_t sss[3 * 32], cts[3 * NURI_MLKEM_MAX_CT_BYTES];
             memset(sss, 0x55, sizeof sss);
             for (int t = 0; t < 3; t++) memcpy(cts + t * ctl, ct, ctl);
-            r2 = nuri_mlkem_decaps_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
+            r2 = dec_many(level, sss, 3 * 32, cts, 3 * ctl, dk, dkl, 3, impl_names[ii]);
             ok &= r2 == NURI_EBADDK && all_zero(sss, 3 * 32);
         }
         CHECK(ok,
@@ -1319,12 +1381,11 @@ static void test_api_and_differential(void)
           "ML-KEM-1024 random round trip (OS RNG)");
     tu_randbytes(seed, 64);
     tu_randbytes(m, 32);
-    CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 &&
-              nuri_mlkem_keygen(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 && memcmp(ek, ek2, 1184) == 0 &&
-              memcmp(dk, dk2, 2400) == 0,
+    CHECK(nuri_mlkem768_keygen_derand(ek, dk, seed) == 0 && kg(768, ek2, 1184, dk2, 2400, seed, 64, "ref") == 0 &&
+              memcmp(ek, ek2, 1184) == 0 && memcmp(dk, dk2, 2400) == 0,
           "fixed-size keygen_derand == generic ref");
     CHECK(nuri_mlkem768_encaps_derand(ct, ss, ek, m) == 0 &&
-              nuri_mlkem_encaps(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
+              enc(768, ct2, 1088, ss2, 32, ek, 1184, m, 32, "ref") == 0 && memcmp(ct, ct2, 1088) == 0 &&
               memcmp(ss, ss2, 32) == 0,
           "fixed-size encaps_derand == generic ref");
     CHECK(nuri_mlkem512_keygen_derand(ek, dk, seed) == 0 && nuri_mlkem512_encaps_derand(ct, ss, ek, m) == 0 &&
@@ -1339,19 +1400,19 @@ static void test_api_and_differential(void)
         size_t ekl = nuri_mlkem_ek_bytes(level), dkl = nuri_mlkem_dk_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
         tu_randbytes(seed, 64);
         tu_randbytes(m, 32);
-        ok &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
-        ok &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        ok &= kg(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
         /* a random (almost surely invalid) ciphertext too */
         tu_randbytes(ct2, ctl);
-        ok &= nuri_mlkem_decaps(level, ss3, 32, ct2, ctl, dk, dkl, "ref") == 0;
+        ok &= dec(level, ss3, 32, ct2, ctl, dk, dkl, "ref") == 0;
         for (size_t ii = 0; ii < n_impls; ii++) {
             uint8_t e2[NURI_MLKEM_MAX_EK_BYTES], d2[NURI_MLKEM_MAX_DK_BYTES], c2[NURI_MLKEM_MAX_CT_BYTES], s2[32];
-            ok &= nuri_mlkem_keygen(level, e2, ekl, d2, dkl, seed, 64, impl_names[ii]) == 0;
+            ok &= kg(level, e2, ekl, d2, dkl, seed, 64, impl_names[ii]) == 0;
             ok &= memcmp(e2, ek, ekl) == 0 && memcmp(d2, dk, dkl) == 0;
-            ok &= nuri_mlkem_encaps(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
+            ok &= enc(level, c2, ctl, s2, 32, ek, ekl, m, 32, impl_names[ii]) == 0;
             ok &= memcmp(c2, ct, ctl) == 0 && memcmp(s2, ss, 32) == 0;
-            ok &= nuri_mlkem_decaps(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss, 32) == 0;
-            ok &= nuri_mlkem_decaps(level, s2, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss3, 32) == 0;
+            ok &= dec(level, s2, 32, ct, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss, 32) == 0;
+            ok &= dec(level, s2, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0 && memcmp(s2, ss3, 32) == 0;
         }
     }
     CHECK(ok, "every implementation agrees with ref on 60 random key pairs, ciphertexts and invalid ciphertexts");
@@ -1376,22 +1437,22 @@ static void test_malformed_mutations(void)
                      ctl = nuri_mlkem_ct_bytes(level), pke = 384 * (size_t)k;
         tu_randbytes(seed, 64);
         tu_randbytes(m, 32);
-        ok_ek &= nuri_mlkem_keygen(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
-        ok_ek &= nuri_mlkem_encaps(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
+        ok_ek &= kg(level, ek, ekl, dk, dkl, seed, 64, "ref") == 0;
+        ok_ek &= enc(level, ct, ctl, ss, 32, ek, ekl, m, 32, "ref") == 0;
         /* eks: one value in [q, 4095] at a random place; then random t (values < q) and rho */
         memcpy(ek2, ek, ekl);
         set_coeff(ek2, (unsigned)(tu_rand64() % (256 * k)), MLKEM_Q + (unsigned)(tu_rand64() % (4096 - MLKEM_Q)));
         for (size_t ii = 0; ii < n_impls; ii++) {
             memset(c1, 0x55, ctl);
             memset(s1, 0x55, 32);
-            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == NURI_EBADEK;
             ok_ek &= all_zero(c1, ctl) && all_zero(s1, 32);
         }
         for (unsigned i = 0; i < 256 * k; i++) set_coeff(ek2, i, (unsigned)(tu_rand64() % MLKEM_Q));
         tu_randbytes(ek2 + pke, 32);
-        ok_ek &= nuri_mlkem_encaps(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
+        ok_ek &= enc(level, ct2, ctl, want, 32, ek2, ekl, m, 32, "ref") == 0;
         for (size_t ii = 0; ii < n_impls; ii++) {
-            ok_ek &= nuri_mlkem_encaps(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
+            ok_ek &= enc(level, c1, ctl, s1, 32, ek2, ekl, m, 32, impl_names[ii]) == 0;
             ok_ek &= memcmp(c1, ct2, ctl) == 0 && memcmp(s1, want, 32) == 0;
         }
         /* dks: a changed byte of the ek copy or of H(ek); a random dk_PKE (hash still right); another z */
@@ -1402,10 +1463,10 @@ static void test_malformed_mutations(void)
             else if (v == 1) dk2[pke + ekl + tu_rand64() % 32] ^= (uint8_t)(1 + tu_rand64() % 255);
             else if (v == 2) tu_randbytes(dk2, pke);
             else tu_randbytes(dk2 + dkl - 32, 32);
-            if (!expect_bad) ok_dk &= nuri_mlkem_decaps(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
+            if (!expect_bad) ok_dk &= dec(level, want, 32, ct, ctl, dk2, dkl, "ref") == 0;
             for (size_t ii = 0; ii < n_impls; ii++) {
                 memset(s1, 0x55, 32);
-                int rc = nuri_mlkem_decaps(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
+                int rc = dec(level, s1, 32, ct, ctl, dk2, dkl, impl_names[ii]);
                 ok_dk &= expect_bad ? rc == NURI_EBADDK && all_zero(s1, 32) : rc == 0 && memcmp(s1, want, 32) == 0;
             }
         }
@@ -1418,11 +1479,11 @@ static void test_malformed_mutations(void)
                     ct2[f * (ctl / 5) + tu_rand64() % (ctl / 5)] ^= (uint8_t)(1u << (tu_rand64() % 8));
             else if (v == 2) memset(ct2, 0, ctl);
             else if (v == 3) memset(ct2, 0xFF, ctl);
-            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80; /* inside the compressed v */
-            else ok_ct &= nuri_mlkem_encaps(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
-            ok_ct &= nuri_mlkem_decaps(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
+            else if (v == 4) ct2[ctl - 1 - tu_rand64() % 32] ^= 0x80;                /* inside the compressed v */
+            else ok_ct &= enc(level, ct2, ctl, s1, 32, ek2, ekl, m, 32, "ref") == 0; /* other key */
+            ok_ct &= dec(level, want, 32, ct2, ctl, dk, dkl, "ref") == 0;
             for (size_t ii = 0; ii < n_impls; ii++) {
-                ok_ct &= nuri_mlkem_decaps(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
+                ok_ct &= dec(level, s1, 32, ct2, ctl, dk, dkl, impl_names[ii]) == 0;
                 ok_ct &= memcmp(s1, want, 32) == 0;
             }
             ok_ct &= memcmp(want, ss, 32) != 0; /* every change is rejected (implicitly) */
@@ -1455,7 +1516,7 @@ static void test_batch(void)
             /* three key pairs; the dk of the first is kept for decaps_many */
             for (int k = 0; k < 3; k++) {
                 tu_randbytes(seed, 64);
-                ok_enc &= nuri_mlkem_keygen(level, ek[k], ekl, k ? dk2 : dk, dkl, seed, 64, impl) == 0;
+                ok_enc &= kg(level, ek[k], ekl, k ? dk2 : dk, dkl, seed, 64, impl) == 0;
             }
             for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
                 size_t n = counts[ci];
@@ -1464,58 +1525,55 @@ static void test_batch(void)
                     memcpy(eks + i * ekl, ek[(i * 7 / 3) % 3 == 1 ? 1 : (i % 5 == 4 ? 2 : 0)], ekl);
                 tu_randbytes(ms, n * 32);
                 memset(cts, 0xAA, sizeof cts);
-                ok_enc &=
-                    nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
+                ok_enc &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == 0;
                 for (size_t i = 0; i < n; i++) {
-                    ok_enc &=
-                        nuri_mlkem_encaps(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
+                    ok_enc &= enc(level, ct1, ctl, s1, 32, eks + i * ekl, ekl, ms + i * 32, 32, "ref") == 0;
                     ok_enc &= memcmp(ct1, cts + i * ctl, ctl) == 0 && memcmp(s1, ss + i * 32, 32) == 0;
                 }
                 /* decaps_many under dk (key 0): items for other keys and altered ones reject implicitly */
                 for (size_t i = 0; i < n; i += 3) cts[i * ctl + (i * 13) % ctl] ^= (uint8_t)(1 + i);
-                ok_dec &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+                ok_dec &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
                 for (size_t i = 0; i < n; i++) {
-                    ok_dec &= nuri_mlkem_decaps(level, s1, 32, cts + i * ctl, ctl, dk, dkl, "ref") == 0;
+                    ok_dec &= dec(level, s1, 32, cts + i * ctl, ctl, dk, dkl, "ref") == 0;
                     ok_dec &= memcmp(s1, ss2 + i * 32, 32) == 0;
                 }
             }
             /* OS randomness, 21 items (crosses the 16-item randomness chunks), one key: round trip */
             size_t n = NMAX;
             for (size_t i = 0; i < n; i++) memcpy(eks + i * ekl, ek[0], ekl);
-            ok_rt &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, NULL, 0, n, impl) == 0;
-            ok_rt &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
+            ok_rt &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, NULL, 0, n, impl) == 0;
+            ok_rt &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == 0;
             ok_rt &= memcmp(ss, ss2, n * 32) == 0 && memcmp(ss, ss + 32, 32) != 0;
             /* errors: one ek failing the modulus check fails the call and zeroes every output */
             n = 6;
             set_coeff(eks + 4 * ekl, 3, MLKEM_Q);
             memset(ss, 0x55, n * 32);
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) ==
-                      NURI_EBADEK;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBADEK;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
             /* a dk failing its hash check */
             memcpy(dk2, dk, dkl);
             dk2[384 * (level / 256) + 5] ^= 1;
             memset(ss2, 0x55, n * 32);
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EBADDK;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl, dk2, dkl, n, impl) == NURI_EBADDK;
             ok_err &= all_zero(ss2, n * 32);
-            /* lengths */
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_decaps_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
-            ok_err &=
-                nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) ==
-                      NURI_ELENGTH;
-            ok_err &= nuri_mlkem_encaps_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
-                                             SIZE_MAX / ctl + 2, impl) == NURI_ELENGTH;
-            /* an unknown level: NURI_EINVAL, and the outputs zeroed all the same */
+            /* lengths: output capacities below n items (NURI_EBUFFER), inputs of the wrong length */
+            ok_err &= dec_many(level, ss2, n * 32 - 1, cts, n * ctl, dk, dkl, n, impl) == NURI_EBUFFER;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl + 1, dk, dkl, n, impl) == NURI_ELENGTH;
+            ok_err &= dec_many(level, ss2, n * 32, cts, n * ctl, dk, dkl - 1, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, 32, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl, ss, n * 32, eks, n * ekl - 1, ms, n * 32, n, impl) == NURI_ELENGTH;
+            ok_err &= enc_many(level, cts, n * ctl - 1, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EBUFFER;
+            ok_err &= enc_many(level, cts, 0, ss, 64, eks, n * ekl, NULL, 0, /* n * ct bytes overflows */
+                               SIZE_MAX / ctl + 2, impl) == NURI_EBUFFER;
+            /* a context not set up: NURI_ESTATE, and the outputs zeroed all the same */
+            nuri_mlkem_ctx unset = {0};
             memset(ss2, 0x55, n * 32);
-            ok_err &= nuri_mlkem_decaps_many(600, ss2, n * 32, cts, n * ctl, dk, dkl, n, impl) == NURI_EINVAL;
+            ok_err &= nuri_mlkem_decaps_many(&unset, ss2, n * 32, cts, n * ctl, dk, dkl, n) == NURI_ESTATE;
             ok_err &= all_zero(ss2, n * 32);
             memset(ss, 0x55, n * 32);
             memset(cts, 0x55, n * ctl);
             ok_err &=
-                nuri_mlkem_encaps_many(600, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n, impl) == NURI_EINVAL;
+                nuri_mlkem_encaps_many(&unset, cts, n * ctl, ss, n * 32, eks, n * ekl, ms, n * 32, n) == NURI_ESTATE;
             ok_err &= all_zero(ss, n * 32) && all_zero(cts, n * ctl);
         }
         CHECK(ok_enc, "%s: encaps_many == encaps per item (3 levels, n = 0..21, repeated and distinct keys)", impl);
@@ -1540,6 +1598,51 @@ static void test_batch(void)
         CHECK(ok, "fixed-size ML-KEM-768 encaps_many(_derand)/decaps_many round trips");
     }
 }
+
+/* The 24 fixed-size functions of src/mlkem/levels.c against the context API with ref: the same
+ * keys, ciphertexts and shared keys from the same randomness, for every level; the batch forms
+ * refuse an item count whose byte size overflows (NURI_EBUFFER, nothing written). */
+#define FIXED_LEVEL_CASE(L)                                                                                            \
+    do {                                                                                                               \
+        static uint8_t ek[2][NURI_MLKEM##L##_EK_BYTES], dk[NURI_MLKEM##L##_DK_BYTES], ct[2][NURI_MLKEM##L##_CT_BYTES], \
+            ss[2][32], ss2[2][32], ek2[NURI_MLKEM##L##_EK_BYTES], dk2[NURI_MLKEM##L##_DK_BYTES],                       \
+            ct2[NURI_MLKEM##L##_CT_BYTES], m[2][32], seed[64];                                                         \
+        tu_randbytes(seed, sizeof seed);                                                                               \
+        tu_randbytes(&m[0][0], sizeof m);                                                                              \
+        int ok = nuri_mlkem##L##_keygen_derand(ek[0], dk, seed) == 0;                                                  \
+        ok &= kg(L, ek2, sizeof ek2, dk2, sizeof dk2, seed, 64, "ref") == 0;                                           \
+        ok &= memcmp(ek[0], ek2, sizeof ek2) == 0 && memcmp(dk, dk2, sizeof dk2) == 0;                                 \
+        memcpy(ek[1], ek[0], sizeof ek[0]);                                                                            \
+        ok &= nuri_mlkem##L##_encaps_derand(ct[0], ss[0], ek[0], m[0]) == 0;                                           \
+        ok &= enc(L, ct2, sizeof ct2, ss2[0], 32, ek[0], sizeof ek[0], m[0], 32, "ref") == 0;                          \
+        ok &= memcmp(ct[0], ct2, sizeof ct2) == 0 && memcmp(ss[0], ss2[0], 32) == 0;                                   \
+        ok &= nuri_mlkem##L##_decaps(ss2[1], ct[0], dk) == 0 && memcmp(ss2[1], ss[0], 32) == 0;                        \
+        ok &= nuri_mlkem##L##_encaps_many_derand(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek,               \
+                                                 (const uint8_t(*)[32])m, 2) == 0;                                     \
+        ok &= memcmp(ct[0], ct2, sizeof ct2) == 0;                                                                     \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk, 2) == 0;            \
+        ok &= memcmp(ss, ss2, sizeof ss) == 0;                                                                         \
+        ok &= nuri_mlkem##L##_keygen(ek[0], dk) == 0 && nuri_mlkem##L##_encaps(ct[0], ss[0], ek[0]) == 0;              \
+        ok &= nuri_mlkem##L##_decaps(ss2[0], ct[0], dk) == 0 && memcmp(ss[0], ss2[0], 32) == 0;                        \
+        memcpy(ek[1], ek[0], sizeof ek[0]);                                                                            \
+        ok &= nuri_mlkem##L##_encaps_many(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek, 2) == 0;             \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk, 2) == 0;            \
+        ok &= memcmp(ss, ss2, sizeof ss) == 0 && memcmp(ss[0], ss[1], 32) != 0;                                        \
+        size_t huge = SIZE_MAX / NURI_MLKEM##L##_CT_BYTES + 2;                                                         \
+        ok &=                                                                                                          \
+            nuri_mlkem##L##_encaps_many(ct, ss, (const uint8_t(*)[NURI_MLKEM##L##_EK_BYTES])ek, huge) == NURI_EBUFFER; \
+        ok &= nuri_mlkem##L##_decaps_many(ss2, (const uint8_t(*)[NURI_MLKEM##L##_CT_BYTES])ct, dk,                     \
+                                          SIZE_MAX / 32 + 2) == NURI_EBUFFER;                                          \
+        CHECK(ok, "ML-KEM-%d: the fixed-size functions == the context API (ref), overflowing counts refused", L);      \
+    } while (0)
+
+static void test_fixed_levels(void)
+{
+    FIXED_LEVEL_CASE(512);
+    FIXED_LEVEL_CASE(768);
+    FIXED_LEVEL_CASE(1024);
+}
+#undef FIXED_LEVEL_CASE
 
 int main(int argc, char **argv)
 {
@@ -1573,5 +1676,6 @@ int main(int argc, char **argv)
     test_malformed_differential();
     test_malformed_mutations();
     test_batch();
+    test_fixed_levels();
     return tu_finish("test_mlkem");
 }

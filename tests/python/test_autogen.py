@@ -1,7 +1,7 @@
 """scripts/autogen --check, the one check of generated files: it fails, naming the file, when any one
 registered output is edited, when a source of a digest-checked output changes, when a generator or a
 generated file is not registered; and it leaves the tree as it was. Each case runs in a copy of the
-tree (cheap generators only: the slow one and the nvcc one are checked by digest)."""
+tree (cheap generators only: the slow one and the CUDA one are checked by digest)."""
 
 import shutil
 import subprocess
@@ -19,7 +19,7 @@ SAMPLE = {
     "tests/cross/sparkle_kat.h": "tests/cross/gen_sparkle_kat.py",
     "hw/rtl/mlkem_rom.vh": "hw/scripts/gen_rom.py",  # hardware
     "hw/rtl/mlkem_prog.vh": "hw/scripts/gen_prog.py",
-    "python/nuri/keysearch/ks_kernel.ptx": None,  # digest-checked (nvcc)
+    "python/nuri/keysearch/ks_kernel.fatbin": None,  # digest-checked (CUDA 12 ptxas + libnvfatbin)
     "src/pipo/rv32/pipo_rv32_bs32.S": None,  # digest-checked under --quick (slow)
 }
 
@@ -77,7 +77,8 @@ def test_an_edited_output_fails_the_check(tree, output):
 @pytest.mark.parametrize(
     "output,source",
     [
-        ("python/nuri/keysearch/ks_kernel.ptx", "gpu/ks_kernel.cu"),
+        ("python/nuri/keysearch/ks_kernel.fatbin", "python/nuri/keysearch/ptx.py"),
+        ("python/nuri/keysearch/ks_kernel.fatbin", "scripts/deps/gpu.pip"),
         ("src/pipo/rv32/pipo_rv32_bs32.S", "src/pipo/rv32/gen_pipo_rv32.py"),
     ],
 )

@@ -16,7 +16,7 @@ import pytest
 
 from nuri import keysearch as ks
 
-ENGINES = ks.engine_names()
+ENGINES = ks.implementations()
 RNG = random.Random(0x6B657973)
 OFFICIAL_KEY = "9722152EAD201D7ED2289477DD16C46D"
 OFFICIAL_PAIR = "2600271EF6528509:27035DAD81296B6B"
@@ -430,7 +430,7 @@ def test_engines_agree_on_random_templates():
         s = RNG.randrange(prob.keyspace - 1)
         c = RNG.randrange(1, prob.keyspace - s + 1)
         c = min(c, 1 << 16)
-        results = {e: prob.search(s, c, e) for e in ENGINES}
+        results = {e: prob.search(s, c, impl=e) for e in ENGINES}
         assert len({json.dumps(v) for v in results.values()}) == 1, (trial, results)
         if not trial % 2 and s <= idx < s + c:
             assert idx in results[ENGINES[0]][0]
@@ -439,7 +439,7 @@ def test_engines_agree_on_random_templates():
 def test_selftest_failure_exits_3(monkeypatch, capsys):
     from nuri.cli.main import main
 
-    monkeypatch.setattr(ks, "selftest", lambda engine: False)
+    monkeypatch.setattr(ks, "selftest", lambda *, impl=None: False)
     rc = main(
         [
             "keysearch",
@@ -459,7 +459,7 @@ def test_selftest_failure_exits_3(monkeypatch, capsys):
 def test_every_engine_passes_its_selftest():
     assert ENGINES[-1] == "ref" and "portable" in ENGINES
     for e in ENGINES:
-        assert ks.selftest(e)
+        assert ks.selftest(impl=e)
 
 
 def test_benchmark_records():
@@ -590,9 +590,9 @@ def test_avx512_engine_registered_with_its_cpu_needs():
     has = {"avx512f", "avx512bw"} <= set(nuri.cpu_features())
     assert avx512["supported"] == has and avx512["lanes"] == 128
     assert names.index("avx512") < names.index("avx2")  # fastest first
-    assert (ks.default_engine() == "avx512") == has
+    assert (ks.default_implementation() == "avx512") == has
     # without AVX-512F (NURI_CPU_MASK clears bit 6), auto never picks it
-    code = "from nuri import keysearch as ks; print(ks.default_engine(), ks.engine_names())"
+    code = "from nuri import keysearch as ks; print(ks.default_implementation(), ks.implementations())"
     r = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

@@ -43,6 +43,111 @@ static const nuri_sparkle_impl *get_impl(const char *name)
     return impl;
 }
 
+/* The tests below run one variant with one named implementation at a time: these set up the key or
+ * context of the public API with that name (NULL = dispatch) and make the call, so every loop
+ * reads as one call. Setup errors are returned as the call's. */
+static int perm_bytes(uint8_t *state, size_t state_len, unsigned steps, const char *impl)
+{
+    nuri_sparkle_ctx c;
+    int rc = nuri_sparkle_init(&c, impl);
+    return rc ? rc : nuri_sparkle_permute_bytes(&c, state, state_len, steps);
+}
+
+static int perm(uint32_t *state, unsigned nb, unsigned steps, const char *impl)
+{
+    nuri_sparkle_ctx c;
+    int rc = nuri_sparkle_init(&c, impl);
+    return rc ? rc : nuri_sparkle_permute(&c, state, nb, steps);
+}
+
+static int seal(nuri_schwaemm_variant v, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
+                size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
+                const uint8_t *msg, size_t msg_len, const char *impl)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, impl);
+    if (rc == NURI_OK)
+        rc = nuri_schwaemm_encrypt(&k, out, out_cap, out_len, nonce, nonce_len, ad, ad_len, msg, msg_len);
+    nuri_schwaemm_key_wipe(&k);
+    return rc;
+}
+
+static int unseal(nuri_schwaemm_variant v, uint8_t *out, size_t out_cap, size_t *out_len, const uint8_t *key,
+                  size_t key_len, const uint8_t *nonce, size_t nonce_len, const uint8_t *ad, size_t ad_len,
+                  const uint8_t *ct, size_t ct_len, const char *impl)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, impl);
+    if (rc == NURI_OK) rc = nuri_schwaemm_decrypt(&k, out, out_cap, out_len, nonce, nonce_len, ad, ad_len, ct, ct_len);
+    nuri_schwaemm_key_wipe(&k);
+    return rc;
+}
+
+static int sinit(nuri_schwaemm_ctx *c, nuri_schwaemm_variant v, int encrypt, const uint8_t *key, size_t key_len,
+                 const uint8_t *nonce, size_t nonce_len, const char *impl)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, impl);
+    if (rc == NURI_OK) rc = nuri_schwaemm_init(c, &k, encrypt, nonce, nonce_len);
+    nuri_schwaemm_key_wipe(&k); /* the context keeps its own copy */
+    return rc;
+}
+
+static int seal_many(nuri_schwaemm_variant v, uint8_t *const *out, const uint8_t *key, size_t key_len,
+                     const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                     const uint8_t *const *msgs, const size_t *msg_lens, size_t count, const char *impl)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, impl);
+    if (rc == NURI_OK) rc = nuri_schwaemm_encrypt_many(&k, out, nonces, ads, ad_lens, msgs, msg_lens, count);
+    nuri_schwaemm_key_wipe(&k);
+    return rc;
+}
+
+static int unseal_many(nuri_schwaemm_variant v, uint8_t *const *out, const uint8_t *key, size_t key_len,
+                       const uint8_t *const *nonces, const uint8_t *const *ads, const size_t *ad_lens,
+                       const uint8_t *const *cts, const size_t *ct_lens, int *status, size_t count, const char *impl)
+{
+    nuri_schwaemm_key k;
+    int rc = nuri_schwaemm_key_init(&k, v, key, key_len, impl);
+    if (rc == NURI_OK) rc = nuri_schwaemm_decrypt_many(&k, out, nonces, ads, ad_lens, cts, ct_lens, status, count);
+    nuri_schwaemm_key_wipe(&k);
+    return rc;
+}
+
+/* Esch by digest size (32: Esch256, 48: Esch384), as the KAT files name them. */
+static nuri_esch_variant esch_variant(size_t dl) { return dl == 32 ? NURI_ESCH256 : NURI_ESCH384; }
+
+static int esch_init(nuri_esch_ctx *c, size_t dl, const char *impl)
+{
+    return nuri_esch_init(c, esch_variant(dl), impl);
+}
+
+static int esch_final(nuri_esch_ctx *c, uint8_t *out, size_t dl)
+{
+    size_t n = 0;
+    int rc = nuri_esch_final(c, out, dl, &n);
+    return rc == NURI_OK && n != dl ? -100 : rc;
+}
+
+static int esch(size_t dl, uint8_t *out, const uint8_t *in, size_t in_len, const char *impl)
+{
+    nuri_esch_ctx c;
+    int rc = esch_init(&c, dl, impl);
+    if (rc == NURI_OK) rc = nuri_esch_update(&c, in, in_len);
+    if (rc == NURI_OK) rc = esch_final(&c, out, dl);
+    nuri_wipe(&c, sizeof c);
+    return rc;
+}
+
+static int esch_many(size_t dl, uint8_t *out, const uint8_t *const *msgs, const size_t *lens, size_t count,
+                     const char *impl)
+{
+    nuri_esch_ctx c;
+    int rc = esch_init(&c, dl, impl);
+    return rc ? rc : nuri_esch_many(&c, out, count * dl, msgs, lens, count);
+}
+
 /* ---------------- permutation ---------------- */
 
 static void test_perm_vectors(void)
@@ -55,7 +160,7 @@ static void test_perm_vectors(void)
             uint8_t st[64], exp[64];
             long n = tu_unhex(st, sizeof st, pv->in);
             tu_unhex(exp, sizeof exp, pv->out);
-            CHECK(nuri_sparkle_permute_bytes(st, (size_t)n, pv->steps, impl_names[i]) == 0, "permute rc");
+            CHECK(perm_bytes(st, (size_t)n, pv->steps, impl_names[i]) == 0, "permute rc");
             CHECK_MEM(st, exp, (size_t)n, "%s: SPARKLE%ld-%u vector %zu", impl_names[i], n * 8, pv->steps, v);
             /* the same vector at every position of a batch (multi-instance kernels: lanes, tails) */
             static uint32_t many[40 * 16];
@@ -105,11 +210,11 @@ static void test_perm_differential(void)
     }
     /* the public word API: steps 0 is the identity, bad nb and bad names fail */
     uint32_t s[16] = {1, 2, 3}, t[16] = {1, 2, 3};
-    CHECK(nuri_sparkle_permute(s, 6, 0, NULL) == 0 && memcmp(s, t, sizeof s) == 0, "0 steps = identity");
-    CHECK(nuri_sparkle_permute(s, 5, 7, NULL) == NURI_EINVAL, "nb 5 rejected");
-    CHECK(nuri_sparkle_permute(s, 6, 7, "nope") == NURI_ENOTFOUND, "unknown impl");
+    CHECK(perm(s, 6, 0, NULL) == 0 && memcmp(s, t, sizeof s) == 0, "0 steps = identity");
+    CHECK(perm(s, 5, 7, NULL) == NURI_EINVAL, "nb 5 rejected");
+    CHECK(perm(s, 6, 7, "nope") == NURI_ENOTFOUND, "unknown impl");
     uint8_t by[64] = {0};
-    CHECK(nuri_sparkle_permute_bytes(by, 40, 7, NULL) == NURI_ELENGTH, "40-byte state rejected");
+    CHECK(perm_bytes(by, 40, 7, NULL) == NURI_ELENGTH, "40-byte state rejected");
 }
 
 /* ---------------- KAT generation ---------------- */
@@ -192,7 +297,7 @@ static void aead_kat(int v, const char *impl, int method)
                 adl[c] = (size_t)a;
                 ml[c] = (size_t)m;
             }
-        int rc = nuri_schwaemm_encrypt_many(v, outs, key, kl, nonces, ads, adl, msgs, ml, 33 * 33, impl);
+        int rc = seal_many(v, outs, key, kl, nonces, ads, adl, msgs, ml, 33 * 33, impl);
         CHECK(rc == 0, "encrypt_many rc %d", rc);
     }
     text t = {0};
@@ -203,12 +308,11 @@ static void aead_kat(int v, const char *impl, int method)
             size_t cl = 0;
             memset(ct, 0, sizeof ct);
             if (method == 0) {
-                CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, a, msg, m, impl) == 0,
-                      "encrypt");
+                CHECK(seal(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, a, msg, m, impl) == 0, "encrypt");
             } else if (method == 1) {
                 nuri_schwaemm_ctx c;
                 size_t o = 0, w, off = 0;
-                int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
+                int ok = sinit(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
                 while (off < a) {
                     size_t take = 1 + (size_t)(tu_rand64() % 20);
                     if (take > a - off) take = a - off;
@@ -240,11 +344,11 @@ static void aead_kat(int v, const char *impl, int method)
             tx_add(&t, "\n");
             if (method == 0) { /* decrypt it back: one-shot and two-pass streaming */
                 size_t pl = 99;
-                int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, a, ct, cl, impl);
+                int rc = unseal(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, a, ct, cl, impl);
                 CHECK(rc == 0 && pl == m && memcmp(pt, msg, m) == 0, "%s decrypt m=%zu a=%zu", impl, m, a);
                 nuri_schwaemm_ctx c;
                 size_t o = 0, w;
-                int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+                int ok = sinit(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
                 ok &= nuri_schwaemm_update_ad(&c, ad, a) == 0;
                 ok &= nuri_schwaemm_verify_update(&c, ct, m) == 0;
                 ok &= nuri_schwaemm_verify_final(&c, ct + m, tl) == 0;
@@ -275,7 +379,7 @@ static void hash_kat(size_t dl, const char *impl, int method)
             msgs[i] = msg;
             lens[i] = (size_t)i;
         }
-        int rc = nuri_esch_many(dl, &md[0][0], msgs, lens, 1025, impl);
+        int rc = esch_many(dl, &md[0][0], msgs, lens, 1025, impl);
         CHECK(rc == 0, "esch_many rc %d", rc);
         /* out is count * dl contiguous: spread into the md rows */
         static uint8_t flat[1025 * 48];
@@ -286,17 +390,17 @@ static void hash_kat(size_t dl, const char *impl, int method)
     char line[64];
     for (size_t n = 0; n <= 1024; n++) {
         if (method == 0) {
-            CHECK(nuri_esch(dl, md[n], msg, n, impl) == 0, "esch");
+            CHECK(esch(dl, md[n], msg, n, impl) == 0, "esch");
         } else if (method == 1) {
             nuri_esch_ctx c;
-            int ok = nuri_esch_init(&c, dl, impl) == 0;
+            int ok = esch_init(&c, dl, impl) == 0;
             for (size_t off = 0; off < n;) {
                 size_t take = (size_t)(tu_rand64() % 70);
                 if (take > n - off) take = n - off;
                 ok &= nuri_esch_update(&c, msg + off, take) == 0;
                 off += take;
             }
-            ok &= nuri_esch_final(&c, md[n], dl) == 0;
+            ok &= esch_final(&c, md[n], dl) == 0;
             CHECK(ok, "streaming esch");
         }
         snprintf(line, sizeof line, "Count = %zu\n", n + 1);
@@ -339,15 +443,15 @@ static int rejects(int v, const uint8_t *key, const uint8_t *nonce, const uint8_
     uint8_t pt[128];
     size_t pl = 77;
     memset(pt, 0xAA, sizeof pt);
-    int rc = nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, nuri_schwaemm_key_bytes(v), nonce,
-                                   nuri_schwaemm_nonce_bytes(v), ad, al, ct, cl, impl);
+    int rc = unseal(v, pt, sizeof pt, &pl, key, nuri_schwaemm_key_bytes(v), nonce, nuri_schwaemm_nonce_bytes(v), ad, al,
+                    ct, cl, impl);
     int zero = 1;
     for (size_t i = 0; i < sizeof pt; i++) zero &= pt[i] == 0;
     /* and the streaming form refuses at verify_final */
     nuri_schwaemm_ctx c;
     size_t tl = nuri_schwaemm_tag_bytes(v);
-    int s = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, nuri_schwaemm_key_bytes(v), nonce,
-                               nuri_schwaemm_nonce_bytes(v), impl) == 0 &&
+    int s = sinit(&c, v, NURI_SCHWAEMM_DECRYPT, key, nuri_schwaemm_key_bytes(v), nonce, nuri_schwaemm_nonce_bytes(v),
+                  impl) == 0 &&
             nuri_schwaemm_update_ad(&c, ad, al) == 0 && nuri_schwaemm_verify_update(&c, ct, cl - tl) == 0 &&
             nuri_schwaemm_verify_final(&c, ct + cl - tl, tl) == NURI_EAUTH;
     size_t w;
@@ -368,8 +472,7 @@ static void test_tamper(void)
             tu_randbytes(nonce, sizeof nonce);
             tu_randbytes(ad, sizeof ad);
             tu_randbytes(msg, sizeof msg);
-            CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0,
-                  "encrypt");
+            CHECK(seal(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0, "encrypt");
             int all = 1;
             for (size_t bit = 0; bit < 8 * cl; bit++) { /* ciphertext and tag */
                 ct[bit / 8] ^= (uint8_t)(1u << (bit % 8));
@@ -401,8 +504,8 @@ static void test_tamper(void)
             /* and the untouched one still decrypts */
             uint8_t pt[64];
             size_t pl;
-            CHECK(nuri_schwaemm_decrypt(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, al, ct, cl, impl) == 0 &&
-                      pl == m && memcmp(pt, msg, m) == 0,
+            CHECK(unseal(v, pt, sizeof pt, &pl, key, kl, nonce, nl, ad, al, ct, cl, impl) == 0 && pl == m &&
+                      memcmp(pt, msg, m) == 0,
                   "round trip");
         }
     }
@@ -423,13 +526,13 @@ static void test_streaming_random(void)
             tu_randbytes(nonce, sizeof nonce);
             tu_randbytes(msg, m);
             tu_randbytes(ad, al);
-            CHECK(nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0, "enc");
+            CHECK(seal(v, ct, sizeof ct, &cl, key, kl, nonce, nl, ad, al, msg, m, impl) == 0, "enc");
             /* against ref */
-            CHECK(nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, msg, m, "ref") == 0 &&
+            CHECK(seal(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, msg, m, "ref") == 0 &&
                       memcmp(ct, ct2, cl) == 0,
                   "%s: %s differs from ref (m=%zu ad=%zu)", impl, variant_names[v], m, al);
             nuri_schwaemm_ctx c;
-            int ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
+            int ok = sinit(&c, v, NURI_SCHWAEMM_ENCRYPT, key, kl, nonce, nl, impl) == 0;
             for (size_t off = 0; off < al;) {
                 size_t take = (size_t)(tu_rand64() % 90);
                 if (take > al - off) take = al - off;
@@ -449,7 +552,7 @@ static void test_streaming_random(void)
             CHECK(ok && o == m && memcmp(ct2, ct, m) == 0 && memcmp(tag, ct + m, tl) == 0,
                   "%s: %s streaming encrypt != one-shot (m=%zu ad=%zu)", impl, variant_names[v], m, al);
             /* two-pass streaming decryption with different chunkings in the two passes */
-            ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+            ok = sinit(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
             ok &= nuri_schwaemm_update_ad(&c, ad, al) == 0;
             for (size_t off = 0; off < m;) {
                 size_t take = (size_t)(tu_rand64() % 300);
@@ -473,17 +576,17 @@ static void test_streaming_random(void)
             /* one-shot decrypt, in place (long messages take the two-pass path) */
             memcpy(ct2, ct, cl);
             size_t pl;
-            CHECK(nuri_schwaemm_decrypt(v, ct2, cl, &pl, key, kl, nonce, nl, ad, al, ct2, cl, impl) == 0 && pl == m &&
+            CHECK(unseal(v, ct2, cl, &pl, key, kl, nonce, nl, ad, al, ct2, cl, impl) == 0 && pl == m &&
                       memcmp(ct2, msg, m) == 0,
                   "%s: in-place decrypt (m=%zu)", impl, m);
             /* in-place encrypt */
             memcpy(ct2, msg, m);
-            CHECK(nuri_schwaemm_encrypt(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, ct2, m, impl) == 0 &&
+            CHECK(seal(v, ct2, sizeof ct2, &cl, key, kl, nonce, nl, ad, al, ct2, m, impl) == 0 &&
                       memcmp(ct2, ct, cl) == 0,
                   "in-place encrypt");
             /* a second pass over a different ciphertext is caught by decrypt_final */
             if (m > 0) {
-                ok = nuri_schwaemm_init(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
+                ok = sinit(&c, v, NURI_SCHWAEMM_DECRYPT, key, kl, nonce, nl, impl) == 0;
                 ok &= nuri_schwaemm_update_ad(&c, ad, al) == 0;
                 ok &= nuri_schwaemm_verify_update(&c, ct, m) == 0;
                 ok &= nuri_schwaemm_verify_final(&c, ct + m, tl) == 0;
@@ -496,9 +599,9 @@ static void test_streaming_random(void)
             /* Esch: random chunking vs one-shot vs ref */
             for (size_t dl = 32; dl <= 48; dl += 16) {
                 uint8_t d1[48], d2[48], d3[48];
-                CHECK(nuri_esch(dl, d1, msg, m, impl) == 0 && nuri_esch(dl, d3, msg, m, "ref") == 0, "esch");
+                CHECK(esch(dl, d1, msg, m, impl) == 0 && esch(dl, d3, msg, m, "ref") == 0, "esch");
                 nuri_esch_ctx h, h2;
-                ok = nuri_esch_init(&h, dl, impl) == 0;
+                ok = esch_init(&h, dl, impl) == 0;
                 size_t half = m / 2, copied = 0;
                 int did_copy = 0; /* a flag, not `copied`: half may be 0 (m = 0 or 1) */
                 for (size_t off = 0; off < m;) {
@@ -516,14 +619,14 @@ static void test_streaming_random(void)
                     ok &= nuri_esch_update(&h, msg + off, take) == 0;
                     off += take;
                 }
-                ok &= nuri_esch_final(&h, d2, dl) == 0;
+                ok &= esch_final(&h, d2, dl) == 0;
                 CHECK(ok && memcmp(d1, d2, dl) == 0 && memcmp(d1, d3, dl) == 0, "%s: Esch%zu streaming (m=%zu)", impl,
                       dl * 8, m);
                 if (did_copy || m == 0) {
                     uint8_t d4[48];
-                    if (m == 0) ok &= nuri_esch_init(&h2, dl, impl) == 0;
+                    if (m == 0) ok &= esch_init(&h2, dl, impl) == 0;
                     ok &= nuri_esch_update(&h2, msg + copied, m - copied) == 0;
-                    ok &= nuri_esch_final(&h2, d4, dl) == 0;
+                    ok &= esch_final(&h2, d4, dl) == 0;
                     CHECK(ok && memcmp(d4, d1, dl) == 0, "%s: copied Esch context (m=%zu)", impl, m);
                 }
             }
@@ -553,35 +656,33 @@ static void test_batch_random(void)
                 op[k] = outs[k];
             }
             size_t kl = nuri_schwaemm_key_bytes(v), nl = nuri_schwaemm_nonce_bytes(v);
-            int rc = nuri_schwaemm_encrypt_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]);
+            int rc = seal_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]);
             int ok = rc == 0;
             for (int k = 0; k < N; k++) {
                 uint8_t ct[340];
                 size_t cl;
-                ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, ads[k], al[k], msgs[k],
-                                            ml[k], "ref") == 0 &&
+                ok &= seal(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, ads[k], al[k], msgs[k], ml[k], "ref") == 0 &&
                       memcmp(ct, outs[k], cl) == 0;
             }
             CHECK(ok, "%s: %s encrypt_many differs from ref", impl_names[i], variant_names[v]);
             /* without AD */
-            rc = nuri_schwaemm_encrypt_many(v, op, key, kl, np, NULL, NULL, mp, ml, N, impl_names[i]);
+            rc = seal_many(v, op, key, kl, np, NULL, NULL, mp, ml, N, impl_names[i]);
             ok = rc == 0;
             for (int k = 0; k < N; k++) {
                 uint8_t ct[340];
                 size_t cl;
-                ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, NULL, 0, msgs[k], ml[k],
-                                            "ref") == 0 &&
+                ok &= seal(v, ct, sizeof ct, &cl, key, kl, nonces[k], nl, NULL, 0, msgs[k], ml[k], "ref") == 0 &&
                       memcmp(ct, outs[k], cl) == 0;
             }
             CHECK(ok, "%s: %s encrypt_many without AD differs from ref", impl_names[i], variant_names[v]);
         }
         for (size_t dl = 32; dl <= 48; dl += 16) {
             for (size_t cnt = 0; cnt <= N; cnt += 3) {
-                CHECK(nuri_esch_many(dl, digests, mp, ml, cnt, impl_names[i]) == 0, "esch_many");
+                CHECK(esch_many(dl, digests, mp, ml, cnt, impl_names[i]) == 0, "esch_many");
                 int ok = 1;
                 for (size_t k = 0; k < cnt; k++) {
                     uint8_t d[48];
-                    ok &= nuri_esch(dl, d, msgs[k], ml[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
+                    ok &= esch(dl, d, msgs[k], ml[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
                 }
                 CHECK(ok, "%s: esch_many(%zu) of %zu messages", impl_names[i], dl, cnt);
             }
@@ -590,11 +691,11 @@ static void test_batch_random(void)
                 size_t ul[N];
                 for (int k = 0; k < N; k++)
                     ul[k] = shape == 0 ? 49 + (size_t)(tu_rand64() % 16) : shape == 1 ? (size_t)(tu_rand64() % 17) : 64;
-                CHECK(nuri_esch_many(dl, digests, mp, ul, N, impl_names[i]) == 0, "esch_many");
+                CHECK(esch_many(dl, digests, mp, ul, N, impl_names[i]) == 0, "esch_many");
                 int ok = 1;
                 for (size_t k = 0; k < N; k++) {
                     uint8_t d[48];
-                    ok &= nuri_esch(dl, d, msgs[k], ul[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
+                    ok &= esch(dl, d, msgs[k], ul[k], "ref") == 0 && memcmp(d, digests + k * dl, dl) == 0;
                 }
                 CHECK(ok, "%s: esch_many(%zu) uniform shape %d", impl_names[i], dl, shape);
             }
@@ -604,11 +705,13 @@ static void test_batch_random(void)
     const uint8_t *two[2] = {msgs[0], msgs[1]};
     size_t tl2[2] = {64, 64};
     uint8_t e0[32], e1[32];
-    CHECK(nuri_esch256_many(d, two, tl2, 2) == 0 && nuri_esch256(e0, msgs[0], 64) == 0 &&
+    CHECK(nuri_esch256_many(d, sizeof d, two, tl2, 2) == 0 && nuri_esch256(e0, msgs[0], 64) == 0 &&
               nuri_esch256(e1, msgs[1], 64) == 0 && memcmp(d, e0, 32) == 0 && memcmp(d + 32, e1, 32) == 0,
           "esch256_many (dispatch)");
     uint8_t d384[48];
-    CHECK(nuri_esch384_many(d384, two, tl2, 1) == 0, "esch384_many");
+    CHECK(nuri_esch384_many(d384, sizeof d384, two, tl2, 1) == 0, "esch384_many");
+    CHECK(nuri_esch256_many(d, sizeof d - 1, two, tl2, 2) == NURI_EBUFFER && d[0] == 0 && d[sizeof d - 2] == 0,
+          "esch256_many: out_cap below count * 32 refused, out zeroed");
 }
 
 /* decrypt_many: the opening of encrypt_many, per message: plaintexts of intact messages, zeroes
@@ -641,9 +744,8 @@ static void test_batch_decrypt(void)
                 mp[k] = msgs[k], ap[k] = ads[k], np[k] = nonces[k], op[k] = cts[k], cp[k] = cts[k], pp[k] = pts[k];
                 cl[k] = ml[k] + tl;
             }
-            CHECK(nuri_schwaemm_encrypt_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]) == 0,
-                  "encrypt_many");
-            int rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
+            CHECK(seal_many(v, op, key, kl, np, ap, al, mp, ml, N, impl_names[i]) == 0, "encrypt_many");
+            int rc = unseal_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
             int ok = rc == 0;
             for (int k = 0; k < N; k++) ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
             CHECK(ok, "%s: %s decrypt_many opens encrypt_many", impl_names[i], variant_names[v]);
@@ -655,7 +757,7 @@ static void test_batch_decrypt(void)
                 else cts[k][ml[k] + tu_rand64() % tl] ^= 0x10;
             }
             for (int k = 0; k < N; k++) memset(pts[k], 0xAA, sizeof pts[k]);
-            rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
+            rc = unseal_many(v, pp, key, kl, np, ap, al, cp, cl, status, N, impl_names[i]);
             ok = rc == NURI_EAUTH;
             for (int k = 0; k < N; k++) {
                 if (k % 5 == 0) ok &= status[k] == NURI_EAUTH && all_zero_bytes(pts[k], ml[k]);
@@ -664,19 +766,19 @@ static void test_batch_decrypt(void)
             CHECK(ok, "%s: %s decrypt_many: tampered messages zeroed with NURI_EAUTH, the others opened", impl_names[i],
                   variant_names[v]);
             /* in place: out[i] == cts[i] */
-            rc = nuri_schwaemm_decrypt_many(v, op, key, kl, np, ap, al, cp, cl, NULL, N, impl_names[i]);
+            rc = unseal_many(v, op, key, kl, np, ap, al, cp, cl, NULL, N, impl_names[i]);
             ok = rc == NURI_EAUTH;
             for (int k = 0; k < N; k++)
                 ok &= k % 5 == 0 ? all_zero_bytes(cts[k], ml[k]) : memcmp(cts[k], msgs[k], ml[k]) == 0;
             CHECK(ok, "%s: %s decrypt_many in place", impl_names[i], variant_names[v]);
             /* bad arguments: every output zeroed, every status the error */
             for (int k = 0; k < N; k++) memset(pts[k], 0xAA, sizeof pts[k]);
-            rc = nuri_schwaemm_decrypt_many(v, pp, key, kl + 1, np, ap, al, cp, cl, status, N, impl_names[i]);
-            ok = rc == NURI_ELENGTH;
-            for (int k = 0; k < N; k++) ok &= status[k] == NURI_ELENGTH && all_zero_bytes(pts[k], ml[k]);
+            nuri_schwaemm_key unset = {.variant = (nuri_schwaemm_variant)v}; /* no implementation: not set up */
+            rc = nuri_schwaemm_decrypt_many(&unset, pp, np, ap, al, cp, cl, status, N);
+            ok = rc == NURI_ESTATE;
+            for (int k = 0; k < N; k++) ok &= status[k] == NURI_ESTATE && all_zero_bytes(pts[k], ml[k]);
             size_t short_len[1] = {tl - 1};
-            ok &= nuri_schwaemm_decrypt_many(v, pp, key, kl, np, ap, al, cp, short_len, status, 1, impl_names[i]) ==
-                  NURI_ELENGTH;
+            ok &= unseal_many(v, pp, key, kl, np, ap, al, cp, short_len, status, 1, impl_names[i]) == NURI_ELENGTH;
             CHECK(ok, "%s: %s decrypt_many errors zero the outputs", impl_names[i], variant_names[v]);
         }
     }
@@ -716,26 +818,26 @@ static void test_batch_uniform(void)
                     cl[k] = ml[k] + tl;
                 }
                 int with_ad = sh % 2 == 0;
-                int ok = nuri_schwaemm_encrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, mp,
-                                                    ml, cnt, impl_names[i]) == 0;
+                int ok = seal_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, mp, ml, cnt,
+                                   impl_names[i]) == 0;
                 for (size_t k = 0; k < cnt; k++) {
                     uint8_t ct[MAXM + 32];
                     size_t ol;
-                    ok &= nuri_schwaemm_encrypt(v, ct, sizeof ct, &ol, key, kl, nonces[k], nl, ads[k],
-                                                with_ad ? al[k] : 0, msgs[k], ml[k], "ref") == 0 &&
+                    ok &= seal(v, ct, sizeof ct, &ol, key, kl, nonces[k], nl, ads[k], with_ad ? al[k] : 0, msgs[k],
+                               ml[k], "ref") == 0 &&
                           ol == cl[k] && memcmp(ct, cts[k], ol) == 0;
                 }
                 CHECK(ok, "%s: %s encrypt_many uniform runs (m=%zu a=%zu, %zu messages) differs from ref",
                       impl_names[i], variant_names[v], shapes[sh].m, shapes[sh].a, cnt);
-                int rc = nuri_schwaemm_decrypt_many(v, pp, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp,
-                                                    cl, status, cnt, impl_names[i]);
+                int rc = unseal_many(v, pp, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp, cl, status, cnt,
+                                     impl_names[i]);
                 ok = rc == 0;
                 for (size_t k = 0; k < cnt; k++) ok &= status[k] == 0 && memcmp(pts[k], msgs[k], ml[k]) == 0;
                 CHECK(ok, "%s: %s decrypt_many uniform runs (m=%zu)", impl_names[i], variant_names[v], shapes[sh].m);
                 /* tamper with every 7th: its ciphertext when it has one, else its tag; then open in place */
                 for (size_t k = 0; k < cnt; k += 7) cts[k][tu_rand64() % cl[k]] ^= (uint8_t)(1u << (k % 8));
-                rc = nuri_schwaemm_decrypt_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp, cl,
-                                                status, cnt, impl_names[i]);
+                rc = unseal_many(v, op, key, kl, np, with_ad ? ap : NULL, with_ad ? al : NULL, cp, cl, status, cnt,
+                                 impl_names[i]);
                 ok = rc == NURI_EAUTH;
                 for (size_t k = 0; k < cnt; k++)
                     ok &= k % 7 == 0 ? status[k] == NURI_EAUTH && all_zero_bytes(cts[k], ml[k])
@@ -754,47 +856,88 @@ static void test_errors(void)
     uint8_t key[32] = {0}, nonce[32] = {0}, buf[128] = {0}, tag[32];
     size_t ol = 5;
     nuri_schwaemm_ctx c;
-    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 15, nonce, 32, NULL, 0, buf, 10, NULL) == NURI_ELENGTH &&
-              ol == 0,
-          "short key");
-    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 16, NULL, 0, buf, 10, NULL) == NURI_ELENGTH,
-          "short nonce");
-    CHECK(nuri_schwaemm_encrypt(7, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, buf, 10, NULL) == NURI_EINVAL,
-          "bad variant");
-    memset(buf, 0x55, sizeof buf);
-    CHECK(nuri_schwaemm_encrypt(1, buf, 20, &ol, key, 16, nonce, 32, NULL, 0, nonce, 10, NULL) == NURI_EBUFFER &&
-              buf[0] == 0 && buf[19] == 0 && buf[20] == 0x55,
-          "small output buffer zeroed");
-    CHECK(nuri_schwaemm_decrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, buf, 15, NULL) == NURI_ELENGTH,
-          "ciphertext shorter than the tag");
-    CHECK(nuri_schwaemm_encrypt(1, buf, sizeof buf, &ol, key, 16, nonce, 32, NULL, 0, nonce, 10, "nope") ==
-              NURI_ENOTFOUND,
+    nuri_schwaemm_key k;
+    /* key setup: the variant, the key length and the implementation are checked there */
+    CHECK(nuri_schwaemm_key_init(&k, NURI_SCHWAEMM256_128, key, 15, NULL) == NURI_ELENGTH, "short key");
+    CHECK(nuri_schwaemm_key_init(&k, (nuri_schwaemm_variant)7, key, 16, NULL) == NURI_EINVAL, "bad variant");
+    CHECK(nuri_schwaemm_key_init(&k, NURI_SCHWAEMM256_128, key, 16, "nope") == NURI_ENOTFOUND &&
+              nuri_schwaemm_key_impl_name(&k) == NULL,
           "unknown impl");
-    CHECK(nuri_schwaemm_key_bytes(9) == 0 && nuri_schwaemm_nonce_bytes(0) == 16 && nuri_schwaemm_tag_bytes(3) == 32 &&
-              nuri_schwaemm_rate_bytes(2) == 24 && nuri_schwaemm_ctx_bytes() == sizeof c,
+    CHECK(nuri_schwaemm_key_init(&k, NURI_SCHWAEMM256_128, key, 16, "ref") == 0 &&
+              strcmp(nuri_schwaemm_key_impl_name(&k), "ref") == 0,
+          "the key runs the implementation it was set up with");
+    CHECK(nuri_schwaemm_encrypt(&k, buf, sizeof buf, &ol, nonce, 16, NULL, 0, buf, 10) == NURI_ELENGTH && ol == 0,
+          "short nonce");
+    memset(buf, 0x55, sizeof buf);
+    CHECK(nuri_schwaemm_encrypt(&k, buf, 20, &ol, nonce, 32, NULL, 0, nonce, 10) == NURI_EBUFFER && buf[0] == 0 &&
+              buf[19] == 0 && buf[20] == 0x55,
+          "small output buffer zeroed");
+    CHECK(nuri_schwaemm_decrypt(&k, buf, sizeof buf, &ol, nonce, 32, NULL, 0, buf, 15) == NURI_ELENGTH,
+          "ciphertext shorter than the tag");
+    nuri_schwaemm_key_wipe(&k);
+    memset(buf, 0x55, sizeof buf);
+    CHECK(nuri_schwaemm_encrypt(&k, buf, sizeof buf, &ol, nonce, 32, NULL, 0, nonce, 10) == NURI_ESTATE && buf[0] == 0,
+          "a wiped key is refused, output zeroed");
+    CHECK(nuri_schwaemm_init(&c, &k, NURI_SCHWAEMM_ENCRYPT, nonce, 32) == NURI_ESTATE, "init from a wiped key");
+    CHECK(nuri_schwaemm_key_bytes((nuri_schwaemm_variant)9) == 0 &&
+              nuri_schwaemm_nonce_bytes(NURI_SCHWAEMM128_128) == 16 &&
+              nuri_schwaemm_tag_bytes(NURI_SCHWAEMM256_256) == 32 &&
+              nuri_schwaemm_rate_bytes(NURI_SCHWAEMM192_192) == 24 && nuri_schwaemm_ctx_bytes() == sizeof c &&
+              nuri_schwaemm_key_struct_bytes() == sizeof k,
           "size getters");
+    CHECK(nuri_schwaemm_key_bytes(NURI_SCHWAEMM192_192) == NURI_SCHWAEMM192_192_KEY_BYTES &&
+              nuri_schwaemm_nonce_bytes(NURI_SCHWAEMM256_128) == NURI_SCHWAEMM256_128_NONCE_BYTES &&
+              nuri_schwaemm_tag_bytes(NURI_SCHWAEMM128_128) == NURI_SCHWAEMM128_128_TAG_BYTES,
+          "size macros = getters");
     /* call sequences */
-    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_ENCRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    CHECK(nuri_schwaemm_key_init(&k, NURI_SCHWAEMM128_128, key, 16, NULL) == 0, "key");
+    CHECK(nuri_schwaemm_init(&c, &k, NURI_SCHWAEMM_ENCRYPT, nonce, 16) == 0, "init");
     CHECK(nuri_schwaemm_verify_update(&c, buf, 3) == NURI_ESTATE, "verify on an encryption context");
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, buf, 40) == 0 && ol == 32, "encrypt_update");
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, 10, &ol, buf, 40) == NURI_EBUFFER, "small update buffer");
     CHECK(nuri_schwaemm_update_ad(&c, buf, 3) == NURI_ESTATE, "AD after message");
-    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 15) == NURI_ELENGTH, "tag length");
-    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 16) == 0 && ol == 8, "final");
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 15) == NURI_EBUFFER, "tag capacity");
+    CHECK(nuri_schwaemm_init(&c, &k, NURI_SCHWAEMM_ENCRYPT, nonce, 16) == 0, "init");
+    CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, buf, 40) == 0 && ol == 32, "encrypt_update");
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, sizeof tag) == 0 && ol == 8,
+          "final (tag_cap larger than the tag)");
     CHECK(nuri_schwaemm_encrypt_final(&c, buf, sizeof buf, &ol, tag, 16) == NURI_ESTATE, "final twice");
-    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_DECRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    CHECK(nuri_schwaemm_init(&c, &k, NURI_SCHWAEMM_DECRYPT, nonce, 16) == 0, "init");
     CHECK(nuri_schwaemm_decrypt_update(&c, buf, sizeof buf, &ol, buf, 3) == NURI_ESTATE, "decrypt before verify");
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, buf, 3) == NURI_ESTATE, "encrypt on decrypt ctx");
     nuri_schwaemm_ctx_wipe(&c);
+    nuri_schwaemm_key_wipe(&k);
     nuri_esch_ctx h;
     uint8_t md[48];
-    CHECK(nuri_esch_init(&h, 33, NULL) == NURI_ELENGTH, "esch digest size");
-    CHECK(nuri_esch_init(&h, 32, NULL) == 0 && nuri_esch_final(&h, md, 48) == NURI_ELENGTH, "esch out_len");
-    CHECK(nuri_esch_final(&h, md, 32) == 0 && nuri_esch_update(&h, md, 1) == NURI_ESTATE, "update after final");
+    CHECK(nuri_esch_init(&h, (nuri_esch_variant)33, NULL) == NURI_EINVAL, "esch variant");
+    CHECK(nuri_esch_init(&h, NURI_ESCH256, "nope") == NURI_ENOTFOUND, "esch unknown impl");
+    CHECK(nuri_esch_init(&h, NURI_ESCH256, "ref") == 0 && strcmp(nuri_esch_ctx_impl_name(&h), "ref") == 0,
+          "esch impl name");
+    CHECK(nuri_esch_digest_bytes(NURI_ESCH256) == NURI_ESCH256_DIGEST_BYTES &&
+              nuri_esch_digest_bytes(NURI_ESCH384) == NURI_ESCH384_DIGEST_BYTES &&
+              nuri_esch_digest_bytes((nuri_esch_variant)32) == 0,
+          "esch digest sizes");
+    ol = 5;
+    memset(md, 0x55, sizeof md);
+    CHECK(nuri_esch_final(&h, md, 31, &ol) == NURI_EBUFFER && ol == 0 && md[0] == 0 && md[30] == 0 && md[31] == 0x55,
+          "esch out_cap below the digest: refused, out zeroed");
+    CHECK(nuri_esch_init(&h, NURI_ESCH256, NULL) == 0 && nuri_esch_final(&h, md, 48, &ol) == 0 && ol == 32,
+          "esch out_cap above the digest: 32 bytes written");
+    CHECK(nuri_esch_update(&h, md, 1) == NURI_ESTATE && nuri_esch_final(&h, md, 48, &ol) == NURI_ESTATE,
+          "update / final after final");
     CHECK(nuri_esch_ctx_bytes() == sizeof h, "ctx size");
     const uint8_t *mp[1] = {md};
     size_t ml[1] = {1};
-    CHECK(nuri_esch_many(40, md, mp, ml, 1, NULL) == NURI_ELENGTH, "esch_many digest size");
+    CHECK(nuri_esch_many(&h, md, sizeof md, mp, ml, 1) == NURI_ESTATE, "esch_many with a finished context");
+    CHECK(nuri_esch_init(&h, NURI_ESCH384, NULL) == 0 && nuri_esch_many(&h, md, 47, mp, ml, 1) == NURI_EBUFFER,
+          "esch_many out_cap");
+    /* the permutation context */
+    nuri_sparkle_ctx pc = {0};
+    uint32_t s[16] = {0};
+    CHECK(nuri_sparkle_permute(&pc, s, 6, 7) == NURI_ESTATE, "permute without init");
+    CHECK(nuri_sparkle_init(&pc, "nope") == NURI_ENOTFOUND && nuri_sparkle_ctx_impl_name(&pc) == NULL,
+          "permute: unknown impl");
+    CHECK(nuri_sparkle_init(&pc, "ref") == 0 && strcmp(nuri_sparkle_ctx_impl_name(&pc), "ref") == 0, "permute: ref");
 }
 
 /* In place: out == in exactly is allowed (one-shot and batch, both directions) and gives the
@@ -811,29 +954,24 @@ static void test_overlap(void)
         size_t rl = 0, ol = 0;
         tu_randbytes(key, kl), tu_randbytes(nonce, nl), tu_randbytes(ad, sizeof ad);
         tu_randbytes(buf, sizeof buf);
-        CHECK(nuri_schwaemm_encrypt(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len, NULL) ==
-                  0,
+        CHECK(seal(v, ref, sizeof ref, &rl, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len, NULL) == 0,
               "variant %d reference", v);
         /* exact aliasing, encrypt and decrypt */
         memcpy(save, buf, sizeof buf);
-        int ok = nuri_schwaemm_encrypt(v, buf + 100, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len,
-                                       NULL) == 0 &&
+        int ok = seal(v, buf + 100, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len, NULL) == 0 &&
                  memcmp(buf + 100, ref, rl) == 0;
-        ok &= nuri_schwaemm_decrypt(v, buf + 100, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl, NULL) ==
-                  0 &&
+        ok &= unseal(v, buf + 100, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl, NULL) == 0 &&
               memcmp(buf + 100, save + 100, len) == 0;
         CHECK(ok, "variant %d: in place (out == in) encrypts and decrypts", v);
         int refused = 1, untouched = 1;
         for (int d = -64; d <= 64; d++) {
             if (d == 0) continue;
             memcpy(buf, save, sizeof buf);
-            int rc = nuri_schwaemm_encrypt(v, buf + 100 + d, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad,
-                                           buf + 100, len, NULL);
+            int rc = seal(v, buf + 100 + d, len + tl, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, len, NULL);
             refused &= rc == NURI_EINVAL && ol == 0;
             untouched &= memcmp(buf, save, sizeof buf) == 0;
             memcpy(buf + 100, ref, rl);
-            rc = nuri_schwaemm_decrypt(v, buf + 100 + d, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl,
-                                       NULL);
+            rc = unseal(v, buf + 100 + d, len, &ol, key, kl, nonce, nl, ad, sizeof ad, buf + 100, rl, NULL);
             refused &= rc == NURI_EINVAL;
         }
         CHECK(refused && untouched, "variant %d: partial overlap (1..64 bytes either way) refused, nothing written", v);
@@ -846,12 +984,10 @@ static void test_overlap(void)
             const uint8_t *ins[3] = {save, buf + 100, save + 300}, *nonces[3] = {nonce, nonce, nonce};
             size_t lens[3] = {50, len, 60};
             int st[3];
-            refused &=
-                nuri_schwaemm_encrypt_many(v, outs, key, kl, nonces, NULL, NULL, ins, lens, 3, NULL) == NURI_EINVAL &&
-                memcmp(buf, save, sizeof buf) == 0;
+            refused &= seal_many(v, outs, key, kl, nonces, NULL, NULL, ins, lens, 3, NULL) == NURI_EINVAL &&
+                       memcmp(buf, save, sizeof buf) == 0;
             size_t clens[3] = {50 + tl, len + tl, 60 + tl};
-            refused &= nuri_schwaemm_decrypt_many(v, outs, key, kl, nonces, NULL, NULL, ins, clens, st, 3, NULL) ==
-                           NURI_EINVAL &&
+            refused &= unseal_many(v, outs, key, kl, nonces, NULL, NULL, ins, clens, st, 3, NULL) == NURI_EINVAL &&
                        st[1] == NURI_EINVAL && memcmp(buf, save, sizeof buf) == 0;
         }
         CHECK(refused, "variant %d: batch with a partially overlapping message refused, nothing written", v);
@@ -873,8 +1009,8 @@ static void test_stream_errors_zero(void)
     uint8_t key[32] = {1}, nonce[32] = {2}, msg[64] = {3}, buf[128], tag[32], ct[64 + 16];
     size_t ol;
     nuri_schwaemm_ctx c;
-    /* encryption: small buffer, wrong tag length, small final buffer, out of sequence */
-    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_ENCRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    /* encryption: small buffer, small tag buffer, small final buffer, out of sequence */
+    CHECK(sinit(&c, 0, NURI_SCHWAEMM_ENCRYPT, key, 16, nonce, 16, NULL) == 0, "init");
     FILL();
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, 10, &ol, msg, 40) == NURI_EBUFFER && ol == 0 && zeroed(buf, 10) &&
               buf[10] == 0xA5,
@@ -882,9 +1018,9 @@ static void test_stream_errors_zero(void)
     FILL();
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, sizeof buf, &ol, msg, 40) == 0 && ol == 32, "encrypt_update");
     FILL();
-    CHECK(nuri_schwaemm_encrypt_final(&c, buf, 20, &ol, tag, 15) == NURI_ELENGTH && ol == 0 && zeroed(buf, 20) &&
+    CHECK(nuri_schwaemm_encrypt_final(&c, buf, 20, &ol, tag, 15) == NURI_EBUFFER && ol == 0 && zeroed(buf, 20) &&
               buf[20] == 0xA5 && zeroed(tag, 15) && tag[15] == 0xA5,
-          "encrypt_final ELENGTH zeroes out and tag");
+          "encrypt_final: a tag_cap below the tag zeroes out and tag");
     FILL();
     CHECK(nuri_schwaemm_encrypt_final(&c, buf, 4, &ol, tag, 16) == NURI_EBUFFER && ol == 0 && zeroed(buf, 4) &&
               buf[4] == 0xA5 && zeroed(tag, 16),
@@ -898,10 +1034,9 @@ static void test_stream_errors_zero(void)
     CHECK(nuri_schwaemm_encrypt_update(&c, buf, 30, &ol, msg, 3) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
           "encrypt_update ESTATE zeroes out");
     /* the 40-byte ciphertext of msg[0..40) and its tag */
-    CHECK(nuri_schwaemm_encrypt(0, ct, sizeof ct, &ol, key, 16, nonce, 16, NULL, 0, msg, 40, NULL) == 0 && ol == 56,
-          "one-shot encrypt");
+    CHECK(seal(0, ct, sizeof ct, &ol, key, 16, nonce, 16, NULL, 0, msg, 40, NULL) == 0 && ol == 56, "one-shot encrypt");
     /* decryption */
-    CHECK(nuri_schwaemm_init(&c, 0, NURI_SCHWAEMM_DECRYPT, key, 16, nonce, 16, NULL) == 0, "init");
+    CHECK(sinit(&c, 0, NURI_SCHWAEMM_DECRYPT, key, 16, nonce, 16, NULL) == 0, "init");
     FILL();
     CHECK(nuri_schwaemm_decrypt_update(&c, buf, 30, &ol, ct, 40) == NURI_ESTATE && ol == 0 && zeroed(buf, 30),
           "decrypt_update before verify zeroes out");
@@ -939,20 +1074,23 @@ static void test_stream_errors_zero(void)
     /* Esch */
     nuri_esch_ctx h;
     FILL();
-    CHECK(nuri_esch_init(&h, 32, NULL) == 0 && nuri_esch_final(&h, buf, 48) == NURI_ELENGTH && zeroed(buf, 48) &&
-              buf[48] == 0xA5,
-          "esch_final ELENGTH zeroes out");
-    CHECK(nuri_esch_final(&h, buf, 32) == 0, "esch_final");
+    CHECK(esch_init(&h, 32, NULL) == 0 && nuri_esch_final(&h, buf, 31, &ol) == NURI_EBUFFER && ol == 0 &&
+              zeroed(buf, 31) && buf[31] == 0xA5,
+          "esch_final EBUFFER zeroes out");
+    CHECK(esch_final(&h, buf, 32) == 0, "esch_final");
     FILL();
-    CHECK(nuri_esch_final(&h, buf, 32) == NURI_ESTATE && zeroed(buf, 32), "esch_final after final zeroes out");
-    FILL();
-    CHECK(nuri_esch(32, buf, msg, 3, "nope") == NURI_ENOTFOUND && zeroed(buf, 32) && buf[32] == 0xA5,
-          "esch unknown impl zeroes out");
+    CHECK(nuri_esch_final(&h, buf, 40, &ol) == NURI_ESTATE && ol == 0 && zeroed(buf, 40) && buf[40] == 0xA5,
+          "esch_final after final zeroes out");
     const uint8_t *mp[2] = {msg, msg};
     size_t ml[2] = {1, 2};
     FILL();
-    CHECK(nuri_esch_many(48, buf, mp, ml, 2, "nope") == NURI_ENOTFOUND && zeroed(buf, 96) && buf[96] == 0xA5,
-          "esch_many unknown impl zeroes out");
+    CHECK(esch_init(&h, 48, NULL) == 0 && nuri_esch_many(&h, buf, 95, mp, ml, 2) == NURI_EBUFFER && zeroed(buf, 95) &&
+              buf[95] == 0xA5,
+          "esch_many EBUFFER zeroes out");
+    nuri_esch_ctx unset = {0};
+    FILL();
+    CHECK(nuri_esch_many(&unset, buf, 96, mp, ml, 2) == NURI_ESTATE && zeroed(buf, 96) && buf[96] == 0xA5,
+          "esch_many with a context not set up zeroes out");
 }
 #undef FILL
 

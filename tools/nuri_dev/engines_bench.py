@@ -36,10 +36,6 @@ import time
 KEY_TEXT = "nuri-key-v1 128 000102030405060708090a0b0c0d0e0f\n"
 
 
-def _sql_str(s):
-    return "'" + str(s).replace("'", "''") + "'"
-
-
 def _record(impl, op, n, times):
     rates = [n / t for t in times]
     return {
@@ -64,7 +60,7 @@ def _say(msg):
 def bench_duckdb(work, n, runs):
     import duckdb
 
-    from nuri.fea_engines.duckdb import connect, extension_path, register
+    from nuri.fea_engines.duckdb import connect, extension_path, register, sql_str
 
     cons = {}
     if extension_path():
@@ -86,7 +82,7 @@ def bench_duckdb(work, n, runs):
     ]
     floor = os.environ.get("NURI_DUCKDB_FLOOR_EXT")
     if floor and extension_path():  # the connection that allows unsigned extensions
-        cons["duckdb"].execute(f"LOAD {_sql_str(floor)}")
+        cons["duckdb"].execute(f"LOAD {sql_str(floor)}")
         differ = (
             cons["duckdb"].execute("SELECT count(*) FROM t WHERE bench_string_copy(c) IS DISTINCT FROM c").fetchone()[0]
         )

@@ -907,8 +907,8 @@ def keysearch_part(recs):
         "pipo-64/128", "9722152EAD201D7ED2289477DD16????", [("2600271EF6528509", "27035DAD81296B6B")]
     )
     wrong = []
-    for e in keysearch.engine_names():
-        hits, _ = prob.search(0, prob.keyspace, e)
+    for e in keysearch.implementations():
+        hits, _ = prob.search(0, prob.keyspace, impl=e)
         if [prob.key_hex(i) for i in hits] != ["9722152EAD201D7ED2289477DD16C46D"]:
             wrong.append(e)
     why = ", ".join(f"{r['impl']} {_si(r['median'])}" for r in ks) + " keys/s" if ks else "no records"

@@ -55,8 +55,9 @@ def register(sub):
     p.add_argument(
         "--cluster",
         metavar="SPEC",
-        help="local:N (a local Dask cluster), tcp://HOST:PORT (a Dask scheduler), "
-        "ray:local:N (a local Ray instance) or ray://HOST:PORT (a Ray cluster)",
+        help="local:N[:G] (a local Dask cluster; G GPUs per worker), tcp://HOST:PORT (a Dask scheduler), "
+        "ray:local:N[:G] (a local Ray instance with N CPUs and G GPUs) or ray://HOST:PORT (a Ray cluster); "
+        "workers with GPUs run the cuda engine",
     )
     p.add_argument("--keyspace", action="store_true", help="print the number of candidates 2^k and exit")
     p.add_argument("--benchmark", action="store_true", help="measure every engine usable here (keys/s, all threads)")
@@ -113,11 +114,11 @@ def _engine(name, err):
             return "cuda"
         if reason:
             print(f"keysearch: {reason}; running on the CPU", file=err)
-        name = ks.default_engine()
+        name = ks.default_implementation()
         if os.environ.get("NURI_IMPL", "").find("keysearch:") >= 0 and name is None:
             raise UsageError("NURI_IMPL names a keysearch engine this CPU cannot run")
         return name
-    usable = ks.engine_names()
+    usable = ks.implementations()
     if name not in usable:
         if name in [e["name"] for e in ks.engines()]:
             raise UsageError(f"engine {name} cannot run on this CPU (usable here: {', '.join(usable)})")
@@ -225,17 +226,14 @@ def run(args):
             cluster.check_spec(args.cluster)
         except cluster.ClusterError as e:
             raise UsageError(str(e)) from None
-    engine = _engine(args.engine, err)
-    if engine == "cuda" and args.cluster and args.engine == "auto":
-        engine = ks.default_engine()  # cluster workers run their CPU engines
-    if engine == "cuda" and args.cluster:
-        raise UsageError(
-            "the cuda engine runs on this machine's GPUs; --cluster workers use their CPU engines "
-            "(give --engine auto or a CPU engine)"
-        )
-    if engine == "cuda":
+    if args.cluster and args.engine in ("auto", "cuda"):
+        # the workers decide: cuda on those with GPUs (their own self-test), else their CPU engine
+        engine = args.engine if args.engine == "cuda" else ks.default_implementation()
+    else:
+        engine = _engine(args.engine, err)
+    if engine == "cuda" and not args.cluster:
         return _run_gpu(args, prob, start, end, threads, session, restore, err)
-    if not ks.selftest(engine):
+    if engine != "cuda" and not ks.selftest(impl=engine):
         print(f"nuri keysearch: engine {engine}: known-answer self-test FAILED; not searching", file=err)
         return EXIT_SELFTEST
     _warn_false_keys(prob, err)
@@ -250,7 +248,7 @@ def run(args):
 
             try:
                 return search.run(
-                    cluster.runner(args.cluster, prob, args.engine if args.engine == "auto" else engine, err)
+                    cluster.runner(args.cluster, prob, args.engine if args.engine in ("auto", "cuda") else engine, err)
                 )
             except cluster.ClusterError as e:
                 raise UsageError(str(e)) from None

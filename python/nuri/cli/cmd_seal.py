@@ -212,7 +212,7 @@ def run_seal(args):
     if args.recipient:
         if args.key or _wants_passphrase(args):
             raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
-        key, pw, recipients = None, None, _v2_recipients(args.recipient)
+        key, pw, recipients = None, None, v2_recipients(args.recipient)
         if len(recipients) > 255:
             raise UsageError(f"at most 255 recipients, got {len(recipients)}")
     elif _wants_passphrase(args):
@@ -341,7 +341,7 @@ def _load_identities(path):
         raise UsageError(str(e)) from None
 
 
-def _v2_recipients(values):
+def v2_recipients(values):
     """The -r values as nuri-seal v2 recipients (ML-KEM-768, ML-KEM-768+X25519: nuri key files or age1pq1)."""
     from .. import seal
 
@@ -357,7 +357,7 @@ def _v2_recipients(values):
     return out
 
 
-def _v2_identities(paths):
+def v2_identities(paths):
     """The --identity files as nuri-seal v2 identities (age X25519 identities open no v2 file)."""
     from .. import seal
 
@@ -392,7 +392,7 @@ def _open_args(args, seal, header):
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
         if args.scrypt_max is not None:
             raise UsageError("--scrypt-max applies to passphrase age files")
-        ids = _v2_identities(args.identity)
+        ids = v2_identities(args.identity)
         for ident in ids:
             try:
                 return {"file_key": seal.v2_file_key(header, ident)}

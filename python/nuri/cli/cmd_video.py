@@ -115,10 +115,10 @@ def _positive_seconds(value, opt, zero=False):
 
 
 def run_seal(args):
-    from .cmd_seal import _v2_recipients
+    from .cmd_seal import v2_recipients
 
     seal, video = _seal_mod()
-    recips = _v2_recipients(args.recipient)
+    recips = v2_recipients(args.recipient)
     out = args.output
     if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
         raise UsageError(f"{out} exists and is not an empty directory")
@@ -208,14 +208,14 @@ def _follow_to_file(args, video, ident, kind, sent):
 
 def run_open(args):
     from .. import InvalidTag
-    from .cmd_seal import _v2_identities
+    from .cmd_seal import v2_identities
 
     seal, video = _seal_mod()
     if args.timeout is not None:
         if not args.follow:
             raise UsageError("--timeout applies only with --follow")
         _positive_seconds(args.timeout, "--timeout", zero=True)
-    ids = _v2_identities(args.identity)
+    ids = v2_identities(args.identity)
     if not os.path.isfile(os.path.join(args.input, video.HEADER_NAME)):
         raise UsageError(f"{args.input} is not a sealed video stream (no {video.HEADER_NAME})")
     kind = C.output_kind(args.output, args.force)

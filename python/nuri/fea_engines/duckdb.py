@@ -59,7 +59,7 @@ def extension_path():
     return str(p) if p.exists() else None
 
 
-def _sql_str(s):
+def sql_str(s):
     return "'" + str(s).replace("'", "''") + "'"
 
 
@@ -76,9 +76,9 @@ def connect(key_dir, on_error="stop", variant=1, allow_small_domain=False, datab
     if path is None:
         raise FileNotFoundError("the nuri_fea DuckDB extension is not built (make duckdb-ext, or set NURI_DUCKDB_EXT)")
     con = duckdb.connect(database, config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD {_sql_str(path)}")
-    con.execute(f"SET nuri_key_dir = {_sql_str(key_dir)}")
-    con.execute(f"SET nuri_on_error = {_sql_str(on_error)}")
+    con.execute(f"LOAD {sql_str(path)}")
+    con.execute(f"SET nuri_key_dir = {sql_str(key_dir)}")
+    con.execute(f"SET nuri_on_error = {sql_str(on_error)}")
     con.execute(f"SET nuri_fea_variant = '{variant}'")
     con.execute(f"SET nuri_allow_small_domain = {'true' if allow_small_domain else 'false'}")
     return con

@@ -24,6 +24,7 @@ import os
 import threading
 
 from .. import mlkem
+from .._util import mlkem_level, mlkem_sized
 from ._device import STATUS_DK_BAD, STATUS_DONE, STATUS_EK_BAD, Device  # noqa: F401
 from ._pynq import PynqDevice
 
@@ -95,19 +96,19 @@ def _device(level, device):
 
 def keygen(level: int, seed: bytes = None, *, device=None):
     """(ek, dk) for seed = d || z (64 bytes; None draws it)."""
-    level = mlkem._level(level)
+    level = mlkem_level(level)
     nek, ndk, _ = mlkem.sizes(level)
-    seed = os.urandom(64) if seed is None else mlkem._sized(seed, "seed (d || z)", 64, level)
+    seed = os.urandom(64) if seed is None else mlkem_sized(seed, "seed (d || z)", 64, level)
     out = _device(level, device).run(OP_KEYGEN, seed, nek + ndk)
     return out[:nek], out[nek:]
 
 
 def encaps(level: int, ek: bytes, m: bytes = None, *, device=None):
     """(shared_key, ciphertext); ValueError if ek fails the FIPS 203 modulus check."""
-    level = mlkem._level(level)
+    level = mlkem_level(level)
     nek, _, nct = mlkem.sizes(level)
-    ek = mlkem._sized(ek, "encapsulation key", nek, level)
-    m = os.urandom(32) if m is None else mlkem._sized(m, "m", 32, level)
+    ek = mlkem_sized(ek, "encapsulation key", nek, level)
+    m = os.urandom(32) if m is None else mlkem_sized(m, "m", 32, level)
     out = _device(level, device).run(OP_ENCAPS, ek + m, 32 + nct)
     return out[:32], out[32:]
 
@@ -115,8 +116,8 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, device=None):
 def decaps(level: int, dk: bytes, ciphertext: bytes, *, device=None) -> bytes:
     """The 32-byte shared key (the implicit-rejection key for an altered ciphertext);
     ValueError if dk fails the FIPS 203 hash check."""
-    level = mlkem._level(level)
+    level = mlkem_level(level)
     _, ndk, nct = mlkem.sizes(level)
-    dk = mlkem._sized(dk, "decapsulation key", ndk, level)
-    ciphertext = mlkem._sized(ciphertext, "ciphertext", nct, level)
+    dk = mlkem_sized(dk, "decapsulation key", ndk, level)
+    ciphertext = mlkem_sized(ciphertext, "ciphertext", nct, level)
     return _device(level, device).run(OP_DECAPS, dk + ciphertext, 32)

@@ -14,12 +14,18 @@ re-checks a key on every pair with the reference cipher.
 >>> hits, done = prob.search(0, 256)
 >>> [prob.key_hex(i) for i in hits]
 ['9722152EAD201D7ED2289477DD16C46D']
+
+The engine is chosen by keyword: ``impl=`` one of ``implementations()`` (None or "auto" =
+dispatch, honouring ``NURI_IMPL=keysearch:<name>``).
+
+>>> prob.search(0, 256, impl="ref")[0] == hits
+True
 """
 
 import math
 
 from .._native import ffi, lib
-from .._util import check
+from .._util import c_name, check, impl_arg, impl_names
 
 CIPHERS = {"pipo-64/128": 16, "pipo-64/256": 32}
 FULL_ROUNDS = {16: 13, 32: 17}
@@ -29,8 +35,8 @@ __all__ = [
     "Problem",
     "CIPHERS",
     "engines",
-    "engine_names",
-    "default_engine",
+    "implementations",
+    "default_implementation",
     "selftest",
     "parse_template",
     "parse_pair",
@@ -54,22 +60,22 @@ def engines():
     return out
 
 
-def engine_names():
+def implementations():
     """Names of the engines usable on this CPU, fastest first."""
-    return [e["name"] for e in engines() if e["supported"]]
+    return impl_names(lib.nuri_keysearch_impl_count, lib.nuri_keysearch_impl_info, lib.nuri_keysearch_impl_supported)
 
 
-def default_engine():
+def default_implementation():
     """The engine dispatch picks (honours NURI_IMPL=keysearch:<name>)."""
-    n = lib.nuri_keysearch_default_impl()
-    return ffi.string(n).decode() if n != ffi.NULL else None
+    return c_name(lib.nuri_keysearch_default_impl())
 
 
-def selftest(engine):
-    """Runs the engine's known-answer self-test; True if it passed."""
-    rc = lib.nuri_keysearch_selftest(engine.encode())
+def selftest(*, impl=None):
+    """Runs the known-answer self-test of the engine named impl (None = the one dispatch picks);
+    True if it passed. UnsupportedImplementation for an unknown engine or one this CPU cannot run."""
+    rc = lib.nuri_keysearch_selftest(impl_arg(impl))
     if rc in (lib.NURI_EUNSUPPORTED, lib.NURI_ENOTFOUND):
-        check(rc, f"engine {engine}")
+        check(rc, f"engine {impl}")
     return rc == 0
 
 
@@ -153,7 +159,7 @@ class Problem:
 
     def key_bytes(self, index):
         out = ffi.new("uint8_t[32]")
-        check(lib.nuri_keysearch_key(self._p, index, out), "candidate index")
+        check(lib.nuri_keysearch_key(self._p, index, out, 32), "candidate index")
         return bytes(out[0 : self.key_len])
 
     def index_of(self, key):
@@ -179,17 +185,20 @@ class Problem:
     def false_keys(self):
         return expected_false_keys(self.bits, len(self.pairs))
 
-    def search(self, start, count, engine="auto", max_hits=64):
+    def search(self, start, count, *, impl=None, max_hits=64):
         """One engine call over [start, start + count): (hit indices on pair 1, candidates searched).
-        The GIL is released during the call, so threads can search in parallel."""
+        impl: the engine (one of implementations(); None or "auto" = dispatch). The GIL is released
+        during the call, so threads can search in parallel."""
         if not self.pairs:
             raise ValueError("at least one --pair PT:CT is needed")
+        ctx = ffi.new("nuri_keysearch_ctx *")
+        check(lib.nuri_keysearch_init(ctx, self._p, impl_arg(impl)), f"search with engine {impl or 'auto'}")
         hits = ffi.new("uint64_t[]", max_hits)
         n = ffi.new("size_t *")
         done = ffi.new("uint64_t *")
         check(
-            lib.nuri_keysearch_run(self._p, start, count, hits, max_hits, n, done, engine.encode()),
-            f"search with engine {engine}",
+            lib.nuri_keysearch_run(ctx, start, count, hits, max_hits, n, done),
+            f"search with engine {impl or 'auto'}",
         )
         return [int(hits[i]) for i in range(n[0])], int(done[0])
 

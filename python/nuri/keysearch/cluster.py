@@ -1,11 +1,18 @@
 """--cluster: slices of the keyspace on a Dask or a Ray cluster (optional extras: pip install
 .[cluster] for Dask, .[ray] for Ray).
 
-Dask: `local:N` starts a LocalCluster of N worker processes on this machine; `tcp://HOST:PORT` joins a
-running Dask scheduler (`dask scheduler` + `dask worker tcp://HOST:PORT` on each machine, nuri
-installed everywhere). Ray: `ray:local:N` starts a local Ray instance with N CPUs, `ray://HOST:PORT`
-joins a running cluster through the Ray client (`ray start --head` ...); one Ray actor (a worker
-process holding one CPU) per CPU of the cluster plays the part of a Dask worker.
+Dask: `local:N` starts a LocalCluster of N worker processes on this machine (`local:N:G`: each with
+G GPUs as its GPU resource); `tcp://HOST:PORT` joins a running Dask scheduler (`dask scheduler` +
+`dask worker tcp://HOST:PORT` on each machine, nuri installed everywhere; a worker with GPUs is
+started with `--resources GPU=n`). Ray: `ray:local:N` starts a local Ray instance with N CPUs
+(`ray:local:N:G`: and G GPUs), `ray://HOST:PORT` joins a running cluster through the Ray client
+(`ray start --head` ...); one Ray actor per GPU of the cluster (num_gpus=1: Ray gives it its own
+device) and one per CPU (a worker process holding one CPU) play the part of Dask workers.
+
+GPU workers: with --engine auto or cuda, a worker that has GPUs (Dask: its GPU resource; Ray: a GPU
+actor) searches its slices with the cuda engine on them (nuri.keysearch.gpu, after the GPU
+self-test); the others use their CPU engine (auto) or take no slices (cuda). The slicing, the
+restore point and the re-check of every hit on all pairs are the same for both.
 
 Each worker first runs the engine's self-test and a short benchmark; its slices are then sized to
 NURI_KEYSEARCH_SLICE_S seconds of its own speed (default 120 s, as Hashtopolis sizes chunks from
@@ -56,16 +63,31 @@ def worker_search(desc, engine, start, count, threads):
     return _search_slice(desc, engine, start, count, threads)
 
 
+def _gpu_selftest():
+    from . import gpu
+
+    devices = gpu.open_devices()
+    try:
+        failed = [d.name for d in devices if not gpu.selftest(d)]
+    finally:
+        for d in devices:
+            d.close()
+    if failed:
+        raise SelfTestFailed(f"engine cuda ({failed[0]}): known-answer self-test FAILED on a worker")
+
+
 def _search_slice(desc, engine, start, count, threads):
-    """Runs on a worker: [start, start + count) with `threads` threads. Returns (pair-1 hit indices,
-    seconds, worker engine)."""
-    from . import Problem, default_engine, selftest
+    """Runs on a worker: [start, start + count) with `threads` threads of a CPU engine, or on every GPU
+    of the worker (engine cuda). Returns (pair-1 hit indices, seconds, worker engine)."""
+    from . import Problem, default_implementation, gpu, selftest
     from .driver import Hits, Ranges, run_threads
 
     if engine == "auto":
-        engine = default_engine()
+        engine = default_implementation()
     if engine not in _selftested:
-        if not selftest(engine):
+        if engine == "cuda":
+            _gpu_selftest()
+        elif not selftest(impl=engine):
             raise SelfTestFailed(f"engine {engine}: known-answer self-test FAILED on a worker")
         _selftested.add(engine)
     prob = Problem.from_description(desc)
@@ -82,9 +104,12 @@ def _search_slice(desc, engine, start, count, threads):
 
     t = time.monotonic()
     stop, errors = threading.Event(), []
-    for th in run_threads(
-        prob, Ranges(start, start + count), engine, threads, Collect(prob, None), Quiet(), stop, errors
-    ):
+    ranges, collect = Ranges(start, start + count), Collect(prob, None)
+    if engine == "cuda":
+        ts = gpu.run_devices(prob, ranges, collect, Quiet(), stop, errors)
+    else:
+        ts = run_threads(prob, ranges, engine, threads, collect, Quiet(), stop, errors)
+    for th in ts:
         th.join()
     if errors:
         raise errors[0]
@@ -113,15 +138,21 @@ def check_spec(spec):
     """Raises ClusterError for a malformed SPEC (before anything starts)."""
     for prefix in ("local:", "ray:local:"):
         if spec.startswith(prefix):
-            n = spec[len(prefix) :]
-            if not n.isdigit() or int(n) < 1:
-                raise ClusterError(f"--cluster {prefix}N needs N >= 1, got {spec!r}")
+            n, _, g = spec[len(prefix) :].partition(":")
+            if (
+                not n.isdigit()
+                or (g and not g.isdigit())
+                or int(n) + int(g or 0) < 1
+                or (prefix == "local:" and int(n) < 1)
+            ):
+                raise ClusterError(f"--cluster {prefix}N[:G] needs N >= 1 (G GPUs), got {spec!r}")
             return
     for prefix in ("tcp://", "ray://"):
         if spec.startswith(prefix) and ":" in spec[len(prefix) :]:
             return
     raise ClusterError(
-        f"--cluster must be local:N or tcp://HOST:PORT (Dask), ray:local:N or ray://HOST:PORT (Ray), got {spec!r}"
+        f"--cluster must be local:N[:G] or tcp://HOST:PORT (Dask), ray:local:N[:G] or ray://HOST:PORT (Ray), "
+        f"got {spec!r}"
     )
 
 
@@ -139,8 +170,13 @@ class DaskBackend:
             raise ClusterError("--cluster needs Dask: pip install 'nuri[cluster]' (dask, distributed)") from None
         self.cluster, self.threads_per_worker = None, None
         if spec.startswith("local:"):
+            n, _, g = spec[6:].partition(":")
             self.cluster = LocalCluster(
-                n_workers=int(spec[6:]), threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=int(n),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                resources={"GPU": int(g)} if g and int(g) else None,
             )
             self.client, self.threads_per_worker = Client(self.cluster), 1
         else:
@@ -155,6 +191,10 @@ class DaskBackend:
     def threads(self, w):
         info = self.client.scheduler_info()["workers"].get(w, {})
         return self.threads_per_worker or info.get("nthreads", 1)
+
+    def gpus(self, w):
+        info = self.client.scheduler_info()["workers"].get(w, {})
+        return int((info.get("resources") or {}).get("GPU", 0))
 
     def submit(self, w, fn, *args):
         return self.client.submit(fn, *args, workers=[w], allow_other_workers=True, pure=False)
@@ -186,9 +226,10 @@ class DaskBackend:
 
 
 class RayBackend:
-    """Workers are Ray actors, one per CPU of the cluster (each a process holding one CPU)."""
+    """Workers are Ray actors: one per GPU of the cluster (num_gpus=1, its own device) and, unless
+    cpu_workers is false, one per CPU (each a process holding one CPU)."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, cpu_workers=True):
         try:
             import ray
         except ImportError:
@@ -202,7 +243,8 @@ class RayBackend:
         self.stdout, sys.stdout = sys.stdout, sys.stderr
         try:
             if spec.startswith("ray:local:"):
-                ray.init(num_cpus=int(spec[len("ray:local:") :]), **opts)
+                n, _, g = spec[len("ray:local:") :].partition(":")
+                ray.init(num_cpus=int(n), num_gpus=int(g or 0), **opts)
             else:
                 ray.init(address=spec, logging_level="ERROR", log_to_driver=False)
         except Exception as e:  # ConnectionError and Ray's own errors
@@ -210,12 +252,15 @@ class RayBackend:
             raise ClusterError(
                 f"cannot start or reach Ray ({spec}): {str(e).splitlines()[0] if str(e) else e}"
             ) from None
-        n = int(ray.cluster_resources().get("CPU", 0))
-        if n < 1:
+        res = ray.cluster_resources()
+        n, g = int(res.get("CPU", 0)) if cpu_workers else 0, int(res.get("GPU", 0))
+        if n + g < 1:
             self.close()
-            raise ClusterError(f"the Ray cluster {spec} has no CPU")
-        actor = ray.remote(num_cpus=1, max_restarts=0)(_RayWorker)
-        self.actors = {f"ray-{i}": actor.remote() for i in range(n)}
+            raise ClusterError(f"the Ray cluster {spec} has no {'CPU or ' if cpu_workers else ''}GPU")
+        cpu_actor = ray.remote(num_cpus=1, max_restarts=0)(_RayWorker)
+        gpu_actor = ray.remote(num_cpus=0, num_gpus=1, max_restarts=0)(_RayWorker)
+        self.actors = {f"ray-gpu-{i}": gpu_actor.remote() for i in range(g)}
+        self.actors.update({f"ray-{i}": cpu_actor.remote() for i in range(n)})
         self.dead = set()
 
     def workers(self):
@@ -223,6 +268,9 @@ class RayBackend:
 
     def threads(self, w):
         return 1
+
+    def gpus(self, w):
+        return 1 if w.startswith("ray-gpu-") else 0
 
     def submit(self, w, fn, *args):
         return (w, self.actors[w].call.remote(fn.__name__, *args))
@@ -264,24 +312,33 @@ class _RayWorker:
         return getattr(cluster, fn)(*args)
 
 
-def connect(spec):
+def connect(spec, engine="auto"):
     check_spec(spec)
-    return RayBackend(spec) if spec.startswith("ray") else DaskBackend(spec)
+    return RayBackend(spec, cpu_workers=engine != "cuda") if spec.startswith("ray") else DaskBackend(spec)
 
 
 def runner(spec, prob, engine, err):
-    """A runner for driver.Search.run: one coordinator thread driving the cluster."""
-    backend = connect(spec)
+    """A runner for driver.Search.run: one coordinator thread driving the cluster. engine: a CPU
+    engine, auto (GPU workers run cuda, the others their default CPU engine) or cuda (GPU workers
+    only)."""
+    backend = connect(spec, engine)
     desc = prob.describe()
+
+    def engine_of(w):
+        return "cuda" if engine in ("auto", "cuda") and backend.gpus(w) else engine
 
     def run(ranges, hits, progress, stop, errors):
         def coordinate():
             try:
                 workers = backend.workers()
+                if engine == "cuda":
+                    workers = [w for w in workers if backend.gpus(w)]
+                    if not workers:
+                        raise ClusterError("--engine cuda: no worker of the cluster has a GPU")
                 if not workers:
                     raise ClusterError("the cluster has no workers")
                 threads = {w: backend.threads(w) for w in workers}
-                bench = {w: backend.submit(w, worker_benchmark, desc, engine, threads[w]) for w in workers}
+                bench = {w: backend.submit(w, worker_benchmark, desc, engine_of(w), threads[w]) for w in workers}
                 speed = {w: backend.result(h) for w, h in bench.items()}
                 pending = {}  # handle -> (worker, start, count, submitted, expected seconds)
                 requeue = []
@@ -294,7 +351,7 @@ def runner(spec, prob, engine, err):
                         if chunk is None:
                             return
                         s, c = chunk
-                    pending[backend.submit(w, worker_search, desc, engine, s, c, threads[w])] = (
+                    pending[backend.submit(w, worker_search, desc, engine_of(w), s, c, threads[w])] = (
                         w,
                         s,
                         c,
@@ -319,7 +376,7 @@ def runner(spec, prob, engine, err):
                 while pending and not stop.is_set():
                     backend.wait(pending, 0.5)
                     now = time.monotonic()
-                    alive = set(backend.workers())
+                    alive = {w for w in backend.workers() if engine != "cuda" or backend.gpus(w)}
                     for h in list(pending):
                         w, s, c, t0, expect = pending[h]
                         if backend.done(h):

@@ -280,7 +280,7 @@ def search_chunk(problem, engine, s, c, hits):
     """Searches [s, s + c) completely (engine calls stop early when their hit buffer fills)."""
     pos, end = s, s + c
     while pos < end:
-        idx, done = problem.search(pos, end - pos, engine)
+        idx, done = problem.search(pos, end - pos, impl=engine)
         for i in idx:
             hits.add_index(i)
         if done == 0:

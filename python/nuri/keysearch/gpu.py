@@ -1,16 +1,22 @@
-"""The CUDA engine: launches the bit-plane key-search kernel (gpu/ks_kernel.cu) through the CUDA
-driver API, loaded at run time with ctypes (libcuda.so.1; nuri has no link-time CUDA dependency).
+"""The CUDA engine: launches the bit-plane key-search kernels (nuri.keysearch.ptx) through the
+CUDA driver API, loaded at run time with ctypes (libcuda.so.1; nuri has no link-time CUDA dependency).
 
-The kernel is loaded as PTX (ks_kernel.ptx next to this file: generated from gpu/ by `make gpu`,
-a checked generated file) and JIT-compiled by the driver for the GPU it finds. Its parameters (the
-template, lane patterns, counter planes, shared last rounds) come from libnuri
-(nuri_keysearch_gpu_params, the same bp_prepare the kernel's host twin is tested with) and sit in the
-kernel's __constant__ c_params. A launch searches whole batches of 32 candidates (one per thread);
-hits are candidate indices on the first pair, appended to a device buffer. The caller re-checks every
-hit on all pairs with the reference cipher (driver.Hits).
+Two kernels, from one emitter (ptx.py):
 
-NURI_CUDA_DRIVER names another driver library (the tests use a fake driver that runs the kernel's
-host twin). No GPU was available where this was written: only the fake driver has run it."""
+* per search, the kernel **specialised** for its template (default): PTX text emitted here with the
+  template's known key bits and lane patterns as literals, JIT-compiled by the driver
+  (cuModuleLoadData); its PTX ISA (7.0) loads on every driver since CUDA 11.0;
+* the **generic** kernel of ks_kernel.fatbin (next to this file; ``make gpu`` builds it with the
+  pinned CUDA 12 ptxas: SASS for sm_75 .. sm_120 plus the PTX), whose parameters (libnuri's
+  nuri_keysearch_gpu_params) sit in its __constant__ c_params. NURI_KEYSEARCH_CUDA_KERNEL=generic
+  selects it; the fatbin also holds the CTR kernels of the GPU check.
+
+A launch searches whole batches of 32 candidates; each thread loops over batches, and the grid is
+sized from the device's SM count. Hits are candidate indices on the first pair, appended to a
+device buffer; the caller re-checks every hit on all pairs with the reference cipher (driver.Hits).
+
+NURI_CUDA_DRIVER names another driver library (the tests use a fake driver that runs the loaded
+PTX on the host)."""
 
 import ctypes
 import os
@@ -19,23 +25,28 @@ import time
 
 from .._native import ffi, lib
 from .._util import check
+from . import ptx
 
 DRIVER_ENV = "NURI_CUDA_DRIVER"
 DEFAULT_DRIVER = "libcuda.so.1"
-PTX_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ks_kernel.ptx")
-KERNELS = {16: ("nuri_ks_kernel_128", 64), 32: ("nuri_ks_kernel_256", 32)}  # block = the kernel's __launch_bounds__
+FATBIN_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ks_kernel.fatbin")
+KERNEL_ENV = "NURI_KEYSEARCH_CUDA_KERNEL"  # specialised (default) or generic
 LANES_LOG2 = 5  # 32 candidates per batch (one thread)
 MAX_HITS = int(os.environ.get("NURI_KEYSEARCH_CUDA_MAX_HITS", "1024"))  # per launch; tests lower it (>= 32)
 LAUNCH_TARGET_S = 0.2  # one launch takes about this long (SIGINT latency, progress)
-MAX_BATCHES = int(os.environ.get("NURI_KEYSEARCH_CUDA_MAX_BATCHES", str(1 << 24)))  # per launch; tests lower it
+# per launch (2^32 candidates: about 27 ms at 1.6e11 keys/s); tests lower it
+MAX_BATCHES = int(os.environ.get("NURI_KEYSEARCH_CUDA_MAX_BATCHES", str(1 << 27)))
+BATCHES_PER_THREAD = 8  # a launch gives each thread at most this many batches (then more blocks)
 
 _U64, _P = ctypes.c_uint64, ctypes.c_void_p
 _SIGNATURES = {  # the driver entry points used, with their C argument types
     "cuInit": [ctypes.c_uint],
+    "cuDriverGetVersion": [ctypes.POINTER(ctypes.c_int)],
     "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
     "cuDeviceGetCount": [ctypes.POINTER(ctypes.c_int)],
     "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
     "cuDeviceGetName": [ctypes.c_char_p, ctypes.c_int, ctypes.c_int],
+    "cuDeviceGetAttribute": [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int],
     "cuDevicePrimaryCtxRetain": [ctypes.POINTER(_P), ctypes.c_int],
     "cuDevicePrimaryCtxRelease_v2": [ctypes.c_int],
     "cuCtxSetCurrent": [_P],
@@ -63,6 +74,14 @@ _SIGNATURES = {  # the driver entry points used, with their C argument types
     ],
 }
 CUDA_ERROR_NO_DEVICE = 100
+# cuDeviceGetAttribute
+ATTR_SMS, ATTR_CLOCK_KHZ, ATTR_CC_MAJOR, ATTR_CC_MINOR, ATTR_THREADS_PER_SM = 16, 13, 75, 76, 39
+FATBIN_SASS = "sm_75, 80, 86, 87, 89, 90, 100 and 120"
+
+
+def cuda_version(v):
+    """'13.0' from cuDriverGetVersion's 13000."""
+    return f"{v // 1000}.{v % 1000 // 10}"
 
 
 class GpuUnavailable(Exception):
@@ -88,11 +107,15 @@ class Driver:
             except AttributeError:
                 raise GpuUnavailable(f"the CUDA driver {self.path} has no {name} (driver too old?)") from None
             f.argtypes, f.restype = args, ctypes.c_int
+        v = ctypes.c_int(0)
+        self.version = cuda_version(v.value) if self.lib.cuDriverGetVersion(ctypes.byref(v)) == 0 else "unknown"
         rc = self.lib.cuInit(0)
         if rc == CUDA_ERROR_NO_DEVICE:
             raise GpuUnavailable("no NVIDIA GPU found (the CUDA driver reports no device)")
         if rc:
-            raise GpuUnavailable(f"the CUDA driver does not initialise: cuInit: {self.error_name(rc)}")
+            raise GpuUnavailable(
+                f"the CUDA driver (CUDA {self.version}) does not initialise: cuInit: {self.error_name(rc)}"
+            )
         n = ctypes.c_int(0)
         self.call("cuDeviceGetCount", ctypes.byref(n))
         if n.value < 1:
@@ -120,8 +143,8 @@ def driver():
     with _driver_lock:
         if _driver is None and _driver_error is None:
             try:
-                if not os.path.exists(PTX_PATH):
-                    raise GpuUnavailable(f"this nuri has no CUDA kernel ({PTX_PATH} is missing)")
+                if not os.path.exists(FATBIN_PATH):
+                    raise GpuUnavailable(f"this nuri has no CUDA kernel ({FATBIN_PATH} is missing)")
                 _driver = Driver()
             except GpuUnavailable as e:
                 _driver_error = e
@@ -139,9 +162,17 @@ def unavailable_reason():
         return str(e)
 
 
+def kernel_choice():
+    k = os.environ.get(KERNEL_ENV, "specialised")
+    if k not in ("specialised", "generic"):
+        raise CudaError(f"{KERNEL_ENV} must be specialised or generic, got {k!r}")
+    return k
+
+
 class Device:
-    """One GPU: its primary context, the kernel module, the c_params symbol and a hit buffer. Every
-    method must run in the thread that created it (the context is made current there)."""
+    """One GPU: its primary context, the fatbin module (generic kernels, c_params), the kernel of the
+    current search and a hit buffer. Every method must run in the thread that created it (the
+    context is made current there)."""
 
     def __init__(self, drv, ordinal):
         self.drv, self.ordinal = drv, ordinal
@@ -151,24 +182,23 @@ class Device:
         name = ctypes.create_string_buffer(256)
         drv.call("cuDeviceGetName", name, 256, self.dev)
         self.name = name.value.decode(errors="replace")
+        self.sms = self.attribute(ATTR_SMS)
+        self.clock_hz = self.attribute(ATTR_CLOCK_KHZ) * 1000  # the rated maximum (boost) clock
+        self.arch = f"sm_{self.attribute(ATTR_CC_MAJOR)}{self.attribute(ATTR_CC_MINOR)}"
+        self.threads_per_sm = self.attribute(ATTR_THREADS_PER_SM) or 2048
         self.ctx = _P()
         drv.call("cuDevicePrimaryCtxRetain", ctypes.byref(self.ctx), self.dev)
-        self.module, self.buf = None, None
+        self.module, self.spec_module, self.buf = None, None, None
+        self.kernel = kernel_choice()
         try:
             drv.call("cuCtxSetCurrent", self.ctx)
-            with open(PTX_PATH, "rb") as f:
-                image = f.read() + b"\0"
-            self.module = _P()
-            try:
-                drv.call("cuModuleLoadData", ctypes.byref(self.module), image)
-            except CudaError as e:  # e.g. a driver older than the PTX (CUDA 13)
-                self.module = None
-                raise CudaError(f"the GPU cannot load nuri's kernel ({e}); the PTX needs a CUDA 13 driver") from None
-            self.functions = {}
-            for key_len, (kname, block) in KERNELS.items():
+            with open(FATBIN_PATH, "rb") as f:
+                self.module = self.load(f.read(), "the fatbin's generic kernel (SASS for " + FATBIN_SASS + ")")
+            self.generic = {}
+            for key_len, kname in ptx.KERNEL_NAMES.items():
                 fn = _P()
                 drv.call("cuModuleGetFunction", ctypes.byref(fn), self.module, kname.encode())
-                self.functions[key_len] = (fn, block)
+                self.generic[key_len] = (fn, ptx.GENERIC_BLOCK[key_len])
             self.c_params, size = _U64(), ctypes.c_size_t()
             drv.call("cuModuleGetGlobal_v2", ctypes.byref(self.c_params), ctypes.byref(size), self.module, b"c_params")
             if size.value != lib.NURI_KEYSEARCH_GPU_PARAMS_BYTES:
@@ -181,34 +211,93 @@ class Device:
         except Exception:
             self.close()
             raise
-        self.problem = None
+        self.problem, self.fn, self.counts, self.last = None, None, None, None
+        self.kernel_used, self.fallback = None, None  # the kernel that runs; why not the specialised one
+
+    def attribute(self, attr):
+        v = ctypes.c_int(0)
+        self.drv.call("cuDeviceGetAttribute", ctypes.byref(v), attr, self.dev)
+        return v.value
+
+    def load(self, image, what):
+        """cuModuleLoadData with a message naming the driver's CUDA version and what the kernel needs."""
+        module = _P()
+        data = image if image.startswith(b"\x50\xed\x55\xba") else image + b"\0"
+        try:
+            self.drv.call("cuModuleLoadData", ctypes.byref(module), data)
+        except CudaError as e:
+            raise CudaError(
+                f"the GPU ({self.name}, {self.arch}) cannot load nuri's kernel: {e}; the driver is CUDA "
+                f"{self.drv.version}, the kernel is {what}, PTX ISA {ptx.PTX_VERSION} (JIT-compiled by "
+                "drivers from CUDA 11.0 on)"
+            ) from None
+        return module
 
     def close(self):
         try:
             if self.buf is not None:
                 self.drv.lib.cuMemFree_v2(self.buf)
-            if self.module is not None:
-                self.drv.lib.cuModuleUnload(self.module)
+            for m in (self.spec_module, self.module):
+                if m is not None:
+                    self.drv.lib.cuModuleUnload(m)
         finally:
             self.drv.lib.cuDevicePrimaryCtxRelease_v2(self.dev)
-            self.buf = self.module = None
+            self.buf = self.module = self.spec_module = None
 
     def prepare(self, problem):
-        """Copies the search's parameters to c_params. False if every candidate is equivalent (no
-        round uses an unknown key word): search those on the CPU."""
+        """Loads the search's kernel: the specialised kernel (emitted and JIT-compiled for this
+        search), or the generic one with the parameters copied to c_params. False if every
+        candidate is equivalent (no round uses an unknown key word): search those on the CPU."""
         out = ffi.new("uint8_t[]", lib.NURI_KEYSEARCH_GPU_PARAMS_BYTES)
         equiv = ffi.new("int *")
         check(lib.nuri_keysearch_gpu_params(problem._p, out, len(out), equiv), "GPU parameters")
         self.problem = problem
         if equiv[0]:
             return False
-        self.drv.call("cuMemcpyHtoD_v2", self.c_params, bytes(ffi.buffer(out)), len(out))
+        raw = bytes(ffi.buffer(out))
+        ffi.memmove(out, b"\0" * len(out), len(out))
+        self.last = ptx.Params(raw, problem.key_len).last
+        if self.kernel == "generic":
+            self.drv.call("cuMemcpyHtoD_v2", self.c_params, raw, len(raw))
+            self.fn, self.block = self.generic[problem.key_len]
+            self.counts, self.kernel_used = None, "generic"
+            return True
+        text, counts = ptx.specialised_ptx(raw, problem.key_len)
+        if self.spec_module is not None:
+            self.drv.call("cuModuleUnload", self.spec_module)
+            self.spec_module = None
+        try:
+            self.spec_module = self.load(text.encode(), "the kernel specialised for this search")
+        except CudaError as e:  # e.g. PTX JIT disabled: the fatbin's SASS still runs
+            self.fallback = str(e)
+            self.drv.call("cuMemcpyHtoD_v2", self.c_params, raw, len(raw))
+            self.fn, self.block, self.counts, self.kernel_used = *self.generic[problem.key_len], None, "generic"
+            return True
+        fn = _P()
+        kname = ptx.KERNEL_NAMES[problem.key_len].encode()
+        self.drv.call("cuModuleGetFunction", ctypes.byref(fn), self.spec_module, kname)
+        self.fn, self.block, self.counts, self.kernel_used = fn, ptx.SPECIALISED_BLOCK, counts, "specialised"
         return True
+
+    def logic_ops_per_key(self):
+        """The specialised kernel's logic operations per candidate (PTX, before ptxas fuses them)."""
+        if self.counts is None:
+            return None
+        return ptx.logic_ops_per_key(self.counts, self.problem.key_len, self.last)
+
+    def geometry(self, nbatches):
+        """(grid, block) for nbatches: every thread loops over batches; at most enough blocks to fill
+        the device, unless that gives a thread more than BATCHES_PER_THREAD batches."""
+        block = self.block
+        full = max(1, self.sms * max(1, self.threads_per_sm // block))
+        need = (nbatches + block - 1) // block
+        grid = min(need, max(full, (need + BATCHES_PER_THREAD - 1) // BATCHES_PER_THREAD))
+        return max(1, min(grid, (1 << 31) - 1)), block
 
     def launch(self, first_batch, nbatches):
         """Candidate indices of the batches [first_batch, first_batch + nbatches) matching pair 1
         (a launch whose hits overflow the buffer is searched again in halves)."""
-        fn, block = self.functions[self.problem.key_len]
+        fn = self.fn
         zero = ctypes.c_uint64(0)
         self.drv.call("cuMemcpyHtoD_v2", _U64(self.buf.value + 8 * MAX_HITS), ctypes.byref(zero), 8)
         args = [
@@ -219,7 +308,7 @@ class Device:
             ctypes.c_uint(MAX_HITS),
         ]
         params = (_P * len(args))(*[ctypes.addressof(a) for a in args])
-        grid = (nbatches + block - 1) // block
+        grid, block = self.geometry(nbatches)
         self.drv.call("cuLaunchKernel", fn, grid, 1, 1, block, 1, 1, 0, None, params, None)
         self.drv.call("cuCtxSynchronize")
         n = ctypes.c_uint32()
@@ -243,6 +332,62 @@ class Device:
             out += [h for h in self.launch(b, n) if start <= h < start + count]
             b += n
         return out
+
+
+def round_key_planes(key, rounds):
+    """The CTR kernels' c_rkp: word 64 i + s is all-ones if bit s of RK_i = K_(i mod w) ^ i is set."""
+    nw = len(key) // 8
+    words = []
+    for i in range(rounds + 1):
+        rk = int.from_bytes(key[8 * (i % nw) : 8 * (i % nw) + 8], "little") ^ i
+        words += [0xFFFFFFFF if rk >> s & 1 else 0 for s in range(64)]
+    words += [0] * (64 * 18 - len(words))
+    return (ctypes.c_uint32 * len(words))(*words)
+
+
+class Ctr:
+    """PIPO-CTR on a device with the fatbin's CTR kernels (the GPU check's throughput figure): 32
+    blocks (256 bytes) per thread, 64-bit big-endian counters from iv, which must be a multiple of 32."""
+
+    def __init__(self, device, key, nbytes):
+        if len(key) not in ptx.CTR_NAMES:
+            raise ValueError("PIPO keys are 16 or 32 bytes")
+        self.dev, self.rounds = device, ptx.ROUNDS[len(key)]
+        self.fn = _P()
+        drv = device.drv
+        drv.call("cuModuleGetFunction", ctypes.byref(self.fn), device.module, ptx.CTR_NAMES[len(key)].encode())
+        rkp, size = _U64(), ctypes.c_size_t()
+        drv.call("cuModuleGetGlobal_v2", ctypes.byref(rkp), ctypes.byref(size), device.module, b"c_rkp")
+        planes = round_key_planes(key, self.rounds)
+        drv.call("cuMemcpyHtoD_v2", rkp, planes, ctypes.sizeof(planes))
+        ctypes.memset(planes, 0, ctypes.sizeof(planes))
+        self.nbytes = (nbytes + 255) // 256 * 256
+        self.src, self.dst = _U64(), _U64()
+        drv.call("cuMemAlloc_v2", ctypes.byref(self.src), self.nbytes)
+        drv.call("cuMemAlloc_v2", ctypes.byref(self.dst), self.nbytes)
+
+    def run(self, iv):
+        """Encrypts the device buffer src into dst (no copies)."""
+        ctr0 = int.from_bytes(iv, "big")
+        if ctr0 % 32:
+            raise ValueError("the GPU CTR kernel needs a counter block that is a multiple of 32")
+        nb = self.nbytes // 256
+        args = [_U64(ctr0), ctypes.c_uint(self.rounds), _U64(nb), _U64(self.src.value), _U64(self.dst.value)]
+        params = (_P * len(args))(*[ctypes.addressof(a) for a in args])
+        self.dev.drv.call("cuLaunchKernel", self.fn, (nb + 127) // 128, 1, 1, 128, 1, 1, 0, None, params, None)
+        self.dev.drv.call("cuCtxSynchronize")
+
+    def encrypt(self, iv, data):
+        """data XOR the keystream from counter block iv (len(data) <= the buffer)."""
+        buf = ctypes.create_string_buffer(bytes(data) + bytes(self.nbytes - len(data)), self.nbytes)
+        self.dev.drv.call("cuMemcpyHtoD_v2", self.src, buf, self.nbytes)
+        self.run(iv)
+        self.dev.drv.call("cuMemcpyDtoH_v2", buf, self.dst, self.nbytes)
+        return buf.raw[: len(data)]
+
+    def close(self):
+        self.dev.drv.lib.cuMemFree_v2(self.src)
+        self.dev.drv.lib.cuMemFree_v2(self.dst)
 
 
 def open_devices():
@@ -316,7 +461,7 @@ def run_devices(problem, ranges, hits, progress, stop, errors, ready=None):
                 if cpu:
                     pos = s
                     while pos < s + c:
-                        idx, done = problem.search(pos, s + c - pos, "ref")
+                        idx, done = problem.search(pos, s + c - pos, impl="ref")
                         for i in idx:
                             hits.add_index(i)
                         pos += done

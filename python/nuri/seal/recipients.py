@@ -54,9 +54,11 @@ class Recipient:
             raise ValueError(f"{where}: unsupported KEM 0x{kem:04x}")
         if len(data) != want:
             raise ValueError(f"{where}: an {hpke.KEM_NAMES[kem]} public key is {want} bytes, got {len(data)}")
+        from .. import mlkem
+
         # the checks of key import: FIPS 203 modulus check, no degenerate t, no low-order X25519 point
         try:
-            hpke._mlkem().MLKEM768PublicKey.from_public_bytes(data[: hpke.MLKEM_EK])
+            mlkem.MLKEM768PublicKey.from_public_bytes(data[: hpke.MLKEM_EK])
             if kem == hpke.KEM_MLKEM768_X25519:
                 hpke.check_x25519_public(data[hpke.MLKEM_EK :])
         except ValueError as e:
@@ -92,9 +94,11 @@ class Identity:
     def of(cls, kem: int, data: bytes, where: str = "secret key"):
         """The identity of a private key of a known KEM: ML-KEM-768's dk (2,400 bytes) or seed (64),
         X-Wing's seed (32). ValueError when it is malformed."""
+        from .. import mlkem
+
         data = bytes(data)
         if kem == hpke.KEM_MLKEM768 and len(data) == hpke.MLKEM_DK:
-            if not hpke._mlkem().check_decapsulation_key(768, data):
+            if not mlkem.check_decapsulation_key(768, data):
                 raise ValueError(f"{where}: not a valid ML-KEM-768 secret key (FIPS 203 hash check)")
             return cls(kem, data)
         if (kem, len(data)) in ((hpke.KEM_MLKEM768, hpke.MLKEM_SEED), (hpke.KEM_MLKEM768_X25519, hpke.XWING_SEED)):
@@ -136,7 +140,9 @@ def generate(kem: str = "mlkem768"):
     """A new key pair (public bytes, secret bytes): "mlkem768" gives (ek 1,184, dk 2,400),
     "mlkem768-x25519" gives (public key 1,216, seed 32)."""
     if kem == "mlkem768":
-        return hpke._mlkem().keygen(768)
+        from .. import mlkem
+
+        return mlkem.keygen(768)
     if kem == "mlkem768-x25519":
         seed = os.urandom(hpke.XWING_SEED)
         return hpke.xwing_public_key(seed), seed

@@ -15,10 +15,10 @@ from .. import FAMILIES
 from .. import aead as _aead
 from .. import fea as _fea
 from .. import hash as _esch
+from .. import keysearch as _keysearch
 from .. import mlkem as _mlkem
 from .. import pipo as _pipo
 from .. import sparkle as _sparkle
-from .._native import ffi, lib
 
 __all__ = ["run", "FAMILY_TESTS"]
 
@@ -38,13 +38,10 @@ def pipo():
     for impl in _pipo.implementations():
         for khex, phex, chex in _PIPO_KAT:
             key, pt, ct = bytes.fromhex(khex), bytes.fromhex(phex), bytes.fromhex(chex)
-            k = _pipo._Key(key, impl)
-            blocks = pt * 67  # a batch: full passes and a tail for every kernel width
-            out = ffi.new("uint8_t[]", len(blocks))
-            lib.nuri_pipo_encrypt_blocks(k.k, out, blocks, 67)
-            ok = bytes(out) == ct * 67
-            lib.nuri_pipo_decrypt_blocks(k.k, out, ct * 67, 67)
-            ok = ok and bytes(out) == blocks
+            blocks = pt * 67  # a batch (ECB): full passes and a tail for every kernel width
+            ok = _pipo.encrypt_block(key, pt, impl=impl) == ct
+            ok = ok and _pipo.encrypt(key, blocks, "ecb", impl=impl) == ct * 67
+            ok = ok and _pipo.decrypt(key, ct * 67, "ecb", impl=impl) == blocks
             results.append((impl, f"PIPO-64/{len(key) * 8} KAT {chex[:8]}", ok))
     return results
 
@@ -251,8 +248,23 @@ def mlkem():
     return results
 
 
+def keysearch():
+    """The engines' own known-answer self-test (in C: the official PIPO vectors searched with
+    unknown bits in every shape the search plan distinguishes) on every engine usable here, and
+    the key of a search with 8 unknown bits. Returns [(implementation, test name, passed)]."""
+    results = []
+    prob = _keysearch.Problem(
+        "pipo-64/128", "9722152EAD201D7ED2289477DD16C4??", [("2600271EF6528509", "27035DAD81296B6B")]
+    )
+    for impl in _keysearch.implementations():
+        results.append((impl, "engine self-test (PIPO vectors, every search shape)", _keysearch.selftest(impl=impl)))
+        hits, _ = prob.search(0, prob.keyspace, impl=impl)
+        results.append((impl, "PIPO-64/128 8 unknown bits", [prob.key_hex(i) for i in hits] == [_PIPO_KAT[0][0]]))
+    return results
+
+
 # family -> its self-test; every family of nuri.FAMILIES has one (checked in tests/python/test_selftest.py)
-FAMILY_TESTS = {"pipo": pipo, "fea": fea, "sparkle": sparkle, "mlkem": mlkem}
+FAMILY_TESTS = {"pipo": pipo, "fea": fea, "sparkle": sparkle, "mlkem": mlkem, "keysearch": keysearch}
 
 
 def run(family="all"):

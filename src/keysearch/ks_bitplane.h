@@ -1,61 +1,41 @@
-/* PIPO key search in the bit-plane layout: one batch of 32 candidates per call, one batch per
- * GPU thread. The same functions compile as CUDA (__host__ __device__; the kernel is
- * ks_kernel.cu) and as plain C (the host twin, tests/keysearch/test_bitplane.c), so the GPU code
- * is tested on machines without a GPU.
+/* PIPO key search in the bit-plane layout, as plain C: the parameters of the GPU kernels
+ * (bp_params, filled by bp_prepare: libnuri's nuri_keysearch_gpu_params) and a C model of the
+ * search they run, one batch of 32 candidates per call. The kernels themselves are PTX written by
+ * python/nuri/keysearch/ptx.py from the same layout; tests/keysearch/test_bitplane.c checks this
+ * model against the CPU engines, and the Python tests run the emitted PTX itself (fake driver).
  *
  * Layout: a 32-bit word holds one bit of 32 candidates. State plane s = 8 j + b is bit b of row
  * X[j]; key plane q = 8 B + b is bit b of key byte B, so round key RK_i uses planes
  * 64 (i mod w) + s. The S-layer is the bitsliced S-box on the 8 planes of each column, written as
- * 27 three-input operations with its round-key XORs (each a LOP3 on the GPU; on the device they
- * are emitted as lop3.b32 so the PTX shows the count). The R-layer costs nothing: a column's
+ * 27 three-input operations with its round-key XORs. The R-layer costs nothing: a column's
  * outputs are written to their rotated slots. Candidate bits 0..4 select the lane (fixed lane
  * patterns); the higher bits are the batch number, the counter, turned into all-ones/zero planes
- * (bitsliced form); known key bits are the template's constant planes (bp_params, __constant__
- * on the GPU). Early abort: column 0 of the last round gives 8 ciphertext bits; the other 7
- * columns run only if some lane matches them (12% of batches).
- *
- * Loops have compile-time bounds (RMAX, NW, 8 columns) so that, fully unrolled, every plane
- * index is a constant and the planes live in registers; first/last (the rounds all candidates
- * share, ks_impl.h) are run-time predicates, except that FIRST0 = 1 (the GPU kernel) fixes
- * first = 0 (no shared first round: the plan is prepared with first = 0 and init = plaintext), so
- * the ping-pong buffers have compile-time roles. */
-#ifndef NURI_KS_BITPLANE_CUH
-#define NURI_KS_BITPLANE_CUH
+ * (bitsliced form); known key bits are the template's constant planes (bp_params). Early abort:
+ * column 0 of the last round gives 8 ciphertext bits; the other 7 columns run only if some lane
+ * matches them (12% of batches). first/last are the rounds all candidates share (ks_impl.h); FIRST0
+ * = 1 (the GPU kernels' case) fixes first = 0 (the plan is prepared with first = 0 and init =
+ * plaintext). */
+#ifndef NURI_KS_BITPLANE_H
+#define NURI_KS_BITPLANE_H
 
 #include <stdint.h>
 
-#if defined(__CUDACC__)
-#define BP_FN __host__ __device__ __forceinline__
-#define BP_UNROLL _Pragma("unroll")
-#else
 #define BP_FN static inline
 #define BP_UNROLL
-#endif
 
 typedef uint32_t bp_w;
-#define BP_LB 5
+#define BP_LB    5
 #define BP_LANES 32u
 
-/* f(a, b, c) with the LOP3 truth-table immediate (a = F0, b = CC, c = AA) */
-#if defined(__CUDA_ARCH__)
-#define BP_LOP3(a, b, c, imm, expr)                                                                  \
-    ({ bp_w r_; asm("lop3.b32 %0, %1, %2, %3, " #imm ";" : "=r"(r_) : "r"(a), "r"(b), "r"(c)); r_; })
-#else
+/* f(a, b, c), one LOP3 on a GPU (imm: its truth table with a = F0, b = CC, c = AA) */
 #define BP_LOP3(a, b, c, imm, expr) (expr)
-#endif
-/* a key plane: on the GPU a volatile shared-memory load at its use (ptxas would otherwise hoist
- * the loads of a whole round into registers and spill) */
-#if defined(__CUDA_ARCH__)
-#define BP_KEY(rk, i) (((const volatile bp_w *)(rk))[i])
-#else
-#define BP_KEY(rk, i) ((rk)[i])
-#endif
-#define XAND(a, b, c) BP_LOP3(a, b, c, 0x78, (a) ^ ((b) & (c)))  /* a ^ (b & c) */
-#define XOR_OR(a, b, c) BP_LOP3(a, b, c, 0x1E, (a) ^ ((b) | (c))) /* a ^ (b | c) */
-#define X2(a, b) BP_LOP3(a, b, b, 0x3C, (a) ^ (b))
-#define XN2(a, b) BP_LOP3(a, b, b, 0xC3, ~((a) ^ (b)))
-#define X3(a, b, c) BP_LOP3(a, b, c, 0x96, (a) ^ (b) ^ (c))
-#define XN3(a, b, c) BP_LOP3(a, b, c, 0x69, ~((a) ^ (b) ^ (c)))
+#define BP_KEY(rk, i)               ((rk)[i])
+#define XAND(a, b, c)               BP_LOP3(a, b, c, 0x78, (a) ^ ((b) & (c))) /* a ^ (b & c) */
+#define XOR_OR(a, b, c)             BP_LOP3(a, b, c, 0x1E, (a) ^ ((b) | (c))) /* a ^ (b | c) */
+#define X2(a, b)                    BP_LOP3(a, b, b, 0x3C, (a) ^ (b))
+#define XN2(a, b)                   BP_LOP3(a, b, b, 0xC3, ~((a) ^ (b)))
+#define X3(a, b, c)                 BP_LOP3(a, b, c, 0x96, (a) ^ (b) ^ (c))
+#define XN3(a, b, c)                BP_LOP3(a, b, c, 0x69, ~((a) ^ (b) ^ (c)))
 
 /* What every batch of a search shares, prepared on the host by bp_prepare. */
 typedef struct bp_params {
@@ -71,7 +51,8 @@ typedef struct bp_params {
 BP_FN void bp_prepare(bp_params *p, unsigned nwords, unsigned first, unsigned last, const uint8_t *init,
                       const uint8_t *target, const uint8_t *key, const uint16_t *pos, unsigned k)
 {
-    p->first = first; p->last = last;
+    p->first = first;
+    p->last = last;
     for (unsigned s = 0; s < 64; s++) {
         p->init[s] = (init[s >> 3] >> (s & 7) & 1) ? ~0u : 0u;
         p->target[s] = (target[s >> 3] >> (s & 7) & 1) ? ~0u : 0u;
@@ -99,18 +80,33 @@ BP_FN void bp_column(const bp_w *st, bp_w *nx, const bp_w *rk, const unsigned KS
 {
     bp_w x0 = st[c], x1 = st[8 + c], x2 = st[16 + c], x3 = st[24 + c], x4 = st[32 + c], x5 = st[40 + c],
          x6 = st[48 + c], x7 = st[56 + c], t0, t1, t2;
-    x5 = XAND(x5, x7, x6); x4 = XAND(x4, x3, x5); x7 = X2(x7, x4); x6 = X2(x6, x3);
-    x3 = XOR_OR(x3, x4, x5); x5 = X2(x5, x7); x4 = XAND(x4, x5, x6);
-    x2 = XAND(x2, x1, x0); x0 = XOR_OR(x0, x2, x1); x1 = XOR_OR(x1, x2, x0); /* x2 = ~x2 folded below */
-    x7 = X2(x7, x1); x3 = XN2(x3, x2); x4 = X2(x4, x0);
-    t0 = x7; t1 = x3; t2 = x4;
-    x6 = XAND(x6, t0, x5); t0 = X2(t0, x6); x6 = XOR_OR(x6, t2, t1); t1 = X2(t1, x5);
-    x5 = XOR_OR(x5, x6, t2); t2 = XAND(t2, t1, t0);
+    x5 = XAND(x5, x7, x6);
+    x4 = XAND(x4, x3, x5);
+    x7 = X2(x7, x4);
+    x6 = X2(x6, x3);
+    x3 = XOR_OR(x3, x4, x5);
+    x5 = X2(x5, x7);
+    x4 = XAND(x4, x5, x6);
+    x2 = XAND(x2, x1, x0);
+    x0 = XOR_OR(x0, x2, x1);
+    x1 = XOR_OR(x1, x2, x0); /* x2 = ~x2 folded below */
+    x7 = X2(x7, x1);
+    x3 = XN2(x3, x2);
+    x4 = X2(x4, x0);
+    t0 = x7;
+    t1 = x3;
+    t2 = x4;
+    x6 = XAND(x6, t0, x5);
+    t0 = X2(t0, x6);
+    x6 = XOR_OR(x6, t2, t1);
+    t1 = X2(t1, x5);
+    x5 = XOR_OR(x5, x6, t2);
+    t2 = XAND(t2, t1, t0);
     /* y7 = x1^t2, y6 = x3, y5 = x4, y4 = x5, y3 = x6, y2 = ~x2^t0, y1 = x0^t1, y0 = x7; row j goes to
      * bit (c + R[j]) & 7 with R = (0,7,4,3,6,5,1,2); the round constant i flips row 0's bits */
 #define S_(j, r) (8 * (j) + ((c + (r)) & 7))
     unsigned s0 = S_(0, 0);
-    nx[s0] = (i >> c & 1) ? XN2(x7, BP_KEY(rk, (s0) * KS)) : X2(x7, BP_KEY(rk, (s0) * KS));
+    nx[s0] = (i >> c & 1) ? XN2(x7, BP_KEY(rk, (s0)*KS)) : X2(x7, BP_KEY(rk, (s0)*KS));
     nx[S_(1, 7)] = X3(x0, t1, BP_KEY(rk, (S_(1, 7)) * KS));
     nx[S_(2, 4)] = XN3(x2, t0, BP_KEY(rk, (S_(2, 4)) * KS));
     nx[S_(3, 3)] = X2(x6, BP_KEY(rk, (S_(3, 3)) * KS));
@@ -222,14 +218,13 @@ BP_FN void bp_ctr_keystream(const bp_w *rkp, unsigned rounds, uint64_t ctr0, con
         for (unsigned c = 0; c < 8; c++) bp_column(st, nx, rkp + 64 * i, 1, 0, c); /* constants are in rkp */
         if (i == rounds) {
             BP_UNROLL
-            for (unsigned l = 0; l < BP_LANES; l++)
+            for (unsigned l = 0; l < BP_LANES; l++) BP_UNROLL
+            for (unsigned j = 0; j < 8; j++) {
+                unsigned byte = 0;
                 BP_UNROLL
-                for (unsigned j = 0; j < 8; j++) {
-                    unsigned byte = 0;
-                    BP_UNROLL
-                    for (unsigned bit = 0; bit < 8; bit++) byte |= (unsigned)(nx[8 * j + bit] >> l & 1) << bit;
-                    out[8 * l + j] = (uint8_t)((in ? in[8 * l + j] : 0) ^ byte);
-                }
+                for (unsigned bit = 0; bit < 8; bit++) byte |= (unsigned)(nx[8 * j + bit] >> l & 1) << bit;
+                out[8 * l + j] = (uint8_t)((in ? in[8 * l + j] : 0) ^ byte);
+            }
             return;
         }
     }
