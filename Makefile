@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 NURI := $(VENV)/bin/nuri
 CMAKE_COMMON := -G Ninja -DNURI_WERROR=ON
 
-.PHONY: peers all demo bootstrap-all check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
+.PHONY: peers all demo bootstrap-demo bootstrap-all check check-c check-ct check-python check-cross check-docs bench python bootstrap bootstrap-cross build clean
 
 all: build
 
@@ -24,6 +24,11 @@ bootstrap:
 bootstrap-cross:
 	@scripts/bootstrap.sh cross
 
+# what make demo runs beside the host tools: the emulated targets, the hardware core's simulation and
+# the benchmark peers (cargo)
+bootstrap-demo:
+	@scripts/bootstrap.sh cross hwsim peers
+
 # every group in scripts/deps/ (make check runs every component's tests)
 bootstrap-all:
 	@scripts/bootstrap.sh all
@@ -33,9 +38,13 @@ build: bootstrap
 	cmake -S . -B build/release $(CMAKE_COMMON) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	ninja -C build/release -j$(JOBS)
 
-# The Python package (C core + cffi bindings + the nuri CLI) installed into .venv.
+# The Python package (C core + cffi bindings + the nuri CLI, with its runtime dependencies) installed
+# into .venv, and beside it the checkout's nuri-dev toolkit (tools/: report, benchmark peers, hardware
+# simulation, database and video fixtures), editable: it runs from this checkout and is never in the wheel
+# (PYTHONWARNINGS quiets setuptools' page of notices about editable installs).
 python: bootstrap
 	$(VENV)/bin/pip install -q --no-build-isolation .
+	PYTHONWARNINGS=ignore $(VENV)/bin/pip install -q --no-build-isolation --no-deps -e tools
 
 # ---- tests ----
 check: bootstrap-all check-c check-ct check-python check-docs check-cross $(CHECK_EXTRA)
@@ -73,10 +82,12 @@ peers:
 	  if command -v cargo >/dev/null; then (cd $$(dirname $$m) && cargo build -q --release) || echo "peers: $$m failed to build (skipped)"; \
 	  else echo "peers: cargo not found, skipping $$m"; fi; done
 
-# The main job. `nuri report` ends with a summary of its parts (self-test, host benchmarks, peers, each
-# emulated target: ok / FAILED / skipped and why), writes the same at the top of report/index.md, and
-# exits non-zero when a part it attempted failed.
-demo: bootstrap-cross python
+# The main job: every system at work. `nuri report` runs the self-test, the host benchmarks with peers,
+# the emulated targets, the ML-KEM hardware core in simulation (ML-KEM-768, NBU = 2, bit-exact against
+# the C library) and key search (every engine, the GPU's when usable), writes report/index.md (headline
+# figures beside peers first, charts, then the long tables), ends with a summary of its parts (ok /
+# FAILED / skipped and why) and exits non-zero when a part it attempted failed.
+demo: bootstrap-demo python
 	$(NURI) selftest
 	$(NURI) report
 

@@ -55,7 +55,7 @@ check-db: pg-install duckdb-ext python
 
 db-soak: pg-install duckdb-ext python
 	NURI_DB_REQUIRED=1 NURI_DUCKDB_EXT=$(CURDIR)/$(DUCKDB_EXT) NURI_DB_ROWS=1000000 NURI_DB_RT_ROWS=100000 $(VENV)/bin/pytest -q tests/db
-	NURI_DUCKDB_EXT=$(CURDIR)/$(DUCKDB_EXT) $(VENV)/bin/python -m nuri.fea_engines.roundtrip --rows 10000000
+	NURI_DUCKDB_EXT=$(CURDIR)/$(DUCKDB_EXT) $(VENV)/bin/python -m nuri_dev.roundtrip --rows 10000000
 
 bench-db: pg-install duckdb-ext duckdb-floor-ext python
 	@mkdir -p build

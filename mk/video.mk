@@ -5,11 +5,11 @@
 .PHONY: video-bench check-video-bench
 video-bench: bootstrap-cross python
 	@mkdir -p build
-	@set -o pipefail; $(PY) -m nuri.seal.videobench --dir build/video-bench | tee -a build/bench.json
+	@set -o pipefail; $(PY) -m nuri_dev.videobench --dir build/video-bench | tee -a build/bench.json
 	@cat build/video-bench/table.md
 
 check-video-bench: bootstrap-cross python
-	$(PY) -m nuri.seal.videobench --dir build/video-smoke --seconds 1 --sizes 160x120 --runs 1 >/dev/null
+	$(PY) -m nuri_dev.videobench --dir build/video-smoke --seconds 1 --sizes 160x120 --runs 1 >/dev/null
 	@grep -q '160x120 | h264' build/video-smoke/table.md
 
 CHECK_EXTRA += check-video-bench

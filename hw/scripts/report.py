@@ -117,7 +117,7 @@ def ecp5_flow(seed):
     return ECP5_SYNTH + " ".join(ECP5_PART) + " --seed " + seed
 
 
-# the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; python/nuri/tools/anchors.py)
+# the work: 170,945 LUT x 38.684 us (Vitis HLS, ZCU106; tools/nuri_dev/anchors.py)
 WORK_LUT_US = 170945 * 38.684
 
 

@@ -32,7 +32,6 @@ nuri.keyfile.KeyFileError: key file says 128 bits but holds 2 bytes (expected 16
 
 import os
 import re
-import stat
 import tempfile
 
 MAGIC = "nuri-key-v1"
@@ -179,11 +178,6 @@ def write_secret_file(path: str, data: bytes, force: bool = False, mode: int = 0
 def write_key(path: str, key: bytes, force: bool = False) -> None:
     """Writes a key file (text form, mode 0600); refuses to overwrite unless ``force``."""
     write_secret_file(path, format_key(key).encode(), force)
-
-
-def is_private(path: str) -> bool:
-    """True when no one but the owner can read the file."""
-    return not (os.stat(path).st_mode & (stat.S_IRWXG | stat.S_IRWXO))
 
 
 # ---- KEM key files (nuri kem keygen; nuri seal -r / nuri open --identity) ----

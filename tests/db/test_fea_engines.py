@@ -38,7 +38,7 @@ def sql_str(s):
 
 @pytest.fixture(scope="module")
 def pg(key_dir):
-    from nuri.fea_engines import postgres
+    from nuri_dev import pgserver as postgres
 
     need(postgres.missing())
     need(
@@ -273,7 +273,8 @@ def test_duckdb_vectors_and_on_error(duck, key_dir):
 def test_spark_and_cross_engine_round_trip(tmp_path):
     """One local two-core Spark session: mapInArrow and pandas_udf paths, stop/keep, then the
     Parquet round trip through every engine with identical ciphertexts."""
-    from nuri.fea_engines import postgres, roundtrip
+    from nuri_dev import pgserver as postgres
+    from nuri_dev import roundtrip
 
     try:
         import pyspark  # noqa: F401
@@ -300,10 +301,11 @@ def test_spark_and_cross_engine_round_trip(tmp_path):
         )
         u = fs.pandas_encrypt_udf("####-####-####-****", k)
         t = s.createDataFrame([("4111-1111-1111-1234",)], "c string")
-        assert (
-            t.select(u("c")).collect()[0][0]
-            == ColumnCipher(KEY, "template:####-####-####-****").encrypt(["4111-1111-1111-1234"])[0]
-        )
+        enc = ColumnCipher(KEY, "template:####-####-####-****").encrypt(["4111-1111-1111-1234"])[0]
+        assert t.select(u("c")).collect()[0][0] == enc
+        back = fs.pandas_decrypt_udf("####-####-####-****", k)
+        t2 = s.createDataFrame([(enc,)], "c string")
+        assert t2.select(back("c")).collect()[0][0] == "4111-1111-1111-1234"
         bad = s.createDataFrame([("4111111111111111",), ("n/a",)], "c string").coalesce(1)
         with pytest.raises(Exception, match="has no digits"):
             fs.encrypt(bad, {"c": "digits"}, k).collect()

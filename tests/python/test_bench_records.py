@@ -1,12 +1,13 @@
-"""Honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found
-from any directory and run side by side with their family (compared runs alternating), and Ascon shown
-with the faster published C."""
+"""Honest benchmarks: a robust spread (p10-p90) and a busy flag in every record, peers found in the
+checkout from any directory and run side by side with their family (compared runs alternating), and
+Ascon shown with the faster published C."""
 
 import os
 
 import pytest
 
-from nuri.tools import anchors, bench
+from nuri.tools import bench
+from nuri_dev import anchors, peers
 
 
 def test_records_have_a_robust_spread_and_a_busy_flag():
@@ -24,7 +25,7 @@ def test_records_have_a_robust_spread_and_a_busy_flag():
 def test_peers_found_from_any_directory(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("NURI_PEERS_DIR", raising=False)
-    mans = bench.peer_manifests()
+    mans = peers.peer_manifests()
     assert any(m.endswith(os.path.join("bench", "peers", "Cargo.toml")) for m in mans), mans
     names = {os.path.basename(os.path.dirname(m)) for m in mans}
     assert {"peers", "ascon"} <= names
@@ -36,11 +37,11 @@ def test_peers_run_side_by_side_with_their_family(monkeypatch):
     monkeypatch.setattr(bench, "run_c", lambda fam, quick, impl: calls.append(("nuri", fam)) or [])
     monkeypatch.setattr(bench, "run_fea_per_call", lambda quick, impl: [])
     monkeypatch.setattr(
-        bench, "run_interleaved", lambda args, prog, fam, quick, st: calls.append(("both", args[1], prog)) or ([], [])
+        peers, "run_interleaved", lambda args, prog, fam, quick, st: calls.append(("both", args[1], prog)) or ([], [])
     )
-    monkeypatch.setattr(bench, "peer_programs", lambda: ["/x/peer_ascon", "/x/peer_ff1", "/x/peer_other"])
-    monkeypatch.setattr(bench, "_run_one_peer", lambda prog, fam, quick, st: calls.append(("peer", prog)) or [])
-    bench.run("all", quick=True)
+    monkeypatch.setattr(peers, "peer_programs", lambda: ["/x/peer_ascon", "/x/peer_ff1", "/x/peer_other"])
+    monkeypatch.setattr(peers, "run_one_peer", lambda prog, fam, quick, st: calls.append(("peer", prog)) or [])
+    bench.run("all", quick=True, peers=True)
     assert calls == [
         ("nuri", "pipo"),
         ("both", "fea", "/x/peer_ff1"),
@@ -82,7 +83,7 @@ def test_nuri_and_peer_runs_alternate(tmp_path, delay):
     wrapper = tmp_path / "peer_wrap"
     wrapper.write_text(f"#!/bin/sh\nexec {peer} {log} {delay} 'aead-encrypt 4096' 5\n")
     wrapper.chmod(0o755)
-    mine, theirs = bench.run_interleaved(args, str(wrapper), "sparkle", True, status, trace=trace)
+    mine, theirs = peers.run_interleaved(args, str(wrapper), "sparkle", True, status, trace=trace)
     assert any(r["impl"] == "api" and r["op"] == "aead-encrypt" and r["size"] == 4096 for r in mine)
     assert [r["impl"] for r in theirs] == ["peer:fake"], status
     assert status and status[0][1] == "ok" and "alternated with nuri's on 1 comparison" in status[0][2], status
@@ -99,7 +100,7 @@ def test_ascon_shown_with_the_faster_published_c():
     pytest.importorskip("matplotlib")
     import inspect
 
-    from nuri.tools import report
+    from nuri_dev import report
 
     assert "epyc-ascon-aead128" in inspect.getsource(report.chart_sparkle)
 

@@ -157,7 +157,7 @@ def test_report_section(tmp_path):
     each kind of figure named."""
     import json
 
-    from nuri.tools import report
+    from nuri_dev import report
 
     assert report.hw_section(str(tmp_path / "missing.json")) == []
     path = tmp_path / "report.json"
@@ -235,3 +235,33 @@ def test_flattened_lut_count_includes_kept_modules():
     assert got["lut"] == 320 + 320 + 5000 + 80 and got["lutmem"] == 80 and got["ff"] == 7000
     flat = report.parse_stat(stat.split("=== design hierarchy ===")[0])
     assert report.summary(report.flat_totals(flat, "mlkem_axi"))["lut"] == 5080
+
+
+def test_demo_part_compares_every_output_with_the_c_library(monkeypatch):
+    """make demo's hardware part (nuri_dev.hwdemo) on the fake board: ok with its cycles when every output
+    equals nuri.mlkem's, FAILED naming the operation when one byte differs, skipped without a simulator."""
+    from nuri_dev import hwdemo
+
+    dev = hw.PynqDevice(overlay=FakeOverlay(3), allocate=fake_allocate)
+    monkeypatch.setattr(hwdemo, "missing", lambda: None)
+    monkeypatch.setattr(hw, "simulator", lambda level, nbu=2: dev)
+    recs, (name, status, why) = hwdemo.run(trials=2, log=lambda m: None)
+    assert (name, status) == ("ML-KEM hardware", "ok") and "bit-exact with the C library" in why, why
+    assert {(r["op"], r["metric"], r["median"]) for r in recs} >= {
+        ("decaps", "cycles", 1234),
+        ("keygen", "io_cycles", 567),
+    }
+    assert all(r["runs"] == 2 and r["param"] == "ML-KEM-768" for r in recs)
+
+    real = dev._command
+
+    def one_byte_off(op, data, out_len):
+        status, core, io, out = real(op, data, out_len)
+        return status, core, io, (bytes([out[0] ^ 1]) + out[1:]) if op == 1 else out  # encaps only
+
+    monkeypatch.setattr(dev, "_command", one_byte_off)
+    _, (_, status, why) = hwdemo.run(trials=1, log=lambda m: None)
+    assert status == "failed" and "encaps differs from nuri.mlkem" in why, why
+
+    monkeypatch.setattr(hwdemo, "missing", lambda: "not installed: verilator")
+    assert hwdemo.run(log=lambda m: None) == ([], ("ML-KEM hardware", "skipped", "not installed: verilator"))

@@ -241,7 +241,7 @@ def test_bench_records_follow_the_schema(tmp_path):
     r = run(
         sys.executable,
         "-m",
-        "nuri.seal.videobench",
+        "nuri_dev.videobench",
         "--dir",
         tmp_path,
         "--seconds",

@@ -18,12 +18,19 @@ def register(sub):
         nargs="?",
         default="all",
         help="pipo, fea, sparkle, mlkem, keysearch or all (default); fpe-engines: FEA in the CLI, "
-        "DuckDB, PostgreSQL and Spark (not part of all)",
+        "DuckDB, PostgreSQL and Spark (not part of all; from a checkout)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON record per line")
     p.add_argument("--quick", action="store_true", help="fewer runs and sizes (smoke test)")
     p.add_argument("--impl", help="only implementations whose name contains this")
-    p.add_argument("--no-peers", action="store_true", help="skip peer programs (bench/peers)")
+    peers = p.add_mutually_exclusive_group()
+    peers.add_argument(
+        "--peers",
+        action="store_true",
+        help="measure the peer programs too (a checkout's bench/peers; the default there, unavailable from an "
+        "installed wheel)",
+    )
+    peers.add_argument("--no-peers", action="store_true", help="skip the peer programs")
     p.add_argument(
         "--breakdown",
         action="store_true",
@@ -42,19 +49,35 @@ def _fmt(v):
     return f"{v:.3g}"
 
 
+def _wants_peers(args):
+    """Peers run from a checkout (nuri-dev installed) unless --no-peers; --peers insists on them (exit 2
+    from an installed wheel); otherwise a wheel runs without them and says so in one line."""
+    from ..tools import NeedsCheckout, bench
+
+    if args.peers:
+        return bench.peer_toolkit()  # NeedsCheckout from a wheel: one line, exit 2 (cli/main.py)
+    if args.no_peers or args.impl or args.family == "keysearch":  # key search has no peer
+        return None
+    try:
+        return bench.peer_toolkit()
+    except NeedsCheckout:
+        print("nuri bench: no peers: they are built from a checkout of nuri (bench/peers)", file=sys.stderr)
+        return None
+
+
 def run(args):
-    from ..tools import bench
+    from ..tools import bench, dev_toolkit
 
     if args.breakdown:
         return _breakdown(args)
     if args.family == "fpe-engines":
-        from ..fea_engines import bench as engines
-
+        engines = dev_toolkit("engines_bench", "the database benchmark (its PostgreSQL, DuckDB and Spark fixtures)")
         return _print(engines.run(quick=args.quick, impl=args.impl), args.json)
-    peers = not args.no_peers and not args.impl and args.family != "keysearch"  # key search has no peer
+    toolkit = _wants_peers(args)
+    peers = toolkit is not None
     status = []
     if peers:
-        status += [b for b in bench.build_peers() if b[1] != "ok"]
+        status += [b for b in toolkit.build_peers() if b[1] != "ok"]
     try:
         records = bench.run(args.family, args.quick, args.impl, peers=peers, status=status)
     except ValueError as e:

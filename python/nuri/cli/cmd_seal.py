@@ -180,7 +180,7 @@ def _need_argon2():
         import argon2.low_level  # noqa: F401
     except ImportError:
         raise UsageError(
-            "passphrases need Argon2id from the argon2-cffi package, part of the 'cli' extra: pip install 'nuri[cli]'"
+            "passphrases need Argon2id from the argon2-cffi package, a dependency of nuri: pip install argon2-cffi"
         ) from None
 
 

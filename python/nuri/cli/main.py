@@ -110,6 +110,8 @@ def _flush_stdout():
 
 
 def main(argv=None):
+    from ..tools import NeedsCheckout
+
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -136,6 +138,10 @@ def main(argv=None):
         _flush_quietly()
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_FAIL
+    except NeedsCheckout as e:  # a job of a checkout's nuri-dev toolkit, asked for from an installed wheel
+        _flush_stdout()
+        print(f"nuri {args.command}: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except Terminated as e:

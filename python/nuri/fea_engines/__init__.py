@@ -1,10 +1,11 @@
 """FEA where the columns live: PostgreSQL, DuckDB and Spark over nuri's one pattern syntax.
 
-- :mod:`nuri.fea_engines.postgres`: a throw-away PostgreSQL server (initdb + pg_ctl on a Unix
-  socket) and the nuri_fea extension (C, db/postgres/) for tests and benchmarks.
-- :mod:`nuri.fea_engines.duckdb`: vectorised DuckDB functions over Arrow batches.
+- PostgreSQL: the nuri_fea extension (C, db/postgres/ in the repository, built and installed by
+  ``make pg-install``).
+- :mod:`nuri.fea_engines.duckdb`: vectorised DuckDB functions over Arrow batches (needs duckdb:
+  ``pip install 'nuri[duckdb]'``).
 - :mod:`nuri.fea_engines.spark`: ``mapInArrow`` and ``pandas_udf`` paths for Spark, keys sent as a
-  broadcast of the key file's bytes.
+  broadcast of the key file's bytes (needs pyspark: ``pip install 'nuri[spark]'``).
 
 Every engine calls :class:`nuri.fea_formats.ColumnCipher` (one C batch call per vector) or, for
 PostgreSQL, the same C pattern code row by row, so the same key, pattern and tweak give the same

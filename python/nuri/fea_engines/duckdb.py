@@ -35,7 +35,6 @@ in ``problems`` (the first ones are printed to stderr, as the CLI does).
 """
 
 import os
-import pathlib
 import sys
 
 from ..fea_formats import ColumnCipher, FitError, parse_tweak
@@ -46,16 +45,18 @@ EXTENSION_FILE = "nuri_fea.duckdb_extension"
 
 
 def extension_path():
-    """The built C extension: $NURI_DUCKDB_EXT, else build/duckdb/nuri_fea.duckdb_extension in the
-    source tree this module comes from or in the current directory; None if there is none."""
+    """The built C extension: $NURI_DUCKDB_EXT, else the one `make duckdb-ext` built in the checkout of
+    the nuri-dev toolkit (build/duckdb/nuri_fea.duckdb_extension), when that toolkit is installed; None if
+    there is none."""
     env = os.environ.get("NURI_DUCKDB_EXT")
     if env:
         return env if os.path.exists(env) else None
-    for root in (pathlib.Path(__file__).resolve().parents[3], pathlib.Path.cwd()):
-        p = root / "build" / "duckdb" / EXTENSION_FILE
-        if p.exists():
-            return str(p)
-    return None
+    try:
+        from nuri_dev import ROOT
+    except ImportError:
+        return None
+    p = ROOT / "build" / "duckdb" / EXTENSION_FILE
+    return str(p) if p.exists() else None
 
 
 def sql_str(s):

@@ -1,4 +1,5 @@
-"""A throw-away PostgreSQL server for tests and benchmarks, and the nuri_fea extension build.
+"""A throw-away PostgreSQL server for tests and benchmarks (the nuri_fea extension is built and
+installed by `make pg-install`).
 
 ``TempServer`` runs initdb + pg_ctl in a temporary directory, listening only on a Unix socket in
 it. initdb refuses to run as root, so under root (CI) the server runs as the ``postgres`` user
@@ -155,35 +156,3 @@ class TempServer:
             self._run([os.path.join(self.bindir, "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"])
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def build_extension(root, install=True):
-    """Builds libnuri (PIC, static, FEA only) and db/postgres; installs into the server's
-    directories when install (needs write access there: root in CI). -> the .so path."""
-    root = pathlib.Path(root)
-    build = root / "build" / "pg"
-    cfg = os.path.join(pg_bindir(), "pg_config")
-    subprocess.run(
-        [
-            "cmake",
-            "-S",
-            str(root),
-            "-B",
-            str(build),
-            "-G",
-            "Ninja",
-            "-DNURI_BUILD_TESTS=OFF",
-            "-DNURI_BUILD_BENCH=OFF",
-            "-DNURI_BUILD_SHARED=OFF",
-            "-DCMAKE_BUILD_TYPE=Release",
-            "-DNURI_ONLY=fea",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    subprocess.run(["ninja", "-C", str(build), "-j2"], check=True, capture_output=True)
-    mk = ["make", "-s", "-C", str(root / "db" / "postgres"), f"PG_CONFIG={cfg}", f"NURI_LIB={build / 'libnuri.a'}"]
-    subprocess.run(mk, check=True, capture_output=True)
-    if install:
-        subprocess.run(mk + ["install"], check=True, capture_output=True)
-    return root / "db" / "postgres" / "nuri_fea.so"

@@ -1,7 +1,7 @@
-"""nuri.hw on the Verilator simulation of mlkem_axi: a small C++ harness
-(hw/sim/mlkem_axi_harness.cpp) built on first use into build/hw/harness/ (or $NURI_HW_BUILD_DIR),
-kept running, and fed commands over pipes. The RTL is found in the source tree ($NURI_HW_RTL,
-or hw/rtl above the working directory or this package)."""
+"""The Verilator simulation of mlkem_axi as a device of nuri.hw (entry point ``nuri.hw.devices``:
+``verilator``): a small C++ harness (hw/sim/mlkem_axi_harness.cpp) built with the checkout's RTL
+(hw/rtl) on first use into build/hw/harness/ (or $NURI_HW_BUILD_DIR), cached by a digest of the
+sources, kept running, and fed commands over pipes."""
 
 import hashlib
 import os
@@ -11,7 +11,9 @@ import subprocess
 import threading
 from pathlib import Path
 
-from ._device import Device
+from nuri.hw import Device
+
+from . import checkout
 
 K_OF_LEVEL = {512: 2, 768: 3, 1024: 4}
 SOURCES = [
@@ -24,24 +26,11 @@ SOURCES = [
     "mlkem_core.v",
     "mlkem_axi.v",
 ]
-_cache = {}
-_lock = threading.Lock()
-
-
-def _hw_dir():
-    env = os.environ.get("NURI_HW_RTL")
-    if env:
-        return Path(env).resolve().parent
-    for start in (Path.cwd(), Path(__file__).resolve()):
-        for d in (start, *start.parents):
-            if (d / "hw" / "rtl" / "mlkem_core.v").exists():
-                return d / "hw"
-    raise RuntimeError("nuri.hw: the core's RTL (hw/rtl) was not found; set NURI_HW_RTL to it")
 
 
 def build(k, nbu=2):
     """Builds (once per RTL version) the harness for ML-KEM with K = k; returns its path."""
-    hw = _hw_dir()
+    hw = checkout() / "hw"
     rtl = hw / "rtl"
     harness = hw / "sim" / "mlkem_axi_harness.cpp"
     files = [rtl / s for s in SOURCES] + sorted(rtl.glob("*.vh")) + [harness]
@@ -52,7 +41,7 @@ def build(k, nbu=2):
     if exe.exists():
         return exe
     if shutil.which("verilator") is None:
-        raise RuntimeError("nuri.hw: verilator is not installed (scripts/bootstrap.sh hw)")
+        raise RuntimeError("nuri.hw: verilator is not installed (scripts/bootstrap.sh hwsim)")
     base.mkdir(parents=True, exist_ok=True)
     tmp = base / f".tmp-{os.getpid()}-{k}-{nbu}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -91,6 +80,8 @@ def build(k, nbu=2):
 
 class VerilatorDevice(Device):
     def __init__(self, level, nbu=2):
+        if level not in K_OF_LEVEL:
+            raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
         self.level, self.nbu = level, nbu
         self._proc = subprocess.Popen(
             [str(build(K_OF_LEVEL[level], nbu))], stdin=subprocess.PIPE, stdout=subprocess.PIPE
@@ -112,14 +103,3 @@ class VerilatorDevice(Device):
             self._proc.stdin.write(b"\xff")
             self._proc.stdin.close()
             self._proc.wait()
-
-
-def simulator(level, nbu=2):
-    """The shared VerilatorDevice for ML-KEM-<level> (built and started on first use)."""
-    with _lock:
-        key = (level, nbu)
-        if key not in _cache:
-            if level not in K_OF_LEVEL:
-                raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
-            _cache[key] = VerilatorDevice(level, nbu)
-        return _cache[key]

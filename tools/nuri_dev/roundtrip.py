@@ -1,8 +1,8 @@
 """The cross-engine round trip: one Parquet column of 16-digit values (with NULLs and a few
 formatted values) encrypted and decrypted by the CLI, DuckDB, PostgreSQL and Spark; every path
 must give the same ciphertexts for the same key and tweak, keep formats and NULLs, and decrypt
-back to the input. Used by tests/python/test_fea_engines.py (small n) and `make db-soak`
-(python -m nuri.fea_engines.roundtrip --rows 10000000).
+back to the input. Used by tests/db/test_fea_engines.py (small n) and `make db-soak`
+(python -m nuri_dev.roundtrip --rows 10000000).
 """
 
 import argparse
@@ -75,7 +75,7 @@ def run_cli(work, src, key_file):
 def run_duckdb(work, src, key_dir):
     import duckdb
 
-    from .duckdb import connect, extension_path, register
+    from nuri.fea_engines.duckdb import connect, extension_path, register
 
     if extension_path():  # the C extension; the Arrow UDFs (same results) when it is not built
         con, sfx = connect(str(key_dir)), ""
@@ -107,7 +107,7 @@ def run_postgres(work, src, key_dir):
     import pyarrow.csv as pc
     import pyarrow.parquet as pq
 
-    from .postgres import TempServer
+    from .pgserver import TempServer
 
     csv_in = work / "pg-in.csv"
     pc.write_csv(pq.read_table(src), csv_in, pc.WriteOptions(include_header=False, quoting_style="needed"))
@@ -138,7 +138,7 @@ def run_postgres(work, src, key_dir):
 def run_spark(work, src, key_file, session=None):
     import pyarrow.parquet as pq
 
-    from . import spark as fs
+    from nuri.fea_engines import spark as fs
 
     s = session or fs.local_session()
     try:
@@ -162,8 +162,8 @@ def roundtrip(n, engines=("cli", "duckdb", "postgres", "spark"), work=None, spar
     """-> {"rows", "engines": {name: seconds}, "problems": [...]}: problems is empty when every path
     gives the same ciphertexts (also equal to nuri.fea_formats'), keeps NULLs and formats, and
     decrypts back."""
-    from .. import keyfile
-    from ..fea_formats import ColumnCipher
+    from nuri import keyfile
+    from nuri.fea_formats import ColumnCipher
 
     work = pathlib.Path(work or tempfile.mkdtemp(prefix="nuri-rt-"))
     key_dir = work / "keys"

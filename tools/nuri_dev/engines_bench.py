@@ -60,7 +60,7 @@ def _say(msg):
 def bench_duckdb(work, n, runs):
     import duckdb
 
-    from .duckdb import connect, extension_path, register, sql_str
+    from nuri.fea_engines.duckdb import connect, extension_path, register, sql_str
 
     cons = {}
     if extension_path():
@@ -112,7 +112,7 @@ def _pg_time(pg, q):
 
 
 def bench_postgres(work, n, runs):
-    from .postgres import TempServer
+    from .pgserver import TempServer
 
     with TempServer(key_dir=work) as pg:
         pg.sql(
@@ -161,7 +161,7 @@ def bench_cli(work, n, runs):
 
 
 def bench_spark(work, n, runs):
-    from . import spark as fs
+    from nuri.fea_engines import spark as fs
 
     s = fs.local_session(2, "nuri-bench")
     try:
@@ -180,7 +180,7 @@ def bench_spark(work, n, runs):
 
 
 def _available():
-    from . import postgres
+    from . import pgserver as postgres
 
     why = {}
     for mod, name in (("duckdb", "duckdb"), ("pyspark", "spark")):
@@ -209,7 +209,7 @@ def run(quick=False, n=None, runs=None, impl=None):
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
 
-    from .. import keyfile
+    from nuri import keyfile
 
     n = n or (100_000 if quick else 1_000_000)
     runs = runs or (1 if quick else 3)

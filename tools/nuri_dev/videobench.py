@@ -1,4 +1,4 @@
-"""The work's table, reproduced (``make video-bench``; ``python -m nuri.seal.videobench``).
+"""The work's table, reproduced (``make video-bench``; ``python -m nuri_dev.videobench``).
 
 One of the works nuri implements protects video by pushing it through Kyber on an FPGA 32 bytes at a
 time: 68.07 s for a 10 s 1080p H.264 clip and 37,297 s for the raw clip (about 1.28 ms per 32-byte

@@ -1,6 +1,8 @@
-"""``nuri report``: self-test, benchmark every family and implementation (host and emulated targets),
-and write ``report/index.md`` with PNG charts that put each measurement beside the published figure it
-corresponds to (python/nuri/anchors.py), stating units and platforms.
+"""``nuri report`` (``make demo``): self-test, benchmark every family and implementation (host and emulated
+targets), run the ML-KEM hardware core in simulation and the key search engines, and write
+``report/index.md`` with PNG charts that put each measurement beside the published figure it corresponds
+to (anchors.py), stating units and platforms. index.md opens with one screen of headline figures beside
+their peers, then the summary of the run's parts, then the charts and the long tables.
 
 Honesty rules the charts follow:
 - x86-64 figures are rdtsc ticks (TSC reference cycles at the nominal clock), not core cycles.
@@ -20,6 +22,7 @@ import subprocess
 import time
 
 from . import anchors as A
+from . import checkout
 
 COLORS = {
     "measured": "#1f77b4",
@@ -27,37 +30,35 @@ COLORS = {
     "published": "#ff7f0e",
     "emulated": "#2ca02c",
     "reference": "#d62728",
+    "simulated": "#9467bd",
 }
-HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": ""}
+HATCH = {"published": "//", "reference": "\\\\", "emulated": "..", "measured": "", "peer": "", "simulated": ""}
 KIND_LABEL = {
     "measured": "nuri, measured in this run",
     "peer": "peer, measured in this run",
     "published": "published figure",
     "emulated": "nuri under QEMU (instructions, not cycles)",
-    "reference": "reference figure measured for the project on a 2-vCPU Xeon VM (nuri.tools.anchors)",
+    "reference": "reference figure measured for the project on a 2-vCPU Xeon VM (tools/nuri_dev/anchors.py)",
+    "simulated": "nuri's hardware core in Verilator (clock cycles of the RTL)",
 }
 
 
 # ----------------------------------------------------------------------------------------------- collection
 
 
+def missing():
+    """Why the report cannot run here (None when it can): its charts need matplotlib."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        return "the report's charts need matplotlib (pip install matplotlib)"
+    return None
+
+
 def run_selftest():
-    from . import selftest
+    from nuri.tools import selftest
 
     return selftest.run()
-
-
-def find_repo_file(rel):
-    """rel (e.g. scripts/bench-cross.sh) in the CWD or a parent directory, else None."""
-    d = os.getcwd()
-    while True:
-        p = os.path.join(d, rel)
-        if os.path.exists(p):
-            return p
-        nd = os.path.dirname(d)
-        if nd == d:
-            return None
-        d = nd
 
 
 CROSS_TARGETS = ("rv32", "rv32-virt", "avr", "aarch64", "cortex-m3")
@@ -83,14 +84,16 @@ def _parse_records(text):
     return recs
 
 
+def cross_script():
+    """The emulated targets' benchmark script of the checkout."""
+    return str(checkout() / "scripts" / "bench-cross.sh")
+
+
 def run_cross(timeout=420, log=print, targets=None):
     """Runs scripts/bench-cross.sh once per emulated target. Returns (records, note, parts) where parts is a
     list of (name, status, why) with status 'ok', 'failed' or 'skipped'."""
     targets = CROSS_TARGETS if targets is None else targets
-    script = find_repo_file("scripts/bench-cross.sh")
-    if not script:
-        why = "scripts/bench-cross.sh not found (run from the source tree)"
-        return [], why, [(f"emulated target {t}", "skipped", why) for t in targets]
+    script = cross_script()
     recs, parts = [], []
     t_all = time.monotonic()
     for t in targets:
@@ -199,7 +202,7 @@ def item_anchor(key, kind="published", label=None):
     return dict(
         label=label or a["label"],
         value=float(a["value"]),
-        kind="reference" if "local measurement" in a["source"] or "this machine" in a["source"] else kind,
+        kind="reference" if "measured for the project" in a["source"] else kind,
         note=f"{a['platform']}; {a['source']}",
     )
 
@@ -495,6 +498,217 @@ def chart_mlkem(recs, outdir):
     return allit
 
 
+def _threads(r):
+    m = re.search(r"threads=(\d+)", str(r.get("param", "")))
+    return int(m.group(1)) if m else 1
+
+
+def chart_keysearch(recs, outdir):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    ks = sorted(pick(recs, "keysearch", op="search", metric="keys_per_s"), key=lambda r: -r["median"])
+    cpu = [r for r in ks if r["impl"] != "cuda"]
+    left = [
+        dict(
+            label=f"{r['impl']}, {_threads(r)} threads" if r["impl"] != "cuda" else f"cuda, {r['platform'][6:]}"[:32],
+            value=float(r["median"]),
+            kind="measured",
+            note="",
+        )
+        for r in ks
+    ] + [item_anchor("rtx3060-pipo-keysearch")]
+    bar_panel(
+        axes[0],
+        left,
+        "PIPO-64/128 key search, 40 unknown key bits: every engine usable here",
+        "keys per second",
+        log=True,
+    )
+    right = [
+        dict(label=f"{r['impl']}", value=float(r["median"]) / _threads(r), kind="measured", note="") for r in cpu
+    ] + [item_anchor("xeon-core-pipo-keysearch")]
+    bar_panel(
+        axes[1], right, "CPU engines per thread vs a byte-sliced prototype per core", "keys/s per thread", log=True
+    )
+    fig.suptitle("PIPO brute-force key search (nuri keysearch)", fontsize=11)
+    save(fig, os.path.join(outdir, "keysearch.png"), left + right)
+    return left + right
+
+
+def chart_hw(hw_recs, outdir):
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    ops = ("keygen", "encaps", "decaps")
+    cyc = {r["op"]: r for r in hw_recs if r["metric"] == "cycles"}
+    io = {r["op"]: r for r in hw_recs if r["metric"] == "io_cycles"}
+    left = []
+    for op in ops:
+        if op in cyc:
+            left.append(
+                dict(label=f"nuri NBU 2 {op}", value=float(cyc[op]["median"]), kind="simulated", note="Verilator")
+            )
+        left.append(item_anchor(f"xl21-768-{op}", label=f"Xing & Li {op}"))
+    bar_panel(axes[0], left, "ML-KEM-768 core cycles, command to result", "clock cycles")
+    right = [
+        dict(label=f"{op} I/O", value=float(io[op]["median"]), kind="simulated", note="AXI4-Stream beats")
+        for op in ops
+        if op in io
+    ]
+    bar_panel(axes[1], right, "AXI4-Stream beats in and out (64 bits a beat, no stalls)", "clock cycles")
+    fig.suptitle(
+        "ML-KEM-768 hardware core (hw/rtl, NBU = 2) in simulation, outputs bit-exact with the C library", fontsize=11
+    )
+    save(fig, os.path.join(outdir, "mlkem-hw.png"), left + right)
+    return left + right
+
+
+# ----------------------------------------------------------------------------------------------- headline
+
+
+def _best(recs, lower=True, **kw):
+    """The best record (lowest or highest median) of those pick() selects, or None."""
+    got = pick(recs, **kw)
+    if not got:
+        return None
+    return (min if lower else max)(got, key=lambda r: float(r["median"]))
+
+
+def _si(v):
+    v = float(v)
+    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if v >= div:
+            return f"{v / div:.3g} {suf}"
+    return f"{v:.3g}"
+
+
+def _num(v):
+    """32.2 M, 24,812, 5.87: a headline figure at a glance."""
+    v = float(v)
+    if v >= 1e6:
+        return _si(v)
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def _short(platform):
+    """A platform up to its first comma outside parentheses ('x86-64 Xeon VM (2 vCPU, KVM), TSC ...' ->
+    'x86-64 Xeon VM (2 vCPU, KVM)')."""
+    depth = 0
+    for i, c in enumerate(platform):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            return platform[:i]
+    return platform
+
+
+def _vs(mine, theirs, lower):
+    """'2.10x faster' / '1.30x slower' / 'even (within 2%)' (lower: smaller is better, as cycles)."""
+    if not mine or not theirs:
+        return "-"
+    r = theirs / mine if lower else mine / theirs
+    if 0.98 <= r <= 1.02:
+        return "even (within 2%)"
+    return f"{r:.2f}x faster" if r >= 1 else f"{1 / r:.2f}x slower"
+
+
+def headline(recs, cross=(), hw_recs=()):
+    """The report's first screen: [(figure, nuri in this run, beside it, comparison)], one row a system,
+    each beside a peer measured in the same run where there is one, else the published figure."""
+    rows = []
+    nuri = [r for r in recs if not str(r.get("impl", "")).startswith("peer:")]
+    peer = [r for r in recs if str(r.get("impl", "")).startswith("peer:")]
+
+    def row(what, mine, unit, lower, beside):
+        """beside: [(label, value)], the first one compared."""
+        if mine is None:
+            return
+        m = float(mine["median"])
+        first = beside[0][1] if beside else None
+        txt = "; ".join(f"{lab}: {_num(v)}" for lab, v in beside) or "-"
+        cell = f"{_num(m)} {unit} ({mine['impl']})"
+        rows.append((what, cell, txt, _vs(m, first, lower)))
+
+    def anchor(key):
+        a = A.by_key(key)
+        return (f"{a['label']} ({_short(a['platform'])})", float(a["value"]))
+
+    def peer_of(**kw):
+        p = _best(peer, **kw)
+        return [(f"{p['impl'][5:]} (same run)", float(p["median"]))] if p else []
+
+    ctr = _best(nuri, family="pipo", op="ctr-encrypt", param="64/128", metric="cpb")
+    row(
+        "PIPO-64/128 CTR, largest size",
+        ctr,
+        "cpb",
+        True,
+        peer_of(family="pipo", impl="peer:openssl.*", metric="cpb") + [anchor("x86-ref-128")],
+    )
+    fea16 = _best(
+        nuri, lower=False, family="fea", op="digits-encrypt", param="FEA-1/128 16 digits", metric="values_per_s"
+    )
+    row(
+        "FEA-1/128, 16-digit values, 1 core",
+        fea16,
+        "values/s",
+        False,
+        peer_of(lower=False, family="fea", metric="values_per_s") + [anchor("x86-ff1-fpe-crate")],
+    )
+    for op, param, pimpl, key in (
+        ("aead-encrypt", "Schwaemm256-128", "peer:ascon-aead.*", "epyc-ascon-aead128"),
+        ("hash", "Esch256", "peer:ascon-hash.*", "epyc-ascon-hash256"),
+    ):
+        row(
+            f"{param}, 4 KiB",
+            _best(nuri, family="sparkle", op=op, param=param, metric="cpb", size=4096),
+            "cpb",
+            True,
+            peer_of(family="sparkle", impl=pimpl, metric="cpb", size=4096) + [anchor(key)],
+        )
+    row(
+        "ML-KEM-768 decaps",
+        _best(nuri, family="mlkem", op="decaps", param="ML-KEM-768", metric="cycles"),
+        "ticks",
+        True,
+        peer_of(family="mlkem", op="decaps", param="ML-KEM-768", metric="cycles")
+        + [anchor("x86-pqcrystals-avx2-768-decaps")],
+    )
+    hwd = _best(list(hw_recs), family="mlkem-hw", op="decaps", metric="cycles")
+    row("ML-KEM-768 hardware core decaps (NBU 2, simulated)", hwd, "cycles", True, [anchor("xl21-768-decaps")])
+    ks = [r for r in nuri if r.get("family") == "keysearch" and r.get("metric") == "keys_per_s"]
+    cpu = max((r for r in ks if r["impl"] != "cuda"), key=lambda r: r["median"], default=None)
+    if cpu:
+        per = dict(cpu, median=float(cpu["median"]) / _threads(cpu))
+        row(
+            f"PIPO key search, per CPU thread ({_threads(cpu)} threads: {_si(cpu['median'])} keys/s)",
+            per,
+            "keys/s",
+            False,
+            [anchor("xeon-core-pipo-keysearch")],
+        )
+    gpu = next((r for r in ks if r["impl"] == "cuda"), None)
+    row("PIPO key search, GPU", gpu, "keys/s", False, [anchor("rtx3060-pipo-keysearch")])
+    rv = _best(
+        list(cross),
+        family="pipo",
+        impl="rv32-4blk",
+        op="ecb-encrypt",
+        param="64/128",
+        metric="instructions_per_byte",
+        platform="rv32-qemu-sifive_e",
+    )
+    if rv:
+        m = float(rv["median"])
+        rows.append(
+            (
+                "PIPO-64/128 ECB on RV32 (QEMU sifive_e)",
+                f"{m:.3g} instructions/byte (rv32-4blk)",
+                f"{anchor('rv32-ecb-4blk')[0]}: {A.by_key('rv32-ecb-4blk')['value']:g} cycles/byte",
+                "not the same unit",
+            )
+        )
+    return rows
+
+
 # ----------------------------------------------------------------------------------------------- markdown
 
 
@@ -545,12 +759,32 @@ def hw_section(path):
     return L
 
 
-def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=(), hw=()):
-    L = ["# nuri report", ""]
+def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts=(), hw=(), head=()):
+    L = [
+        "# nuri report",
+        "",
+        f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
+        f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.",
+        "",
+    ]
+    if head:
+        L += [
+            "## Headline figures",
+            "",
+            "The best implementation of each system in this run, beside a peer measured in the same run "
+            '("same run") where there is one, and a published or reference figure (other machines: context, '
+            "not a race). The comparison is with the first figure beside it.",
+            "",
+            _md_table(
+                [tuple(c.replace("|", "\\|") for c in r) for r in head],
+                ["system", "nuri, this run", "beside it", "nuri vs. the first"],
+            ),
+            "",
+        ]
     if parts:
         bad = [p for p in parts if p[1] == "failed"]
         L += [
-            "## Summary",
+            "## Summary of this run",
             "",
             (f"**{len(bad)} part(s) of this run FAILED.**" if bad else "Every part that ran passed.")
             + " Skipped parts did not run on this machine (the reason is given).",
@@ -562,14 +796,13 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
             "",
         ]
     L += [
-        f"Generated {info['when']} by `nuri report` (nuri {info['version']}) on **{info['cpu']}**, "
-        f"{info['cores']} logical CPUs, CPU features used by dispatch: `{info['features']}`.",
-        "",
         "**Units, stated honestly.** On x86-64, `cycles` and `cpb` are `rdtsc` ticks: TSC reference cycles at the "
-        f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles, on a shared, noisy 2-core VM; medians of "
-        "several runs. Emulated targets report executed *instructions* counted under QEMU: they are not cycles on "
-        "silicon. Published figures keep their own units and platforms; hatched bars are figures not measured in "
-        "this run. The anchors and their sources are in `nuri.tools.anchors`; `docs/performance.md` lists them.",
+        f"nominal clock ({info['ghz'] or '?'} GHz here), not core cycles; medians of several runs (on a shared "
+        "machine other processes show in the spread: **busy** marks it). Emulated targets report executed "
+        "*instructions* counted under QEMU: they are not cycles on silicon. The hardware core's figures are clock "
+        "cycles of its RTL in Verilator. Published figures keep their own units and platforms; hatched bars are "
+        "figures not measured in this run. The anchors and their sources are in `tools/nuri_dev/anchors.py`; "
+        "`docs/performance.md` lists them.",
         "",
         "## Self-test",
         "",
@@ -657,10 +890,44 @@ def write_markdown(outdir, info, st_rows, recs, cross, cross_note, charts, parts
 # ----------------------------------------------------------------------------------------------- main
 
 
-def make_report(outdir="report", quick=False, cross=True, peers=True, log=print):
+def keysearch_part(recs):
+    """The key search part of the summary: every engine usable here measured (the GPU's when one can be
+    used), and each CPU engine finding the key of the README's pair with 16 bits unknown."""
+    from nuri import keysearch
+    from nuri.keysearch import bench as ks_bench
+    from nuri.keysearch import gpu
+
+    ks = sorted(
+        (r for r in recs if r.get("family") == "keysearch" and r.get("metric") == "keys_per_s"),
+        key=lambda r: -r["median"],
+    )
+    want = ks_bench.usable_engines()
+    missing = [e for e in want if e not in {r["impl"] for r in ks}]
+    prob = keysearch.Problem(
+        "pipo-64/128", "9722152EAD201D7ED2289477DD16????", [("2600271EF6528509", "27035DAD81296B6B")]
+    )
+    wrong = []
+    for e in keysearch.implementations():
+        hits, _ = prob.search(0, prob.keyspace, impl=e)
+        if [prob.key_hex(i) for i in hits] != ["9722152EAD201D7ED2289477DD16C46D"]:
+            wrong.append(e)
+    why = ", ".join(f"{r['impl']} {_si(r['median'])}" for r in ks) + " keys/s" if ks else "no records"
+    reason = gpu.unavailable_reason()
+    why += f"; GPU not measured: {reason}" if reason else ""
+    if missing or wrong or not ks:
+        bad = [f"not measured: {', '.join(missing)}"] if missing else []
+        bad += [f"did not find the known key: {', '.join(wrong)}"] if wrong else []
+        return ("key search", "failed", "; ".join(bad or ["no records"]) + f" ({why})")
+    return ("key search", "ok", why + "; every CPU engine finds the README pair's key (16 bits unknown)")
+
+
+def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, log=print):
     """Runs everything and writes outdir/index.md, outdir/*.png, outdir/records.json. Returns a summary dict."""
-    from .. import __version__, cpu_features
-    from . import bench
+    from nuri import __version__, cpu_features
+    from nuri.tools import bench
+
+    from . import hwdemo
+    from . import peers as peer_runner
 
     os.makedirs(outdir, exist_ok=True)
     t0 = time.monotonic()
@@ -673,7 +940,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
     peer_status = []
     if peers:
         log("report: building the peer programs (bench/peers, cargo) ...")
-        built = bench.build_peers(log=log)
+        built = peer_runner.build_peers(log=log)
         parts += [b for b in built if b[1] != "ok"]
     log(f"report: benchmarks on the host ({'quick' if quick else 'full'}) ...")
     try:
@@ -695,6 +962,14 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
     else:
         parts.append(("peers", "skipped", "--no-peers"))
     log(f"report: {len(recs)} host records in {time.monotonic() - t0:.0f} s")
+    if any(r.get("family") == "keysearch" for r in recs) or "keysearch" in bench.families():
+        parts.append(keysearch_part(recs))
+    hw_recs = []
+    if hw:
+        hw_recs, hw_part = hwdemo.run(log=log)
+        parts.append(hw_part)
+    else:
+        parts.append(("ML-KEM hardware", "skipped", "--no-hw"))
     cross_recs, cross_note = ([], "emulated targets skipped (--no-cross)")
     if cross:
         log("report: emulated targets (scripts/bench-cross.sh) ...")
@@ -713,7 +988,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
         features=" ".join(cpu_features()),
     )
     with open(os.path.join(outdir, "records.json"), "w") as f:
-        for r in recs + cross_recs:
+        for r in recs + cross_recs + hw_recs:
             f.write(json.dumps(r) + "\n")
     charts = []
     chart_pipo(recs, cross_recs, outdir)
@@ -755,7 +1030,7 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "FEA",
             "fea.png",
             "Values per second in batches (1 core) per implementation, beside FF1 (AES-128, radix 10) measured "
-            "in the same run when the peer is built, and the reference figures of nuri.tools.anchors.",
+            "in the same run when the peer is built, and the reference figures of tools/nuri_dev/anchors.py.",
         )
     )
     chart_mlkem(recs, outdir)
@@ -764,19 +1039,51 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, log=print)
             "ML-KEM-768",
             "mlkem.png",
             "Median TSC ticks per operation beside pq-crystals ref/avx2 and mlkem-native C/AVX2 as measured by the "
-            "project on a 2-vCPU Xeon VM with a 2.6 GHz TSC (nuri.tools.anchors): same unit, "
+            "project on a 2-vCPU Xeon VM with a 2.6 GHz TSC (tools/nuri_dev/anchors.py): same unit, "
             "but compare the CPU model above before reading small differences.",
         )
     )
-    hw = hw_section(find_repo_file(os.path.join("build", "hw", "report.json")))
-    parts.append(
+    chart_keysearch(recs, outdir)
+    charts.append(
         (
-            "ML-KEM hardware",
-            "ok" if hw else "skipped",
-            "build/hw/report.json" if hw else "no build/hw/report.json (run make hw-report)",
+            "PIPO key search",
+            "keysearch.png",
+            "Keys per second of every key search engine usable here (`nuri bench keysearch`: all threads, 40 "
+            "unknown key bits, no match expected), the GPU's when one can be used, beside the bitsliced CUDA "
+            "search published for an RTX 3060 (left); each CPU engine per thread beside a byte-sliced "
+            "AVX-512+GFNI prototype measured for the project, per core (right).",
         )
     )
-    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw)
+    if hw_recs:
+        chart_hw(hw_recs, outdir)
+        charts.append(
+            (
+                "ML-KEM hardware core",
+                "mlkem-hw.png",
+                "Clock cycles of the ML-KEM-768 core (hw/rtl, two dual-butterfly units) in the Verilator "
+                "simulation, from command to result, beside Xing & Li's published k = 3 core (Artix-7, "
+                "TCHES 2021); its outputs checked bit for bit against nuri's C library (left). The AXI4-Stream "
+                "transfers in and out are extra (right). `make hw-report` has every level, NBU 1/2/4, Yosys "
+                "estimates and the ECP5 Fmax.",
+            )
+        )
+    hw_lines = []
+    if hw_recs:
+        hw_lines = [
+            "## ML-KEM hardware core, this run",
+            "",
+            _md_table(
+                [
+                    (r["impl"], r["op"], r["param"], r["platform"], r["metric"], _fmt(r["median"]), r["runs"])
+                    for r in hw_recs
+                ],
+                ["impl", "op", "param", "platform", "metric", "median", "runs"],
+            ),
+            "",
+        ]
+    hw_lines += hw_section(str(checkout() / "build" / "hw" / "report.json"))
+    head = headline(recs, cross_recs, hw_recs)
+    write_markdown(outdir, info, st_rows, recs, cross_recs, cross_note, charts, parts, hw_lines, head)
     log(f"report: wrote {os.path.join(outdir, 'index.md')} and {len(charts)} charts in {time.monotonic() - t0:.0f} s")
     return dict(
         selftest_failed=n_fail,
