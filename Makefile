@@ -24,9 +24,10 @@ bootstrap:
 bootstrap-cross:
 	@scripts/bootstrap.sh cross
 
-# what make demo runs beside the host tools: the emulated targets and the hardware core's simulation
+# what make demo runs beside the host tools: the emulated targets, the hardware core's simulation and
+# the benchmark peers (cargo)
 bootstrap-demo:
-	@scripts/bootstrap.sh cross hwsim
+	@scripts/bootstrap.sh cross hwsim peers
 
 # every group in scripts/deps/ (make check runs every component's tests)
 bootstrap-all:

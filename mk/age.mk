@@ -41,7 +41,7 @@ check-age-smoke: python
 bench-age: python
 	@if command -v go >/dev/null; then \
 	  scripts/bootstrap.sh seal && $(MAKE) --no-print-directory age-tools && mkdir -p build && \
-	  set -o pipefail && $(PY) -m nuri.seal.agebench --age-bin $(AGE_BIN) --dir build/age-bench | tee -a build/bench.json; \
+	  set -o pipefail && $(PY) -m nuri_dev.agebench --age-bin $(AGE_BIN) --dir build/age-bench | tee -a build/bench.json; \
 	else echo "bench-age: skipped: no go"; fi
 
 CHECK_EXTRA += check-age-smoke

@@ -1,20 +1,22 @@
 # libFuzzer harnesses (fuzz/*.c, clang) with property checks over the public API: streaming = one-shot
 # under random chunking, every implementation against ref, decrypt(encrypt(x)) = x, nothing released on
 # failure. Seeds come from the project's own code (scripts/fuzz_seeds.py, through the Python package).
-# Python code is fuzzed the same way with atheris (fuzz/fuzz_*.py, scripts/deps/fuzz.pip): the sealed
-# video reader and MPEG-TS cutter (fuzz_video.py, which writes its own seeds).
+# Python code is fuzzed the same way with atheris (fuzz/fuzz_*.py, scripts/deps/fuzz.pip; each writes
+# its own seeds with --seeds DIR): the sealed video reader and MPEG-TS cutter (fuzz_video.py), the CSV
+# record reader of nuri fpe (fuzz_csv.py).
 #   make check-fuzz   a short run of each (FUZZ_SMOKE_SECONDS, default 20 s each; FUZZ_PY_SMOKE_SECONDS,
 #                     default 10 s, for the Python ones) - part of make check
+#   make check-fuzz-py  the Python ones alone (no clang build)
 #   make fuzz         long runs (FUZZ_SECONDS, default 600 s each); the corpus grows in build/fuzz/corpus
 FUZZ_TARGETS := schwaemm pipo esch mlkem fea
-FUZZ_PY_TARGETS := video
+FUZZ_PY_TARGETS := video csv
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_PY_SMOKE_SECONDS ?= 10
 FUZZ_SECONDS ?= 600
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_BIN := $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))
 CHECK_EXTRA += check-fuzz
-.PHONY: check-fuzz fuzz fuzz-build fuzz-seeds
+.PHONY: check-fuzz check-fuzz-py fuzz fuzz-build fuzz-seeds fuzz-py-deps
 
 fuzz-build: bootstrap-all
 	cmake -S . -B build/fuzz/lib -G Ninja -DCMAKE_C_COMPILER=clang -DNURI_WERROR=ON -DNURI_BUILD_TESTS=OFF \
@@ -41,8 +43,15 @@ define run_fuzz
 	  grep -E '^stat::(number_of_executed_units|new_units_added)' build/fuzz/logs/$$t.log | tr '\n' ' '; echo; done
 endef
 
+# atheris alone, for check-fuzz-py (fuzz-build installs every group)
+fuzz-py-deps: python
+	@scripts/bootstrap.sh fuzz
+
 check-fuzz: fuzz-build fuzz-seeds
 	$(call run_fuzz,$(FUZZ_SMOKE_SECONDS),$(FUZZ_TARGETS),build/fuzz/fuzz_$$t)
+	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(PY) fuzz/fuzz_$$t.py)
+
+check-fuzz-py: fuzz-py-deps fuzz-seeds
 	$(call run_fuzz,$(FUZZ_PY_SMOKE_SECONDS),$(FUZZ_PY_TARGETS),$(PY) fuzz/fuzz_$$t.py)
 
 fuzz: fuzz-build fuzz-seeds

@@ -80,9 +80,12 @@ for t in $TARGETS; do
                     done
                 done
             done
-            # FEA (neon vs portable C) and SPARKLE (a64/neon vs C) counts have their own drivers
+            # FEA (neon vs portable C), SPARKLE (a64/neon vs C) and ML-KEM (neon vs C; the peers only
+            # with NURI_ARM_PEERS=1: make bench-mlkem-arm) counts have their own drivers
             scripts/bench-fea-neon.sh 2>/dev/null || { echo "bench-cross: aarch64 FEA counts failed" >&2; FAIL=1; }
             bench/arm/count.sh 2>/dev/null || { echo "bench-cross: aarch64 SPARKLE counts failed" >&2; FAIL=1; }
+            NURI_ARM_PEERS=${NURI_ARM_PEERS:-0} bench/arm/count_mlkem.sh 2>/dev/null ||
+                { echo "bench-cross: aarch64 ML-KEM counts failed" >&2; FAIL=1; }
             ;;
         cortex-m3)
             # FEA-1-128, one 64-bit value: whole-run insn counts at 1 and 1+N iterations (semihosting args)

@@ -42,7 +42,7 @@ site=$("$env/bin/python" -c 'import nuri, os; print(os.path.dirname(os.path.dirn
 pkg=$site/nuri
 # what the wheel must not hold: the checkout's tools and any record of where it was built
 for f in _source_tree.py tools/report.py tools/anchors.py hw/_verilator.py fea_engines/postgres.py \
-  fea_engines/bench.py fea_engines/roundtrip.py seal/videobench.py; do
+  fea_engines/bench.py fea_engines/roundtrip.py seal/videobench.py seal/agebench.py; do
   [ ! -e "$pkg/$f" ] || fail "the wheel holds nuri/$f (a job of the checkout's nuri-dev toolkit)"
 done
 [ -x "$pkg/tools/nuri-bench" ] || fail "the wheel lacks the benchmark harness nuri/tools/nuri-bench"

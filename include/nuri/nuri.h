@@ -102,6 +102,7 @@ NURI_API const char *nuri_version(void);
 #define NURI_CPU_VAES       (1u << 14)  /* AES instructions on ymm/zmm */
 #define NURI_CPU_NEON       (1ul << 16) /* ul: int is 16 bits on AVR */
 #define NURI_CPU_ARM_AES    (1ul << 17) /* ARMv8 Cryptography Extension: AESE/AESD/AESMC */
+#define NURI_CPU_ARM_SHA3   (1ul << 18) /* ARMv8.2 SHA-3 extension: EOR3/RAX1/XAR/BCAX */
 
 /* Features of the running CPU that the OS also enabled (XCR0 checked for AVX/AVX-512),
  * minus any bits masked with the environment variable NURI_CPU_MASK (hex, bits to clear). */

@@ -57,7 +57,9 @@ static uint32_t detect(void)
 {
     uint32_t f = NURI_CPU_NEON; /* ASIMD is mandatory in ARMv8-A */
 #if defined(__linux__)
-    if (getauxval(AT_HWCAP) & (1ul << 3)) f |= NURI_CPU_ARM_AES; /* HWCAP_AES */
+    const unsigned long hw = getauxval(AT_HWCAP);
+    if (hw & (1ul << 3)) f |= NURI_CPU_ARM_AES;   /* HWCAP_AES */
+    if (hw & (1ul << 17)) f |= NURI_CPU_ARM_SHA3; /* HWCAP_SHA3 */
 #endif
     return f;
 }
@@ -106,6 +108,7 @@ const char *nuri_cpu_feature_names(uint32_t features, char *out, size_t out_cap)
         {NURI_CPU_PCLMUL, "pclmul"},
         {NURI_CPU_NEON, "neon"},
         {NURI_CPU_ARM_AES, "armv8-aes"},
+        {NURI_CPU_ARM_SHA3, "armv8-sha3"},
     };
     size_t used = 0;
     if (out_cap == 0) return out;

@@ -82,4 +82,25 @@ void nuri_keccakf1600_x8_avx512(uint64_t s[200]);
 void nuri_keccak_tasks_x8_avx512(const nuri_keccak_task *tasks, unsigned n);
 void nuri_keccak_jobs_x8_avx512(const nuri_keccak_job *jobs, unsigned n, unsigned rate);
 
+/* Two Keccak-f[1600] states, interleaved (lane i of instance j at s[2*i + j]), so that lane i of
+ * both is one 128-bit NEON register (keccakx2_neon.c, keccakx2_neon_sha3.c; AArch64 builds and
+ * the emulated NEON build). The permutation on plain NEON, or on the ARMv8.2 SHA-3 extension
+ * (EOR3/RAX1/XAR/BCAX; call it only when nuri_keccakx2_has_sha3()). With the extension one
+ * state alone is also cheapest on the two-way permutation; without it, on the scalar one. The
+ * sponge functions take `sha3` = nuri_keccakx2_has_sha3(), read once by their caller. */
+typedef struct nuri_keccakx2 {
+    _Alignas(16) uint64_t s[50];
+} nuri_keccakx2;
+void nuri_keccakf1600_x2_neon(uint64_t s[50]);
+void nuri_keccakf1600_x2_sha3(uint64_t s[50]);
+int nuri_keccakx2_has_sha3(void);
+/* SHAKE on two instances with equal-length inputs (rate 168 or 136), whole-block squeezing. */
+void nuri_shake_x2_absorb_once(nuri_keccakx2 *st, unsigned rate, const uint8_t *in0, const uint8_t *in1, size_t len,
+                               int sha3);
+void nuri_shake_x2_squeezeblocks(uint8_t *out0, uint8_t *out1, size_t nblocks, nuri_keccakx2 *st, unsigned rate,
+                                 int sha3);
+/* nuri_keccak_jobs two at a time (a pair runs as many permutations as its longer job needs; a
+ * lone last job runs on the two-way permutation with the SHA-3 extension, else on the scalar one). */
+void nuri_keccak_jobs_x2(const nuri_keccak_job *jobs, unsigned n, unsigned rate, int sha3);
+
 #endif

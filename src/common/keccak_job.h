@@ -21,4 +21,18 @@ static inline void nuri_keccak_job_block(uint8_t *blk, const nuri_keccak_job *j,
     }
 }
 
+/* Blocks of job j's padded message, and block b of it: a pointer into j->in when the block lies
+ * whole inside it and is not the last, else assembled (with the padding) in blk. */
+static inline size_t nuri_keccak_job_blocks(const nuri_keccak_job *j, unsigned rate)
+{
+    return (j->prelen + j->len) / rate + 1;
+}
+static inline const uint8_t *nuri_keccak_job_block_at(uint8_t *blk, const nuri_keccak_job *j, size_t b, unsigned rate)
+{
+    const size_t off = b * rate;
+    if (off >= j->prelen && off + rate <= j->prelen + j->len) return j->in + (off - j->prelen);
+    nuri_keccak_job_block(blk, j, off, rate);
+    return blk;
+}
+
 #endif

@@ -30,3 +30,29 @@ if(NURI_X86_64)
     nuri_simd_source(src/common/keccak1_bmi2.c -mbmi -mbmi2)
   endif()
 endif()
+# NEON kernels with the two-way Keccak on plain NEON and on the SHA-3 extension (AArch64 builds:
+# NEON is part of ARMv8-A, so only the SHA-3 file gets extra flags, and dispatch inside the backend
+# runs it only on CPUs whose HWCAP has SHA3). NURI_MLKEM_NEON_EMULATED (test builds, needs SIMDe:
+# mk/mlkem-neon.mk) compiles the same sources on x86-64 through portable intrinsics, so that their
+# vectors and their constant-time check run natively and under valgrind, which has no AArch64.
+option(NURI_MLKEM_NEON_EMULATED "Build the NEON ML-KEM code through portable intrinsics (tests only)" OFF)
+if(NURI_AARCH64 OR NURI_MLKEM_NEON_EMULATED)
+  if(NURI_MLKEM_NEON_EMULATED)
+    set(_mlkem_neon_flags -DNURI_NEON_EMULATED=1)
+    set(_mlkem_sha3_flags -DNURI_NEON_EMULATED=1)
+  else()
+    set(_mlkem_neon_flags "")
+    set(_mlkem_sha3_flags -march=armv8.2-a+sha3)
+  endif()
+  # GCC's scheduling before register allocation spreads the Keccak round over more than the 32
+  # vector registers (spills: 161 instead of 145 instructions per two rounds on the SHA-3 path)
+  set(_keccakx2_flags "")
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT NURI_MLKEM_NEON_EMULATED)
+    set(_keccakx2_flags -fno-schedule-insns)
+  endif()
+  nuri_backend(mlkem neon mlkem_neon.c FLAGS ${_mlkem_neon_flags})
+  if(NOT "src/common/keccakx2_neon.c" IN_LIST NURI_SOURCES)
+    nuri_simd_source(src/common/keccakx2_neon.c ${_mlkem_neon_flags} ${_keccakx2_flags})
+    nuri_simd_source(src/common/keccakx2_neon_sha3.c ${_mlkem_sha3_flags} ${_keccakx2_flags})
+  endif()
+endif()

@@ -8,6 +8,7 @@
 #define MLKEM_BACKENDS(X)             \
     X(NURI_HAVE_MLKEM_AVX512, avx512) \
     X(NURI_HAVE_MLKEM_AVX2, avx2)     \
+    X(NURI_HAVE_MLKEM_NEON, neon)     \
     X(NURI_HAVE_MLKEM_OPT, opt)       \
     X(1, ref)
 

@@ -1,5 +1,5 @@
 /* The ML-KEM backend interface. The FIPS 203 logic (kem.c) is written once over these kernels;
- * an implementation (ref/, opt/, avx2/, avx512/) fills one nuri_mlkem_backend.
+ * an implementation (ref/, opt/, avx2/, avx512/, neon/) fills one nuri_mlkem_backend.
  *
  * Conventions (every backend must keep them; tests/mlkem checks each backend against ref):
  *  - a polynomial is 256 int16_t coefficients, aligned to 64 bytes (one AVX-512 register);
@@ -107,6 +107,9 @@ extern const nuri_mlkem_backend nuri_mlkem_backend_avx2; /* x86-64 builds; needs
 #endif
 #if defined(NURI_HAVE_MLKEM_AVX512)
 extern const nuri_mlkem_backend nuri_mlkem_backend_avx512; /* x86-64 builds; needs AVX-512 at run time */
+#endif
+#if defined(NURI_HAVE_MLKEM_NEON)
+extern const nuri_mlkem_backend nuri_mlkem_backend_neon; /* AArch64 builds (and the emulated NEON test build) */
 #endif
 
 /* Shared portable pieces (defined in ref/, reused by opt/). */

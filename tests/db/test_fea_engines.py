@@ -301,10 +301,11 @@ def test_spark_and_cross_engine_round_trip(tmp_path):
         )
         u = fs.pandas_encrypt_udf("####-####-####-****", k)
         t = s.createDataFrame([("4111-1111-1111-1234",)], "c string")
-        assert (
-            t.select(u("c")).collect()[0][0]
-            == ColumnCipher(KEY, "template:####-####-####-****").encrypt(["4111-1111-1111-1234"])[0]
-        )
+        enc = ColumnCipher(KEY, "template:####-####-####-****").encrypt(["4111-1111-1111-1234"])[0]
+        assert t.select(u("c")).collect()[0][0] == enc
+        back = fs.pandas_decrypt_udf("####-####-####-****", k)
+        t2 = s.createDataFrame([(enc,)], "c string")
+        assert t2.select(back("c")).collect()[0][0] == "4111-1111-1111-1234"
         bad = s.createDataFrame([("4111111111111111",), ("n/a",)], "c string").coalesce(1)
         with pytest.raises(Exception, match="has no digits"):
             fs.encrypt(bad, {"c": "digits"}, k).collect()

@@ -2,17 +2,21 @@
  * both key checks) for every implementation; the NIST-style KAT regenerated with the AES-256
  * CTR-DRBG and compared by SHA-256 with the liboqs digests; our own input-check tests (modulus
  * check for every value 3329..4095, wrong H(ek), every length error, implicit rejection on a
- * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; kernel-level differential
- * tests of every backend against ref and against schoolbook arithmetic; the sample_many hook
- * against the generic path; every backend against ref on malformed keys and ciphertexts.
+ * one-byte change); SHA-3/SHAKE against known answers and OpenSSL; the SIMD Keccak forms (AVX2 x4,
+ * NEON x2 on plain NEON and on the SHA-3 extension) against the portable one; kernel-level
+ * differential tests of every backend against ref and against schoolbook arithmetic; the
+ * sample_many hook against the generic path; every backend against ref on malformed keys and
+ * ciphertexts.
  * Usage: test_mlkem <tests/vectors/mlkem> (the count = 0 .rsp entries are compared field by field) */
 #include <stdlib.h>
 
+#include "aes256.h"
 #include "fips202.h"
 #include "mlkem_impl.h"
 #include "mlkem_vectors.h"
 #include "nuri/mlkem.h"
 #include "nuri/sha3.h"
+#include "sha256.h"
 #include "test_util.h"
 
 #if defined(NURI_TEST_OPENSSL)
@@ -275,9 +279,27 @@ static void test_sha3(void)
                     CHECK_MEM(w4[j], c[j], 3 * rate, "AVX2 x4 SHAKE%d lane %d len %zu", v ? 256 : 128, j, len);
             }
 #endif
+#if defined(NURI_HAVE_MLKEM_NEON)
+            /* NEON x2 (plain NEON, and the SHA-3 extension where the CPU has it) on two different
+             * messages (prefixes of msg and msg + 1) against one-shot SHAKE */
+            for (int sha3 = 0; sha3 <= nuri_keccakx2_has_sha3(); sha3++) {
+                uint8_t w2[2][3 * 168];
+                for (int j = 0; j < 2; j++) {
+                    if (v) nuri_shake256(w2[j], 3 * rate, msg + j, len);
+                    else nuri_shake128(w2[j], 3 * rate, msg + j, len);
+                }
+                nuri_keccakx2 s2;
+                nuri_shake_x2_absorb_once(&s2, rate, msg, msg + 1, len, sha3);
+                nuri_shake_x2_squeezeblocks(c[0], c[1], 1, &s2, rate, sha3);
+                nuri_shake_x2_squeezeblocks(c[0] + rate, c[1] + rate, 2, &s2, rate, sha3);
+                for (int j = 0; j < 2; j++)
+                    CHECK_MEM(w2[j], c[j], 3 * rate, "NEON x2%s SHAKE%d lane %d len %zu", sha3 ? " (SHA-3 ext.)" : "",
+                              v ? 256 : 128, j, len);
+            }
+#endif
         }
     }
-    /* Keccak job lists (pre || in, any domain byte, several rates): portable and AVX2 against
+    /* Keccak job lists (pre || in, any domain byte, several rates): portable and SIMD forms against
      * one-shot SHA-3/SHAKE, with groups of equal and of different block counts */
     {
         static const unsigned rates[3] = {72, 136, 168};
@@ -304,8 +326,20 @@ static void test_sha3(void)
                 else nuri_shake128(ref[j], outlen, cat[j], prelen + len);
             }
             /* v = 0 portable; 1 AVX2 x4 (lone jobs on the BMI2 single state); 2 the same with BMI2
-             * masked (NURI_CPU_MASK), so lone jobs take the portable fallback */
-            for (int v = 0; v < 3; v++) {
+             * masked (NURI_CPU_MASK), so lone jobs take the portable fallback; 3, 4 NEON x2 on plain
+             * NEON and on the SHA-3 extension (where the CPU has it) */
+            for (int v = 0; v < 5; v++) {
+#if defined(NURI_HAVE_MLKEM_NEON)
+                if (v >= 3) {
+                    if (v == 4 && !nuri_keccakx2_has_sha3()) continue;
+                    for (unsigned j = 0; j < n; j++) jobs[j].out = outs[1][j];
+                    nuri_keccak_jobs_x2(jobs, n, rate, v == 4);
+                    for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[1][j], ref[j], jobs[j].outlen) == 0;
+                    continue;
+                }
+#else
+                if (v >= 3) continue;
+#endif
                 for (unsigned j = 0; j < n; j++) jobs[j].out = outs[v > 0][j];
 #if defined(NURI_HAVE_MLKEM_AVX2)
                 char saved[32] = "";
@@ -331,7 +365,8 @@ static void test_sha3(void)
                 for (unsigned j = 0; j < n; j++) ok &= memcmp(outs[v > 0][j], ref[j], jobs[j].outlen) == 0;
             }
         }
-        CHECK(ok, "Keccak job lists (portable, AVX2 x4 and AVX-512 x8) == one-shot SHA-3/SHAKE on 60 random lists");
+        CHECK(ok,
+              "Keccak job lists (portable, AVX2 x4, AVX-512 x8, NEON x2) == one-shot SHA-3/SHAKE on 60 random lists");
     }
 #if defined(NURI_TEST_OPENSSL)
     /* differential against OpenSSL on random lengths */
@@ -371,6 +406,36 @@ static void test_sha3(void)
 #endif
 }
 
+#if defined(NURI_HAVE_MLKEM_NEON)
+/* The two-way permutations against the portable one on random states (each lane its own state). */
+static void test_keccakx2(void)
+{
+    printf("neon: the two-way Keccak %s\n", nuri_keccakx2_has_sha3()
+                                                ? "runs on the SHA-3 extension (EOR3/RAX1/XAR/BCAX)"
+                                                : "runs on plain NEON (no SHA-3 extension)");
+    for (int sha3 = 0; sha3 <= nuri_keccakx2_has_sha3(); sha3++) {
+        int ok = 1;
+        for (int it = 0; it < 20; it++) {
+            uint64_t a[25], b[25];
+            nuri_keccakx2 x;
+            for (int i = 0; i < 25; i++) {
+                a[i] = tu_rand64();
+                b[i] = tu_rand64();
+                x.s[2 * i] = a[i];
+                x.s[2 * i + 1] = b[i];
+            }
+            nuri_keccakf1600(a);
+            nuri_keccakf1600(b);
+            if (sha3) nuri_keccakf1600_x2_sha3(x.s);
+            else nuri_keccakf1600_x2_neon(x.s);
+            for (int i = 0; i < 25; i++) ok &= x.s[2 * i] == a[i] && x.s[2 * i + 1] == b[i];
+        }
+        CHECK(ok, "Keccak-f[1600] x2 on %s == the portable permutation (20 random state pairs)",
+              sha3 ? "the SHA-3 extension" : "plain NEON");
+    }
+}
+#endif
+
 /* ---------------- kernels ---------------- */
 static int16_t modq(int32_t x) { return (int16_t)(((x % MLKEM_Q) + MLKEM_Q) % MLKEM_Q); }
 
@@ -404,13 +469,16 @@ static int in_range(const mlk_poly *a, int lo, int hi)
 static const nuri_mlkem_backend *backend_by_name(const char *name)
 {
     static const nuri_mlkem_backend *const all[] = {
-        &nuri_mlkem_backend_ref,
+        &nuri_mlkem_backend_ref, /* every build */
         &nuri_mlkem_backend_opt,
 #if defined(NURI_HAVE_MLKEM_AVX2)
         &nuri_mlkem_backend_avx2,
 #endif
 #if defined(NURI_HAVE_MLKEM_AVX512)
         &nuri_mlkem_backend_avx512,
+#endif
+#if defined(NURI_HAVE_MLKEM_NEON)
+        &nuri_mlkem_backend_neon,
 #endif
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -830,19 +898,44 @@ static void test_acvp(void)
 }
 
 /* ---------------- NIST-style KAT (AES-256 CTR-DRBG, test code only) ---------------- */
-#if defined(NURI_TEST_OPENSSL)
 typedef struct {
     uint8_t key[32], v[16];
 } drbg;
 
+/* libcrypto's AES where the build has it; the test's own (tests/common/aes256.c) on the emulated
+ * targets, which have no libcrypto (it is checked against FIPS 197 below, and against libcrypto
+ * where both exist). */
 static void aes256_ecb(const uint8_t key[32], const uint8_t in[16], uint8_t out[16])
 {
+#if defined(NURI_TEST_OPENSSL)
     EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     int ol = 0;
     EVP_EncryptInit_ex(c, EVP_aes_256_ecb(), NULL, key, NULL);
     EVP_CIPHER_CTX_set_padding(c, 0);
     EVP_EncryptUpdate(c, out, &ol, in, 16);
     EVP_CIPHER_CTX_free(c);
+#else
+    tu_aes256_encrypt(key, in, out);
+#endif
+}
+
+static void test_aes256(void)
+{
+    uint8_t key[32], pt[16], ct[16], want[16];
+    for (int i = 0; i < 32; i++) key[i] = (uint8_t)i;
+    tu_unhex(pt, 16, "00112233445566778899aabbccddeeff");
+    tu_unhex(want, 16, "8ea2b7ca516745bfeafc49904b496089"); /* FIPS 197, Appendix C.3 */
+    tu_aes256_encrypt(key, pt, ct);
+    CHECK_MEM(ct, want, 16, "test AES-256: FIPS 197 C.3");
+    int ok = 1;
+    for (int it = 0; it < 20; it++) {
+        tu_randbytes(key, 32);
+        tu_randbytes(pt, 16);
+        tu_aes256_encrypt(key, pt, ct);
+        aes256_ecb(key, pt, want);
+        ok &= memcmp(ct, want, 16) == 0;
+    }
+    CHECK(ok, "test AES-256 == the DRBG's AES-256 on random blocks");
 }
 static void v_inc(uint8_t v[16])
 {
@@ -900,8 +993,7 @@ static void sb_add(sbuf *s, const char *name, const uint8_t *b, size_t n)
 static void sha256_hex(char out[65], const char *p, size_t n)
 {
     uint8_t h[32];
-    unsigned int l = 0;
-    EVP_Digest(p, n, h, &l, EVP_sha256(), NULL);
+    tu_sha256(h, p, n);
     for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", h[i]);
 }
 
@@ -1009,7 +1101,6 @@ static void test_kat_files(const char *dir)
         kat_first[li].p = NULL;
     }
 }
-#endif
 
 /* ---------------- our own input-check and error-path tests ---------------- */
 static void keypair(unsigned level, uint8_t *ek, uint8_t *dk)
@@ -1656,18 +1747,17 @@ int main(int argc, char **argv)
 #if defined(NURI_HAVE_MLKEM_AVX512)
     test_keccak_tasks_x8();
 #endif
+#if defined(NURI_HAVE_MLKEM_NEON)
+    test_keccakx2();
+#endif
     test_compress_exhaustive();
     test_compress_all_backends();
     test_kernels();
     test_sample_many();
     test_acvp();
-#if defined(NURI_TEST_OPENSSL)
+    test_aes256();
     test_kat();
     test_kat_files(argv[1]);
-#else
-    (void)argv;
-    CHECK(0, "NIST KAT not run: built without OpenSSL (libcrypto is needed for the test DRBG)");
-#endif
     test_modulus_check();
     test_degenerate_ek();
     test_hash_check_and_rejection();

@@ -64,3 +64,51 @@ def test_stdin_and_missing(tmp_path):
 
 def test_bad_algorithm():
     assert nuri("hash", "sha256", "x") == 2
+
+
+# Every character str.splitlines() breaks a line at, besides LF and CR: a sums file read with it checked
+# the part of such a name before the character (a different file) and could say OK.
+SPLITLINES_ONLY = ["\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+def _hash_cli(*argv, cwd):
+    return subprocess.run([NURI_BIN, "hash", *argv], cwd=cwd, capture_output=True)
+
+
+@pytest.mark.parametrize("ch", SPLITLINES_ONLY + ["\n", "\r", "\\", "\r\n"], ids=lambda c: f"U+{ord(c[0]):04X}")
+def test_check_reads_every_name_back_as_written(tmp_path, ch):
+    """A file named 'a<ch>b' beside a decoy 'a' with the same bytes: -c checks 'a<ch>b' itself, so a
+    change to it is a FAILED, not an OK for the decoy."""
+    name = f"a{ch}b"
+    (tmp_path / name).write_bytes(b"the original")
+    (tmp_path / "a").write_bytes(b"the original")
+    r = _hash_cli("esch256", name, cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.count(b"\n") == 1, r.stdout  # one line, whatever the name holds
+    (tmp_path / "SUMS").write_bytes(r.stdout)
+    r = _hash_cli("esch256", "-c", "SUMS", cwd=tmp_path)
+    shown = (
+        ("\\" + name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r"))
+        if any(c in ch for c in "\n\r\\")
+        else name
+    )
+    assert r.returncode == 0 and r.stdout.decode() == f"{shown}: OK\n" and r.stderr == b"", r
+    (tmp_path / name).write_bytes(b"the original, changed")
+    r = _hash_cli("esch256", "-c", "SUMS", cwd=tmp_path)
+    assert r.returncode == 1 and r.stdout.decode() == f"{shown}: FAILED\n", r
+
+
+def test_check_sums_format_as_sha256sum(tmp_path):
+    """sha256sum's rules: a CR before the LF is dropped (sums edited on Windows); in an escaped line (a
+    leading backslash) only \\\\, \\n and \\r are escapes, anything else makes the line improperly formatted;
+    a name with a NUL cannot be read: one line for it, the lines after it are still checked."""
+    (tmp_path / "a").write_bytes(b"one")
+    (tmp_path / "b\\c").write_bytes(b"two")
+    ha, hb = H.esch256(b"one").hex(), H.esch256(b"two").hex()
+    sums = f"{ha}  a\r\n\\{hb}  b\\\\c\n{ha}  x\0y\n\\{ha}  a\\q\n{ha} *a\n".encode()
+    (tmp_path / "SUMS").write_bytes(sums)
+    r = _hash_cli("esch256", "-c", "SUMS", cwd=tmp_path)
+    assert r.returncode == 1, r
+    assert r.stdout.decode().splitlines() == ["a: OK", "\\b\\\\c: OK", "\\x\\0y: FAILED open or read", "a: OK"]
+    err = r.stderr.decode()
+    assert "Traceback" not in err and "NUL" in err and "SUMS:4:" in err, err
+    assert "1 listed file could not be read" in err and "1 line is improperly formatted" in err, err

@@ -332,3 +332,47 @@ def test_unwritable_output_even_for_root(tmp_path, key):
     assert nuri("seal", "-k", key, "-i", tmp_path / "s.pt", "-o", "/proc/nuri-test") == 2
     (tmp_path / "b").write_bytes(blob)
     assert nuri("open", "-k", key, "-i", tmp_path / "b", "-o", "/proc/nuri-test") == 2
+
+
+def _open_from_offset(tmp_path, prefix, blob, args, env=None):
+    """nuri open -i - -o - with stdin a regular file whose offset is past `prefix` (as after
+    (read -r line; nuri open -i - -o -) < file): both passes must start where the sealed file does."""
+    (tmp_path / "wrapped").write_bytes(prefix + blob)
+    with open(tmp_path / "wrapped", "rb") as f:
+        f.seek(len(prefix))
+        return subprocess.run(
+            [NURI_BIN, "open", *[str(a) for a in args], "-i", "-", "-o", "-"],
+            stdin=f,
+            capture_output=True,
+            env=dict(os.environ, NURI_NO_PROGRESS="1", **(env or {})),
+        )
+
+
+@pytest.mark.parametrize("prefix", [b"x", b"some header line\n" * 300])
+def test_open_stdin_not_at_offset_zero(tmp_path, key, prefix):
+    data = os.urandom(3 * CS + 17)
+    blob = seal(tmp_path, key, data)
+    r = _open_from_offset(tmp_path, prefix, blob, ["-k", key])
+    assert r.returncode == 0 and r.stdout == data, r.stderr
+    bad = bytearray(blob)
+    bad[-1] ^= 1
+    r = _open_from_offset(tmp_path, prefix, bytes(bad), ["-k", key])
+    assert r.returncode == 1 and r.stdout == b""
+
+
+def test_open_age_stdin_not_at_offset_zero(tmp_path):
+    pytest.importorskip("cryptography")
+    data = os.urandom(70000)
+    (tmp_path / "pt").write_bytes(data)
+    env = dict(os.environ, NURI_PASSPHRASE="correct horse", NURI_NO_PROGRESS="1")
+    r = subprocess.run(
+        [NURI_BIN, "seal", "--format", "age", "-p", "--scrypt-work-factor", "10", "-i", "pt", "-o", "pt.age"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+    )
+    assert r.returncode == 0, r.stderr
+    r = _open_from_offset(
+        tmp_path, b"junk\n", (tmp_path / "pt.age").read_bytes(), ["-p"], {"NURI_PASSPHRASE": "correct horse"}
+    )
+    assert r.returncode == 0 and r.stdout == data, r.stderr

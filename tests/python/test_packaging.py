@@ -167,3 +167,24 @@ def test_the_package_never_looks_for_its_checkout():
         ):
             assert needle not in text, f"{path.relative_to(ROOT)} contains {needle!r}"
     assert "_source_tree" not in (ROOT / "python" / "CMakeLists.txt").read_text()
+
+
+def test_the_checkouts_jobs_live_in_the_toolkit():
+    """The report, benchmark peers and fixtures, and the benchmarks against other tools (video, age)
+    are nuri-dev's modules, not the installed package's (scripts/check-wheel.sh checks the wheel)."""
+    for rel in (
+        "tools/report.py",
+        "tools/anchors.py",
+        "hw/_verilator.py",
+        "fea_engines/postgres.py",
+        "fea_engines/bench.py",
+        "fea_engines/roundtrip.py",
+        "seal/videobench.py",
+        "seal/agebench.py",
+    ):
+        assert not (PACKAGE / rel).exists(), f"python/nuri/{rel} belongs to tools/nuri_dev"
+    import nuri_dev.agebench
+    import nuri_dev.videobench
+
+    assert nuri_dev.agebench.__doc__.startswith("nuri against age")
+    assert nuri_dev.videobench.__doc__

@@ -10,7 +10,8 @@ so these modules run from the checkout):
 - ``hwsim``: the Verilator model of the ML-KEM core (hw/rtl), a device of ``nuri.hw`` (entry point
   ``nuri.hw.devices``: ``verilator``); ``hwdemo``: its ML-KEM-768 run for the report;
 - ``engines_bench``, ``pgserver``, ``roundtrip``: FEA in PostgreSQL, DuckDB and Spark (benchmark and
-  test fixtures: a throw-away PostgreSQL server); ``videobench``: the sealed-video benchmark.
+  test fixtures: a throw-away PostgreSQL server); ``videobench``: the sealed-video benchmark;
+  ``agebench``: nuri against age on one large file.
 
 The nuri package finds this toolkit by import alone (``nuri.tools.dev_toolkit``); without it the
 commands that need a checkout say so in one line and exit 2.

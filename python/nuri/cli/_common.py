@@ -137,6 +137,8 @@ def open_input(path):
     """A binary reader for a path or '-' (stdin); open and read errors are usage errors (exit 2)."""
     if path == "-":
         return _Reader(sys.stdin.buffer, "stdin")
+    if "\0" in path:  # only a sums file can name one; open() would raise ValueError
+        raise UsageError(f"cannot read {path!r}: a file name cannot hold a NUL byte")
     try:
         return _Reader(open(path, "rb"), path)
     except OSError as e:
@@ -217,6 +219,8 @@ class AtomicOutput:
         return self.kind in ("stdout", "direct")
 
     def _fail(self, e):
+        if self.kind == "stdout" and isinstance(e, BrokenPipeError):
+            return e  # stdout's reader went away: exit status 141 (cli/main.py), as for every command
         where = "stdout" if self.path == "-" else self.path
         return UsageError(f"cannot write {where}: {e.strerror or e}")
 

@@ -11,10 +11,15 @@ import re
 
 BOM = "\ufeff"
 _BLOCK = 1 << 20
+# The longest record (in characters, its line ending included) and the most fields a record may have: an
+# unbalanced quote near the top of a file would otherwise make the rest of the file one record held in
+# memory. Past either limit the reader stops with CsvError (docs/cli.md states both).
+MAX_RECORD_CHARS = 16 << 20
+MAX_FIELDS = 1 << 16
 
 
 class CsvError(ValueError):
-    """Malformed CSV (an unterminated quote, text after a closing quote)."""
+    """Malformed CSV (an unterminated quote, text after a closing quote, a record past the limits)."""
 
 
 class Record:
@@ -53,32 +58,65 @@ def check_delimiter(d):
     return d
 
 
-class Reader:
-    """Records of a text stream (read in 1 MiB blocks; memory holds one block plus one record)."""
+def _closing_quote(buf, i, n, more):
+    """The index of the quote that ends a quoted field whose text starts at i, looking in buf[:n] only; -1
+    if there is none there (or the last character of buf[:n] is a quote and more text may follow: it may
+    be the first of a ""). Escaped quotes are paired by str.replace, which replaces "" from the left
+    without overlap exactly as a reader pairs them, over slices that double in size: linear time, in C,
+    even for a field made of "" only."""
+    q = buf.find('"', i, n)
+    if q < 0:
+        return -1
+    if q + 1 < n and buf[q + 1] != '"':
+        return q  # the usual case: no "" before the end
+    size = 256
+    while True:
+        e = min(n, q + size)
+        k = buf[q:e].replace('""', "\0\0").find('"')  # the first quote left unpaired
+        if k >= 0 and (q + k + 1 < e or not more):
+            return q + k  # followed by something else than a quote, or the last character of all
+        if e == n:
+            return -1
+        size *= 2  # the slice may have cut a "" in two: look further
 
-    def __init__(self, text, delimiter=","):
+
+class Reader:
+    """Records of a text stream, in time linear in its length and memory bounded by the longest record.
+
+    Text is read in blocks (1 MiB) appended to a buffer. A record that does not end inside the buffer is
+    parsed again from its start once more text has come, and each such read asks for at least as much
+    text as the unfinished record already holds: the buffer doubles, so a record of n characters costs
+    O(n) in all, however many blocks it spans. Quoted fields are scanned with str.find (no regular
+    expression that keeps state per character). A record longer than ``max_record`` characters, or with
+    more than ``max_fields`` fields, is a CsvError. Each record is parsed within a window of max_record + 1
+    characters from its start, so the outcome (the records, or which error on which line) depends on the
+    text alone, never on how it arrived in blocks."""
+
+    def __init__(self, text, delimiter=",", max_record=None, max_fields=None):
         self.f = text
         self.d = check_delimiter(delimiter)
+        self.block = _BLOCK
+        self.max_record = MAX_RECORD_CHARS if max_record is None else max_record
+        self.max_fields = MAX_FIELDS if max_fields is None else max_fields
         self.buf = ""
         self.pos = 0
         self.eof = False
         self.line = 1  # physical line where the next record starts
         self.bom = ""
         self._first = True
-        dq = re.escape(self.d)
-        self._quoted = re.compile(r'"((?:[^"]|"")*)"')
-        self._plain = re.compile(r"[^" + dq + r"\r\n]*")
+        self._plain = re.compile(r"[^" + re.escape(self.d) + r"\r\n]*")
 
     def _more(self):
+        """Appends text to the buffer (at least as much as the unparsed part holds); False at the end."""
         if self.eof:
             return False
-        b = self.f.read(_BLOCK)
+        b = self.f.read(max(self.block, len(self.buf) - self.pos))
         if self._first:
             self._first = False
             if b.startswith(BOM):
                 self.bom, b = BOM, b[1:]
                 if not b:  # the first read held only the BOM
-                    b = self.f.read(_BLOCK)
+                    b = self.f.read(self.block)
         if not b:
             self.eof = True
             return False
@@ -96,49 +134,64 @@ class Reader:
             r = self._record()
             if r is not None:
                 return r
-            if not self._more():  # the record runs past the end of the buffer: need more text
-                r = self._record(final=True)
-                if r is None:
-                    raise CsvError(f"line {self.line}: unterminated quoted field")
-                return r
+            self._more()  # at the end of the text, the next _record() completes the record or fails
 
-    def _record(self, final=False):
-        """Parses one record at self.pos; None if the buffer ends inside it (and not ``final``)."""
-        buf, p, n = self.buf, self.pos, len(self.buf)
+    def _record(self):
+        """Parses one record at self.pos; None if it runs past the buffer and more text may follow."""
+        buf, start, d = self.buf, self.pos, self.d
+        n = min(len(buf), start + self.max_record + 1)  # the window
+        full = n == start + self.max_record + 1
+        more = full or not self.eof  # text may follow buf[:n]
         fields, raw = [], []
+        p = start
         while True:
+            if len(fields) >= self.max_fields:
+                raise CsvError(f"line {self.line}: a record with more than {self.max_fields} fields")
             if p < n and buf[p] == '"':
-                m = self._quoted.match(buf, p)
-                if m is None:
-                    return None
-                fields.append(m.group(1).replace('""', '"'))
+                q = _closing_quote(buf, p + 1, n, more)
+                if q < 0:
+                    if more:
+                        return self._unfinished(full)  # the field (or its "") may go on
+                    raise CsvError(f"line {self.line}: unterminated quoted field")
+                r = buf[p : q + 1]
+                fields.append(r[1:-1].replace('""', '"'))
+                p = q + 1
             else:
-                m = self._plain.match(buf, p)
-                fields.append(m.group(0))
-            raw.append(m.group(0))
-            p = m.end()
+                m = self._plain.match(buf, p, n)
+                r = m.group(0)
+                fields.append(r)
+                p = m.end()
+            raw.append(r)
             if p >= n:
-                if not final and not self.eof:
-                    return None
+                if more:
+                    return self._unfinished(full)
                 end = ""
                 break
             c = buf[p]
-            if c == self.d:
+            if c == d:
                 p += 1
                 continue
             if c == "\r":
-                if p + 1 >= n and not final and not self.eof:
-                    return None  # CR at the end of the buffer: maybe CRLF
+                if p + 1 >= n and more:
+                    return self._unfinished(full)  # CR at the end of the window: maybe CRLF
                 end = "\r\n" if buf.startswith("\r\n", p) else "\r"
             elif c == "\n":
                 end = "\n"
             else:
-                if not final and not self.eof:
-                    return None  # maybe a quoted field cut by the end of the buffer ("" read as its end)
                 raise CsvError(f"line {self.line}: unexpected {c!r} after a closing quote")
             p += len(end)
             break
+        if p - start > self.max_record:  # a CRLF whose LF is the character past the window
+            raise self._too_long()
         rec = Record(fields, raw, end, self.line)
         self.line += sum(x.count("\n") + x.count("\r") - x.count("\r\n") for x in raw) + (1 if end else 0)
         self.pos = p
         return rec
+
+    def _unfinished(self, full):
+        if full:
+            raise self._too_long()
+        return None
+
+    def _too_long(self):
+        return CsvError(f"line {self.line}: a record longer than {self.max_record} characters (an unbalanced quote?)")

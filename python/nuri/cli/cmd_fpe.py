@@ -10,6 +10,11 @@ from . import _common as C
 from .main import UsageError, VerifyError
 
 BATCH_ROWS = 10000
+# Output that is written in place (stdout '-', a FIFO, a character device: there is no temporary file to
+# discard) is held in memory until the whole input has been read without error, up to this many bytes;
+# a larger output is written as it comes once it passes this size, and an error after that says exactly
+# how much was written (docs/cli.md).
+HOLD_BYTES = 64 << 20
 # Longer values are rejected before they are parsed: 128 bits are at most 128 symbols, and a digits value
 # keeps its other characters (dashes, spaces) in place, so allow generous room for those.
 MAX_VALUE_CHARS = 4096
@@ -110,6 +115,11 @@ class Format:
         except ValueError as e:
             raise UsageError(str(e)) from None
         self.kind, self.radix = self.p.kind, self.p.radix
+
+    @property
+    def cipher_symbols(self):
+        """The characters an encrypted symbol can become: the alphabet, or the ten digits."""
+        return self.p.spec[len("alphabet:") :] if self.kind == "alphabet" else "0123456789"
 
     def split(self, value):
         """-> (list of symbol indices to encrypt, rebuild(list) -> str)."""
@@ -240,7 +250,7 @@ class Problems:
         self.count += 1
         msg = f"row {row}, column {col!r}: value {value!r} {why}"
         if self.mode == "stop":
-            raise VerifyError(msg + " (nothing written; --on-error keep leaves such values unchanged)")
+            raise VerifyError(msg + " (--on-error keep leaves such values unchanged)")
         if self.shown < _MAX_REPORTED:
             print(f"nuri fpe: {msg}; left unchanged", file=sys.stderr)
             self.shown += 1
@@ -283,9 +293,7 @@ def transform_values(engine, fmt, values, col, first_row, problems):
             # not a value that does not fit (those were sorted out above) but the parameters (a tweak too
             # large for this length): an error for the whole run, never "left unchanged"
             j = items[0][0]
-            raise UsageError(
-                f"row {first_row + j}, column {col!r}: FEA refused {n}-symbol values: {e} (nothing written)"
-            ) from None
+            raise UsageError(f"row {first_row + j}, column {col!r}: FEA refused {n}-symbol values: {e}") from None
         for (j, _, rebuild), r in zip(items, res):
             out[j] = rebuild(r)
     return out
@@ -318,6 +326,20 @@ def _kind(args):
     raise UsageError(f"cannot tell the format of {args.input} from its name: use --input-format csv|parquet")
 
 
+def _check_csv_formats(pairs, delimiter):
+    """A format whose encrypted symbols include the delimiter, the quote or a line break is refused for
+    CSV: a value that comes out holding one must be quoted, and decryption could not tell that quoting
+    from quotes the file had, so decrypt(encrypt(file)) would not be the file byte for byte."""
+    for col, fmt in pairs:
+        for c, what in ((delimiter, "the delimiter"), ('"', "the quote character"), ("\r", "CR"), ("\n", "LF")):
+            if c in fmt.cipher_symbols:
+                raise UsageError(
+                    f"column {col!r}: format {fmt.p.spec!r} can encrypt a symbol into {c!r}, {what} of this CSV; "
+                    "the quoting that value would need could not be undone byte for byte on decryption: "
+                    + ("choose another --delimiter" if c == delimiter else "use an alphabet without it")
+                )
+
+
 def run(args):
     from . import _csvio
 
@@ -328,6 +350,8 @@ def run(args):
         _csvio.check_delimiter(args.delimiter)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    if kind == "csv":
+        _check_csv_formats(pairs, args.delimiter)
     if kind == "parquet" and args.output == "-":
         raise UsageError("Parquet output needs a file name")
     C.check_output_path(args.output, args.force)
@@ -347,6 +371,89 @@ def run(args):
     return 0
 
 
+class _Held:
+    """The output sink of a run: for a file, straight to AtomicOutput (its temporary is discarded on any
+    error); for stdout, a FIFO or a device, held in memory until commit() so that an error in the input
+    leaves nothing written, up to HOLD_BYTES, after which everything goes out as it comes and an error
+    says how much did (note()). File-like enough for pyarrow's ParquetWriter."""
+
+    closed = False
+
+    def __init__(self, out, limit):
+        self.out, self.limit = out, limit
+        self.parts, self.held, self.sent, self.pos = [], 0, 0, 0
+        self.rows = 0  # data rows passed to write() so far (set by the caller)
+        self.stopped = False  # after an error: nothing more goes out (a Parquet footer written on cleanup)
+        self.failed = False  # a write failed: its own message says so, and how much went out is unknown
+
+    def write(self, b):
+        b = bytes(b)
+        self.pos += len(b)
+        if self.stopped:
+            pass
+        elif not self.out.direct:
+            self.out.write(b)
+        elif not self.sent and self.held + len(b) <= self.limit:
+            self.parts.append(b)
+            self.held += len(b)
+        else:
+            self._release()
+            self._send(b)
+        return len(b)
+
+    def _send(self, data):
+        try:
+            self.out.write(data)
+        except BaseException:
+            self.failed = True
+            raise
+        self.sent += len(data)
+
+    def _release(self):
+        parts, self.parts, self.held = self.parts, [], 0
+        for data in parts:  # one by one: no second copy of what was held
+            self._send(data)
+
+    def tell(self):
+        return self.pos
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+    def commit(self):
+        self._release()
+        self.out.commit()
+
+    def note(self, what):
+        """What an error leaves behind: nothing, or exactly what was written."""
+        if not self.sent:
+            return "nothing written"
+        where = "stdout" if self.out.path == "-" else self.out.path
+        return f"{what(self.rows)} already written to {where} ({self.sent} bytes): that output is incomplete"
+
+
+@contextlib.contextmanager
+def _noted(sink, what):
+    """Errors while the output is being produced end with what they leave behind (_Held.note)."""
+    try:
+        yield
+    except (UsageError, VerifyError) as e:
+        sink.stopped = True
+        if sink.failed:  # "cannot write ...": about the output itself
+            raise
+        raise type(e)(f"{e}; {sink.note(what)}") from None
+    except BaseException:
+        sink.stopped = True
+        raise
+
+
+def _csv_written(rows):
+    return "the header" + (f" and data rows 1..{rows}" if rows else "") + " were"
+
+
 def _run_csv(args, engine, pairs, problems):
     """CSV in, CSV out, byte for byte the same except for the processed fields (cli/_csvio.py)."""
     from . import _csvio
@@ -354,63 +461,75 @@ def _run_csv(args, engine, pairs, problems):
     with C.open_input(args.input) as fb:
         size = C.input_size(fb)
         text = io.TextIOWrapper(fb, encoding="utf-8", errors="strict", newline="")
+        reader = _csvio.Reader(text, args.delimiter)
         try:
-            reader = _csvio.Reader(text, args.delimiter)
             try:
                 header = next(reader)
             except StopIteration:
                 raise UsageError(f"{args.input} is empty (expected a header row)") from None
-            idx = []
-            for col, fmt in pairs:
-                if col not in header.fields:
-                    raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(header.fields)})")
-                if getattr(fmt, "width", None):
-                    raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
-                idx.append((header.fields.index(col), col, fmt))
-            ncols = len(header.fields)
-            with (
-                C.AtomicOutput(args.output, args.force) as out,
-                C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar,
-            ):
-                out.write((reader.bom + header.text(reader.d)).encode("utf-8"))
-                row_no = 1
-                last_pos = 0
-                while True:
-                    batch = []
-                    for r in reader:
-                        if r.is_blank():  # a blank line stays a blank line
-                            batch.append(r)
-                            continue
-                        if len(r.fields) != ncols:
-                            raise UsageError(
-                                f"{args.input}: line {r.line} has {len(r.fields)} fields, the header has {ncols}"
-                            )
-                        batch.append(r)
-                        if len(batch) >= BATCH_ROWS:
-                            break
-                    if not batch:
-                        break
-                    rows = [r for r in batch if not r.is_blank()]
-                    changed = {id(r): {} for r in rows}
-                    for ci, col, fmt in idx:
-                        old = [r.fields[ci] for r in rows]
-                        new = transform_values(engine, fmt, old, col, row_no, problems)
-                        for r, o, v in zip(rows, old, new):
-                            if v != o:
-                                changed[id(r)][ci] = v
-                    out.write("".join(r.text(reader.d, changed.get(id(r))) for r in batch).encode("utf-8"))
-                    row_no += len(rows)
-                    if size:
-                        pos = fb.tell() if fb.seekable() else last_pos
-                        bar.advance(pos - last_pos)
-                        last_pos = pos
-                out.commit()
         except _csvio.CsvError as e:
             raise UsageError(f"{args.input}: {e}") from None
         except UnicodeDecodeError as e:
-            raise UsageError(
-                f"{args.input}: input is not UTF-8 text ({e.reason} at {e.object[e.start : e.start + 4]!r})"
-            ) from None
+            raise UsageError(_not_utf8(args.input, e)) from None
+        idx = []
+        for col, fmt in pairs:
+            if col not in header.fields:
+                raise UsageError(f"{args.input} has no column {col!r} (columns: {', '.join(header.fields)})")
+            if getattr(fmt, "width", None):
+                raise UsageError("digits:W is for integer (Parquet) columns; CSV values keep their own digits")
+            idx.append((header.fields.index(col), col, fmt))
+        with (
+            C.AtomicOutput(args.output, args.force) as out,
+            C.Progress(size if size and size > (4 << 20) else None, f"fpe {args.op}", quiet=args.quiet) as bar,
+        ):
+            sink = _Held(out, HOLD_BYTES)
+            with _noted(sink, _csv_written):
+                try:
+                    _csv_rows(args, reader, header, idx, sink, engine, problems, fb, size, bar)
+                except _csvio.CsvError as e:
+                    raise UsageError(f"{args.input}: {e}") from None
+                except UnicodeDecodeError as e:
+                    raise UsageError(_not_utf8(args.input, e)) from None
+            sink.commit()
+
+
+def _not_utf8(name, e):
+    return f"{name}: input is not UTF-8 text ({e.reason} at {e.object[e.start : e.start + 4]!r})"
+
+
+def _csv_rows(args, reader, header, idx, sink, engine, problems, fb, size, bar):
+    ncols = len(header.fields)
+    sink.write((reader.bom + header.text(reader.d)).encode("utf-8"))
+    row_no = 1
+    last_pos = 0
+    while True:
+        batch = []
+        for r in reader:
+            if r.is_blank():  # a blank line stays a blank line
+                batch.append(r)
+                continue
+            if len(r.fields) != ncols:
+                raise UsageError(f"{args.input}: line {r.line} has {len(r.fields)} fields, the header has {ncols}")
+            batch.append(r)
+            if len(batch) >= BATCH_ROWS:
+                break
+        if not batch:
+            break
+        rows = [r for r in batch if not r.is_blank()]
+        changed = {id(r): {} for r in rows}
+        for ci, col, fmt in idx:
+            old = [r.fields[ci] for r in rows]
+            new = transform_values(engine, fmt, old, col, row_no, problems)
+            for r, o, v in zip(rows, old, new):
+                if v != o:
+                    changed[id(r)][ci] = v
+        sink.write("".join(r.text(reader.d, changed.get(id(r))) for r in batch).encode("utf-8"))
+        row_no += len(rows)
+        sink.rows = row_no - 1
+        if size:
+            pos = fb.tell() if fb.seekable() else last_pos
+            bar.advance(pos - last_pos)
+            last_pos = pos
 
 
 def _run_parquet(args, engine, pairs, problems):
@@ -448,9 +567,12 @@ def _run_parquet(args, engine, pairs, problems):
         C.AtomicOutput(args.output, args.force) as out,
         C.Progress(total if total > 100000 else None, f"fpe {args.op}", unit="rows", quiet=args.quiet) as bar,
     ):
-        writer = pq.ParquetWriter(out.f, schema)
+        # a file: pyarrow writes the temporary itself; a FIFO or a device (-o /dev/stdout): held (_Held)
+        sink = _Held(out, HOLD_BYTES)
+        writer = pq.ParquetWriter(sink if out.direct else out.f, schema)
         try:
-            _parquet_rows(pf, writer, plan, engine, problems, bar, pa)
+            with _noted(sink, lambda rows: "part of a Parquet file (no footer) was"):
+                _parquet_rows(pf, writer, plan, engine, problems, bar, pa)
             writer.close()
         except BaseException:
             # close it here (into the temporary, which is discarded) so that ParquetWriter.__del__ does not
@@ -458,7 +580,7 @@ def _run_parquet(args, engine, pairs, problems):
             with contextlib.suppress(Exception):
                 writer.close()
             raise
-        out.commit()
+        sink.commit()
 
 
 def _parquet_rows(pf, writer, plan, engine, problems, bar, pa):

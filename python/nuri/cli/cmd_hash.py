@@ -52,13 +52,42 @@ def _digest(alg, path):
 
 
 def _escape(name):
-    if "\\" in name or "\n" in name or "\r" in name:
-        return "\\", name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+    """sha256sum's escaping: a name holding a backslash, LF or CR is written with them as \\\\, \\n and \\r
+    after a backslash at the start of the line. The reader splits on LF alone (a CR before it is
+    dropped, as sha256sum drops it), so no other character (form feed, U+2028, ...) can cut a line in
+    two and no escape is needed for them. A NUL (only ever read from a sums file) is shown as \\0."""
+    if "\\" in name or "\n" in name or "\r" in name or "\0" in name:
+        return "\\", name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0")
     return "", name
 
 
+_UNESCAPE = {"\\": "\\", "n": "\n", "r": "\r"}
+
+
 def _unescape(name):
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "r": "\r", "\\": "\\"}.get(m.group(1), m.group(1)), name)
+    """The name of an escaped line; None if it holds an escape sha256sum never writes (or ends in a lone
+    backslash): such a line is improperly formatted."""
+    bad = []
+
+    def one(m):
+        c = _UNESCAPE.get(m.group(1))
+        if c is None:
+            bad.append(m.group(0))
+            return ""
+        return c
+
+    out = re.sub(r"\\(.?)", one, name, flags=re.S)
+    return None if bad else out
+
+
+def _lines(data):
+    """The lines of a sums file exactly as written: split on LF only, one CR before the LF dropped
+    (str.splitlines would also split on VT, FF, FS, GS, RS, NEL, U+2028 and U+2029, all of which may
+    be part of a file name)."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [(ln[:-1] if ln.endswith(b"\r") else ln).decode("utf-8", "surrogateescape") for ln in lines]
 
 
 def run(args):
@@ -80,19 +109,20 @@ def run(args):
     return rc
 
 
-_LINE = re.compile(r"^(\\?)([0-9a-fA-F]+) [ *](.+)$")
+_LINE = re.compile(r"(\\?)([0-9a-fA-F]+) [ *](.+)", re.S)
 
 
 def _check(args):
     n_hex = _ALGS[args.algorithm]
     with C.open_input(args.check) as f:
-        lines = f.read().decode("utf-8", "surrogateescape").splitlines()
+        lines = _lines(f.read())
     bad_format = failed = unreadable = ok = 0
     for ln, line in enumerate(lines, 1):
         if not line.strip() or line.startswith("#"):
             continue
-        m = _LINE.match(line)
-        if not m or len(m.group(2)) != n_hex:
+        m = _LINE.fullmatch(line)
+        name = m and (_unescape(m.group(3)) if m.group(1) else m.group(3))
+        if not m or len(m.group(2)) != n_hex or name is None:
             bad_format += 1
             if not args.status:
                 print(
@@ -100,25 +130,24 @@ def _check(args):
                     file=sys.stderr,
                 )
             continue
-        want, name = m.group(2).lower(), m.group(3)
-        if m.group(1):
-            name = _unescape(name)
+        want = m.group(2).lower()
+        shown = "".join(_escape(name))  # as sha256sum -c prints it: one line whatever the name holds
         try:
             got = _digest(args.algorithm, name)
         except UsageError as e:
             unreadable += 1
             if not args.status:
                 print(f"nuri hash: {e}", file=sys.stderr)
-                print(f"{name}: FAILED open or read")
+                print(f"{shown}: FAILED open or read")
             continue
         if got == want:
             ok += 1
             if not (args.quiet or args.status):
-                print(f"{name}: OK")
+                print(f"{shown}: OK")
         else:
             failed += 1
             if not args.status:
-                print(f"{name}: FAILED")
+                print(f"{shown}: FAILED")
     if ok + failed + unreadable == 0:
         raise VerifyError(f"{args.check}: no properly formatted {args.algorithm} lines found")
     msgs = []

@@ -453,8 +453,9 @@ def _open_args(args, seal, header):
     return {"key": C.load_key(args)}
 
 
-def _open_direct(args, fin, out, header, size, kw):
-    """OUT is stdout, a device or a FIFO: only authenticated plaintext may reach it."""
+def _open_direct(args, fin, out, header, size, kw, origin):
+    """OUT is stdout, a device or a FIFO: only authenticated plaintext may reach it. origin: where the
+    sealed file starts in fin (stdin need not be at offset 0: (read -n 4; nuri open -i - ...) < file)."""
     from .. import seal
 
     if not _seekable(fin):
@@ -466,7 +467,7 @@ def _open_direct(args, fin, out, header, size, kw):
     with C.Progress(size, "verify", quiet=args.quiet) as bar:
         seal.open_stream(fin, lambda b: None, header=header, progress=bar.advance, **kw)
     before = os.fstat(fin.fileno())
-    fin.seek(len(header.to_bytes()))
+    fin.seek(origin + len(header.to_bytes()))
     # Pass 2: every chunk is authenticated again before it is written.
     with C.Progress(size, "open", quiet=args.quiet) as bar:
         seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
@@ -482,9 +483,10 @@ def run_open(args):
 
     C.check_output_path(args.output, args.force)
     with C.open_input(args.input) as fin:
+        origin = fin.tell() if _seekable(fin) else 0  # where the second pass over a regular file starts
         start = read_full(fin, 9)
         if age.looks_like_age(start):
-            return _open_age(args, fin, start)
+            return _open_age(args, fin, start, origin)
         _need_aead()
         try:
             header = seal.read_header(fin, start)
@@ -500,7 +502,7 @@ def run_open(args):
         try:
             with C.AtomicOutput(args.output, args.force) as out:
                 if out.direct:  # stdout, a device or a FIFO
-                    _open_direct(args, fin, out, header, size, kw)
+                    _open_direct(args, fin, out, header, size, kw, origin)
                 else:
                     with C.Progress(size, "open", quiet=args.quiet) as bar:
                         seal.open_stream(fin, out.write, header=header, progress=bar.advance, **kw)
@@ -551,7 +553,7 @@ def _age_identities(args, header):
     return [i for p in args.identity for i in _load_identities(p, impl)]
 
 
-def _open_age(args, fin, start):
+def _open_age(args, fin, start, origin=0):
     """Opens an age file (binary or armored): header and identities, then the payload to a temporary file
     (or, to stdout from a regular file, a verifying pass before the writing one)."""
     from .. import InvalidTag
@@ -581,7 +583,7 @@ def _open_age(args, fin, start):
                 with C.Progress(size, "verify", quiet=args.quiet) as bar:
                     age.open_payload(src, lambda b: None, file_key, bar.advance)
                 before = os.fstat(fin.fileno())
-                fin.seek(0)
+                fin.seek(origin)
                 src = age.source(fin, read_full(fin, 9))
                 if age.read_header(src).to_bytes() != header.to_bytes():
                     raise VerifyError(f"{args.input} changed while it was being read")

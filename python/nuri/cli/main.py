@@ -1,5 +1,7 @@
 """Entry point of the ``nuri`` command. Exit codes: 0 ok, 1 verification or authentication
-failure, 2 usage error (bad arguments, unreadable input, unwritable output)."""
+failure, 2 usage error (bad arguments, unreadable input, unwritable output, a missing optional Python
+module), 141 stdout closed by its reader before everything was written (128 + SIGPIPE, as a tool
+killed by SIGPIPE)."""
 
 import argparse
 import contextlib
@@ -10,6 +12,18 @@ import signal
 import sys
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_PIPE = 128 + signal.SIGPIPE  # 141: what a shell reports for sha256sum ... | head -1
+
+# The Python distribution that provides a module the CLI may import lazily (for the one-line message
+# when it is missing): module name -> pip requirement.
+_PIP_NAMES = {
+    "cryptography": "cryptography",
+    "argon2": "argon2-cffi",
+    "pyarrow": "pyarrow",
+    "rich": "rich",
+    "matplotlib": "matplotlib",
+    "numpy": "numpy",
+}
 
 
 class UsageError(Exception):
@@ -81,10 +95,14 @@ def _stdout_to_devnull():
 
 
 def _flush_stdout():
+    """Flushes what print() left buffered. BrokenPipeError (the reader of stdout is gone) propagates:
+    output was lost, so the run did not succeed (main maps it to EXIT_PIPE); another write error is
+    returned as a message."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_to_devnull()
+        raise
     except OSError as e:
         _stdout_to_devnull()
         return f"cannot write stdout: {e.strerror or e}"
@@ -113,11 +131,11 @@ def main(argv=None):
             raise UsageError(err)
         return rc
     except UsageError as e:
-        _flush_stdout()  # a command stopped by a write error may leave bytes buffered for stdout
+        _flush_quietly()  # a command stopped by a write error may leave bytes buffered for stdout
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_USAGE
     except VerifyError as e:
-        _flush_stdout()
+        _flush_quietly()
         print(f"nuri {args.command}: {e}", file=sys.stderr)
         return EXIT_FAIL
     except NeedsCheckout as e:  # a job of a checkout's nuri-dev toolkit, asked for from an installed wheel
@@ -129,14 +147,38 @@ def main(argv=None):
     except Terminated as e:
         return 128 + e.signum
     except BrokenPipeError:
+        # stdout's reader went away (nuri hash -c SUMS | head -1): the work after that point was not done
+        # or its output was lost, so never 0. Silent, as a tool killed by SIGPIPE is.
         _stdout_to_devnull()
-        return EXIT_OK
+        return EXIT_PIPE
+    except ImportError as e:
+        # an optional module (cryptography for recipients and age, argon2-cffi for passphrases, ...) that
+        # this installation lacks: one line, not a traceback
+        _flush_quietly()
+        print(f"nuri {args.command}: {_missing_module(e)}", file=sys.stderr)
+        return EXIT_USAGE
     except OSError as e:  # an I/O error no command turned into a message: still one line, exit 2
         if getattr(e, "filename", None) is None:
             _stdout_to_devnull()  # most likely stdout itself (print() into a full disk)
         where = f"{e.filename}: " if getattr(e, "filename", None) else ""
         print(f"nuri {args.command}: {where}{e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _flush_quietly():
+    """Flushes stdout on the way out of a failed run (its exit status stands whatever happens here)."""
+    with contextlib.suppress(BrokenPipeError):
+        _flush_stdout()
+
+
+def _missing_module(e):
+    top = (e.name or "").split(".")[0]
+    if top in _PIP_NAMES:
+        return (
+            f"this needs the Python package {_PIP_NAMES[top]}, which is not installed "
+            f"(pip install {_PIP_NAMES[top]}, or pip install 'nuri[cli]')"
+        )
+    return f"a module this needs cannot be imported: {e}"
 
 
 if __name__ == "__main__":

@@ -131,6 +131,7 @@ def pandas_encrypt_udf(pattern, bkey, tweak=0, variant=1, on_error="stop"):
 
 
 def pandas_decrypt_udf(pattern, bkey, tweak=0, variant=1, on_error="stop"):
+    """The inverse of pandas_encrypt_udf()."""
     return _pandas_udf(pattern, bkey, tweak, variant, on_error, False)
 
 

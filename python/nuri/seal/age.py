@@ -317,15 +317,6 @@ def _pq_unwrap(ident: Identity, s):
         return None
 
 
-def recipient_string(r) -> str:
-    """The age string of a recipient (X-Wing Recipient or X25519Recipient)."""
-    if isinstance(r, X25519Recipient):
-        return str(r)
-    if isinstance(r, Recipient) and r.kem == hpke.KEM_MLKEM768_X25519:
-        return key_string("mlkem768-x25519", "public", r.pk)
-    raise ValueError("only ML-KEM-768+X25519 and X25519 keys have an age form")
-
-
 def _kind(r):
     if isinstance(r, (X25519Recipient, ScryptRecipient)):
         return r.kind
@@ -818,7 +809,7 @@ class AgePayload(Payload):
     reused buffers, wiping) is Payload's; one core, as ChaCha20-Poly1305 here holds the GIL, and
     groups of 4 chunks (256 KiB), not Payload's 4 MiB: buffers that stay in the core's cache between
     the read, the cipher and the write (on one core, 4 MiB groups spent several times the kernel time
-    of 256 KiB ones writing and reading 1 GiB: python -m nuri.seal.agebench)."""
+    of 256 KiB ones writing and reading 1 GiB: make bench-age)."""
 
     GROUP_CHUNKS = 4
 

@@ -1,4 +1,4 @@
-"""nuri against age on one large file (``make bench-age``; ``python -m nuri.seal.agebench --age-bin DIR``).
+"""nuri against age on one large file (``make bench-age``; ``python -m nuri_dev.agebench --age-bin DIR``).
 
 Times ``nuri seal --format age`` / ``age -R`` and ``nuri open`` / ``age -d`` of the same file (1 GiB by
 default, to one ML-KEM-768+X25519 recipient made by age-keygen -pq), each command pinned to one core,
