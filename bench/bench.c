@@ -249,11 +249,16 @@ void nuri_bench_record(const nuri_bench *b, const char *family, const char *impl
     unsigned runs = b->runs ? b->runs : 11;
     /* p10/p90 of the runs when these stats came from the last measurement, else min/max */
     double q[2] = {stats[1], stats[2]};
-    for (int k = 0; k < 2; k++)
+    /* the newest matching slot first: two measurements in a row into the same array can have equal
+     * medians (a batch call that loops over the single call it is timed against) */
+    for (unsigned i = 0; i < 2; i++) {
+        unsigned k = spread_slot ^ i;
         if (last_spread[k].stats == stats && last_spread[k].med == stats[0]) {
             q[0] = last_spread[k].p10;
             q[1] = last_spread[k].p90;
+            break;
         }
+    }
     for (int i = 0; i < 2; i++) {
         if (strcmp(metric, "cpb") == 0) q[i] /= size;
         else if (strcmp(metric, "ops_per_s") == 0 || strcmp(metric, "values_per_s") == 0)
