@@ -1,7 +1,10 @@
 # ML-KEM hardware (hw/): cocotb + Verilator tests, synthesis estimates (hw/README.md).
 HW_PY := $(CURDIR)/$(VENV)/bin/python
-.PHONY: check-hw hw-check hw-report hw-synth hw-parse hw-ecp5-smoke
-CHECK_EXTRA += check-hw
+.PHONY: check-hw hw-check hw-report hw-synth hw-parse hw-ecp5-smoke check-hw-video
+CHECK_EXTRA += check-hw check-hw-video
+# nuri.mlkem's impl="hw" and --kem-impl hw (nuri seal/open, kem, video) on the fake board and the
+# Verilator model of the core, crossed with the C library and the software path
+HW_BACKEND_TESTS := tests/python/test_mlkem_hw.py tests/python/test_seal_hw.py
 
 # make check: the units (Keccak, sponge, samplers, codec, the NBU = 2 polynomial engine) and the
 # whole ML-KEM-768 core, then nuri.hw through the AXI wrapper (Verilator harness), against the
@@ -9,13 +12,20 @@ CHECK_EXTRA += check-hw
 check-hw: python hw-parse hw-ecp5-smoke
 	@scripts/bootstrap.sh hw
 	PYTHONPATH=hw/tb $(HW_PY) hw/tb/run.py --quick
-	NURI_HW_SIM=1 $(HW_PY) -m pytest -q tests/python/test_hw.py
+	NURI_HW_SIM=1 $(HW_PY) -m pytest -q tests/python/test_hw.py $(HW_BACKEND_TESTS)
 
 # every unit, every engine width, the core at all three levels and NBU = 1, 2, 4
 hw-check: python
 	@scripts/bootstrap.sh hw
 	PYTHONPATH=hw/tb $(HW_PY) hw/tb/run.py
-	NURI_HW_SIM=1 $(HW_PY) -m pytest -q tests/python/test_hw.py
+	NURI_HW_SIM=1 $(HW_PY) -m pytest -q tests/python/test_hw.py $(HW_BACKEND_TESTS)
+
+# the published system end to end: a 10 s 1080p H.264 clip (ffmpeg testsrc2, kept in build/hw/video)
+# sealed by `nuri video seal --kem-impl hw` on the Verilator model opens with the software path and with
+# --kem-impl hw, and the reverse (about 25 s with the clip to make, 6 s once it exists)
+check-hw-video: python
+	@scripts/bootstrap.sh hwsim video seal
+	NURI_HW_VIDEO=1 NURI_HW_VIDEO_DIR=$(CURDIR)/build/hw/video $(HW_PY) -m pytest -q tests/python/test_seal_hw.py -k 1080p
 
 # the smoke part of synthesis in make check (seconds): Yosys 0.23 reads the whole core and
 # elaborates it at every level (hierarchy -check: no missing module or port); the full synthesis

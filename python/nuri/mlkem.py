@@ -29,6 +29,15 @@ True
 >>> key.decapsulate(ct) == shared
 True
 
+``impl="hw"`` runs keygen, encaps and decaps (and the key objects and batch forms) on the ML-KEM
+hardware core through ``nuri.hw``: its default device of the level (the Verilator model of the core
+in a checkout, a board through PYNQ: ``nuri.hw.default_device``). The outputs are the same bytes as
+the C library's for the same randomness. It is not a C implementation: dispatch and ``NURI_IMPL``
+never pick it, ``implementations()`` lists the C ones, and ``implementations(devices=True)`` adds
+``"hw"`` when a device can be had here. The core has no random source: a missing seed or m is drawn
+from the operating system in Python. An ek is checked in software (modulus and degenerate-key checks)
+before it is sent; the core makes the FIPS 203 checks again.
+
 Invalid keys and wrong lengths raise ``ValueError`` (FIPS 203 §7.2 modulus check on ``ek``,
 §7.3 hash check on ``dk``). Beyond FIPS 203, a degenerate ``ek`` (t zero, or 1/16 or more of its
 coefficients zero: the ciphertext would give the shared key away) is refused too. A well-formed
@@ -50,6 +59,7 @@ __all__ = [
     "sizes",
     "implementations",
     "default_implementation",
+    "implementation_name",
     "LEVELS",
     "SHARED_KEY_SIZE",
     "MLKEM512PrivateKey",
@@ -61,6 +71,7 @@ __all__ = [
 ]
 
 LEVELS = (512, 768, 1024)
+HW = "hw"  # the hardware core (nuri.hw): chosen by impl="hw" only, never by dispatch or NURI_IMPL
 SHARED_KEY_SIZE = 32
 SEED_SIZE = 64
 MESSAGE_SIZE = 32
@@ -80,9 +91,39 @@ def _ctx(level, impl, what=None):
     return kem
 
 
-def implementations():
-    """Names of the registered ML-KEM implementations usable on this CPU, fastest first."""
-    return impl_names(lib.nuri_mlkem_impl_count, lib.nuri_mlkem_impl_info, lib.nuri_mlkem_impl_supported)
+def _hw(level, impl):
+    """The nuri.hw device that runs ML-KEM-<level> when impl names the hardware core, else None
+    (NeedsCheckout, one line, when no device can be had)."""
+    if not isinstance(impl, str) or impl != HW:
+        return None
+    from . import hw
+
+    return hw.default_device(level)
+
+
+def implementation_name(level: int, *, impl: str = None) -> str:
+    """The name of the implementation that runs ML-KEM-<level> for ``impl=`` (None: the one dispatch
+    picks now). UnsupportedImplementation for a name that is not usable here; for "hw", NeedsCheckout
+    (one line) when the hardware core has no device here (the device is opened: the Verilator model is
+    built on its first use)."""
+    level = mlkem_level(level)
+    if _hw(level, impl) is not None:
+        return HW
+    return c_name(lib.nuri_mlkem_ctx_impl_name(_ctx(level, impl)))
+
+
+def implementations(*, devices: bool = False):
+    """Names of the registered (C) ML-KEM implementations usable on this CPU, fastest first, the ones
+    dispatch chooses from. devices=True appends "hw" when the hardware core has a device here
+    (nuri.hw.available(): a device set or named by NURI_HW_DEVICE, or the Verilator model of a
+    checkout); it runs only when asked for by impl="hw"."""
+    names = impl_names(lib.nuri_mlkem_impl_count, lib.nuri_mlkem_impl_info, lib.nuri_mlkem_impl_supported)
+    if devices:
+        from . import hw
+
+        if hw.available():
+            names.append(HW)
+    return names
 
 
 def default_implementation():
@@ -97,6 +138,11 @@ def keygen(level: int, seed: bytes = None, *, impl: str = None):
     nek, ndk, _ = sizes(level)
     if seed is not None:
         seed = mlkem_sized(seed, "seed (d || z)", SEED_SIZE, level)
+    dev = _hw(level, impl)
+    if dev is not None:
+        from . import hw
+
+        return hw.keygen(level, seed, device=dev)
     kem = _ctx(level, impl, f"ML-KEM-{level} key generation")
     ek, dk = ffi.new(f"uint8_t[{nek}]"), ffi.new(f"uint8_t[{ndk}]")
     rc = lib.nuri_mlkem_keygen(
@@ -123,6 +169,13 @@ def encaps(level: int, ek: bytes, m: bytes = None, *, impl: str = None):
     ek = mlkem_sized(ek, "encapsulation key", nek, level)
     if m is not None:
         m = mlkem_sized(m, "m", MESSAGE_SIZE, level)
+    dev = _hw(level, impl)
+    if dev is not None:
+        from . import hw
+
+        # the C library's checks first (the core has the modulus check, not the degenerate-key one)
+        _check_ek_rc(lib.nuri_mlkem_check_ek(level, ek, nek), level, "")
+        return hw.encaps(level, ek, m, device=dev)
     kem = _ctx(level, impl, f"ML-KEM-{level} encapsulation")
     ct, ss = ffi.new(f"uint8_t[{nct}]"), ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_encaps(
@@ -164,6 +217,11 @@ def decaps(level: int, dk: bytes, ciphertext: bytes, *, impl: str = None) -> byt
     _, ndk, nct = sizes(level)
     dk = mlkem_sized(dk, "decapsulation key", ndk, level)
     ciphertext = mlkem_sized(ciphertext, "ciphertext", nct, level)
+    dev = _hw(level, impl)
+    if dev is not None:
+        from . import hw
+
+        return hw.decaps(level, dk, ciphertext, device=dev)  # the core runs the FIPS 203 hash check
     kem = _ctx(level, impl, f"ML-KEM-{level} decapsulation")
     ss = ffi.new("uint8_t[32]")
     rc = lib.nuri_mlkem_decaps(kem, ss, 32, ciphertext, nct, dk, ndk)
@@ -204,6 +262,13 @@ def encaps_many(level: int, eks, ms=None, *, impl: str = None):
         ms = _items(ms, "ms", MESSAGE_SIZE, level)
         if len(ms) != n:
             raise ValueError(f"ms must have one 32-byte m per ek: {n} eks, {len(ms)} ms")
+    dev = _hw(level, impl)
+    if dev is not None:  # one command per item; every ek is checked before the first is sent
+        from . import hw
+
+        for i, ek in enumerate(eks):
+            _check_ek_rc(lib.nuri_mlkem_check_ek(level, ek, nek), level, f" eks[{i}]")
+        return [hw.encaps(level, ek, ms[i] if ms is not None else None, device=dev) for i, ek in enumerate(eks)]
     kem = _ctx(level, impl, f"ML-KEM-{level} batch encapsulation")
     if n == 0:
         return []
@@ -240,6 +305,11 @@ def decaps_many(level: int, dk: bytes, ciphertexts, *, impl: str = None):
     dk = mlkem_sized(dk, "decapsulation key", ndk, level)
     cts = _items(ciphertexts, "ciphertexts", nct, level)
     n = len(cts)
+    dev = _hw(level, impl)
+    if dev is not None:  # one command per ciphertext (the core checks dk each time)
+        from . import hw
+
+        return [hw.decaps(level, dk, ct, device=dev) for ct in cts]
     kem = _ctx(level, impl, f"ML-KEM-{level} batch decapsulation")
     if n == 0:
         return []
@@ -285,7 +355,7 @@ class _PublicKey:
     def from_public_bytes(cls, data: bytes, *, impl: str = None):
         """Loads an encapsulation key; ValueError unless it passes the FIPS 203 checks and is not
         degenerate."""
-        _ctx(cls._level, impl)  # an unknown implementation fails here, not at the first use
+        implementation_name(cls._level, impl=impl)  # an unknown implementation fails here, not at the first use
         nek = sizes(cls._level)[0]
         data = mlkem_sized(data, "encapsulation key", nek, cls._level)
         _check_ek_rc(lib.nuri_mlkem_check_ek(cls._level, data, nek), cls._level, "")
@@ -294,7 +364,7 @@ class _PublicKey:
     @property
     def implementation(self) -> str:
         """The name of the implementation this key's operations run on."""
-        return c_name(lib.nuri_mlkem_ctx_impl_name(_ctx(self._level, self._impl)))
+        return implementation_name(self._level, impl=self._impl)
 
     def public_bytes_raw(self) -> bytes:
         """The encapsulation key ek."""
@@ -337,7 +407,7 @@ class _PrivateKey:
     @classmethod
     def from_decapsulation_key_bytes(cls, data: bytes, *, impl: str = None):
         """Loads an expanded decapsulation key dk; ValueError unless it passes the §7.3 checks."""
-        _ctx(cls._level, impl)  # an unknown implementation fails here, not at the first use
+        implementation_name(cls._level, impl=impl)  # an unknown implementation fails here, not at the first use
         ndk = sizes(cls._level)[1]
         data = mlkem_sized(data, "decapsulation key", ndk, cls._level)
         if not check_decapsulation_key(cls._level, data):
@@ -350,7 +420,7 @@ class _PrivateKey:
     @property
     def implementation(self) -> str:
         """The name of the implementation this key's operations run on."""
-        return c_name(lib.nuri_mlkem_ctx_impl_name(_ctx(self._level, self._impl)))
+        return implementation_name(self._level, impl=self._impl)
 
     def private_bytes_raw(self) -> bytes:
         """The 64-byte seed d || z (as pyca/cryptography); ValueError if the key was loaded

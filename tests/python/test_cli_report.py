@@ -82,6 +82,7 @@ def test_report_summary_all_ok(tmp_path, capsys):
     assert md.index("## Summary") < md.index("## Self-test") and "Every part that ran passed" in md
     assert "| emulated targets | skipped | --no-cross |" in md
     assert "| ML-KEM hardware | skipped | --no-hw |" in md
+    assert "| hardware-sealed video | skipped | --no-hw |" in md
 
 
 def test_report_opens_with_headline_figures_beside_peers():
@@ -126,6 +127,9 @@ def test_report_runs_the_hardware_core_and_key_search(tmp_path):
     head = md[: md.index("## Self-test")]
     assert "| ML-KEM hardware | ok | ML-KEM-768 NBU 2 in Verilator: keygen " in head
     assert "bit-exact with the C library" in head and "| key search | ok |" in head
+    if shutil.which("ffmpeg"):  # one clip sealed by nuri video seal --kem-impl hw, opened by software
+        assert "| hardware-sealed video | ok | 2 s 320x180 H.264 sealed with nuri video seal --kem-impl hw" in head
+        assert (out / "hw-sealed-clip" / "sealed" / "stream.nseal").exists()
     assert "ML-KEM-768 hardware core decaps (NBU 2, simulated)" in head
     assert "(mlkem-hw.png)" in md and "(keysearch.png)" in md
     recs = [json.loads(line) for line in (out / "records.json").read_text().splitlines()]

@@ -968,8 +968,12 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
     if hw:
         hw_recs, hw_part = hwdemo.run(log=log)
         parts.append(hw_part)
+        clip_part = hwdemo.sealed_clip(os.path.join(outdir, "hw-sealed-clip"), quick=quick, log=log)
+        parts.append(clip_part)
     else:
         parts.append(("ML-KEM hardware", "skipped", "--no-hw"))
+        clip_part = ("hardware-sealed video", "skipped", "--no-hw")
+        parts.append(clip_part)
     cross_recs, cross_note = ([], "emulated targets skipped (--no-cross)")
     if cross:
         log("report: emulated targets (scripts/bench-cross.sh) ...")
@@ -1079,6 +1083,18 @@ def make_report(outdir="report", quick=False, cross=True, peers=True, hw=True, l
                 ],
                 ["impl", "op", "param", "platform", "metric", "median", "runs"],
             ),
+            "",
+        ]
+    if clip_part[1] == "ok":
+        hw_lines += [
+            "## A video sealed with keys the hardware core encapsulated",
+            "",
+            clip_part[2] + ".",
+            "",
+            "`hw-sealed-clip/sealed/` holds the stream (`nuri video seal --kem-impl hw`), `demo.pk` / `demo.sk` "
+            "its ML-KEM-768+X25519 key pair and `opened.ts` what the software path opened. Open it again with "
+            "`nuri video open --identity hw-sealed-clip/demo.sk -i hw-sealed-clip/sealed -o clip.ts` (add "
+            "`--kem-impl hw` to decapsulate on the core).",
             "",
         ]
     hw_lines += hw_section(str(checkout() / "build" / "hw" / "report.json"))

@@ -25,6 +25,43 @@ def add_key_arg(p, required_note=""):
     )
 
 
+KEM_IMPL_HELP = (
+    "the ML-KEM implementation that runs the KEM: auto (default: the C library's dispatch, honouring "
+    "NURI_IMPL=mlkem:<name>), a C implementation usable here (ref, opt, avx2, avx512, ...: "
+    "nuri.mlkem.implementations()), or hw: the ML-KEM hardware core through nuri.hw (the Verilator model "
+    "of the core in a checkout; on a board, NURI_HW_DEVICE=pynq:<bitfile>). The bytes written are the "
+    "same whichever runs"
+)
+
+
+def add_kem_impl_arg(p, applies=""):
+    p.add_argument("--kem-impl", metavar="IMPL", default=None, help=KEM_IMPL_HELP + applies)
+
+
+def kem_impl(args, level=768):
+    """The impl= of nuri.mlkem for --kem-impl (None for auto or absent), checked here: UsageError (exit
+    2, one line) for a name that is not usable, or a hardware core without a device."""
+    from ..tools import NeedsCheckout
+
+    value = getattr(args, "kem_impl", None)
+    if value in (None, "auto"):
+        return None
+    from .. import mlkem
+    from ..exceptions import UnsupportedImplementation
+
+    try:
+        mlkem.implementation_name(level, impl=value)
+    except UnsupportedImplementation:
+        usable = ", ".join(["auto"] + mlkem.implementations(devices=True))
+        raise UsageError(f"--kem-impl {value}: not an ML-KEM implementation usable here (usable: {usable})") from None
+    except NeedsCheckout:
+        raise
+    except (RuntimeError, ValueError, OSError) as e:  # the device: a model that does not build, a bad board
+        lines = str(e).strip().splitlines() or [type(e).__name__]
+        raise UsageError(f"--kem-impl {value}: {lines[0]}") from None
+    return value
+
+
 def load_key(args, allowed=(16, 24, 32), what="key"):
     """The key from -k KEYFILE or NURI_KEY_HEX; UsageError (exit 2) when missing or of a wrong length."""
     from .. import keyfile

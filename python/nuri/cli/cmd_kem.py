@@ -3,6 +3,7 @@ files that say what they hold."""
 
 import contextlib
 
+from . import _common as C
 from .main import UsageError, VerifyError
 
 # FIPS 203 sizes: encapsulation key, decapsulation key, ciphertext.
@@ -64,6 +65,7 @@ def register(sub):
         "--secret", "-o", metavar="SK", required=True, help="where to write the secret key or identity (mode 0600)"
     )
     g.add_argument("--force", action="store_true", help="overwrite existing files")
+    C.add_kem_impl_arg(g, " (ML-KEM-768+X25519: its ML-KEM half)")
     g.set_defaults(func=run_keygen)
     e = ops.add_parser(
         "encaps",
@@ -78,6 +80,7 @@ def register(sub):
         "--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)"
     )
     e.add_argument("--force", action="store_true", help="overwrite existing files")
+    C.add_kem_impl_arg(e, " (ML-KEM-768+X25519: its ML-KEM half)")
     e.set_defaults(func=run_encaps)
     d = ops.add_parser(
         "decaps",
@@ -97,6 +100,7 @@ def register(sub):
         "--shared", required=True, metavar="SS", help="where to write the shared secret ('-' = hex on stdout)"
     )
     d.add_argument("--force", action="store_true", help="overwrite existing files")
+    C.add_kem_impl_arg(d, " (ML-KEM-768+X25519: its ML-KEM half)")
     d.set_defaults(func=run_decaps)
 
 
@@ -187,18 +191,19 @@ def run_keygen(args):
     if "-" in paths:
         raise UsageError("keygen writes files: give file names, not '-'")
     _check_new(paths, args.force)
+    impl = C.kem_impl(args, 768 if kem == "mlkem768-x25519" else int(kem[5:]))
     if kem == "mlkem768-x25519":
         import os
 
         sk = os.urandom(hpke.XWING_SEED)
-        pk, kind = hpke.xwing_public_key(sk), "seed"
+        pk, kind = hpke.xwing_public_key(sk, impl=impl), "seed"
     else:
         level = int(kem[5:])
         if args.seed:
-            k = getattr(mlkem, f"MLKEM{level}PrivateKey").generate()
+            k = getattr(mlkem, f"MLKEM{level}PrivateKey").generate(impl=impl)
             pk, sk, kind = k.public_key().public_bytes_raw(), k.private_bytes_raw(), "seed"
         else:
-            (pk, sk), kind = mlkem.keygen(level), "secret"
+            (pk, sk), kind = mlkem.keygen(level, impl=impl), "secret"
     if args.format == "raw":
         files = [(args.secret, sk, True), (args.public, pk, False)]
     elif args.format == "nuri":
@@ -208,7 +213,7 @@ def run_keygen(args):
         ]
     else:
         recipient = age.key_string("mlkem768-x25519", "public", pk)
-        files = [(args.secret, age.identity_file(sk).encode(), True)]
+        files = [(args.secret, age.identity_file(sk, impl=impl).encode(), True)]
         if args.public:
             files.append((args.public, (recipient + "\n").encode(), False))
     _write_all(files, args.force)
@@ -245,13 +250,14 @@ def run_encaps(args):
     if args.ciphertext == "-":
         raise UsageError("--ciphertext needs a file name")
     _check_new([args.ciphertext, args.shared], args.force)
+    impl = C.kem_impl(args, 768 if kem == "mlkem768-x25519" else int(kem[5:]))
     try:
         if kem == "mlkem768-x25519":
             if not mlkem.check_encapsulation_key(768, ek[: hpke.MLKEM_EK]):
                 raise ValueError("FIPS 203 modulus check")
-            ss, ct = hpke.encap(hpke.KEM_MLKEM768_X25519, ek)
+            ss, ct = hpke.encap(hpke.KEM_MLKEM768_X25519, ek, impl=impl)
         else:
-            ss, ct = mlkem.encaps(int(kem[5:]), ek)
+            ss, ct = mlkem.encaps(int(kem[5:]), ek, impl=impl)
     except ValueError as e:
         raise VerifyError(f"{args.public}: not a valid {kem} public key ({e})") from None
     _write_all([(args.ciphertext, ct, False), (args.shared, ss, True)], args.force)
@@ -275,12 +281,13 @@ def run_decaps(args):
             why = f"an ML-KEM-{lv[0]} ciphertext" if lv else "not an ML-KEM ciphertext"
             raise UsageError(f"{args.ciphertext}: {len(ct)} bytes is {why}, not ML-KEM-{level}'s ({SIZES[level][2]})")
     _check_new([args.shared], args.force)
+    impl = C.kem_impl(args, 768 if kem == "mlkem768-x25519" else level)
     try:
         if kem == "mlkem768-x25519":
-            ss = hpke.decap(hpke.KEM_MLKEM768_X25519, sk, ct)
+            ss = hpke.decap(hpke.KEM_MLKEM768_X25519, sk, ct, impl=impl)
         else:
-            dk = mlkem.keygen(level, sk)[1] if kind == "seed" else sk
-            ss = mlkem.decaps(level, dk, ct)
+            dk = mlkem.keygen(level, sk, impl=impl)[1] if kind == "seed" else sk
+            ss = mlkem.decaps(level, dk, ct, impl=impl)
     except (ValueError, InvalidTag) as e:
         raise VerifyError(f"{args.secret}: not a valid {kem} secret key, or a rejected ciphertext ({e})") from None
     _write_all([(args.shared, ss, True)], args.force)

@@ -77,6 +77,12 @@ def _add_common(q, sealing):
             help="largest scrypt work factor (log2 N) a passphrase age file may ask for (default 22, as "
             "age); a file asking for more is refused",
         )
+    C.add_kem_impl_arg(
+        q,
+        "; for -r recipients (ML-KEM-768 and the ML-KEM half of ML-KEM-768+X25519)"
+        if sealing
+        else "; for --identity keys (ML-KEM-768 and the ML-KEM half of ML-KEM-768+X25519)",
+    )
     q.add_argument("-i", "--input", required=True, metavar="IN", help="input file, '-' for stdin")
     q.add_argument(
         "-o",
@@ -209,10 +215,12 @@ def run_seal(args):
         raise UsageError("--scrypt-work-factor applies to --format age (nuri v1 passphrases use --argon2)")
     _need_aead()
     recipients = None
+    if args.kem_impl is not None and not args.recipient:
+        raise UsageError("--kem-impl applies to public-key recipients (-r)")
     if args.recipient:
         if args.key or _wants_passphrase(args):
             raise UsageError("give -r PK, -k KEYFILE or a passphrase, not several")
-        key, pw, recipients = None, None, v2_recipients(args.recipient)
+        key, pw, recipients = None, None, v2_recipients(args.recipient, C.kem_impl(args))
         if len(recipients) > 255:
             raise UsageError(f"at most 255 recipients, got {len(recipients)}")
     elif _wants_passphrase(args):
@@ -255,12 +263,15 @@ def _seal_age(args):
         raise UsageError("--argon2 applies to nuri v1 passphrase files (age uses scrypt: --scrypt-work-factor)")
     if args.chunk_log2 not in (None, 16):
         raise UsageError("age files have 64 KiB chunks: --chunk-log2 must be 16 or absent")
+    if args.kem_impl is not None and not args.recipient:
+        raise UsageError("--kem-impl applies to public-key recipients (-r)")
     if args.recipient:
         if _wants_passphrase(args):
             raise UsageError("a passphrase must be the only recipient of an age file: give -r or a passphrase")
         if args.scrypt_work_factor is not None:
             raise UsageError("--scrypt-work-factor applies to a passphrase")
-        recipients = [r for v in args.recipient for r in _load_recipients(v)]
+        impl = C.kem_impl(args)
+        recipients = [r for v in args.recipient for r in _load_recipients(v, impl)]
     elif _wants_passphrase(args):
         w = age.SCRYPT_DEFAULT if args.scrypt_work_factor is None else args.scrypt_work_factor
         if not 1 <= w <= age.SCRYPT_MAX:
@@ -308,9 +319,9 @@ def _read_small(path, what, limit=1 << 16):
     return data
 
 
-def _load_recipients(value):
+def _load_recipients(value, impl=None):
     """The recipients of one -r value: an age recipient string (age1...), else a file (a nuri key
-    file, raw or text, or a file of age recipients)."""
+    file, raw or text, or a file of age recipients); ``impl``: the ML-KEM implementation of their KEM."""
     from ..seal import age, recipients
 
     if value.startswith("age1") and not os.path.exists(value):
@@ -323,31 +334,38 @@ def _load_recipients(value):
         if kem == "x25519":
             return [age.X25519Recipient(data)]
         try:
-            return [recipients.Recipient.of(recipients.KEM_IDS[kem], data, "recipient " + value[:12] + "...")]
+            return [
+                recipients.Recipient.of(recipients.KEM_IDS[kem], data, "recipient " + value[:12] + "...", impl=impl)
+            ]
         except ValueError as e:
             raise UsageError(str(e)) from None
     try:
-        return recipients.load_recipients(_read_small(value, "public key", recipients.MAX_KEY_FILE), where=value)
+        return recipients.load_recipients(
+            _read_small(value, "public key", recipients.MAX_KEY_FILE), where=value, impl=impl
+        )
     except ValueError as e:
         raise UsageError(str(e)) from None
 
 
-def _load_identities(path):
+def _load_identities(path, impl=None):
     from ..seal import recipients
 
     try:
-        return recipients.load_identities(_read_small(path, "secret key", recipients.MAX_KEY_FILE), where=path)
+        return recipients.load_identities(
+            _read_small(path, "secret key", recipients.MAX_KEY_FILE), where=path, impl=impl
+        )
     except ValueError as e:
         raise UsageError(str(e)) from None
 
 
-def v2_recipients(values):
-    """The -r values as nuri-seal v2 recipients (ML-KEM-768, ML-KEM-768+X25519: nuri key files or age1pq1)."""
+def v2_recipients(values, impl=None):
+    """The -r values as nuri-seal v2 recipients (ML-KEM-768, ML-KEM-768+X25519: nuri key files or age1pq1),
+    their KEM run by the ML-KEM implementation ``impl`` (None: dispatch)."""
     from .. import seal
 
     out = []
     for v in values:
-        for r in _load_recipients(v):
+        for r in _load_recipients(v, impl):
             if not isinstance(r, seal.Recipient):
                 raise UsageError(
                     f"{v}: an age X25519 recipient (age1...) is classic; nuri-seal v2 recipients are "
@@ -357,11 +375,12 @@ def v2_recipients(values):
     return out
 
 
-def v2_identities(paths):
-    """The --identity files as nuri-seal v2 identities (age X25519 identities open no v2 file)."""
+def v2_identities(paths, impl=None):
+    """The --identity files as nuri-seal v2 identities (age X25519 identities open no v2 file), their KEM
+    run by the ML-KEM implementation ``impl`` (None: dispatch)."""
     from .. import seal
 
-    out = [i for p in paths for i in _load_identities(p) if isinstance(i, seal.Identity)]
+    out = [i for p in paths for i in _load_identities(p, impl) if isinstance(i, seal.Identity)]
     if not out:
         raise UsageError(
             "no ML-KEM-768 or ML-KEM-768+X25519 identity among "
@@ -392,7 +411,7 @@ def _open_args(args, seal, header):
             raise UsageError(f"{args.input} was sealed to public-key recipients: use --identity SK")
         if args.scrypt_max is not None:
             raise UsageError("--scrypt-max applies to passphrase age files")
-        ids = v2_identities(args.identity)
+        ids = v2_identities(args.identity, C.kem_impl(args))
         for ident in ids:
             try:
                 return {"file_key": seal.v2_file_key(header, ident)}
@@ -407,6 +426,10 @@ def _open_args(args, seal, header):
         )
     if args.scrypt_max is not None:
         raise UsageError("--scrypt-max applies to passphrase age files (nuri v1 passphrases: --argon2-max)")
+    if args.kem_impl is not None:
+        raise UsageError(
+            f"--kem-impl applies to files sealed to public-key recipients (--identity); {args.input} is not"
+        )
     if args.identity:
         raise UsageError(
             f"{args.input} was sealed with a "
@@ -514,6 +537,8 @@ def _age_identities(args, header):
                 f"{args.input}: asks for scrypt work factor {w} (2^{w}), above the limit {limit} (raise it "
                 "with --scrypt-max N if you trust the file); no output written"
             )
+        if args.kem_impl is not None:
+            raise UsageError(f"--kem-impl applies to files sealed to public-key recipients; {args.input} is not")
         return [age.ScryptIdentity(_passphrase(args, confirm=False, argon2=False), limit)]
     if args.scrypt_max is not None:
         raise UsageError("--scrypt-max applies to passphrase age files")
@@ -524,7 +549,8 @@ def _age_identities(args, header):
         )
     if not args.identity:
         raise UsageError(f"{args.input} is an age file sealed to recipients: use --identity FILE")
-    return [i for p in args.identity for i in _load_identities(p)]
+    impl = C.kem_impl(args)
+    return [i for p in args.identity for i in _load_identities(p, impl)]
 
 
 def _open_age(args, fin, start, origin=0):

@@ -55,6 +55,7 @@ def register(sub):
         metavar="S",
         help="target segment length in seconds (cut at the next keyframe; default 2)",
     )
+    C.add_kem_impl_arg(s, " (ML-KEM-768 and the ML-KEM half of ML-KEM-768+X25519)")
     s.set_defaults(func=run_seal)
     o = ops.add_parser(
         "open",
@@ -94,6 +95,7 @@ def register(sub):
         help="with --follow: give up (exit 1, the stream is still open) when no segment arrives for S seconds",
     )
     o.add_argument("--force", action="store_true", help="overwrite an existing OUT")
+    C.add_kem_impl_arg(o, " (ML-KEM-768 and the ML-KEM half of ML-KEM-768+X25519)")
     o.set_defaults(func=run_open)
 
 
@@ -118,7 +120,7 @@ def run_seal(args):
     from .cmd_seal import v2_recipients
 
     seal, video = _seal_mod()
-    recips = v2_recipients(args.recipient)
+    recips = v2_recipients(args.recipient, C.kem_impl(args))
     out = args.output
     if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
         raise UsageError(f"{out} exists and is not an empty directory")
@@ -215,7 +217,7 @@ def run_open(args):
         if not args.follow:
             raise UsageError("--timeout applies only with --follow")
         _positive_seconds(args.timeout, "--timeout", zero=True)
-    ids = v2_identities(args.identity)
+    ids = v2_identities(args.identity, C.kem_impl(args))
     if not os.path.isfile(os.path.join(args.input, video.HEADER_NAME)):
         raise UsageError(f"{args.input} is not a sealed video stream (no {video.HEADER_NAME})")
     kind = C.output_kind(args.output, args.force)

@@ -16,8 +16,14 @@ Besides PynqDevice, a backend plugs in by an entry point of the group ``nuri.hw.
 Device subclass, made as ``cls(level, **options)``): a checkout's nuri-dev toolkit (``make python``)
 installs ``verilator``, the simulation built from hw/rtl (it needs the repository and Verilator; from
 an installed wheel alone, ``simulator`` raises NeedsCheckout). ``backends()`` lists what is installed,
-``open_device(name, level)`` makes one and ``simulator(level)`` / ``default_device(level)`` share one
-per level.
+``open_device(name, level)`` makes one and ``simulator(level)`` shares one per level.
+
+``default_device(level)``, the device of every call without ``device=`` (and of ``nuri.mlkem``'s
+``impl="hw"``), is, in this order: the device given to ``set_default_device`` for that level; the one
+the environment names, ``NURI_HW_DEVICE=pynq:<bitfile>`` (``{level}`` in the path is replaced by
+512, 768 or 1024: a board's overlay holds one level's core) or ``NURI_HW_DEVICE=<backend>`` (an
+entry point name); else the Verilator model when it is installed. ``available()`` says whether one
+of them can be had without making it.
 """
 
 import os
@@ -36,6 +42,10 @@ __all__ = [
     "open_device",
     "simulator",
     "default_device",
+    "set_default_device",
+    "clear_default_device",
+    "available",
+    "DEVICE_ENV",
     "PynqDevice",
     "Device",
 ]
@@ -43,7 +53,9 @@ __all__ = [
 OP_KEYGEN, OP_ENCAPS, OP_DECAPS = 0, 1, 2
 ENTRY_POINT_GROUP = "nuri.hw.devices"
 LEVELS = (512, 768, 1024)
+DEVICE_ENV = "NURI_HW_DEVICE"
 _shared = {}
+_chosen = {}  # level -> the device given to set_default_device
 _shared_lock = threading.Lock()
 
 
@@ -82,8 +94,72 @@ def simulator(level, nbu=2):
         return _shared[key]
 
 
+def set_default_device(device):
+    """Makes ``device`` (a Device, e.g. a PynqDevice on a board) the default of its level, for this
+    process; ``clear_default_device(level)`` undoes it."""
+    if not isinstance(device, Device):
+        raise TypeError(f"device must be a nuri.hw.Device, got {type(device).__name__}")
+    if device.level not in LEVELS:
+        raise ValueError(f"the device runs no ML-KEM level (level {device.level!r})")
+    with _shared_lock:
+        _chosen[device.level] = device
+
+
+def clear_default_device(level):
+    """Forgets the device set_default_device gave ``level`` (the environment or the model again)."""
+    with _shared_lock:
+        _chosen.pop(level, None)
+
+
+def _from_env(level, spec):
+    name, _, arg = spec.partition(":")
+    if name == "pynq":
+        if not arg:
+            raise ValueError(f"{DEVICE_ENV}=pynq needs the overlay: pynq:<bitfile> ({{level}} in it is the level)")
+        key = ("pynq", level, arg)
+        with _shared_lock:
+            if key not in _shared:
+                dev = PynqDevice(arg.replace("{level}", str(level)))
+                if dev.level != level:
+                    raise ValueError(f"{DEVICE_ENV}: the overlay {arg!r} holds an ML-KEM-{dev.level} core, not {level}")
+                _shared[key] = dev
+            return _shared[key]
+    if arg:
+        raise ValueError(f"{DEVICE_ENV}={spec!r}: only pynq takes an argument (pynq:<bitfile>)")
+    if name == "verilator":
+        return simulator(level)
+    key = (name, level, None)
+    with _shared_lock:
+        if key not in _shared:
+            _shared[key] = open_device(name, level)
+        return _shared[key]
+
+
+def available():
+    """True when default_device can give a device: one was set, the environment names one, or a
+    device backend (the Verilator model of a checkout) is installed. Nothing is built or opened."""
+    return bool(_chosen) or bool(os.environ.get(DEVICE_ENV)) or bool(backends())
+
+
 def default_device(level):
-    """The device the calls use when given none: the simulation (NBU = 2)."""
+    """The device the calls use when given none (module docstring: set_default_device, then
+    $NURI_HW_DEVICE, then the Verilator simulation with NBU = 2). NeedsCheckout, one line, when
+    there is none."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be 512, 768 or 1024, got {level!r}")
+    dev = _chosen.get(level)
+    if dev is not None:
+        return dev
+    spec = os.environ.get(DEVICE_ENV)
+    if spec:
+        return _from_env(level, spec)
+    if "verilator" not in backends():
+        from ..tools import NeedsCheckout
+
+        raise NeedsCheckout(
+            "nuri.hw: no device for the ML-KEM hardware core: the Verilator model needs a checkout of nuri "
+            f"(its nuri-dev toolkit, installed by make python); on a board set {DEVICE_ENV}=pynq:<bitfile>"
+        )
     return simulator(level)
 
 

@@ -141,13 +141,14 @@ def parse_key_string(s: str, where: str = "key"):
     return kem, kind, data
 
 
-def identity_file(seed: bytes, created: str = None) -> str:
-    """The text of an age post-quantum identity file, as age-keygen -pq writes it."""
+def identity_file(seed: bytes, created: str = None, *, impl: str = None) -> str:
+    """The text of an age post-quantum identity file, as age-keygen -pq writes it (``impl``: the
+    ML-KEM implementation that derives the public key)."""
     import datetime
 
     if created is None:
         created = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    pk = hpke.xwing_public_key(seed)
+    pk = hpke.xwing_public_key(seed, impl=impl)
     return (
         f"# created: {created}\n"
         f"# public key: {key_string('mlkem768-x25519', 'public', pk)}\n"
@@ -299,7 +300,7 @@ def _scrypt(passphrase, salt, work_factor):
 
 
 def _pq_stanza(r: Recipient, file_key):
-    blob = hpke.seal(r.kem, r.pk, file_key, PQ_LABEL)
+    blob = hpke.seal(r.kem, r.pk, file_key, PQ_LABEL, impl=r.impl)
     enc, ct = blob[: hpke.XWING_CT], blob[hpke.XWING_CT :]
     return Stanza("mlkem768x25519", [b64encode(enc).decode()], ct)
 
@@ -311,7 +312,7 @@ def _pq_unwrap(ident: Identity, s):
     # of 8, below the prime order times 8) maps exactly the points of small order to zero; this one is 2^254.
     _x25519(b"\x01" + bytes(31), enc[hpke.MLKEM_CT :])
     try:
-        return hpke.open(ident.kem, ident.sk, enc + s.body, PQ_LABEL)
+        return hpke.open(ident.kem, ident.sk, enc + s.body, PQ_LABEL, impl=ident.impl)
     except InvalidTag:
         return None
 

@@ -14,6 +14,9 @@ AEAD.CHACHA20_POLY1305)`` (tests/python/test_seal_hpke.py checks both directions
 
 ``seal(kem, pk, pt, info)`` returns enc || ct (1,136 bytes for a 32-byte secret with ML-KEM-768,
 1,168 with X-Wing); ``open(kem, sk, blob, info)`` returns pt or raises nuri.InvalidTag.
+
+``impl=`` (keyword) is the ML-KEM implementation of nuri.mlkem that runs the ML-KEM part (X-Wing's
+ML-KEM-768 half too): a C one, or "hw" for the hardware core. The bytes are the same whichever runs.
 """
 
 import hashlib
@@ -56,10 +59,10 @@ def _x25519_public(sk_x: bytes) -> bytes:
     return X25519PrivateKey.from_private_bytes(sk_x).public_key().public_bytes_raw()
 
 
-def xwing_public_key(seed: bytes) -> bytes:
+def xwing_public_key(seed: bytes, *, impl: str = None) -> bytes:
     """The 1,216-byte public key ek_M || pk_X of an X-Wing seed."""
     ms, xs = xwing_expand(seed)
-    ek, _ = _mlkem().keygen(768, ms)
+    ek, _ = _mlkem().keygen(768, ms, impl=impl)
     return ek + _x25519_public(xs)
 
 
@@ -80,7 +83,7 @@ def _combine(ss_m, ss_x, ct_x, pk_x):
     return hashlib.sha3_256(ss_m + ss_x + ct_x + pk_x + XWING_LABEL).digest()
 
 
-def encap(kem: int, pk: bytes, rand: bytes = None):
+def encap(kem: int, pk: bytes, rand: bytes = None, *, impl: str = None):
     """(shared_secret, enc) for the public key pk (ValueError for a malformed or degenerate key:
     ML-KEM t mostly zero, X25519 low-order point). ``rand`` fixes the
     randomness for known-answer tests only: ML-KEM's m (32 bytes), then for X-Wing the ephemeral
@@ -90,7 +93,7 @@ def encap(kem: int, pk: bytes, rand: bytes = None):
     if kem == KEM_MLKEM768:
         if len(pk) != MLKEM_EK:
             raise ValueError(f"an ML-KEM-768 public key is {MLKEM_EK} bytes, got {len(pk)}")
-        return mlkem.encaps(768, pk, m)
+        return mlkem.encaps(768, pk, m, impl=impl)
     if kem == KEM_MLKEM768_X25519:
         from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -101,12 +104,12 @@ def encap(kem: int, pk: bytes, rand: bytes = None):
         eph = X25519PrivateKey.generate() if rand is None else X25519PrivateKey.from_private_bytes(rand[32:64])
         ct_x = eph.public_key().public_bytes_raw()
         ss_x = eph.exchange(X25519PublicKey.from_public_bytes(pk_x))
-        ss_m, ct_m = mlkem.encaps(768, pk_m, m)
+        ss_m, ct_m = mlkem.encaps(768, pk_m, m, impl=impl)
         return _combine(ss_m, ss_x, ct_x, pk_x), ct_m + ct_x
     raise ValueError(f"unsupported KEM 0x{kem:04x}")
 
 
-def decap(kem: int, sk: bytes, enc: bytes) -> bytes:
+def decap(kem: int, sk: bytes, enc: bytes, *, impl: str = None) -> bytes:
     """The shared secret for enc under the private key sk (ML-KEM: seed or dk; X-Wing: seed). A
     wrong key or an altered enc gives an unrelated secret (ML-KEM implicit rejection), so the AEAD
     that follows fails."""
@@ -114,20 +117,20 @@ def decap(kem: int, sk: bytes, enc: bytes) -> bytes:
     if len(enc) != ENC_LEN.get(kem, -1):
         raise InvalidTag(f"{KEM_NAMES.get(kem, hex(kem))} enc has {len(enc)} bytes")
     if kem == KEM_MLKEM768:
-        dk = mlkem.keygen(768, sk)[1] if len(sk) == MLKEM_SEED else sk
-        return mlkem.decaps(768, dk, enc)
+        dk = mlkem.keygen(768, sk, impl=impl)[1] if len(sk) == MLKEM_SEED else sk
+        return mlkem.decaps(768, dk, enc, impl=impl)
     if kem == KEM_MLKEM768_X25519:
         from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
         ms, xs = xwing_expand(sk)
-        _, dk = mlkem.keygen(768, ms)
+        _, dk = mlkem.keygen(768, ms, impl=impl)
         sk_x = X25519PrivateKey.from_private_bytes(xs)
         ct_m, ct_x = enc[:MLKEM_CT], enc[MLKEM_CT:]
         try:
             ss_x = sk_x.exchange(X25519PublicKey.from_public_bytes(ct_x))
         except ValueError:  # a low-order point (all-zero shared secret)
             raise InvalidTag("X25519 share rejected") from None
-        return _combine(mlkem.decaps(768, dk, ct_m), ss_x, ct_x, sk_x.public_key().public_bytes_raw())
+        return _combine(mlkem.decaps(768, dk, ct_m, impl=impl), ss_x, ct_x, sk_x.public_key().public_bytes_raw())
     raise ValueError(f"unsupported KEM 0x{kem:04x}")
 
 
@@ -159,17 +162,17 @@ def key_schedule(kem: int, shared_secret: bytes, info: bytes):
     return _labeled_expand(sid, secret, b"key", ctx, _NK), _labeled_expand(sid, secret, b"base_nonce", ctx, _NN)
 
 
-def seal(kem: int, pk: bytes, plaintext: bytes, info: bytes = b"", rand: bytes = None) -> bytes:
+def seal(kem: int, pk: bytes, plaintext: bytes, info: bytes = b"", rand: bytes = None, *, impl: str = None) -> bytes:
     """SealBase single-shot: enc || ChaCha20-Poly1305(key, base_nonce, plaintext, aad="").
     (``rand``: fixed KEM randomness, for known-answer tests only.)"""
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    ss, enc = encap(kem, pk, rand)
+    ss, enc = encap(kem, pk, rand, impl=impl)
     key, n = key_schedule(kem, ss, info)
     return enc + ChaCha20Poly1305(key).encrypt(n, plaintext, b"")
 
 
-def open(kem: int, sk: bytes, blob: bytes, info: bytes = b"") -> bytes:  # noqa: A001 (HPKE's name)
+def open(kem: int, sk: bytes, blob: bytes, info: bytes = b"", *, impl: str = None) -> bytes:  # noqa: A001
     """OpenBase single-shot of enc || ct; nuri.InvalidTag when sk is not the recipient's key or the
     blob was altered."""
     from cryptography.exceptions import InvalidTag as PycaInvalidTag
@@ -180,7 +183,7 @@ def open(kem: int, sk: bytes, blob: bytes, info: bytes = b"") -> bytes:  # noqa:
         raise ValueError(f"unsupported KEM 0x{kem:04x}")
     if len(blob) < n_enc + _NT:
         raise InvalidTag("HPKE ciphertext too short")
-    ss = decap(kem, sk, blob[:n_enc])
+    ss = decap(kem, sk, blob[:n_enc], impl=impl)
     key, n = key_schedule(kem, ss, info)
     try:
         return ChaCha20Poly1305(key).decrypt(n, blob[n_enc:], b"")

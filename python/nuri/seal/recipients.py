@@ -24,6 +24,10 @@ identity (secret)      32        ML-KEM-768+X25519 (X-Wing) seed
 (``nuri kem`` also reads ML-KEM-512 and -1024 keys by size: 800/1,632 and 1,568/3,168 bytes; a raw
 64-byte seed is ML-KEM-768's unless ``nuri kem decaps --level`` says otherwise, since its size does
 not tell.)
+
+Recipients and identities carry the ML-KEM implementation their KEM runs on (``impl=``, keyword:
+None = dispatch, a C implementation's name, or "hw" for the hardware core through nuri.hw); what they
+write and read is the same bytes whichever it is.
 """
 
 import os
@@ -42,11 +46,11 @@ class NotRecipientError(ValueError):
 class Recipient:
     """A public key to seal to: ``Recipient.from_bytes(data)`` (kind from the size)."""
 
-    def __init__(self, kem, pk):
-        self.kem, self.pk = kem, pk
+    def __init__(self, kem, pk, *, impl=None):
+        self.kem, self.pk, self.impl = kem, pk, impl
 
     @classmethod
-    def of(cls, kem: int, data: bytes, where: str = "public key"):
+    def of(cls, kem: int, data: bytes, where: str = "public key", *, impl: str = None):
         """The recipient of a public key of a known KEM (ValueError when it is malformed)."""
         data = bytes(data)
         want = {hpke.KEM_MLKEM768: hpke.MLKEM_EK, hpke.KEM_MLKEM768_X25519: hpke.XWING_PK}.get(kem)
@@ -63,16 +67,17 @@ class Recipient:
                 hpke.check_x25519_public(data[hpke.MLKEM_EK :])
         except ValueError as e:
             raise ValueError(f"{where}: not a usable {hpke.KEM_NAMES[kem]} public key: {e}") from None
-        return cls(kem, data)
+        _check_impl(impl)
+        return cls(kem, data, impl=impl)
 
     @classmethod
-    def from_bytes(cls, data: bytes, where: str = "public key"):
+    def from_bytes(cls, data: bytes, where: str = "public key", *, impl: str = None):
         """A raw public key, its KEM read from the size (1,184: ML-KEM-768; 1,216: X-Wing)."""
         data = bytes(data)
         if len(data) == hpke.MLKEM_EK:
-            return cls.of(hpke.KEM_MLKEM768, data, where)
+            return cls.of(hpke.KEM_MLKEM768, data, where, impl=impl)
         if len(data) == hpke.XWING_PK:
-            return cls.of(hpke.KEM_MLKEM768_X25519, data, where)
+            return cls.of(hpke.KEM_MLKEM768_X25519, data, where, impl=impl)
         raise ValueError(
             f"{where}: {len(data)} bytes is not a recipient public key (expected {hpke.MLKEM_EK} "
             f"for ML-KEM-768 or {hpke.XWING_PK} for ML-KEM-768+X25519, from 'nuri kem keygen')"
@@ -81,17 +86,17 @@ class Recipient:
     def wrap(self, file_key: bytes, rand: bytes = None):
         """The stanza (kem_id, enc || ct) carrying file_key to this recipient (``rand``: fixed KEM
         randomness, for known-answer files only)."""
-        return self.kem, hpke.seal(self.kem, self.pk, file_key, HPKE_INFO, rand)
+        return self.kem, hpke.seal(self.kem, self.pk, file_key, HPKE_INFO, rand, impl=self.impl)
 
 
 class Identity:
     """A private key to open with: ``Identity.from_bytes(data)`` (kind from the size)."""
 
-    def __init__(self, kem, sk):
-        self.kem, self.sk = kem, sk
+    def __init__(self, kem, sk, *, impl=None):
+        self.kem, self.sk, self.impl = kem, sk, impl
 
     @classmethod
-    def of(cls, kem: int, data: bytes, where: str = "secret key"):
+    def of(cls, kem: int, data: bytes, where: str = "secret key", *, impl: str = None):
         """The identity of a private key of a known KEM: ML-KEM-768's dk (2,400 bytes) or seed (64),
         X-Wing's seed (32). ValueError when it is malformed."""
         from .. import mlkem
@@ -100,19 +105,21 @@ class Identity:
         if kem == hpke.KEM_MLKEM768 and len(data) == hpke.MLKEM_DK:
             if not mlkem.check_decapsulation_key(768, data):
                 raise ValueError(f"{where}: not a valid ML-KEM-768 secret key (FIPS 203 hash check)")
-            return cls(kem, data)
+            _check_impl(impl)
+            return cls(kem, data, impl=impl)
         if (kem, len(data)) in ((hpke.KEM_MLKEM768, hpke.MLKEM_SEED), (hpke.KEM_MLKEM768_X25519, hpke.XWING_SEED)):
-            return cls(kem, data)
+            _check_impl(impl)
+            return cls(kem, data, impl=impl)
         raise ValueError(f"{where}: {len(data)} bytes is not an {hpke.KEM_NAMES.get(kem, hex(kem))} secret key")
 
     @classmethod
-    def from_bytes(cls, data: bytes, where: str = "secret key"):
+    def from_bytes(cls, data: bytes, where: str = "secret key", *, impl: str = None):
         """A raw private key, its KEM read from the size (table above)."""
         data = bytes(data)
         if len(data) in (hpke.MLKEM_DK, hpke.MLKEM_SEED):
-            return cls.of(hpke.KEM_MLKEM768, data, where)
+            return cls.of(hpke.KEM_MLKEM768, data, where, impl=impl)
         if len(data) == hpke.XWING_SEED:
-            return cls.of(hpke.KEM_MLKEM768_X25519, data, where)
+            return cls.of(hpke.KEM_MLKEM768_X25519, data, where, impl=impl)
         raise ValueError(
             f"{where}: {len(data)} bytes is not an identity (expected {hpke.MLKEM_DK} or "
             f"{hpke.MLKEM_SEED} for ML-KEM-768, {hpke.XWING_SEED} for ML-KEM-768+X25519)"
@@ -124,7 +131,7 @@ class Identity:
             if kem != self.kem:
                 continue
             try:
-                key = hpke.open(kem, self.sk, blob, HPKE_INFO)
+                key = hpke.open(kem, self.sk, blob, HPKE_INFO, impl=self.impl)
             except InvalidTag:
                 continue
             if len(key) == FILE_KEY_LEN:
@@ -136,16 +143,25 @@ class Identity:
         )
 
 
-def generate(kem: str = "mlkem768"):
+def _check_impl(impl):
+    """Fails now (not at the first wrap or unwrap) for an ML-KEM implementation that is not here."""
+    if impl is not None:
+        from .. import mlkem
+
+        mlkem.implementation_name(768, impl=impl)
+
+
+def generate(kem: str = "mlkem768", *, impl: str = None):
     """A new key pair (public bytes, secret bytes): "mlkem768" gives (ek 1,184, dk 2,400),
-    "mlkem768-x25519" gives (public key 1,216, seed 32)."""
+    "mlkem768-x25519" gives (public key 1,216, seed 32). ``impl``: the ML-KEM implementation that
+    makes it."""
     if kem == "mlkem768":
         from .. import mlkem
 
-        return mlkem.keygen(768)
+        return mlkem.keygen(768, impl=impl)
     if kem == "mlkem768-x25519":
         seed = os.urandom(hpke.XWING_SEED)
-        return hpke.xwing_public_key(seed), seed
+        return hpke.xwing_public_key(seed, impl=impl), seed
     raise ValueError(f"kem must be 'mlkem768' or 'mlkem768-x25519', got {kem!r}")
 
 
@@ -255,7 +271,7 @@ def _only_for_kem(e, where, role):
     )
 
 
-def _load(data, where, public):
+def _load(data, where, public, impl):
     from . import age
 
     if public:
@@ -273,19 +289,21 @@ def _load(data, where, public):
         if e.kem == "x25519":
             out.append(classic(e.data))
         elif e.kem in KEM_IDS:
-            out.append(cls.of(KEM_IDS[e.kem], e.data, where))
+            out.append(cls.of(KEM_IDS[e.kem], e.data, where, impl=impl))
         else:
             raise _only_for_kem(e, where, role)
     return out
 
 
-def load_recipients(data: bytes, where: str = "public key"):
-    """The recipients in a key file: Recipient objects (ML-KEM-768, ML-KEM-768+X25519) and
-    age.X25519Recipient objects (age files only). ValueError names the file (and line) at fault."""
-    return _load(data, where, True)
+def load_recipients(data: bytes, where: str = "public key", *, impl: str = None):
+    """The recipients in a key file: Recipient objects (ML-KEM-768, ML-KEM-768+X25519, their KEM run
+    by the ML-KEM implementation ``impl``) and age.X25519Recipient objects (age files only).
+    ValueError names the file (and line) at fault."""
+    return _load(data, where, True, impl)
 
 
-def load_identities(data: bytes, where: str = "secret key"):
-    """The identities in a key file: Identity objects (ML-KEM-768, ML-KEM-768+X25519) and
-    age.X25519Identity objects (age files only). ValueError names the file (and line) at fault."""
-    return _load(data, where, False)
+def load_identities(data: bytes, where: str = "secret key", *, impl: str = None):
+    """The identities in a key file: Identity objects (ML-KEM-768, ML-KEM-768+X25519, their KEM run
+    by the ML-KEM implementation ``impl``) and age.X25519Identity objects (age files only).
+    ValueError names the file (and line) at fault."""
+    return _load(data, where, False, impl)
