@@ -57,16 +57,8 @@ LUTMEM = {
     "SRL16E": 1,
     "SRLC32E": 1,
 }
-CORE = [
-    "keccak_f1600.v",
-    "keccak_sponge.v",
-    "sampler.v",
-    "codec.v",
-    "poly_ram.v",
-    "poly_engine.v",
-    "mlkem_core.v",
-    "mlkem_axi.v",
-]
+# the core's sources in compile order, from the list the simulation harness reads too
+CORE = [ln.strip() for ln in (RTL / "core.f").read_text().splitlines() if ln.strip() and not ln.startswith("//")]
 CORE_PARAMS = {"K": 3, "NBU": 2}
 # blocks placed alone on ECP5 (name -> top, sources, parameters): the sponge without its 1600-bit
 # state port, the polynomial engine at NBU = 2, the sampler with its sponge, the codec

@@ -16,16 +16,12 @@ from nuri.hw import Device
 from . import checkout
 
 K_OF_LEVEL = {512: 2, 768: 3, 1024: 4}
-SOURCES = [
-    "keccak_f1600.v",
-    "keccak_sponge.v",
-    "sampler.v",
-    "codec.v",
-    "poly_ram.v",
-    "poly_engine.v",
-    "mlkem_core.v",
-    "mlkem_axi.v",
-]
+
+
+def core_sources(rtl):
+    """The sources of mlkem_axi in compile order, from hw/rtl/core.f (the list synthesis reads too)."""
+    lines = (rtl / "core.f").read_text().splitlines()
+    return [ln.strip() for ln in lines if ln.strip() and not ln.startswith("//")]
 
 
 def build(k, nbu=2):
@@ -33,7 +29,8 @@ def build(k, nbu=2):
     hw = checkout() / "hw"
     rtl = hw / "rtl"
     harness = hw / "sim" / "mlkem_axi_harness.cpp"
-    files = [rtl / s for s in SOURCES] + sorted(rtl.glob("*.vh")) + [harness]
+    sources = [rtl / s for s in core_sources(rtl)]
+    files = sources + [rtl / "core.f"] + sorted(rtl.glob("*.vh")) + [harness]
     digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:16]
     base = Path(os.environ.get("NURI_HW_BUILD_DIR", hw.parent / "build" / "hw" / "harness"))
     out = base / f"k{k}-nbu{nbu}-{digest}"
@@ -64,7 +61,7 @@ def build(k, nbu=2):
         str(tmp),
         "-o",
         "harness",
-        *map(str, files[: len(SOURCES)]),
+        *map(str, sources),
         str(harness),
     ]
     res = subprocess.run(cmd, capture_output=True, text=True)
