@@ -24,10 +24,10 @@ bootstrap:
 bootstrap-cross:
 	@scripts/bootstrap.sh cross
 
-# what make demo runs beside the host tools: the emulated targets, the hardware core's simulation and
-# the benchmark peers (cargo)
+# what make demo runs beside the host tools: the emulated targets, the hardware core's simulation, the
+# benchmark peers (cargo) and ffmpeg (the clip the hardware core seals)
 bootstrap-demo:
-	@scripts/bootstrap.sh cross hwsim peers
+	@scripts/bootstrap.sh cross hwsim peers video
 
 # every group in scripts/deps/ (make check runs every component's tests)
 bootstrap-all:
