@@ -136,3 +136,20 @@ def test_report_runs_the_hardware_core_and_key_search(tmp_path):
     hw = {r["op"]: r["median"] for r in recs if r["family"] == "mlkem-hw" and r["metric"] == "cycles"}
     assert set(hw) == {"keygen", "encaps", "decaps"} and all(1000 < v < 20000 for v in hw.values())
     assert {r["impl"] for r in recs if r["family"] == "keysearch"} >= {"portable", "ref"}
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg not installed")
+def test_demo_clip_leaves_stdin_alone(tmp_path):
+    # ffmpeg reads keys from its stdin unless told not to: making the demo's clip must not eat what a
+    # caller pipes to make (a script running `make demo` and then the next command from the same input)
+    import subprocess
+    import sys
+
+    prog = (
+        "import sys; from nuri_dev import hwdemo; "
+        f"hwdemo.make_clip({str(tmp_path)!r}, size='64x64', seconds=1, fps=5); "
+        "print(sys.stdin.read(), end='')"
+    )
+    r = subprocess.run([sys.executable, "-c", prog], input="the next command\n", capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "the next command\n"

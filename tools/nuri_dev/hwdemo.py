@@ -113,10 +113,11 @@ def make_clip(directory, size=CLIP[0], seconds=CLIP[1], fps=CLIP[2]):
     if not os.path.exists(path):
         part = path + ".part.mp4"
         subprocess.run(
-            ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+            ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
              f"testsrc2=size={size}:rate={fps}:duration={seconds}", "-c:v", "libx264", "-pix_fmt", "yuv420p",
              "-g", str(fps), part],
             check=True,
+            stdin=subprocess.DEVNULL,  # ffmpeg reads keys from stdin: it would eat what make's caller pipes in
         )  # fmt: skip
         os.replace(part, path)
     return path
@@ -124,7 +125,9 @@ def make_clip(directory, size=CLIP[0], seconds=CLIP[1], fps=CLIP[2]):
 
 def _nuri(*argv):
     """The nuri command line in a process of its own: (exit status, last line of stderr)."""
-    r = subprocess.run([sys.executable, "-m", "nuri", *map(str, argv)], capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "nuri", *map(str, argv)], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     return r.returncode, (r.stderr.strip().splitlines() or [""])[-1]
 
 

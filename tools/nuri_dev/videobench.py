@@ -46,6 +46,7 @@ def make_clip(d, size, codec, seconds):
                 "-hide_banner",
                 "-loglevel",
                 "error",
+                "-nostdin",
                 "-y",
                 "-f",
                 "lavfi",
@@ -165,7 +166,7 @@ def time_cli(nuri, cmds, runs, cleanup):
         row = []
         for c in cmds:
             t0 = time.perf_counter()
-            subprocess.run(c, check=True, capture_output=True)
+            subprocess.run(c, check=True, capture_output=True, stdin=subprocess.DEVNULL)
             row.append(time.perf_counter() - t0)
         ts.append(tuple(row))
     return ts
