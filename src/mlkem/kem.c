@@ -35,16 +35,24 @@ const mlk_params *nuri_mlkem_params(unsigned level)
  * multiply. Branch-free, though ek is public. (docs/mlkem.md: what is refused and why.) */
 #define MLKEM_EK_MAX_ZEROS(k) (16u * (k))
 
-int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek)
+int nuri_mlkem_check_ek_internal(const nuri_mlkem_backend *be, const mlk_params *p, const uint8_t *ek)
 {
-    uint64_t bad = 0, nonzero = 0;
-    for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
-        uint64_t w = nuri_load64_le(ek + i);
-        uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
-                     ((w << 12) & 0xFFF000000000000ULL);
-        bad |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
-        uint64_t nz = ((x + 0x0FFF0FFF0FFF0FFFULL) & 0x1000100010001000ULL) >> 12; /* one bit per slot */
-        nonzero += (nz * 0x0001000100010001ULL) >> 48;                             /* their sum, 0..4 */
+    unsigned nonzero = 0;
+    int bad = 0;
+    if (be && be->ek_scan) {
+        bad = be->ek_scan(ek, p->k, &nonzero);
+    } else {
+        uint64_t b = 0, nz_sum = 0;
+        for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
+            uint64_t w = nuri_load64_le(ek + i);
+            uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
+                         ((w << 12) & 0xFFF000000000000ULL);
+            b |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
+            uint64_t nz = ((x + 0x0FFF0FFF0FFF0FFFULL) & 0x1000100010001000ULL) >> 12; /* one bit per slot */
+            nz_sum += (nz * 0x0001000100010001ULL) >> 48;                              /* their sum, 0..4 */
+        }
+        bad = b != 0;
+        nonzero = (unsigned)nz_sum;
     }
     if (bad) return NURI_EBADEK;
     return 256u * p->k - nonzero >= MLKEM_EK_MAX_ZEROS(p->k) ? NURI_EWEAKEK : NURI_OK;
@@ -79,19 +87,21 @@ static void sample_many(const nuri_mlkem_backend *be, const mlk_sample_req *q)
 
 /* The end of SHA3-256: the last len bytes of the message into st (which holds the blocks before
  * them), the padding, the output. */
-static void sha3_256_finish(uint64_t st[25], const uint8_t *in, size_t len, uint8_t out[32])
+static void sha3_256_finish(const nuri_mlkem_backend *be, uint64_t st[25], const uint8_t *in, size_t len,
+                            uint8_t out[32])
 {
+    void (*permute)(uint64_t *) = be->keccakf1 ? be->keccakf1 : nuri_keccakf1600;
     uint8_t blk[136];
     for (; len >= 136; in += 136, len -= 136) {
         for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(in + 8 * i);
-        nuri_keccakf1600(st);
+        permute(st);
     }
     memset(blk, 0, sizeof blk);
     memcpy(blk, in, len);
     blk[len] ^= 0x06;
     blk[135] ^= 0x80;
     for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(blk + 8 * i);
-    nuri_keccakf1600(st);
+    permute(st);
     for (unsigned i = 0; i < 4; i++) nuri_store64_le(out + 8 * i, st[i]);
 }
 
@@ -147,7 +157,7 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     }
     memcpy(ek + 384 * k, rho, 32);
     if (hashed) {
-        sha3_256_finish(hst, ek + hashed, p->ek_bytes - hashed, h);
+        sha3_256_finish(be, hst, ek + hashed, p->ek_bytes - hashed, h);
     } else {
         nuri_keccak_job hj = {NULL, 0, ek, p->ek_bytes, h, 32, 0x06}; /* H(ek) */
         be->keccak_jobs(&hj, 1, 136);

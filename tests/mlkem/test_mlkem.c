@@ -1138,7 +1138,7 @@ static void test_modulus_check(void)
         size_t ekl = nuri_mlkem_ek_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
         uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], bad[NURI_MLKEM_MAX_EK_BYTES];
         keypair(level, ek, dk);
-        int rejected = 0, zeroed = 0, total = 0, boundary_ok = 1;
+        int checked = 0, rejected = 0, zeroed = 0, total = 0, boundary_ok = 1;
         for (unsigned val = 3329; val <= 4095; val++) {
             /* walk the coefficient position over every polynomial, both nibble alignments, first and last */
             unsigned idx = (val * 97u) % (256 * k);
@@ -1147,21 +1147,28 @@ static void test_modulus_check(void)
             memcpy(bad, ek, ekl);
             set_coeff(bad, idx, val);
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
-            memset(ct, 0xAA, sizeof ct);
-            memset(ss, 0xAA, sizeof ss);
-            int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL);
-            rejected += rc == NURI_EBADEK && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
-            zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
-            total++;
+            checked += nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
+            for (size_t ii = 0; ii < n_impls; ii++) { /* each implementation's own pass (ek_scan) */
+                memset(ct, 0xAA, sizeof ct);
+                memset(ss, 0xAA, sizeof ss);
+                int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
+                rejected += rc == NURI_EBADEK;
+                zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
+                total++;
+            }
         }
         /* the largest valid value, 3328, at the same positions, is accepted */
         for (unsigned idx = 0; idx < 256 * k; idx += 37) {
             memcpy(bad, ek, ekl);
             set_coeff(bad, idx, 3328);
             boundary_ok &= nuri_mlkem_check_ek(level, bad, ekl) == 0;
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
+            for (size_t ii = 0; ii < n_impls; ii++)
+                boundary_ok &= enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) == 0;
         }
-        CHECK(rejected == total && total == 767, "ML-KEM-%u: modulus check rejects %d of %d values 3329..4095", level,
-              rejected, total);
+        CHECK(checked == 767, "ML-KEM-%u: check_ek rejects %d of 767 values 3329..4095", level, checked);
+        CHECK(rejected == total && total == 767 * (int)n_impls,
+              "ML-KEM-%u: every implementation's encaps rejects %d of %d values 3329..4095", level, rejected, total);
         CHECK(zeroed == total, "ML-KEM-%u: outputs zeroed on rejected ek", level);
         CHECK(boundary_ok, "ML-KEM-%u: coefficient 3328 accepted", level);
     }
@@ -1216,7 +1223,9 @@ static void test_degenerate_ek(void)
                 zeros++;
             }
         CHECK(nuri_mlkem_check_ek(level, bad, ekl) == 0, "ML-KEM-%u: %u zero coefficients accepted", level, zeros);
-        CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, NULL) == 0, "ML-KEM-%u: encaps accepts it", level);
+        for (size_t ii = 0; ii < n_impls; ii++)
+            CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) == 0, "%s ML-KEM-%u: encaps accepts it",
+                  impl_names[ii], level);
         for (unsigned idx = 1; zeros < 16 * k; idx++)
             if (get_coeff(bad, idx) != 0) {
                 set_coeff(bad, idx, 0);
@@ -1224,11 +1233,17 @@ static void test_degenerate_ek(void)
             }
         CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EWEAKEK, "ML-KEM-%u: %u zero coefficients refused", level,
               zeros);
+        for (size_t ii = 0; ii < n_impls; ii++)
+            CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) == NURI_EWEAKEK,
+                  "%s ML-KEM-%u: encaps refuses %u zero coefficients", impl_names[ii], level, zeros);
         /* the modulus check comes first: t = 0 but one coefficient >= q is NURI_EBADEK */
         memset(bad, 0, 384 * k);
         set_coeff(bad, 7, 3329);
         CHECK(nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK, "ML-KEM-%u: modulus check before the zero check",
               level);
+        for (size_t ii = 0; ii < n_impls; ii++)
+            CHECK(enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) == NURI_EBADEK,
+                  "%s ML-KEM-%u: encaps: modulus check before the zero check", impl_names[ii], level);
         /* the batch form: one degenerate ek among good ones refuses the whole call, outputs zeroed */
         uint8_t eks[3 * NURI_MLKEM_MAX_EK_BYTES], cts[3 * NURI_MLKEM_MAX_CT_BYTES], sss[3 * 32], ms[3 * 32] = {2};
         memcpy(eks, ek, ekl);
