@@ -80,7 +80,7 @@ int nuri_mlkem_check_ek(nuri_mlkem_level level, const uint8_t *ek, size_t ek_len
     const mlk_params *p = nuri_mlkem_params(level);
     if (!p) return NURI_EINVAL;
     if (!ek || ek_len != p->ek_bytes) return NURI_ELENGTH;
-    return nuri_mlkem_check_ek_internal(p, ek);
+    return nuri_mlkem_check_ek_internal(NULL, p, ek);
 }
 
 int nuri_mlkem_check_dk(nuri_mlkem_level level, const uint8_t *dk, size_t dk_len)
@@ -129,7 +129,7 @@ int nuri_mlkem_encaps(const nuri_mlkem_ctx *ctx, uint8_t *ct, size_t ct_cap, uin
     else if (!ct || !ss || ct_cap < p->ct_bytes || ss_cap < NURI_MLKEM_SS_BYTES) rc = NURI_EBUFFER;
     else if (!ek || ek_len != p->ek_bytes) rc = NURI_ELENGTH;
     else if (m ? m_len != sizeof rnd : m_len != 0) rc = NURI_ELENGTH;
-    else rc = nuri_mlkem_check_ek_internal(p, ek);
+    else rc = nuri_mlkem_check_ek_internal(ctx->impl, p, ek);
     if (rc == NURI_OK) {
         if (m) memcpy(rnd, m, sizeof rnd);
         else rc = nuri_randombytes(rnd, sizeof rnd);
@@ -175,7 +175,7 @@ int nuri_mlkem_encaps_many(const nuri_mlkem_ctx *ctx, uint8_t *ct, size_t ct_cap
         rc = NURI_EBUFFER;
     else if (!ek || ek_len != times(n, p->ek_bytes)) rc = NURI_ELENGTH;
     else if (m ? m_len != times(n, NURI_MLKEM_ENCAPS_SEED_BYTES) : m_len != 0) rc = NURI_ELENGTH;
-    for (size_t i = 0; rc == NURI_OK && i < n; i++) rc = nuri_mlkem_check_ek_internal(p, ek + i * p->ek_bytes);
+    for (size_t i = 0; rc == NURI_OK && i < n; i++) rc = nuri_mlkem_check_ek_internal(be, p, ek + i * p->ek_bytes);
     if (rc == NURI_OK && m) nuri_mlkem_encaps_many_internal(be, p, ct, ss, ek, m, n);
     for (size_t i = 0; rc == NURI_OK && !m && i < n; i += MANY_CHUNK) {
         size_t cnt = n - i < MANY_CHUNK ? n - i : MANY_CHUNK;

@@ -35,8 +35,14 @@ const mlk_params *nuri_mlkem_params(unsigned level)
  * multiply. Branch-free, though ek is public. (docs/mlkem.md: what is refused and why.) */
 #define MLKEM_EK_MAX_ZEROS(k) (16u * (k))
 
-int nuri_mlkem_check_ek_internal(const mlk_params *p, const uint8_t *ek)
+int nuri_mlkem_check_ek_internal(const nuri_mlkem_backend *be, const mlk_params *p, const uint8_t *ek)
 {
+    if (be && be->ek_scan) {
+        unsigned bad, zeros;
+        be->ek_scan(ek, p->k, &bad, &zeros);
+        if (bad) return NURI_EBADEK;
+        return zeros >= MLKEM_EK_MAX_ZEROS(p->k) ? NURI_EWEAKEK : NURI_OK;
+    }
     uint64_t bad = 0, nonzero = 0;
     for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
         uint64_t w = nuri_load64_le(ek + i);
