@@ -1,9 +1,10 @@
 /* Two-way Keccak-f[1600] on plain NEON (ASIMD, part of every ARMv8-A core), and the two-way
  * sponge functions (SHAKE absorb/squeeze, lists of one-shot hashes) over either permutation.
- * The round is keccakx2_round.h's with each SHA-3-extension operation built from NEON ones
- * (rotations as SHL + SRI). The sponge functions run keccakx2_neon_sha3.c's permutation instead
- * when their caller says the CPU has the SHA-3 extension (nuri_keccakx2_has_sha3). No
- * data-dependent branches or memory indices: the loops branch on lengths only. */
+ * The round is keccakx2_round.h's plain-NEON form (KX2_ROUND_ROL), with the SHA-3-extension
+ * operations built from NEON ones (rotations as SHL + SRI). The sponge functions run
+ * keccakx2_neon_sha3.c's permutation instead when their caller says the CPU has the SHA-3
+ * extension (nuri_keccakx2_has_sha3). No data-dependent branches or memory indices: the loops
+ * branch on lengths only. */
 #if defined(NURI_NEON_EMULATED)
 #include "neon_emul.h" /* test builds: the same code through portable intrinsics */
 #else
@@ -19,15 +20,10 @@
 #define ROL(x, n)     vsriq_n_u64(vshlq_n_u64((x), (n)), (x), 64 - (n))
 #define EOR3(a, b, c) veorq_u64(veorq_u64((a), (b)), (c))
 #define RAX1(a, b)    veorq_u64((a), vsriq_n_u64(vaddq_u64((b), (b)), (b), 63))
-#define XAR(a, b, n)                         \
-    __extension__({                          \
-        uint64x2_t t_ = veorq_u64((a), (b)); \
-        ROL(t_, n);                          \
-    })
 #define BCAX(a, b, c) veorq_u64((a), vbicq_u64((b), (c)))
 #include "keccakx2_round.h"
 
-void nuri_keccakf1600_x2_neon(uint64_t s[50]) { KX2_PERMUTE_BODY(s); }
+void nuri_keccakf1600_x2_neon(uint64_t s[50]) { KX2_PERMUTE_BODY(s, KX2_ROUND_ROL); }
 
 int nuri_keccakx2_has_sha3(void)
 {

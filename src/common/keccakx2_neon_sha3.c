@@ -16,4 +16,4 @@
 #define BCAX(a, b, c) vbcaxq_u64((a), (b), (c))
 #include "keccakx2_round.h"
 
-void nuri_keccakf1600_x2_sha3(uint64_t s[50]) { KX2_PERMUTE_BODY(s); }
+void nuri_keccakf1600_x2_sha3(uint64_t s[50]) { KX2_PERMUTE_BODY(s, KX2_ROUND); }

@@ -37,22 +37,20 @@ const mlk_params *nuri_mlkem_params(unsigned level)
 
 int nuri_mlkem_check_ek_internal(const nuri_mlkem_backend *be, const mlk_params *p, const uint8_t *ek)
 {
-    unsigned nonzero = 0;
-    int bad = 0;
     if (be && be->ek_scan) {
-        bad = be->ek_scan(ek, p->k, &nonzero);
-    } else {
-        uint64_t b = 0, nz_sum = 0;
-        for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
-            uint64_t w = nuri_load64_le(ek + i);
-            uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
-                         ((w << 12) & 0xFFF000000000000ULL);
-            b |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
-            uint64_t nz = ((x + 0x0FFF0FFF0FFF0FFFULL) & 0x1000100010001000ULL) >> 12; /* one bit per slot */
-            nz_sum += (nz * 0x0001000100010001ULL) >> 48;                              /* their sum, 0..4 */
-        }
-        bad = b != 0;
-        nonzero = (unsigned)nz_sum;
+        unsigned bad, zeros;
+        be->ek_scan(ek, p->k, &bad, &zeros);
+        if (bad) return NURI_EBADEK;
+        return zeros >= MLKEM_EK_MAX_ZEROS(p->k) ? NURI_EWEAKEK : NURI_OK;
+    }
+    uint64_t bad = 0, nonzero = 0;
+    for (size_t i = 0; i < 384 * (size_t)p->k; i += 6) {
+        uint64_t w = nuri_load64_le(ek + i);
+        uint64_t x = (w & 0xFFFu) | ((w << 4) & 0xFFF0000ULL) | ((w << 8) & 0xFFF00000000ULL) |
+                     ((w << 12) & 0xFFF000000000000ULL);
+        bad |= (x + 0x02FF02FF02FF02FFULL) & 0x1000100010001000ULL;
+        uint64_t nz = ((x + 0x0FFF0FFF0FFF0FFFULL) & 0x1000100010001000ULL) >> 12; /* one bit per slot */
+        nonzero += (nz * 0x0001000100010001ULL) >> 48;                             /* their sum, 0..4 */
     }
     if (bad) return NURI_EBADEK;
     return 256u * p->k - nonzero >= MLKEM_EK_MAX_ZEROS(p->k) ? NURI_EWEAKEK : NURI_OK;

@@ -98,13 +98,13 @@ typedef struct nuri_mlkem_backend {
      * lets H(ek) absorb the rows of t already encoded while the next rows are sampled, in lanes the
      * matrix leaves free. NULL, or k: the whole matrix at once. */
     unsigned (*keygen_rows)(unsigned k);
+    /* The pass of kem.c's ek check over ByteDecode12 of t-hat (ek[0:384k]; ek is public and may be
+     * read up to 8 bytes further, inside rho): *bad = nonzero when some value is >= q, *zeros =
+     * the number of zero values. NULL: kem.c's portable pass. */
+    void (*ek_scan)(const uint8_t *ek, unsigned k, unsigned *bad, unsigned *zeros);
     /* The single-state Keccak-f[1600] of kem.c's own sponge work (the blocks of H(ek) left after
      * key generation's last matrix step). NULL: nuri_keccakf1600. */
     void (*keccakf1)(uint64_t s[25]);
-    /* The pass of the ek check (nuri_mlkem_check_ek_internal) over ByteDecode12(ek[0:384k]): returns
-     * nonzero if a value is >= q, and the count of nonzero values in *nonzero. Branch-free. NULL:
-     * kem.c's portable pass. */
-    int (*ek_scan)(const uint8_t *ek, unsigned k, unsigned *nonzero);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;
@@ -135,8 +135,8 @@ typedef struct mlk_params {
 
 const mlk_params *nuri_mlkem_params(unsigned level);
 
-/* The FIPS 203 algorithms (kem.c). Lengths are already checked by the caller. The ek check runs
- * be's ek_scan where it has one (be NULL: the portable pass). */
+/* The FIPS 203 algorithms (kem.c). Lengths are already checked by the caller. */
+/* be: the implementation whose ek_scan runs (NULL or no hook: the portable pass). */
 int nuri_mlkem_check_ek_internal(const nuri_mlkem_backend *be, const mlk_params *p, const uint8_t *ek);
 int nuri_mlkem_check_dk_internal(const mlk_params *p, const uint8_t *dk);
 void nuri_mlkem_keygen_internal(const nuri_mlkem_backend *be, const mlk_params *p, uint8_t *ek, uint8_t *dk,

@@ -1138,7 +1138,7 @@ static void test_modulus_check(void)
         size_t ekl = nuri_mlkem_ek_bytes(level), ctl = nuri_mlkem_ct_bytes(level);
         uint8_t ek[NURI_MLKEM_MAX_EK_BYTES], dk[NURI_MLKEM_MAX_DK_BYTES], bad[NURI_MLKEM_MAX_EK_BYTES];
         keypair(level, ek, dk);
-        int checked = 0, rejected = 0, zeroed = 0, total = 0, boundary_ok = 1;
+        int rejected = 0, zeroed = 0, total = 0, boundary_ok = 1;
         for (unsigned val = 3329; val <= 4095; val++) {
             /* walk the coefficient position over every polynomial, both nibble alignments, first and last */
             unsigned idx = (val * 97u) % (256 * k);
@@ -1147,28 +1147,27 @@ static void test_modulus_check(void)
             memcpy(bad, ek, ekl);
             set_coeff(bad, idx, val);
             uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
-            checked += nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
-            for (size_t ii = 0; ii < n_impls; ii++) { /* each implementation's own pass (ek_scan) */
-                memset(ct, 0xAA, sizeof ct);
-                memset(ss, 0xAA, sizeof ss);
-                int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]);
-                rejected += rc == NURI_EBADEK;
-                zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
-                total++;
-            }
+            memset(ct, 0xAA, sizeof ct);
+            memset(ss, 0xAA, sizeof ss);
+            /* the implementations take turns (each has its own pass over ek, e.g. neon's), and
+             * the first and last positions go through every one */
+            int rc = enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[val % n_impls]);
+            for (size_t ii = 0; (val == 3329 || val == 4095) && ii < n_impls; ii++)
+                rc |= enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) != NURI_EBADEK;
+            rejected += rc == NURI_EBADEK && nuri_mlkem_check_ek(level, bad, ekl) == NURI_EBADEK;
+            zeroed += all_zero(ct, ctl) && all_zero(ss, 32);
+            total++;
         }
         /* the largest valid value, 3328, at the same positions, is accepted */
         for (unsigned idx = 0; idx < 256 * k; idx += 37) {
+            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
             memcpy(bad, ek, ekl);
             set_coeff(bad, idx, 3328);
             boundary_ok &= nuri_mlkem_check_ek(level, bad, ekl) == 0;
-            uint8_t ct[NURI_MLKEM_MAX_CT_BYTES], ss[32], m[32] = {7};
-            for (size_t ii = 0; ii < n_impls; ii++)
-                boundary_ok &= enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[ii]) == 0;
+            boundary_ok &= enc(level, ct, ctl, ss, 32, bad, ekl, m, 32, impl_names[idx % n_impls]) == 0;
         }
-        CHECK(checked == 767, "ML-KEM-%u: check_ek rejects %d of 767 values 3329..4095", level, checked);
-        CHECK(rejected == total && total == 767 * (int)n_impls,
-              "ML-KEM-%u: every implementation's encaps rejects %d of %d values 3329..4095", level, rejected, total);
+        CHECK(rejected == total && total == 767, "ML-KEM-%u: modulus check rejects %d of %d values 3329..4095", level,
+              rejected, total);
         CHECK(zeroed == total, "ML-KEM-%u: outputs zeroed on rejected ek", level);
         CHECK(boundary_ok, "ML-KEM-%u: coefficient 3328 accepted", level);
     }

@@ -422,19 +422,19 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
 
 /* ---- ek check ---- */
 
-/* The ek check's pass over ByteDecode12(ek[0:384k]), 32 values per step through unpack12: a flag
- * for any value >= q, and the count of nonzero values. Branch-free (ek is public anyway). */
-static int avx512_ek_scan(const uint8_t *ek, unsigned k, unsigned *nonzero)
+/* kem.c's ek check over t-hat (backend hook ek_scan), 32 values per step through unpack12: *bad
+ * nonzero when a value is >= q, *zeros the count of zero values. Branch-free (ek is public). */
+static void avx512_ek_scan(const uint8_t *ek, unsigned k, unsigned *bad, unsigned *zeros)
 {
     __mmask32 ok = 0xFFFFFFFF;
-    unsigned nz = 0;
+    unsigned z = 0;
     for (unsigned i = 0; i < 8 * k; i++) {
         V x = unpack12(_mm512_maskz_loadu_epi32(0x0FFF, ek + 48 * i));
         ok &= _mm512_cmplt_epu16_mask(x, qv());
-        nz += (unsigned)__builtin_popcount(_mm512_test_epi16_mask(x, x));
+        z += 32 - (unsigned)__builtin_popcount(_mm512_test_epi16_mask(x, x));
     }
-    *nonzero = nz;
-    return ok != 0xFFFFFFFF;
+    *bad = ~ok;
+    *zeros = z;
 }
 
 /* The single-state permutation of kem.c's own sponge steps: the BMI2 build where the CPU has it. */

@@ -681,6 +681,29 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
     return nuri_mlkem_rej_uniform(r, ctr, buf + pos, buflen - pos);
 }
 
+/* kem.c's ek check over t-hat (backend hook ek_scan): sixteen 12-bit values per step, spread
+ * over 16-bit lanes as in rej_uniform; the lanes' maximum (>= q: the modulus check fails) and
+ * per-lane counts of zeros (at most 2 per step, 128 for k = 4) are reduced at the end. The last
+ * step's 32-byte load reads 8 bytes of rho. ek is public; no branch depends on it anyway. */
+static void neon_ek_scan(const uint8_t *ek, unsigned k, unsigned *bad, unsigned *zeros)
+{
+    static const uint8_t idx[16] = {0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11};
+    static const int16_t shift[8] = {0, -4, 0, -4, 0, -4, 0, -4};
+    const uint8x16_t ilo = vld1q_u8(idx), ihi = vaddq_u8(ilo, vdupq_n_u8(12));
+    const int16x8_t sh = vld1q_s16(shift);
+    const uint16x8_t m12 = vdupq_n_u16(0xFFF);
+    uint16x8_t max = vdupq_n_u16(0), cnt = vdupq_n_u16(0);
+    for (size_t pos = 0; pos < 384 * (size_t)k; pos += 24) {
+        const uint8x16x2_t t = vld1q_u8_x2(ek + pos);
+        const uint16x8_t v0 = vandq_u16(vshlq_u16(vreinterpretq_u16_u8(vqtbl2q_u8(t, ilo)), sh), m12);
+        const uint16x8_t v1 = vandq_u16(vshlq_u16(vreinterpretq_u16_u8(vqtbl2q_u8(t, ihi)), sh), m12);
+        max = vmaxq_u16(max, vmaxq_u16(v0, v1));
+        cnt = vsubq_u16(cnt, vaddq_u16(vceqzq_u16(v0), vceqzq_u16(v1))); /* each mask is 0 or -1 */
+    }
+    *bad = vmaxvq_u16(max) >= Q;
+    *zeros = vaddlvq_u16(cnt);
+}
+
 /* ---- the Keccak work of one step on two lanes ----
  * Every sponge of a request (kem.c's sample_many: matrix entries, noise polynomials, one-shot
  * hashes, a SHA3-256 in progress) is a task; two lanes of the x2 state take tasks in turn, the
@@ -890,4 +913,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_neon = {
     .keccak_jobs = neon_keccak_jobs,
     .sample_many = neon_sample_many,
     .keygen_rows = neon_keygen_rows,
+    .ek_scan = neon_ek_scan,
 };

@@ -246,6 +246,6 @@ const nuri_mlkem_backend nuri_mlkem_backend_ref = {
     nuri_keccak_jobs,
     NULL, /* sample_many: the generic path */
     NULL, /* keygen_rows: the whole matrix at once */
+    NULL, /* ek_scan: kem.c's portable pass */
     NULL, /* keccakf1: nuri_keccakf1600 */
-    NULL, /* ek_scan: the portable pass */
 };
