@@ -85,19 +85,21 @@ static void sample_many(const nuri_mlkem_backend *be, const mlk_sample_req *q)
 
 /* The end of SHA3-256: the last len bytes of the message into st (which holds the blocks before
  * them), the padding, the output. */
-static void sha3_256_finish(uint64_t st[25], const uint8_t *in, size_t len, uint8_t out[32])
+static void sha3_256_finish(const nuri_mlkem_backend *be, uint64_t st[25], const uint8_t *in, size_t len,
+                            uint8_t out[32])
 {
+    void (*permute)(uint64_t *) = be->keccakf1 ? be->keccakf1 : nuri_keccakf1600;
     uint8_t blk[136];
     for (; len >= 136; in += 136, len -= 136) {
         for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(in + 8 * i);
-        nuri_keccakf1600(st);
+        permute(st);
     }
     memset(blk, 0, sizeof blk);
     memcpy(blk, in, len);
     blk[len] ^= 0x06;
     blk[135] ^= 0x80;
     for (unsigned i = 0; i < 17; i++) st[i] ^= nuri_load64_le(blk + 8 * i);
-    nuri_keccakf1600(st);
+    permute(st);
     for (unsigned i = 0; i < 4; i++) nuri_store64_le(out + 8 * i, st[i]);
 }
 
@@ -153,7 +155,7 @@ static void pke_keygen(const nuri_mlkem_backend *be, const mlk_params *p, uint8_
     }
     memcpy(ek + 384 * k, rho, 32);
     if (hashed) {
-        sha3_256_finish(hst, ek + hashed, p->ek_bytes - hashed, h);
+        sha3_256_finish(be, hst, ek + hashed, p->ek_bytes - hashed, h);
     } else {
         nuri_keccak_job hj = {NULL, 0, ek, p->ek_bytes, h, 32, 0x06}; /* H(ek) */
         be->keccak_jobs(&hj, 1, 136);

@@ -102,6 +102,9 @@ typedef struct nuri_mlkem_backend {
      * read up to 8 bytes further, inside rho): *bad = nonzero when some value is >= q, *zeros =
      * the number of zero values. NULL: kem.c's portable pass. */
     void (*ek_scan)(const uint8_t *ek, unsigned k, unsigned *bad, unsigned *zeros);
+    /* The single-state Keccak-f[1600] of kem.c's own sponge work (the blocks of H(ek) left after
+     * key generation's last matrix step). NULL: nuri_keccakf1600. */
+    void (*keccakf1)(uint64_t s[25]);
 } nuri_mlkem_backend;
 
 extern const nuri_mlkem_backend nuri_mlkem_backend_ref;

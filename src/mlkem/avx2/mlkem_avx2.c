@@ -866,4 +866,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx2 = {
     avx2_sample_many,
     avx2_keygen_rows,
     NULL, /* ek_scan: kem.c's portable pass */
+    NULL, /* keccakf1: nuri_keccakf1600 */
 };

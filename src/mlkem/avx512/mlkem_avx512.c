@@ -420,6 +420,30 @@ static unsigned rej_uniform(int16_t *r, unsigned ctr, const uint8_t *buf, size_t
     return ctr < MLKEM_N ? nuri_mlkem_rej_uniform(r, ctr, buf + pos, buflen - pos) : ctr;
 }
 
+/* ---- ek check ---- */
+
+/* kem.c's ek check over t-hat (backend hook ek_scan), 32 values per step through unpack12: *bad
+ * nonzero when a value is >= q, *zeros the count of zero values. Branch-free (ek is public). */
+static void avx512_ek_scan(const uint8_t *ek, unsigned k, unsigned *bad, unsigned *zeros)
+{
+    __mmask32 ok = 0xFFFFFFFF;
+    unsigned z = 0;
+    for (unsigned i = 0; i < 8 * k; i++) {
+        V x = unpack12(_mm512_maskz_loadu_epi32(0x0FFF, ek + 48 * i));
+        ok &= _mm512_cmplt_epu16_mask(x, qv());
+        z += 32 - (unsigned)__builtin_popcount(_mm512_test_epi16_mask(x, x));
+    }
+    *bad = ~ok;
+    *zeros = z;
+}
+
+/* The single-state permutation of kem.c's own sponge steps: the BMI2 build where the CPU has it. */
+static void avx512_keccakf1(uint64_t s[25])
+{
+    if (nuri_cpu_has(NURI_CPU_BMI2)) nuri_keccakf1600_bmi2(s);
+    else nuri_keccakf1600(s);
+}
+
 /* ---- Keccak work: matrix, noise and hashes as one task list on the eight-way Keccak ---- */
 
 enum { NMAT = MLKEM_KMAX * MLKEM_KMAX, NNOISE = 40, NJOB = 8 };
@@ -550,4 +574,6 @@ const nuri_mlkem_backend nuri_mlkem_backend_avx512 = {
     .keccak_jobs = nuri_keccak_jobs_x8_avx512,
     .sample_many = avx512_sample_many,
     .keygen_rows = avx512_keygen_rows,
+    .keccakf1 = avx512_keccakf1,
+    .ek_scan = avx512_ek_scan,
 };

@@ -247,4 +247,5 @@ const nuri_mlkem_backend nuri_mlkem_backend_ref = {
     NULL, /* sample_many: the generic path */
     NULL, /* keygen_rows: the whole matrix at once */
     NULL, /* ek_scan: kem.c's portable pass */
+    NULL, /* keccakf1: nuri_keccakf1600 */
 };
