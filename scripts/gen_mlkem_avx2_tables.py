@@ -4,24 +4,9 @@ in-register shuffles) with their q^-1 multiples, the base-multiplication gammas,
 rejection-sampling shuffle table. Everything follows from q = 3329, zeta = 17 and R = 2^16.
 Usage: scripts/gen_mlkem_avx2_tables.py > src/mlkem/avx2/tables_avx2.h"""
 
-Q, R, QINV = 3329, 1 << 16, pow(3329, -1, 1 << 16)
+from mlkem_field import QINV, ZETA, Q, R, bitrev7, centred, s16
 
-
-def centred(x):
-    x %= Q
-    return x - Q if x > Q // 2 else x
-
-
-def s16(x):
-    x %= 1 << 16
-    return x - (1 << 16) if x >= 1 << 15 else x
-
-
-def bitrev7(i):
-    return int(format(i, "07b")[::-1], 2)
-
-
-Z = [centred(pow(17, bitrev7(i), Q) * R) for i in range(128)]
+Z = [centred(pow(ZETA, bitrev7(i), Q) * R) for i in range(128)]
 ZQ = [s16(z * QINV) for z in Z]
 
 

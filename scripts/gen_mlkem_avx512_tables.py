@@ -8,24 +8,9 @@ coefficient indices (the functions below mirror the intrinsics of mlkem_avx512.c
 follow the code's data movement rather than a hand-derived layout.
 Usage: scripts/gen_mlkem_avx512_tables.py > src/mlkem/avx512/tables_avx512.h"""
 
-Q, R, QINV = 3329, 1 << 16, pow(3329, -1, 1 << 16)
+from mlkem_field import QINV, ZETA, Q, R, bitrev7, centred, s16
 
-
-def centred(x):
-    x %= Q
-    return x - Q if x > Q // 2 else x
-
-
-def s16(x):
-    x %= 1 << 16
-    return x - (1 << 16) if x >= 1 << 15 else x
-
-
-def bitrev7(i):
-    return int(format(i, "07b")[::-1], 2)
-
-
-Z = [centred(pow(17, bitrev7(i), Q) * R) for i in range(128)]
+Z = [centred(pow(ZETA, bitrev7(i), Q) * R) for i in range(128)]
 
 
 # A register is a list of 32 coefficient indices (16-bit lanes). The shuffles of mlkem_avx512.c:

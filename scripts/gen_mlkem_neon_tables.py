@@ -9,19 +9,9 @@ a*w mod q = a*w - round(a*w' / 2^15) * q with w' = round(w * 2^15 / q), three in
 here are plain powers of zeta, not the Montgomery-form ZETAS of zetas.h.
 Usage: scripts/gen_mlkem_neon_tables.py > src/mlkem/neon/tables_neon.h"""
 
-Q = 3329
+from mlkem_field import ZETA, Q, bitrev7, centred
 
-
-def centred(x):
-    x %= Q
-    return x - Q if x > Q // 2 else x
-
-
-def bitrev7(i):
-    return int(format(i, "07b")[::-1], 2)
-
-
-Z = [centred(pow(17, bitrev7(i), Q)) for i in range(128)]  # zeta^bitrev7(i), plain
+Z = [centred(pow(ZETA, bitrev7(i), Q)) for i in range(128)]  # zeta^bitrev7(i), plain
 
 
 def bq(w):
